@@ -1,0 +1,56 @@
+"""noughts: a laboratory for the tic-tac-toe family of games (positional games).
+
+Play them, solve them exactly, prove results about them, and train and grade learning agents
+on them. Start with :func:`game`::
+
+    >>> import noughts
+    >>> g = noughts.game("misere(mnk(3,3,3))")
+    >>> p = g.start().play(4)
+    >>> p.text()
+    '.../.x./...'
+"""
+
+from noughts.core import (
+    Board,
+    Game,
+    IllegalMoveError,
+    LimitExceeded,
+    NotaktoMove,
+    NotationError,
+    NoughtsError,
+    Outcome,
+    Player,
+    Position,
+    Ring,
+    SpecError,
+    Veto,
+    board,
+    game,
+    hypercube,
+    mnk,
+    shape,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Board",
+    "Game",
+    "IllegalMoveError",
+    "LimitExceeded",
+    "NotaktoMove",
+    "NotationError",
+    "NoughtsError",
+    "Outcome",
+    "Player",
+    "Position",
+    "Ring",
+    "SpecError",
+    "Veto",
+    "__version__",
+    "board",
+    "game",
+    "hypercube",
+    "mnk",
+    "shape",
+]

@@ -1,0 +1,5 @@
+"""Placeholder replaced by the CLI implementation."""
+
+
+def main() -> None:
+    raise SystemExit("noughts CLI not built yet")

@@ -1,0 +1,298 @@
+"""Boards: cells on a grid, the winning lines through them, and the board's symmetry group.
+
+Every board in noughts is a set of cells on a ``d``-dimensional grid together with ``k``, the
+length of a winning line. A winning line is ``k`` cells ``c, c+v, ..., c+(k-1)v`` all on the
+board, for a direction ``v`` in ``{-1, 0, 1}^d \\ {0}``. This one definition gives
+
+* ``mnk(m, n, k)``: the m x n grid, k in a row across, down or diagonally;
+* ``hypercube(n, d)``: the n^d cube of 002 §2.2, whose ((n+2)^d - n^d)/2 lines (Lemma 2.1) are
+  exactly the n-cell segments; ``hypercube(n, d, k=K)`` takes every K-cell segment instead;
+* ``shape(mask, k)``: any 2D set of cells, e.g. 3x3 with one added square (004 §2.2).
+
+Symmetries are computed from the geometry: the signed permutations of the grid's axes (the
+hyperoctahedral group, 2^d·d! elements) that map the cell set onto itself and the lines onto
+the lines. A square board has 8, the n^d cube 2^d·d! (48 for 7x7x7), odd shapes fewer.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+from functools import cached_property
+
+from noughts.core.errors import NotationError, SpecError
+from noughts.core.common import Cell
+
+__all__ = ["MAX_CELLS", "Board", "hypercube", "mnk", "shape"]
+
+MAX_CELLS = 4096
+"""The largest board noughts builds; larger requests get a clear ``SpecError``."""
+
+_MAX_LINE_WORK = 3_000_000  # cells x directions examined while enumerating lines
+
+Coord = tuple[int, ...]
+
+
+class Board:
+    """Cells on a grid with their winning lines; immutable and compared by its spec.
+
+    Attributes precomputed once for the fast paths: ``coords`` (cell -> grid coordinates),
+    ``lines`` (each a tuple of cells in order along the line), ``line_masks`` (each line as a
+    bit mask over cells), ``lines_through`` (line indices through each cell) and
+    ``masks_through`` (their bit masks), ``full_mask`` (every cell's bit).
+    """
+
+    __slots__ = (
+        "__dict__",
+        "_index",
+        "coords",
+        "full_mask",
+        "grid",
+        "k",
+        "kind",
+        "line_masks",
+        "lines",
+        "lines_through",
+        "masks_through",
+        "num_cells",
+        "spec",
+    )
+
+    def __init__(self, kind: str, spec: str, grid: Sequence[int], cells: Sequence[Coord], k: int):
+        self.kind = kind
+        self.spec = spec
+        self.grid: tuple[int, ...] = tuple(grid)
+        self.k = k
+        self.coords: tuple[Coord, ...] = tuple(cells)
+        self.num_cells = len(self.coords)
+        self._index: dict[Coord, Cell] = {c: i for i, c in enumerate(self.coords)}
+        self.lines: tuple[tuple[Cell, ...], ...] = tuple(self._enumerate_lines())
+        self.line_masks: tuple[int, ...] = tuple(sum(1 << c for c in line) for line in self.lines)
+        through: list[list[int]] = [[] for _ in range(self.num_cells)]
+        for j, line in enumerate(self.lines):
+            for c in line:
+                through[c].append(j)
+        self.lines_through: tuple[tuple[int, ...], ...] = tuple(tuple(t) for t in through)
+        self.masks_through: tuple[tuple[int, ...], ...] = tuple(
+            tuple(self.line_masks[j] for j in t) for t in through
+        )
+        self.full_mask = (1 << self.num_cells) - 1
+
+    # -- geometry -----------------------------------------------------------------------------
+
+    @property
+    def dims(self) -> int:
+        """Number of grid axes: 2 for flat boards, d for n^d."""
+        return len(self.grid)
+
+    def cell_at(self, coord: Sequence[int]) -> Cell | None:
+        """The cell at grid coordinates ``coord`` (0-based), or None if there is none."""
+        return self._index.get(tuple(coord))
+
+    def _directions(self) -> Iterator[Coord]:
+        for v in itertools.product((-1, 0, 1), repeat=self.dims):
+            first = next((x for x in v if x), 0)
+            if first > 0:  # one of each +v/-v pair, and never the zero vector
+                yield v
+
+    def _enumerate_lines(self) -> Iterator[tuple[Cell, ...]]:
+        seen: set[frozenset[Cell]] = set()
+        k = self.k
+        for v in self._directions():
+            for start in self.coords:
+                cells = []
+                for i in range(k):
+                    cell = self._index.get(tuple(s + i * d for s, d in zip(start, v)))
+                    if cell is None:
+                        break
+                    cells.append(cell)
+                else:
+                    key = frozenset(cells)
+                    if key not in seen:  # k = 1 finds each cell once per direction
+                        seen.add(key)
+                        yield tuple(cells)
+
+    @property
+    def max_lines_through_cell(self) -> int:
+        """The most winning lines through one cell (002 Lemma 2.2)."""
+        return max((len(t) for t in self.lines_through), default=0)
+
+    @cached_property
+    def symmetries(self) -> tuple[tuple[Cell, ...], ...]:
+        """The symmetry group as cell permutations ``perm`` (cell c maps to ``perm[c]``).
+
+        The identity comes first. Computed from the geometry: each signed permutation of the
+        grid axes that maps cells onto cells and lines onto lines.
+        """
+        return tuple(self._symmetries())
+
+    def _symmetries(self) -> Iterator[tuple[Cell, ...]]:
+        d, grid = self.dims, self.grid
+        line_set = set(self.line_masks)
+        for axes in itertools.permutations(range(d)):
+            if any(grid[i] != grid[a] for i, a in enumerate(axes)):
+                continue
+            for flips in itertools.product((False, True), repeat=d):
+                perm: list[Cell] = []
+                for coord in self.coords:
+                    image = tuple(
+                        grid[i] - 1 - coord[a] if f else coord[a]
+                        for i, (a, f) in enumerate(zip(axes, flips))
+                    )
+                    cell = self._index.get(image)
+                    if cell is None:
+                        break
+                    perm.append(cell)
+                else:
+                    masks = {sum(1 << perm[c] for c in line) for line in self.lines}
+                    if masks == line_set:
+                        yield tuple(perm)
+
+    def transform_mask(self, bits: int, perm: Sequence[Cell]) -> int:
+        """The image of a set of cells (a bit mask) under the permutation ``perm``."""
+        out = 0
+        while bits:
+            low = bits & -bits
+            out |= 1 << perm[low.bit_length() - 1]
+            bits ^= low
+        return out
+
+    # -- notation -----------------------------------------------------------------------------
+
+    def cell_name(self, cell: Cell) -> str:
+        """The cell in people's notation: ``b2`` on flat boards, ``2,2,2`` (1-based) on n^d.
+
+        Flat boards name the column by letters (a, b, ..., z, aa, ab, ...) and the row by a
+        number, row 1 at the top, like a spreadsheet.
+        """
+        coord = self.coords[cell]
+        if self.dims == 2:
+            return _column_letters(coord[1]) + str(coord[0] + 1)
+        return ",".join(str(x + 1) for x in coord)
+
+    def parse_cell(self, text: str) -> Cell:
+        """Read a cell written as :meth:`cell_name` writes it; raise ``NotationError`` if not."""
+        s = text.strip().lower()
+        if self.dims == 2 and s[:1].isalpha():
+            letters = s.rstrip("0123456789")
+            digits = s[len(letters) :]
+            if not letters.isalpha() or not digits:
+                raise NotationError(f"cannot read {text!r} as a cell: write a column letter and a row number, e.g. 'b2'")
+            coord: Coord = (int(digits) - 1, _column_index(letters))
+        else:
+            parts = s.strip("()").replace(" ", "").split(",")
+            if len(parts) != self.dims or not all(p.isdigit() for p in parts):
+                example = "b2" if self.dims == 2 else ",".join(["1"] * self.dims)
+                raise NotationError(f"cannot read {text!r} as a cell: write e.g. '{example}'")
+            coord = tuple(int(p) - 1 for p in parts)
+        cell = self._index.get(coord)
+        if cell is None:
+            raise NotationError(f"{text!r} is not a cell of {self.spec}")
+        return cell
+
+    # -- identity -----------------------------------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Board) and other.spec == self.spec
+
+    def __hash__(self) -> int:
+        return hash(("Board", self.spec))
+
+    def __repr__(self) -> str:
+        return f"Board({self.spec!r})"
+
+    def __str__(self) -> str:
+        return self.spec
+
+
+def _column_letters(col: int) -> str:
+    name = ""
+    col += 1
+    while col:
+        col, rem = divmod(col - 1, 26)
+        name = chr(ord("a") + rem) + name
+    return name
+
+
+def _column_index(letters: str) -> int:
+    col = 0
+    for ch in letters:
+        col = col * 26 + (ord(ch) - ord("a") + 1)
+    return col - 1
+
+
+def _check_size(spec: str, num_cells: int, dims: int) -> None:
+    if num_cells > MAX_CELLS:
+        raise SpecError(f"{spec} has {num_cells} cells; noughts builds boards of at most {MAX_CELLS}")
+    if num_cells * (3**dims - 1) // 2 > _MAX_LINE_WORK:
+        raise SpecError(f"{spec} is too large: {dims} dimensions and {num_cells} cells")
+
+
+def _positive(name: str, value: int, spec: str) -> None:
+    if value < 1:
+        raise SpecError(f"{spec}: {name} must be at least 1, not {value}")
+
+
+def _require_lines(board: Board) -> Board:
+    if not board.lines:
+        raise SpecError(f"{board.spec}: no line of {board.k} cells fits on this board")
+    return board
+
+
+def mnk(m: int, n: int, k: int) -> Board:
+    """The m x n board (m rows, n columns) with k in a row across, down or diagonally."""
+    spec = f"mnk({m},{n},{k})"
+    for name, value in (("m", m), ("n", n), ("k", k)):
+        _positive(name, value, spec)
+    if k > max(m, n):
+        raise SpecError(f"{spec}: k = {k} is larger than the board ({m} x {n})")
+    _check_size(spec, m * n, 2)
+    cells = [(r, c) for r in range(m) for c in range(n)]
+    return _require_lines(Board("mnk", spec, (m, n), cells, k))
+
+
+def hypercube(n: int, d: int, k: int | None = None) -> Board:
+    """The n^d board of 002 §2.2; lines of n cells, or of k cells when ``k`` is given."""
+    spec = f"hypercube({n},{d})" if k is None or k == n else f"hypercube({n},{d},k={k})"
+    _positive("n", n, spec)
+    _positive("d", d, spec)
+    k = n if k is None else k
+    _positive("k", k, spec)
+    if k > n:
+        raise SpecError(f"{spec}: k = {k} is larger than the side of the board ({n})")
+    if d > 12 or n**d > MAX_CELLS:
+        raise SpecError(f"{spec} has {n}^{d} cells; noughts builds boards of at most {MAX_CELLS}")
+    _check_size(spec, n**d, d)
+    cells = list(itertools.product(range(n), repeat=d))
+    return _require_lines(Board("hypercube", spec, (n,) * d, cells, k))
+
+
+def shape(mask: str, k: int) -> Board:
+    """A flat board drawn as rows of ``#`` (cell) and ``.`` (no cell) separated by ``/``.
+
+    Empty border rows and columns are trimmed, so the canonical spec shows the tight mask.
+    Levine's 3x3 with an added square (004 §2.2) is e.g. ``shape("###./####/###.", 3)``.
+    """
+    raw = mask.replace(" ", "")
+    rows = raw.split("/")
+    bad = next((ch for ch in raw if ch not in "#./"), None)
+    if bad is not None:
+        raise SpecError(f"shape mask {mask!r}: unexpected {bad!r}; use '#' for a cell, '.' for none, '/' between rows")
+    if len({len(r) for r in rows}) != 1:
+        raise SpecError(f"shape mask {mask!r}: rows have different lengths {[len(r) for r in rows]}")
+    points = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "#"]
+    if not points:
+        raise SpecError(f"shape mask {mask!r} has no cells")
+    r0 = min(r for r, _ in points)
+    c0 = min(c for _, c in points)
+    height = max(r for r, _ in points) - r0 + 1
+    width = max(c for _, c in points) - c0 + 1
+    cells = sorted((r - r0, c - c0) for r, c in points)
+    present = set(cells)
+    tight = "/".join(
+        "".join("#" if (r, c) in present else "." for c in range(width)) for r in range(height)
+    )
+    spec = f'shape("{tight}",{k})'
+    _positive("k", k, spec)
+    _check_size(spec, len(cells), 2)
+    return _require_lines(Board("shape", spec, (height, width), cells, k))

@@ -1,0 +1,250 @@
+"""The game protocol: a :class:`Game` (board + rules) and its immutable :class:`Position`.
+
+A position is a value: ``play(move)`` returns a new position, equality and hashing compare the
+game and the rules' state. All rule logic lives in the game object; a position only carries
+its state and forwards to the game, so every rules set shares one ``Position`` type.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from noughts.core.board import Board
+from noughts.core.common import Action, Move, Outcome, Player
+from noughts.core.errors import IllegalMoveError, NotationError
+
+__all__ = ["Game", "GameProperties", "Position"]
+
+
+@dataclass(frozen=True)
+class GameProperties:
+    """What a rules set is, so algorithms can check it and refuse clearly.
+
+    ``zero_sum``: one player's gain is the other's loss. ``has_draws``: a game can end drawn.
+    ``is_scored``: finished games also carry a score per player (cumulative rules).
+    ``max_length``: the most moves any game can last (every game here is bounded).
+    ``same_marks``: both players draw the same mark (Notakto).
+    """
+
+    zero_sum: bool
+    has_draws: bool
+    is_scored: bool
+    max_length: int
+    same_marks: bool = False
+
+
+class Position:
+    """An immutable, hashable game position. Create positions with ``game.start()``,
+    ``game.parse(text)`` or ``position.play(move)``, never directly."""
+
+    __slots__ = ("_aux", "_hash", "_outcome", "game", "state", "to_move")
+
+    game: Game
+    state: tuple[Any, ...]
+    to_move: Player
+
+    def __init__(self, game: Game, state: tuple[Any, ...], to_move: Player,
+                 outcome: Outcome | None, aux: Any = None):
+        _set = object.__setattr__
+        _set(self, "game", game)
+        _set(self, "state", state)
+        _set(self, "to_move", to_move)
+        _set(self, "_outcome", outcome)
+        _set(self, "_aux", aux)
+        _set(self, "_hash", None)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("positions are immutable: play(move) returns a new position")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("positions are immutable")
+
+    # -- play ---------------------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every move the side to move may make, in a fixed order (empty once the game ends)."""
+        return self.game.legal_moves(self)
+
+    def play(self, move: Move) -> Position:
+        """The position after ``move``; raises ``IllegalMoveError`` saying why if it is illegal."""
+        return self.game.play(self, move)
+
+    def is_terminal(self) -> bool:
+        """Whether the game has ended."""
+        return self._outcome is not None
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended (``Outcome.FIRST``, ``SECOND`` or ``DRAW``), or None while it runs."""
+        return self._outcome
+
+    def score(self) -> tuple[int, int] | None:
+        """(first, second) scores under scoring rules, else None."""
+        return self.game.score(self)
+
+    # -- learning interface -------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """The legal moves as integer actions in ``[0, game.num_actions)``."""
+        action = self.game.action
+        return [action(m) for m in self.legal_moves()]
+
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """A boolean array of length ``game.num_actions``, true at each legal action."""
+        mask = np.zeros(self.game.num_actions, dtype=bool)
+        mask[self.legal_actions()] = True
+        return mask
+
+    def play_action(self, action: Action) -> Position:
+        """``play`` for an integer action."""
+        return self.play(self.game.move(action))
+
+    # -- symmetry and text --------------------------------------------------------------------
+
+    def canonical_key(self) -> Hashable:
+        """A key equal for this position and every image of it under the game's symmetries."""
+        return self.game.canonical_key(self)
+
+    def text(self) -> str:
+        """The compact text form that ``game.parse`` reads back (see the README)."""
+        return self.game.format_position(self)
+
+    def render(self) -> str:
+        """A multi-line picture of the board with coordinates, for people."""
+        return self.game.render(self)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __repr__(self) -> str:
+        return f"Position({str(self.game)!r}, {self.text()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Position)
+            and self.state == other.state
+            and self.to_move == other.to_move
+            and self.game == other.game
+        )
+
+    def __hash__(self) -> int:
+        h = self._hash
+        if h is None:
+            h = hash((self.game, self.state, self.to_move))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __reduce__(self) -> Any:
+        raise TypeError("positions are not pickled; save position.text() and game.parse() it")
+
+
+class Game(ABC):
+    """A game: a board and rules, made from a spec by :func:`noughts.game`.
+
+    ``str(game)`` is the canonical spec. Subclasses implement one rules family each.
+    """
+
+    board: Board
+    spec: str
+    properties: GameProperties
+    num_actions: int
+
+    # -- the protocol every rules family implements ---------------------------------------------
+
+    @abstractmethod
+    def start(self) -> Position:
+        """The position before the first move."""
+
+    @abstractmethod
+    def legal_moves(self, position: Position) -> list[Move]: ...
+
+    @abstractmethod
+    def play(self, position: Position, move: Move) -> Position: ...
+
+    def score(self, position: Position) -> tuple[int, int] | None:
+        return None
+
+    @abstractmethod
+    def canonical_key(self, position: Position) -> Hashable: ...
+
+    @abstractmethod
+    def symmetric_images(self, position: Position) -> Iterator[Position]:
+        """Images of ``position`` under the symmetry group (for multi-board games, under a
+        generating set of it): enough to check that ``canonical_key`` is invariant."""
+
+    @abstractmethod
+    def format_position(self, position: Position) -> str: ...
+
+    @abstractmethod
+    def parse(self, text: str) -> Position:
+        """Read a position's text form; raise ``NotationError`` saying what is wrong."""
+
+    @abstractmethod
+    def format_move(self, move: Move) -> str:
+        """A move in people's notation (see the README)."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> Move:
+        """Read a move in people's notation; raise ``NotationError`` if it cannot be read."""
+
+    @abstractmethod
+    def action(self, move: Move) -> Action:
+        """The integer action of a move."""
+
+    @abstractmethod
+    def move(self, action: Action) -> Move:
+        """The move of an integer action."""
+
+    @abstractmethod
+    def render(self, position: Position) -> str: ...
+
+    def marks(self, position: Position) -> Sequence[str]:
+        """Per cell of ``board`` (for multi-board games, of every board in turn): its mark."""
+        raise NotImplementedError
+
+    @property
+    def symmetries(self) -> tuple[tuple[int, ...], ...]:
+        """The board's symmetry group as cell permutations."""
+        return self.board.symmetries
+
+    # -- shared helpers -------------------------------------------------------------------------
+
+    def read_move(self, position: Position, text: str) -> Move:
+        """Read a move typed by a person and check it is legal here; raise a clear error."""
+        move = self.parse_move(text)
+        self.check_move(position, move)
+        return move
+
+    def check_move(self, position: Position, move: Move) -> None:
+        """Raise ``IllegalMoveError`` (naming the move and why) unless ``move`` is legal."""
+        if position.is_terminal():
+            raise IllegalMoveError(
+                f"{self.format_move(move)} is illegal: the game is over ({position.outcome()})"
+            )
+        if move not in self.legal_moves(position):
+            raise IllegalMoveError(f"{self.describe_illegal(position, move)}")
+
+    def describe_illegal(self, position: Position, move: Move) -> str:
+        return f"{self.format_move(move)} is not a legal move here"
+
+    def _check_action(self, action: object) -> int:
+        if not isinstance(action, (int, np.integer)) or isinstance(action, bool) or not 0 <= action < self.num_actions:
+            raise NotationError(f"action {action!r} is not in [0, {self.num_actions})")
+        return int(action)
+
+    def __str__(self) -> str:
+        return self.spec
+
+    def __repr__(self) -> str:
+        return f"noughts.game({self.spec!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and other.spec == self.spec
+
+    def __hash__(self) -> int:
+        return hash(("Game", self.spec))

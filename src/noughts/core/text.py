@@ -1,0 +1,156 @@
+"""Text forms and pictures of boards, shared by every rules family.
+
+Text form of a grid of cells: the last axis runs along a row; rows are separated by ``/``,
+3D layers by ``|``, and each further axis by one more ``|`` (``||`` between 4D blocks). A
+cell is one character (``x``, ``o``, ``.``); a grid point that is not a cell (odd shapes) is
+``-``. Example: ``x.o/.x./..o``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from noughts.core.board import Board, _column_letters
+from noughts.core.errors import NotationError
+
+__all__ = ["HOLE", "format_grid", "parse_grid", "render_grid"]
+
+HOLE = "-"
+
+
+def _separator(depth: int) -> str:
+    return "/" if depth == 1 else "|" * (depth - 1)
+
+
+def format_grid(board: Board, chars: Sequence[str]) -> str:
+    """The text form of a board whose cell ``c`` shows ``chars[c]``."""
+    grid = board.grid
+
+    def rec(prefix: tuple[int, ...]) -> str:
+        axis = len(prefix)
+        if axis == len(grid) - 1:
+            out = []
+            for i in range(grid[axis]):
+                cell = board.cell_at(prefix + (i,))
+                out.append(HOLE if cell is None else chars[cell])
+            return "".join(out)
+        sep = _separator(len(grid) - 1 - axis)
+        return sep.join(rec(prefix + (i,)) for i in range(grid[axis]))
+
+    return rec(())
+
+
+def parse_grid(board: Board, text: str, alphabet: str) -> list[str]:
+    """Read a text form into one character per cell, checking its shape and characters."""
+    body = text.strip().lower()
+    grid = board.grid
+    chars: list[str] = [""] * board.num_cells
+
+    def rec(part: str, prefix: tuple[int, ...]) -> None:
+        axis = len(prefix)
+        if axis == len(grid) - 1:
+            if len(part) != grid[axis]:
+                where = _where(board, prefix)
+                raise NotationError(
+                    f"cannot read position {text!r}: {where} has {len(part)} cells, expected {grid[axis]}"
+                )
+            for i, ch in enumerate(part):
+                cell = board.cell_at(prefix + (i,))
+                if cell is None:
+                    if ch != HOLE:
+                        raise NotationError(
+                            f"cannot read position {text!r}: {ch!r} stands where the board has no cell (write {HOLE!r})"
+                        )
+                    continue
+                if ch not in alphabet:
+                    allowed = ", ".join(repr(a) for a in alphabet)
+                    raise NotationError(f"cannot read position {text!r}: {ch!r} is not one of {allowed}")
+                chars[cell] = ch
+            return
+        depth = len(grid) - 1 - axis
+        sep = _separator(depth)
+        pieces = _split(part, sep, depth)
+        if len(pieces) != grid[axis]:
+            what = "rows" if depth == 1 else "layers"
+            raise NotationError(
+                f"cannot read position {text!r}: found {len(pieces)} {what} separated by {sep!r}, expected {grid[axis]}"
+            )
+        for i, piece in enumerate(pieces):
+            rec(piece, prefix + (i,))
+
+    rec(body, ())
+    return chars
+
+
+def _split(part: str, sep: str, depth: int) -> list[str]:
+    if depth == 1:
+        return part.split("/")
+    # split on exactly `sep` bars, not on longer runs (those belong to an outer axis)
+    pieces, cur, i = [], [], 0
+    while i < len(part):
+        if part[i] == "|":
+            j = i
+            while j < len(part) and part[j] == "|":
+                j += 1
+            run = part[i:j]
+            if run == sep:
+                pieces.append("".join(cur))
+                cur = []
+            else:
+                cur.append(run)
+            i = j
+        else:
+            cur.append(part[i])
+            i += 1
+    pieces.append("".join(cur))
+    return pieces
+
+
+def _where(board: Board, prefix: tuple[int, ...]) -> str:
+    if board.dims == 2:
+        return f"row {prefix[0] + 1}"
+    return "row " + ",".join(str(p + 1) for p in prefix)
+
+
+def render_grid(board: Board, chars: Sequence[str], width: int = 1) -> list[str]:
+    """A picture of the board with column letters and row numbers (layers side by side).
+
+    Each cell is drawn ``width`` characters wide. Returns the lines of the picture.
+    """
+    grid = board.grid
+    if board.dims == 1:
+        cells = [chars[c] for c in range(board.num_cells)]
+        return [" ".join(str(i + 1).ljust(width) for i in range(len(cells))), " ".join(c.ljust(width) for c in cells)]
+    rows, cols = grid[-2], grid[-1]
+    label = len(str(rows))
+    header = " " * (label + 1) + " ".join(_column_letters(c).ljust(width) for c in range(cols))
+
+    def plane(prefix: tuple[int, ...]) -> list[str]:
+        out = [header]
+        for r in range(rows):
+            row = []
+            for c in range(cols):
+                cell = board.cell_at(prefix + (r, c))
+                row.append((" " if cell is None else chars[cell]).ljust(width))
+            out.append(str(r + 1).rjust(label) + " " + " ".join(row))
+        return out
+
+    if board.dims == 2:
+        return plane(())
+    # n^d: one plane per combination of the leading coordinates, side by side in rows of 4
+    import itertools
+
+    leads = list(itertools.product(*(range(g) for g in grid[:-2])))
+    blocks = []
+    for lead in leads:
+        title = "layer " + ",".join(str(x + 1) for x in lead)
+        body = plane(lead)
+        w = max(len(line) for line in body + [title])
+        blocks.append([title.ljust(w)] + [line.ljust(w) for line in body])
+    lines: list[str] = []
+    for i in range(0, len(blocks), 4):
+        group = blocks[i : i + 4]
+        for j in range(len(group[0])):
+            lines.append("   ".join(b[j] for b in group).rstrip())
+        lines.append("")
+    return lines[:-1]
