@@ -53,6 +53,9 @@ class ClaimGame(Game):
     def _make_spec(self) -> str:
         return f"{self.rules_name}({self.board.spec})"
 
+    def player_label(self, player: Player) -> str:
+        return self._marks[player]
+
     def _player_marks(self) -> tuple[str, str]:
         """The mark each player draws, FIRST's then SECOND's."""
         return ("x", "o")
@@ -280,6 +283,10 @@ class MakerBreakerGame(ClaimGame):
 
     def _player_marks(self) -> tuple[str, str]:
         return ("o", "x") if self.breaker_first else ("x", "o")
+
+    def player_label(self, player: Player) -> str:
+        role = "Maker" if player is self.maker else "Breaker"
+        return f"{role} ({self._marks[player]})"
 
     def _initial_aux(self) -> Any:
         return len(self.board.lines)

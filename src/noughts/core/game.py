@@ -207,6 +207,15 @@ class Game(ABC):
         """Per cell of ``board`` (for multi-board games, of every board in turn): its mark."""
         raise NotImplementedError
 
+    def player_label(self, player: Player) -> str:
+        """How people call ``player`` in this game: its mark, or its role where rules have roles."""
+        return ("x", "o")[player]
+
+    def outcome_text(self, outcome: Outcome) -> str:
+        """An outcome in this game's words, e.g. ``x wins`` or ``Breaker (o) wins``."""
+        winner = outcome.winner
+        return "draw" if winner is None else f"{self.player_label(winner)} wins"
+
     @property
     def symmetries(self) -> tuple[tuple[int, ...], ...]:
         """The board's symmetry group as cell permutations."""

@@ -42,6 +42,9 @@ class NotaktoGame(Game):
             zero_sum=True, has_draws=False, is_scored=False, max_length=boards * longest, same_marks=True
         )
 
+    def player_label(self, player: Player) -> str:
+        return f"{player} player"
+
     def _is_dead(self, bits: int) -> bool:
         return bits == self.board.full_mask or any(bits & m == m for m in self.board.line_masks)
 

@@ -43,6 +43,9 @@ class VetoGame(Game):
             max_length=2 * n,
         )
 
+    def player_label(self, player: Player) -> str:
+        return self.inner.player_label(player)
+
     # -- the end of a stalled game ----------------------------------------------------------------
 
     def _stalled_outcome(self, position: Position) -> Outcome:
