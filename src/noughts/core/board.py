@@ -1,8 +1,8 @@
-"""Boards: cells on a grid, the winning lines through them, and the board's symmetry group.
+r"""Boards: cells on a grid, the winning lines through them, and the board's symmetry group.
 
 Every board in noughts is a set of cells on a ``d``-dimensional grid together with ``k``, the
 length of a winning line. A winning line is ``k`` cells ``c, c+v, ..., c+(k-1)v`` all on the
-board, for a direction ``v`` in ``{-1, 0, 1}^d \\ {0}``. This one definition gives
+board, for a direction ``v`` in ``{-1, 0, 1}^d`` minus zero. This one definition gives
 
 * ``mnk(m, n, k)``: the m x n grid, k in a row across, down or diagonally;
 * ``hypercube(n, d)``: the n^d cube of 002 §2.2, whose ((n+2)^d - n^d)/2 lines (Lemma 2.1) are
@@ -20,8 +20,8 @@ import itertools
 from collections.abc import Iterator, Sequence
 from functools import cached_property
 
-from noughts.core.errors import NotationError, SpecError
 from noughts.core.common import Cell
+from noughts.core.errors import NotationError, SpecError
 
 __all__ = ["MAX_CELLS", "Board", "hypercube", "mnk", "shape"]
 
@@ -102,7 +102,7 @@ class Board:
             for start in self.coords:
                 cells = []
                 for i in range(k):
-                    cell = self._index.get(tuple(s + i * d for s, d in zip(start, v)))
+                    cell = self._index.get(tuple(s + i * d for s, d in zip(start, v, strict=True)))
                     if cell is None:
                         break
                     cells.append(cell)
@@ -137,7 +137,7 @@ class Board:
                 for coord in self.coords:
                     image = tuple(
                         grid[i] - 1 - coord[a] if f else coord[a]
-                        for i, (a, f) in enumerate(zip(axes, flips))
+                        for i, (a, f) in enumerate(zip(axes, flips, strict=True))
                     )
                     cell = self._index.get(image)
                     if cell is None:
@@ -177,7 +177,9 @@ class Board:
             letters = s.rstrip("0123456789")
             digits = s[len(letters) :]
             if not letters.isalpha() or not digits:
-                raise NotationError(f"cannot read {text!r} as a cell: write a column letter and a row number, e.g. 'b2'")
+                raise NotationError(
+                    f"cannot read {text!r} as a cell: write a column letter and a row number, e.g. 'b2'"
+                )
             coord: Coord = (int(digits) - 1, _column_index(letters))
         else:
             parts = s.strip("()").replace(" ", "").split(",")
@@ -277,7 +279,9 @@ def shape(mask: str, k: int) -> Board:
     rows = raw.split("/")
     bad = next((ch for ch in raw if ch not in "#./"), None)
     if bad is not None:
-        raise SpecError(f"shape mask {mask!r}: unexpected {bad!r}; use '#' for a cell, '.' for none, '/' between rows")
+        raise SpecError(
+            f"shape mask {mask!r}: unexpected {bad!r}; use '#' for a cell, '.' for none, '/' between rows"
+        )
     if len({len(r) for r in rows}) != 1:
         raise SpecError(f"shape mask {mask!r}: rows have different lengths {[len(r) for r in rows]}")
     points = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "#"]
@@ -289,9 +293,7 @@ def shape(mask: str, k: int) -> Board:
     width = max(c for _, c in points) - c0 + 1
     cells = sorted((r - r0, c - c0) for r, c in points)
     present = set(cells)
-    tight = "/".join(
-        "".join("#" if (r, c) in present else "." for c in range(width)) for r in range(height)
-    )
+    tight = "/".join("".join("#" if (r, c) in present else "." for c in range(width)) for r in range(height))
     spec = f'shape("{tight}",{k})'
     _positive("k", k, spec)
     _check_size(spec, len(cells), 2)

@@ -65,8 +65,9 @@ class ClaimGame(Game):
     def _initial_aux(self) -> Any:
         return None
 
-    def _after_claim(self, mover: Player, cell: Cell, mine: int, theirs: int, full: bool,
-                     aux: Any) -> tuple[Outcome | None, Any]:
+    def _after_claim(
+        self, mover: Player, cell: Cell, mine: int, theirs: int, full: bool, aux: Any
+    ) -> tuple[Outcome | None, Any]:
         """Outcome (or None) and new aux after ``mover`` claimed ``cell``; ``mine`` includes it."""
         raise NotImplementedError
 
@@ -202,14 +203,6 @@ class ClaimGame(Game):
     def move(self, action: int) -> Move:
         return self._check_action(action)
 
-    # -- rules-independent helpers for subclasses ------------------------------------------------
-
-    def _completes_line(self, cell: Cell, mine: int) -> bool:
-        for m in self.board.masks_through[cell]:
-            if mine & m == m:
-                return True
-        return False
-
 
 class StandardGame(ClaimGame):
     """Standard rules: the first to own a whole line wins; a full board is a draw."""
@@ -217,8 +210,9 @@ class StandardGame(ClaimGame):
     def _make_spec(self) -> str:
         return self.board.spec
 
-    def _after_claim(self, mover: Player, cell: Cell, mine: int, theirs: int, full: bool,
-                     aux: Any) -> tuple[Outcome | None, Any]:
+    def _after_claim(
+        self, mover: Player, cell: Cell, mine: int, theirs: int, full: bool, aux: Any
+    ) -> tuple[Outcome | None, Any]:
         for m in self.board.masks_through[cell]:
             if mine & m == m:
                 return (Outcome.FIRST if mover is _FIRST else Outcome.SECOND), None
@@ -241,8 +235,9 @@ class MisereGame(ClaimGame):
 
     rules_name = "misere"
 
-    def _after_claim(self, mover: Player, cell: Cell, mine: int, theirs: int, full: bool,
-                     aux: Any) -> tuple[Outcome | None, Any]:
+    def _after_claim(
+        self, mover: Player, cell: Cell, mine: int, theirs: int, full: bool, aux: Any
+    ) -> tuple[Outcome | None, Any]:
         for m in self.board.masks_through[cell]:
             if mine & m == m:
                 return (Outcome.SECOND if mover is _FIRST else Outcome.FIRST), None
@@ -291,8 +286,9 @@ class MakerBreakerGame(ClaimGame):
     def _initial_aux(self) -> Any:
         return len(self.board.lines)
 
-    def _after_claim(self, mover: Player, cell: Cell, mine: int, theirs: int, full: bool,
-                     aux: Any) -> tuple[Outcome | None, Any]:
+    def _after_claim(
+        self, mover: Player, cell: Cell, mine: int, theirs: int, full: bool, aux: Any
+    ) -> tuple[Outcome | None, Any]:
         if mover is self.maker:
             for m in self.board.masks_through[cell]:
                 if mine & m == m:
@@ -328,8 +324,9 @@ class CumulativeGame(ClaimGame):
     def _initial_aux(self) -> Any:
         return (0, 0)
 
-    def _after_claim(self, mover: Player, cell: Cell, mine: int, theirs: int, full: bool,
-                     aux: Any) -> tuple[Outcome | None, Any]:
+    def _after_claim(
+        self, mover: Player, cell: Cell, mine: int, theirs: int, full: bool, aux: Any
+    ) -> tuple[Outcome | None, Any]:
         gained = 0
         for m in self.board.masks_through[cell]:
             if mine & m == m:
@@ -339,7 +336,8 @@ class CumulativeGame(ClaimGame):
         return (_by_score(aux) if full else None), aux
 
     def _judge(self, bits: tuple[int, int]) -> tuple[Outcome | None, Any]:
-        scores = tuple(sum(1 for m in self.board.line_masks if b & m == m) for b in bits)
+        s0, s1 = (sum(1 for m in self.board.line_masks if b & m == m) for b in bits)
+        scores = (s0, s1)
         full = (bits[0] | bits[1]) == self.board.full_mask
         return (_by_score(scores) if full else None), scores
 

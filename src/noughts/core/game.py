@@ -41,16 +41,21 @@ class GameProperties:
 
 class Position:
     """An immutable, hashable game position. Create positions with ``game.start()``,
-    ``game.parse(text)`` or ``position.play(move)``, never directly."""
+    ``game.parse(text)`` or ``position.play(move)``, never directly.
+    """
 
     __slots__ = ("_aux", "_hash", "_outcome", "game", "state", "to_move")
 
     game: Game
     state: tuple[Any, ...]
     to_move: Player
+    _outcome: Outcome | None
+    _aux: Any  # rules-specific derived data (running scores, survivors, live boards)
+    _hash: int | None
 
-    def __init__(self, game: Game, state: tuple[Any, ...], to_move: Player,
-                 outcome: Outcome | None, aux: Any = None):
+    def __init__(
+        self, game: Game, state: tuple[Any, ...], to_move: Player, outcome: Outcome | None, aux: Any = None
+    ):
         _set = object.__setattr__
         _set(self, "game", game)
         _set(self, "state", state)
@@ -175,7 +180,8 @@ class Game(ABC):
     @abstractmethod
     def symmetric_images(self, position: Position) -> Iterator[Position]:
         """Images of ``position`` under the symmetry group (for multi-board games, under a
-        generating set of it): enough to check that ``canonical_key`` is invariant."""
+        generating set of it): enough to check that ``canonical_key`` is invariant.
+        """
 
     @abstractmethod
     def format_position(self, position: Position) -> str: ...
@@ -242,7 +248,11 @@ class Game(ABC):
         return f"{self.format_move(move)} is not a legal move here"
 
     def _check_action(self, action: object) -> int:
-        if not isinstance(action, (int, np.integer)) or isinstance(action, bool) or not 0 <= action < self.num_actions:
+        if (
+            not isinstance(action, (int, np.integer))
+            or isinstance(action, bool)
+            or not 0 <= action < self.num_actions
+        ):
             raise NotationError(f"action {action!r} is not in [0, {self.num_actions})")
         return int(action)
 

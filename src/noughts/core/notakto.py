@@ -111,9 +111,9 @@ class NotaktoGame(Game):
                 img = state[:b] + (t(state[b], p),) + state[b + 1 :]
                 yield Position(self, img, position.to_move, position._outcome, position._aux)
         for i, j in itertools.combinations(range(self.boards), 2):
-            img = list(state)
-            img[i], img[j] = img[j], img[i]
-            yield Position(self, tuple(img), position.to_move, position._outcome, position._aux)
+            swapped = list(state)
+            swapped[i], swapped[j] = swapped[j], swapped[i]
+            yield Position(self, tuple(swapped), position.to_move, position._outcome, position._aux)
 
     # -- text -----------------------------------------------------------------------------------
 
@@ -176,14 +176,18 @@ class NotaktoGame(Game):
         board_text, sep, cell_text = s.partition(":")
         if not sep:
             if self.boards != 1:
-                raise NotationError(f"cannot read {text!r}: name the board too, e.g. '2:b2' (boards 1-{self.boards})")
+                raise NotationError(
+                    f"cannot read {text!r}: name the board too, e.g. '2:b2' (boards 1-{self.boards})"
+                )
             return NotaktoMove(0, self.board.parse_cell(s))
         if not board_text.isdigit() or not 1 <= int(board_text) <= self.boards:
             raise NotationError(f"cannot read {text!r}: the board number must be 1-{self.boards}")
         return NotaktoMove(int(board_text) - 1, self.board.parse_cell(cell_text))
 
     def action(self, move: Move) -> int:
-        if not isinstance(move, NotaktoMove) or not (0 <= move.board < self.boards and 0 <= move.cell < self.board.num_cells):
+        if not isinstance(move, NotaktoMove) or not (
+            0 <= move.board < self.boards and 0 <= move.cell < self.board.num_cells
+        ):
             raise NotationError(f"{move!r} is not a move of {self.spec}")
         return move.board * self.board.num_cells + move.cell
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 from typing import Any
 
 from noughts.core.board import hypercube, mnk
+from noughts.core.claim import StandardGame
 from noughts.core.common import Cell, Move, Outcome, Player, Ring
 from noughts.core.errors import IllegalMoveError, NotationError
 from noughts.core.game import GameProperties, Position
-from noughts.core.claim import StandardGame
 
 __all__ = ["OtrioGame"]
 
@@ -52,8 +52,9 @@ class OtrioGame(StandardGame):
     def _make_spec(self) -> str:
         return "otrio"
 
-    def _after_claim(self, mover: Player, cell: Cell, mine: int, theirs: int, full: bool,
-                     aux: Any) -> tuple[Outcome | None, Any]:
+    def _after_claim(
+        self, mover: Player, cell: Cell, mine: int, theirs: int, full: bool, aux: Any
+    ) -> tuple[Outcome | None, Any]:
         outcome, _ = super()._after_claim(mover, cell, mine, theirs, full, aux)
         if outcome is None and (mine | theirs).bit_count() == 18:
             outcome = Outcome.DRAW
@@ -78,7 +79,9 @@ class OtrioGame(StandardGame):
         if not isinstance(move, Ring) or not (0 <= move.cell < 9 and 0 <= move.size < 3):
             raise IllegalMoveError(f"{move!r} is not an Otrio move; moves are Ring(cell 0-8, size 0-2)")
         if position._outcome is not None:
-            raise IllegalMoveError(f"{self.format_move(move)} is illegal: the game is over ({position._outcome})")
+            raise IllegalMoveError(
+                f"{self.format_move(move)} is illegal: the game is over ({position._outcome})"
+            )
         mine = position.state[position.to_move]
         if (mine & self._layers[move.size]).bit_count() >= RINGS_PER_SIZE:
             raise IllegalMoveError(
@@ -90,7 +93,8 @@ class OtrioGame(StandardGame):
     def rings_left(self, position: Position, player: Player) -> tuple[int, int, int]:
         """How many rings of each size ``player`` still holds."""
         mine = position.state[player]
-        return tuple(RINGS_PER_SIZE - (mine & layer).bit_count() for layer in self._layers)  # type: ignore[return-value]
+        small, medium, large = (RINGS_PER_SIZE - (mine & layer).bit_count() for layer in self._layers)
+        return small, medium, large
 
     # -- text -----------------------------------------------------------------------------------
 
@@ -113,21 +117,28 @@ class OtrioGame(StandardGame):
         bad = next((ch for ch in chars if ch not in "xo."), None)
         if bad is not None:
             raise NotationError(f"cannot read Otrio position {text!r}: {bad!r} is not 'x', 'o' or '.'")
-        for player, mark in zip(Player, self._marks):
-            for s, layer in enumerate(self._layers):
+        for mark in self._marks:
+            for s in range(3):
                 if sum(1 for i in range(s, 27, 3) if chars[i] == mark) > RINGS_PER_SIZE:
-                    raise NotationError(f"cannot read Otrio position {text!r}: {mark} has more than 3 {SIZES[s]} rings")
+                    raise NotationError(
+                        f"cannot read Otrio position {text!r}: {mark} has more than 3 {SIZES[s]} rings"
+                    )
         return self._from_marks(chars, text)
 
     def render(self, position: Position) -> str:
         chars = self.marks(position)
         lines = ["   a   b   c"]
         for r in range(3):
-            lines.append(f"{r + 1}  " + " ".join("".join(chars[3 * (3 * r + c) : 3 * (3 * r + c) + 3]) for c in range(3)))
+            lines.append(
+                f"{r + 1}  "
+                + " ".join("".join(chars[3 * (3 * r + c) : 3 * (3 * r + c) + 3]) for c in range(3))
+            )
         left = [self.rings_left(position, p) for p in Player]
         lines.append("each cell shows its small, medium, large slot")
-        for p, rem in zip(Player, left):
-            lines.append(f"{self._marks[p]} holds: " + ", ".join(f"{n} {SIZES[s]}" for s, n in enumerate(rem)))
+        for p, rem in zip(Player, left, strict=True):
+            lines.append(
+                f"{self._marks[p]} holds: " + ", ".join(f"{n} {SIZES[s]}" for s, n in enumerate(rem))
+            )
         return "\n".join(lines)
 
     def format_move(self, move: Move) -> str:

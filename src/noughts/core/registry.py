@@ -49,27 +49,70 @@ def _tictactoe() -> Board:
 ENTRIES: dict[str, Entry] = {
     e.name: e
     for e in (
-        Entry("mnk", "board", (Param("m", "int", minimum=1), Param("n", "int", minimum=1),
-                               Param("k", "int", minimum=1)), mnk,
-              "m rows, n columns, k in a row across, down or diagonally"),
+        Entry(
+            "mnk",
+            "board",
+            (Param("m", "int", minimum=1), Param("n", "int", minimum=1), Param("k", "int", minimum=1)),
+            mnk,
+            "m rows, n columns, k in a row across, down or diagonally",
+        ),
         Entry("tictactoe", "board", (), _tictactoe, "mnk(3,3,3)"),
-        Entry("hypercube", "board", (Param("n", "int", minimum=1), Param("d", "int", minimum=1),
-                                     Param("k", "int", None, minimum=1)), hypercube,
-              "the n^d cube; lines of n cells (or k with k=K)"),
-        Entry("shape", "board", (Param("mask", "str"), Param("k", "int", minimum=1)), shape,
-              'rows of "#" (cell) and "." (none) separated by "/"; k in a row'),
-        Entry("standard", "game", (Param("board", "board"),), StandardGame,
-              "first to own a line wins; full board draws"),
-        Entry("misere", "game", (Param("board", "board"),), MisereGame,
-              "first to own a line loses; full board draws"),
-        Entry("maker_breaker", "game", (Param("board", "board"), Param("breaker_first", "bool", False)),
-              MakerBreakerGame, "Maker wins by owning a line, Breaker by touching every line"),
-        Entry("cumulative", "game", (Param("board", "board"),), CumulativeGame,
-              "fill the board; most lines owned wins"),
-        Entry("veto", "game", (Param("game", "claim"),), VetoGame,
-              "the opponent may forbid one cell before each claim"),
-        Entry("notakto", "game", (Param("board", "board", _tictactoe), Param("boards", "int", 1, 1, MAX_BOARDS)),
-              NotaktoGame, "both play x on live boards; who kills the last board loses"),
+        Entry(
+            "hypercube",
+            "board",
+            (Param("n", "int", minimum=1), Param("d", "int", minimum=1), Param("k", "int", None, minimum=1)),
+            hypercube,
+            "the n^d cube; lines of n cells (or k with k=K)",
+        ),
+        Entry(
+            "shape",
+            "board",
+            (Param("mask", "str"), Param("k", "int", minimum=1)),
+            shape,
+            'rows of "#" (cell) and "." (none) separated by "/"; k in a row',
+        ),
+        Entry(
+            "standard",
+            "game",
+            (Param("board", "board"),),
+            StandardGame,
+            "first to own a line wins; full board draws",
+        ),
+        Entry(
+            "misere",
+            "game",
+            (Param("board", "board"),),
+            MisereGame,
+            "first to own a line loses; full board draws",
+        ),
+        Entry(
+            "maker_breaker",
+            "game",
+            (Param("board", "board"), Param("breaker_first", "bool", False)),
+            MakerBreakerGame,
+            "Maker wins by owning a line, Breaker by touching every line",
+        ),
+        Entry(
+            "cumulative",
+            "game",
+            (Param("board", "board"),),
+            CumulativeGame,
+            "fill the board; most lines owned wins",
+        ),
+        Entry(
+            "veto",
+            "game",
+            (Param("game", "claim"),),
+            VetoGame,
+            "the opponent may forbid one cell before each claim",
+        ),
+        Entry(
+            "notakto",
+            "game",
+            (Param("board", "board", _tictactoe), Param("boards", "int", 1, 1, MAX_BOARDS)),
+            NotaktoGame,
+            "both play x on live boards; who kills the last board loses",
+        ),
         Entry("otrio", "game", (), OtrioGame, "rings of three sizes on 3x3 (two players)"),
     )
 }
@@ -85,17 +128,19 @@ def _bind(entry: Entry, call: Call, spec: str) -> list[Any]:
         raise SpecError(
             f"{entry.name} takes at most {len(params)} argument{'s' if len(params) != 1 else ''}"
             f" ({', '.join(p.name for p in params) or 'none'}), got {len(call.args)}",
-            spec, call.column,
+            spec,
+            call.column,
         )
     values: dict[str, Value] = {}
-    for p, v in zip(params, call.args):
+    for p, v in zip(params, call.args, strict=False):
         values[p.name] = v
     names = {p.name for p in params}
     for key, v in call.kwargs:
         if key not in names:
             raise SpecError(
                 f"{entry.name} has no argument {key!r}; its arguments are {', '.join(sorted(names)) or 'none'}",
-                spec, call.column,
+                spec,
+                call.column,
             )
         if key in values:
             raise SpecError(f"{entry.name}: argument {key!r} is given twice", spec, call.column)
@@ -134,7 +179,9 @@ def _convert(entry: Entry, p: Param, v: Value, call: Call, spec: str) -> Any:
     made = build(v, spec)
     if p.kind == "board":
         if not isinstance(made, Board):
-            raise SpecError(f"{label} must be a board such as mnk(3,3,3), not the game {made}", spec, v.column)
+            raise SpecError(
+                f"{label} must be a board such as mnk(3,3,3), not the game {made}", spec, v.column
+            )
         return made
     # "claim": a board (standard rules) or a claim game
     if isinstance(made, Board):
@@ -142,7 +189,8 @@ def _convert(entry: Entry, p: Param, v: Value, call: Call, spec: str) -> Any:
     if not isinstance(made, ClaimGame) or isinstance(made, OtrioGame):
         raise SpecError(
             f"{label} must be a board or a standard, misere, maker_breaker or cumulative game, not {made}",
-            spec, v.column,
+            spec,
+            v.column,
         )
     return made
 
@@ -174,7 +222,8 @@ def build(call: Call, spec: str) -> Board | Game:
 
 def game(spec: str | Game | Board) -> Game:
     """The game a spec names, e.g. ``game("misere(mnk(3,3,3))")``; a bare board means
-    standard rules. Raises ``SpecError`` pointing at the problem."""
+    standard rules. Raises ``SpecError`` pointing at the problem.
+    """
     if isinstance(spec, Game):
         return spec
     if isinstance(spec, Board):
@@ -187,6 +236,7 @@ def game(spec: str | Game | Board) -> Game:
 
 def board(spec: str) -> Board:
     """The board a spec names (``mnk``, ``hypercube``, ``shape``, ``tictactoe``), or the board a
-    game spec is played on."""
+    game spec is played on.
+    """
     made = build(parse_spec(spec), spec)
     return made if isinstance(made, Board) else made.board

@@ -86,7 +86,9 @@ def _split(part: str, sep: str, depth: int) -> list[str]:
     if depth == 1:
         return part.split("/")
     # split on exactly `sep` bars, not on longer runs (those belong to an outer axis)
-    pieces, cur, i = [], [], 0
+    pieces: list[str] = []
+    cur: list[str] = []
+    i = 0
     while i < len(part):
         if part[i] == "|":
             j = i
@@ -120,7 +122,10 @@ def render_grid(board: Board, chars: Sequence[str], width: int = 1) -> list[str]
     grid = board.grid
     if board.dims == 1:
         cells = [chars[c] for c in range(board.num_cells)]
-        return [" ".join(str(i + 1).ljust(width) for i in range(len(cells))), " ".join(c.ljust(width) for c in cells)]
+        return [
+            " ".join(str(i + 1).ljust(width) for i in range(len(cells))),
+            " ".join(c.ljust(width) for c in cells),
+        ]
     rows, cols = grid[-2], grid[-1]
     label = len(str(rows))
     header = " " * (label + 1) + " ".join(_column_letters(c).ljust(width) for c in range(cols))

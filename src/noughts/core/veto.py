@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
 
-from noughts.core.common import Move, Outcome, Player, Veto
 from noughts.core.claim import ClaimGame, CumulativeGame, MakerBreakerGame, _by_score
+from noughts.core.common import Move, Outcome, Player, Veto
 from noughts.core.errors import IllegalMoveError, NotationError
 from noughts.core.game import Game, GameProperties, Position
 
@@ -76,9 +76,13 @@ class VetoGame(Game):
         b0, b1, veto = position.state
         occupied = b0 | b1
         empty = [c for c in range(self.board.num_cells) if not occupied >> c & 1]
+        moves: list[Move]
         if veto is None:
-            return [Veto(c) for c in empty] + [Veto(None)]
-        return [c for c in empty if c != veto]
+            moves = [Veto(c) for c in empty]
+            moves.append(Veto(None))
+        else:
+            moves = [c for c in empty if c != veto]
+        return moves
 
     def play(self, position: Position, move: Move) -> Position:
         if position._outcome is not None:
@@ -97,14 +101,17 @@ class VetoGame(Game):
                 raise IllegalMoveError(f"{move!r} does not name a cell of {self.board.spec}")
             if (b0 | b1) >> cell & 1:
                 raise IllegalMoveError(f"{self.format_move(move)} is illegal: the cell is already taken")
-            occupied = (b0 | b1 | (1 << cell))
+            occupied = b0 | b1 | (1 << cell)
             after = Position(self, (b0, b1, cell), position.to_move.other, None, position._aux)
             if occupied == self.board.full_mask:  # the only empty cell is forbidden
-                return Position(self, (b0, b1, cell), position.to_move.other,
-                                self._stalled_outcome(after), position._aux)
+                return Position(
+                    self, (b0, b1, cell), position.to_move.other, self._stalled_outcome(after), position._aux
+                )
             return after
         if isinstance(move, Veto):
-            raise IllegalMoveError(f"{self.format_move(move)} is illegal: the veto step is over; claim a cell")
+            raise IllegalMoveError(
+                f"{self.format_move(move)} is illegal: the veto step is over; claim a cell"
+            )
         if move == veto:
             raise IllegalMoveError(f"{self.format_move(move)} is illegal: the opponent vetoed it this turn")
         after = self.inner.play(self._inner_position(position), move)
@@ -118,7 +125,7 @@ class VetoGame(Game):
             return repr(move)
 
     def score(self, position: Position) -> tuple[int, int] | None:
-        return position._aux if self.properties.is_scored else None  # type: ignore[no-any-return]
+        return self.inner.score(self._inner_position(position))
 
     # -- symmetry -------------------------------------------------------------------------------
 
@@ -159,7 +166,9 @@ class VetoGame(Game):
                 raise NotationError(f"cannot read position {text!r}: '!' must be followed by a cell or '-'")
             return Position(self, (s[0], s[1], None), inner.to_move.other, inner._outcome, inner._aux)
         if inner._outcome is not None:
-            raise NotationError(f"cannot read position {text!r}: the game is already over, so no veto is pending")
+            raise NotationError(
+                f"cannot read position {text!r}: the game is already over, so no veto is pending"
+            )
         tail = tail.strip()
         if tail == "-":
             return Position(self, (s[0], s[1], _PASS), inner.to_move, None, inner._aux)
@@ -193,10 +202,9 @@ class VetoGame(Game):
         s = text.strip().lower()
         if s in ("pass", "!-", "-", "veto pass", "!pass"):
             return Veto(None)
-        if s.startswith("!"):
-            return Veto(self.inner.parse_move(s[1:]))
-        if s.startswith("veto "):
-            return Veto(self.inner.parse_move(s[5:]))
+        for prefix in ("!", "veto "):
+            if s.startswith(prefix):
+                return Veto(self.board.parse_cell(s[len(prefix) :]))
         return self.inner.parse_move(s)
 
     def action(self, move: Move) -> int:
