@@ -17,6 +17,7 @@ the lines. A square board has 8, the n^d cube 2^d·d! (48 for 7x7x7), odd shapes
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Iterator, Sequence
 from functools import cached_property
 
@@ -27,6 +28,9 @@ __all__ = ["MAX_CELLS", "Board", "hypercube", "mnk", "shape"]
 
 MAX_CELLS = 4096
 """The largest board noughts builds; larger requests get a clear ``SpecError``."""
+
+_chain = itertools.chain.from_iterable
+_getitem = operator.getitem
 
 _MAX_LINE_WORK = 3_000_000  # cells x directions examined while enumerating lines
 
@@ -147,6 +151,19 @@ class Board:
                     masks = {sum(1 << perm[c] for c in line) for line in self.lines}
                     if masks == line_set:
                         yield tuple(perm)
+
+    @cached_property
+    def _byte_tables(self) -> tuple[tuple[tuple[Cell, ...], ...], ...]:
+        # for byte i of a mask and each of its 256 values, the cells that byte holds
+        nbytes = (self.num_cells + 7) // 8
+        return tuple(
+            tuple(tuple(8 * i + j for j in range(8) if v >> j & 1) for v in range(256)) for i in range(nbytes)
+        )
+
+    def cells_in(self, mask: int) -> list[Cell]:
+        """The cells of a bit mask, in increasing order (table-driven: the loop runs in C)."""
+        tables = self._byte_tables
+        return list(_chain(map(_getitem, tables, mask.to_bytes(len(tables), "little"))))
 
     def transform_mask(self, bits: int, perm: Sequence[Cell]) -> int:
         """The image of a set of cells (a bit mask) under the permutation ``perm``."""

@@ -86,8 +86,8 @@ class ClaimGame(Game):
     def legal_moves(self, position: Position) -> list[Move]:
         if position._outcome is not None:
             return []
-        occupied = position.state[0] | position.state[1]
-        return [c for c, b in self._cell_bits if not occupied & b]
+        state = position.state
+        return self.board.cells_in(self.board.full_mask & ~(state[0] | state[1]))  # type: ignore[return-value]
 
     def play(self, position: Position, move: Move) -> Position:
         if position._outcome is not None:

@@ -27,10 +27,13 @@ class Player(IntEnum):
 
     @property
     def other(self) -> Player:
-        return Player(1 - self)
+        return _OTHER[self]
 
     def __str__(self) -> str:
         return self.name.lower()
+
+
+_OTHER = (Player.SECOND, Player.FIRST)
 
 
 class Outcome(Enum):

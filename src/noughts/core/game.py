@@ -56,13 +56,12 @@ class Position:
     def __init__(
         self, game: Game, state: tuple[Any, ...], to_move: Player, outcome: Outcome | None, aux: Any = None
     ):
-        _set = object.__setattr__
-        _set(self, "game", game)
-        _set(self, "state", state)
-        _set(self, "to_move", to_move)
-        _set(self, "_outcome", outcome)
-        _set(self, "_aux", aux)
-        _set(self, "_hash", None)
+        _SET_GAME(self, game)
+        _SET_STATE(self, state)
+        _SET_TO_MOVE(self, to_move)
+        _SET_OUTCOME(self, outcome)
+        _SET_AUX(self, aux)
+        _SET_HASH(self, None)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("positions are immutable: play(move) returns a new position")
@@ -141,11 +140,17 @@ class Position:
         h = self._hash
         if h is None:
             h = hash((self.game, self.state, self.to_move))
-            object.__setattr__(self, "_hash", h)
+            _SET_HASH(self, h)
         return h
 
     def __reduce__(self) -> Any:
         raise TypeError("positions are not pickled; save position.text() and game.parse() it")
+
+
+# slot setters, for building positions without the immutability guard of __setattr__
+_SET_GAME, _SET_STATE, _SET_TO_MOVE, _SET_OUTCOME, _SET_AUX, _SET_HASH = (
+    Position.__dict__[name].__set__ for name in ("game", "state", "to_move", "_outcome", "_aux", "_hash")
+)
 
 
 class Game(ABC):
