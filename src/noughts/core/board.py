@@ -17,12 +17,15 @@ the lines. A square board has 8, the n^d cube 2^d·d! (48 for 7x7x7), odd shapes
 from __future__ import annotations
 
 import itertools
+import math
 import operator
 from collections.abc import Iterator, Sequence
 from functools import cached_property
 
+import numpy as np
+
 from noughts.core.common import Cell
-from noughts.core.errors import NotationError, SpecError
+from noughts.core.errors import LimitExceeded, NotationError, SpecError
 
 __all__ = ["MAX_CELLS", "Board", "hypercube", "mnk", "shape"]
 
@@ -32,7 +35,8 @@ MAX_CELLS = 4096
 _chain = itertools.chain.from_iterable
 _getitem = operator.getitem
 
-_MAX_LINE_WORK = 3_000_000  # cells x directions examined while enumerating lines
+_MAX_LINE_WORK = 3_000_000
+_MAX_SYMMETRY_WORK = 30_000_000  # symmetries x cells listed by Board.symmetries  # cells x directions examined while enumerating lines
 
 Coord = tuple[int, ...]
 
@@ -125,32 +129,76 @@ class Board:
     def symmetries(self) -> tuple[tuple[Cell, ...], ...]:
         """The symmetry group as cell permutations ``perm`` (cell c maps to ``perm[c]``).
 
-        The identity comes first. Computed from the geometry: each signed permutation of the
-        grid axes that maps cells onto cells and lines onto lines.
+        The identity comes first. Computed from the geometry: the distinct cell permutations
+        induced by signed permutations of the grid axes that map the cells onto themselves.
+        Such a map is a lattice isometry sending directions in {-1,0,1}^d to directions, so it
+        maps the k-cell segments on cells (the lines) onto lines; the tests check this on every
+        board kind. Raises ``LimitExceeded`` for groups too large to list (see
+        :attr:`symmetry_count` for their size).
         """
+        work = self._candidate_count() * self.num_cells
+        if work > _MAX_SYMMETRY_WORK:
+            raise LimitExceeded(
+                f"the symmetry group of {self.spec} has {self.symmetry_count} elements on "
+                f"{self.num_cells} cells: too large to list (at most {_MAX_SYMMETRY_WORK:,} cell images)"
+            )
         return tuple(self._symmetries())
 
+    @cached_property
+    def symmetry_count(self) -> int:
+        """The order of the symmetry group, without listing it where a formula gives it.
+
+        For a full box (``mnk``, ``hypercube``) every signed permutation of the axes of length
+        at least 2 that keeps their lengths is a distinct symmetry: for each set of m equal
+        sides, 2^m·m! (2^d·d! for n^d, n >= 2). Odd shapes are counted by listing.
+        """
+        if self.kind == "shape":
+            return len(self.symmetries)
+        sides = [g for g in self.grid if g > 1]
+        count: int = 1
+        for length in set(sides):
+            m = sides.count(length)
+            count *= 2**m * math.factorial(m)
+        return count
+
+    def _active_axes(self) -> list[int]:
+        return [i for i, g in enumerate(self.grid) if g > 1]  # flipping a side of 1 does nothing
+
+    def _candidate_count(self) -> int:
+        active = self._active_axes()
+        sides = [self.grid[i] for i in active]
+        count: int = 2 ** len(active)
+        for length in set(sides):
+            count *= math.factorial(sides.count(length))
+        return count
+
     def _symmetries(self) -> Iterator[tuple[Cell, ...]]:
-        d, grid = self.dims, self.grid
-        line_set = set(self.line_masks)
-        for axes in itertools.permutations(range(d)):
-            if any(grid[i] != grid[a] for i, a in enumerate(axes)):
+        grid = self.grid
+        active = self._active_axes()
+        coords = np.array(self.coords, dtype=np.int64).reshape(self.num_cells, self.dims)
+        strides = np.array([math.prod(grid[i + 1 :]) for i in range(self.dims)], dtype=np.int64)
+        dense = np.full(math.prod(grid), -1, dtype=np.int64)
+        dense[coords @ strides] = np.arange(self.num_cells)
+        seen: set[bytes] = set()
+        for order in itertools.permutations(active):
+            if any(grid[a] != grid[b] for a, b in zip(active, order, strict=True)):
                 continue
-            for flips in itertools.product((False, True), repeat=d):
-                perm: list[Cell] = []
-                for coord in self.coords:
-                    image = tuple(
-                        grid[i] - 1 - coord[a] if f else coord[a]
-                        for i, (a, f) in enumerate(zip(axes, flips, strict=True))
-                    )
-                    cell = self._index.get(image)
-                    if cell is None:
-                        break
-                    perm.append(cell)
-                else:
-                    masks = {sum(1 << perm[c] for c in line) for line in self.lines}
-                    if masks == line_set:
-                        yield tuple(perm)
+            axes = list(range(self.dims))
+            for a, b in zip(active, order, strict=True):
+                axes[a] = b
+            base = coords[:, axes]
+            for flips in itertools.product((False, True), repeat=len(active)):
+                image = base.copy()
+                for axis, flip in zip(active, flips, strict=True):
+                    if flip:
+                        image[:, axis] = grid[axis] - 1 - image[:, axis]
+                perm = dense[image @ strides]
+                if (perm < 0).any():
+                    continue
+                key = perm.tobytes()
+                if key not in seen:  # a set of cells on a lower-dimensional slice has repeats
+                    seen.add(key)
+                    yield tuple(int(c) for c in perm)
 
     @cached_property
     def _byte_tables(self) -> tuple[tuple[tuple[Cell, ...], ...], ...]:
@@ -190,6 +238,8 @@ class Board:
     def parse_cell(self, text: str) -> Cell:
         """Read a cell written as :meth:`cell_name` writes it; raise ``NotationError`` if not."""
         s = text.strip().lower()
+        if not s.isascii():
+            raise NotationError(f"cannot read {text!r} as a cell: use plain letters and digits")
         if self.dims == 2 and s[:1].isalpha():
             letters = s.rstrip("0123456789")
             digits = s[len(letters) :]

@@ -103,7 +103,7 @@ class ClaimGame(Game):
         b0, b1 = position.state
         if (b0 | b1) & bit:
             owner = self._marks[0] if b0 & bit else self._marks[1]
-            raise IllegalMoveError(f"{self.format_move(cell)} is illegal: the cell is taken by {owner}")
+            raise IllegalMoveError(f"{self._cell_label(cell)} is illegal: the cell is taken by {owner}")
         mover = position.to_move
         full = (b0 | b1 | bit) == self.board.full_mask
         if mover is _FIRST:
@@ -113,6 +113,10 @@ class ClaimGame(Game):
             b1 |= bit
             outcome, aux = self._after_claim(mover, cell, b1, b0, full, position._aux)
         return Position(self, (b0, b1), mover.other, outcome, aux)
+
+    def _cell_label(self, cell: Cell) -> str:
+        """A claimed cell as people write the move that claims it."""
+        return self.format_move(cell)
 
     def _name_of(self, move: object) -> str:
         try:
@@ -194,6 +198,12 @@ class ClaimGame(Game):
 
     def parse_move(self, text: str) -> Move:
         return self.board.parse_cell(text)
+
+    def notation_help(self) -> str:
+        cell = self.format_move(self._example_cell())
+        if self.board.dims == 2:
+            return f"a column letter and a row number (row 1 at the top), e.g. {cell}"
+        return f"1-based coordinates separated by commas, e.g. {cell}"
 
     def action(self, move: Move) -> int:
         if type(move) is not int or not 0 <= move < self.num_actions:

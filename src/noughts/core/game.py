@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from noughts.core.board import Board
 from noughts.core.common import Action, Move, Outcome, Player
-from noughts.core.errors import IllegalMoveError, NotationError
+from noughts.core.errors import NotationError
 
 __all__ = ["Game", "GameProperties", "Position"]
 
@@ -143,6 +143,12 @@ class Position:
             _SET_HASH(self, h)
         return h
 
+    def __copy__(self) -> Position:
+        return self  # an immutable value is its own copy
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Position:
+        return self
+
     def __reduce__(self) -> Any:
         raise TypeError("positions are not pickled; save position.text() and game.parse() it")
 
@@ -232,6 +238,20 @@ class Game(ABC):
         """The board's symmetry group as cell permutations."""
         return self.board.symmetries
 
+    @property
+    def symmetry_count(self) -> int:
+        """The order of the symmetry group (of one board, for multi-board games)."""
+        return self.board.symmetry_count
+
+    @abstractmethod
+    def notation_help(self) -> str:
+        """One line telling people how to write moves in this game, with examples."""
+
+    def _example_cell(self) -> int:
+        """The centre cell (or the cell nearest it), for examples."""
+        cell = self.board.cell_at(tuple((g - 1) // 2 for g in self.board.grid))
+        return 0 if cell is None else cell
+
     # -- shared helpers -------------------------------------------------------------------------
 
     def read_move(self, position: Position, text: str) -> Move:
@@ -242,15 +262,7 @@ class Game(ABC):
 
     def check_move(self, position: Position, move: Move) -> None:
         """Raise ``IllegalMoveError`` (naming the move and why) unless ``move`` is legal."""
-        if position.is_terminal():
-            raise IllegalMoveError(
-                f"{self.format_move(move)} is illegal: the game is over ({position.outcome()})"
-            )
-        if move not in self.legal_moves(position):
-            raise IllegalMoveError(f"{self.describe_illegal(position, move)}")
-
-    def describe_illegal(self, position: Position, move: Move) -> str:
-        return f"{self.format_move(move)} is not a legal move here"
+        self.play(position, move)  # play is the one place that knows why a move is illegal
 
     def _check_action(self, action: object) -> int:
         if (

@@ -99,8 +99,10 @@ class NotaktoGame(Game):
         return min(t(bits, p) for p in self.symmetries)
 
     def canonical_key(self, position: Position) -> Hashable:
-        """Boards are interchangeable and dead boards all alike: the sorted per-board keys."""
-        return tuple(sorted(self._board_key(bits) for bits in position.state))
+        """Boards are interchangeable and dead boards all alike: the side to move (which dead
+        boards no longer show) and the sorted per-board keys.
+        """
+        return (position.to_move, *sorted(self._board_key(bits) for bits in position.state))
 
     def symmetric_images(self, position: Position) -> Iterator[Position]:
         """Each board under each of its symmetries, and each swap of two boards."""
@@ -164,6 +166,12 @@ class NotaktoGame(Game):
             for j in range(height):
                 lines.append("   ".join(b[j] if j < len(b) else " " * len(b[0]) for b in group).rstrip())
         return "\n".join(lines)
+
+    def notation_help(self) -> str:
+        cell = self.board.cell_name(self._example_cell())
+        if self.boards == 1:
+            return f"a cell, e.g. {cell}"
+        return f"a board number, ':' and a cell, e.g. 2:{cell} (board 2, cell {cell})"
 
     def format_move(self, move: Move) -> str:
         if not isinstance(move, NotaktoMove):

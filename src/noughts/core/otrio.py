@@ -90,6 +90,16 @@ class OtrioGame(StandardGame):
             )
         return self._claim(position, 3 * move.cell + move.size)
 
+    @property
+    def symmetry_count(self) -> int:
+        return len(self._symmetries)
+
+    def notation_help(self) -> str:
+        return "a cell and a ring size s, m or l, e.g. b2m (a medium ring on b2)"
+
+    def _cell_label(self, cell: Cell) -> str:
+        return self.format_move(Ring(cell // 3, cell % 3))
+
     def rings_left(self, position: Position, player: Player) -> tuple[int, int, int]:
         """How many rings of each size ``player`` still holds."""
         mine = position.state[player]

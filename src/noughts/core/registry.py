@@ -32,6 +32,11 @@ class Param:
     minimum: int | None = None
     maximum: int | None = None
 
+    @property
+    def required(self) -> bool:
+        """Whether a spec must give this argument (it has no default)."""
+        return self.default is _REQUIRED
+
 
 @dataclass(frozen=True)
 class Entry:

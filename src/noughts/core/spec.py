@@ -37,7 +37,7 @@ Value: TypeAlias = "Call | int | float | str"
 _TOKEN = re.compile(
     r"""\s*(?:
       (?P<name>[A-Za-z_][A-Za-z0-9_]*)
-    | (?P<number>-?\d+(?:\.\d+)?)
+    | (?P<number>-?[0-9]+(?:\.[0-9]+)?)
     | (?P<string>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')
     | (?P<punct>[(),=])
     )""",
@@ -45,6 +45,7 @@ _TOKEN = re.compile(
 )
 
 _MAX_SPEC_LENGTH = 2000
+_MAX_DEPTH = 32  # specs nest a few levels (veto(misere(mnk(...)))); deeper is junk
 
 
 class _Parser:
@@ -65,6 +66,7 @@ class _Parser:
             self.tokens.append((kind, m.group(kind), m.start(kind)))
             pos = m.end()
         self.i = 0
+        self.depth = 0
 
     def peek(self) -> tuple[str, str, int] | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
@@ -88,6 +90,15 @@ class _Parser:
             raise self.fail(f"cannot read the game spec: expected a game name, found {found}")
         self.i += 1
         name, column = tok[1], tok[2]
+        self.depth += 1
+        if self.depth > _MAX_DEPTH:
+            raise SpecError(f"the game spec nests more than {_MAX_DEPTH} levels deep", self.text, column)
+        try:
+            return self._call_body(name, column)
+        finally:
+            self.depth -= 1
+
+    def _call_body(self, name: str, column: int) -> Call:
         args: list[Value] = []
         kwargs: list[tuple[str, Value]] = []
         nxt = self.peek()

@@ -38,7 +38,7 @@ class VetoGame(Game):
         self.num_actions = 2 * n + 1
         self.properties = GameProperties(
             zero_sum=True,
-            has_draws=True,
+            has_draws=inner.properties.has_draws,  # a stalled game is judged like a full board
             is_scored=inner.properties.is_scored,
             max_length=2 * n,
         )
@@ -192,6 +192,10 @@ class VetoGame(Game):
         else:
             step = f"forbidden this turn: {self.board.cell_name(veto)}"
         return text + ("\n" + step if step else "")
+
+    def notation_help(self) -> str:
+        cell = self.board.cell_name(self._example_cell())
+        return f"claim a cell, e.g. {cell}; at a veto step forbid one, e.g. !{cell}, or pass"
 
     def format_move(self, move: Move) -> str:
         if isinstance(move, Veto):
