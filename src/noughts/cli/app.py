@@ -1,5 +1,179 @@
-"""Placeholder replaced by the CLI implementation."""
+"""The ``noughts`` command: show a game, play it, list the games there are.
+
+Each command is a few lines over library calls (see :mod:`noughts.cli.views` for what is
+printed and :mod:`noughts.cli.session` for a game at the terminal). Bad input of any kind (a
+spec, a position, an agent) is a :class:`noughts.NoughtsError`; it is caught once, at the top
+(:class:`NoughtsGroup`), printed as one line on stderr, and ends the command with status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Annotated, Any
+
+import numpy as np
+import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+from typer.core import TyperGroup
+
+import noughts
+from noughts.agents import Agent, agent_names, make_agent
+from noughts.cli.session import HUMAN, PlaySession
+from noughts.cli.views import example_specs, game_facts, params_text, styled_board
+from noughts.core import ENTRIES, NoughtsError, Player
+
+__all__ = ["NoughtsGroup", "app", "main"]
+
+BAD_INPUT = 2
+"""Exit status for bad input (a spec, a position or an agent that cannot be used)."""
+
+
+class NoughtsGroup(TyperGroup):
+    """Runs a command; a ``NoughtsError`` becomes one line on stderr and exit status 2."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except NoughtsError as error:
+            typer.echo(f"noughts: error: {error}", err=True)
+            raise typer.Exit(BAD_INPUT) from None
+
+
+app = typer.Typer(
+    name="noughts",
+    cls=NoughtsGroup,
+    help=(
+        "Play and study the tic-tac-toe family of games.\n\n"
+        "A game is named by a spec: a board (tictactoe, mnk(4,4,4), hypercube(4,3)) or rules around"
+        " one (misere(tictactoe), veto(mnk(4,4,4)), notakto(boards=2), otrio). Quote specs in the"
+        " shell. 'noughts games' lists them all."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+SpecArg = Annotated[
+    str, typer.Argument(metavar="SPEC", help="The game, e.g. tictactoe or 'misere(mnk(4,4,4))'.")
+]
+
+
+@app.command()
+def show(
+    spec: SpecArg,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document instead.")] = False,
+) -> None:
+    """Show a game: its rules, board figures, symmetries, move notation and empty board."""
+    console = Console(highlight=False)
+    with console.status(f"building {spec} ...", spinner="dots"):  # large boards take a while
+        game = noughts.game(spec)
+        facts = game_facts(game)
+    if as_json:
+        typer.echo(json.dumps(facts, indent=2))
+        return
+    properties = ", ".join(
+        f"{name.replace('_', ' ')}: {_word(value)}" for name, value in facts["properties"].items()
+    )
+    same_marks = " (both draw the same mark)" if game.properties.same_marks else ""
+    rows = [
+        ("game", facts["game"]),
+        ("rules", facts["rules"]),
+        ("cells", str(facts["cells"])),
+        ("winning lines", str(facts["lines"])),
+        ("most lines through one cell", str(facts["max_lines_through_cell"])),
+        ("symmetries", str(facts["symmetries"])),
+        ("actions", str(facts["actions"])),
+        ("properties", properties),
+        ("players", " then ".join(facts["players"]) + same_marks),
+        ("moves", facts["notation"]),
+    ]
+    width = max(len(key) for key, _ in rows) + 2
+    for key, value in rows:
+        console.print(Text.assemble((key.ljust(width), "bold"), value), soft_wrap=True)
+    console.print()
+    console.print(styled_board(game.start()))
+
+
+def _word(value: object) -> str:
+    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
+
+
+PLAY_HELP = (
+    "Play a game at the terminal: people type moves, agents choose theirs.\n\n"
+    "At a person's turn, type a move in the game's notation (e.g. b2; 'noughts show SPEC' tells it) or"
+    " a command: 'moves' lists the legal moves, 'undo' takes back your last move and the reply to it,"
+    " 'help', 'quit'. End of input quits too. With two agents nothing is read from stdin."
+)
+
+
+@app.command(help=PLAY_HELP)
+def play(
+    spec: SpecArg,
+    x: Annotated[
+        str,
+        typer.Option(
+            "--x",
+            metavar="PLAYER",
+            help="Who makes the first move: 'human' or an agent (" + ", ".join(agent_names()) + "). "
+            "This is the x player, except in notakto, where both players draw x, and in maker_breaker "
+            "with breaker_first=true, where the first player is Breaker and draws o.",
+        ),
+    ] = HUMAN,
+    o: Annotated[
+        str, typer.Option("--o", metavar="PLAYER", help="Who makes the second move: 'human' or an agent.")
+    ] = "random",
+    seed: Annotated[
+        int | None, typer.Option(help="Seed for the agents' random choices (default: a fresh one, printed).")
+    ] = None,
+    position: Annotated[
+        str | None,
+        typer.Option(
+            metavar="TEXT", help="Start from this position, in the game's text form, e.g. 'x../.o./...'."
+        ),
+    ] = None,
+    delay: Annotated[float, typer.Option(min=0.0, help="Seconds to wait after each agent move.")] = 0.0,
+) -> None:
+    """Play a game at the terminal (the help Typer shows is ``PLAY_HELP``)."""
+    game = noughts.game(spec)
+    start = game.start() if position is None else game.parse(position)
+    names = {Player.FIRST: x.strip(), Player.SECOND: o.strip()}
+    players: dict[Player, Agent | None] = {
+        p: None if name.lower() == HUMAN else make_agent(name) for p, name in names.items()
+    }
+    console = Console(highlight=False)
+    intro = f"{game}: " + ", ".join(f"{game.player_label(p)} {names[p]}" for p in Player)
+    if any(agent is not None for agent in players.values()):
+        seed = secrets.randbelow(1_000_000) if seed is None else seed
+        intro += f" (seed {seed})"
+    console.print(Text(intro, style="bold"))
+    session = PlaySession(game, start, players, names, np.random.default_rng(seed), console, delay)
+    session.run()
+
+
+@app.command()
+def games() -> None:
+    """List the boards and rules that specs can name, with examples."""
+    console = Console(highlight=False)
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("name", style="bold", no_wrap=True)
+    table.add_column("makes")
+    table.add_column("parameters")
+    table.add_column("summary and examples", overflow="fold")
+    for entry in ENTRIES.values():
+        examples = Text(" ".join(example_specs(entry)), style="green")
+        table.add_row(
+            entry.name, entry.makes, params_text(entry), Text("\n").join([Text(entry.summary), examples])
+        )
+    console.print(table)
+    console.print(
+        "A bare board is played under standard rules; rules nest, e.g. veto(misere(mnk(4,4,4))). "
+        "Try: noughts show SPEC, noughts play SPEC."
+    )
 
 
 def main() -> None:
-    raise SystemExit("noughts CLI not built yet")
+    """Entry point of the ``noughts`` console script."""
+    app()

@@ -1,0 +1,189 @@
+"""One game at the terminal: people type moves, agents choose theirs, the board is drawn each turn.
+
+The rules are the library's: moves are read with ``game.parse_move`` and played with
+``position.play`` (whose ``IllegalMoveError`` says why a move is refused), agents come from
+``noughts.agents.make_agent``. The session only keeps the positions played so far, for ``undo``.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import time
+from collections.abc import Callable, Mapping
+
+import numpy as np
+from rich.console import Console
+from rich.text import Text
+
+from noughts.agents import Agent
+from noughts.cli.views import move_notation, styled_board, styled_line
+from noughts.core import Game, NoughtsError, Player, Position
+
+__all__ = ["COMMANDS", "HUMAN", "PlaySession"]
+
+HUMAN = "human"
+"""The player name that means: a person types this player's moves."""
+
+COMMANDS = {
+    "moves": "list the legal moves",
+    "undo": "take back your last move (and the reply to it)",
+    "help": "show this help",
+    "quit": "stop the game (end of input does the same)",
+}
+
+
+class PlaySession:
+    """A game between two players, each a person (``None``) or an agent.
+
+    ``names`` are the player specs as given on the command line (``human``, ``random``, ...),
+    used to introduce the players and to print the command that resumes an unfinished game.
+    ``read_line`` reads one line typed by a person (it raises ``EOFError`` at the end of input).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        position: Position,
+        players: Mapping[Player, Agent | None],
+        names: Mapping[Player, str],
+        rng: np.random.Generator,
+        console: Console,
+        delay: float = 0.0,
+        read_line: Callable[[Text], str] | None = None,
+    ):
+        self.game = game
+        self.history = [position]
+        self.players = players
+        self.names = names
+        self.rng = rng
+        self.console = console
+        self.delay = delay
+        self.read_line = read_line or self._read_from_stdin
+
+    @property
+    def position(self) -> Position:
+        return self.history[-1]
+
+    def label(self, player: Player) -> Text:
+        return styled_line(self.game.player_label(player))
+
+    # -- the game loop ------------------------------------------------------------------------------
+
+    def run(self) -> Position:
+        """Play until the game ends or a person quits; return the last position."""
+        say = self.console.print
+        if any(agent is None for agent in self.players.values()):
+            say(f"moves: {move_notation(self.game)}", highlight=False)
+            say("commands: " + ", ".join(COMMANDS), highlight=False)
+        try:
+            while not self.position.is_terminal():
+                say()
+                say(styled_board(self.position))
+                agent = self.players[self.position.to_move]
+                if agent is None:
+                    if not self._human_turn():
+                        self._stop()
+                        return self.position
+                else:
+                    self._agent_turn(agent)
+        except KeyboardInterrupt:  # Ctrl-C: say how to go on, then let the command end with status 130
+            say()
+            self._stop()
+            raise
+        self._finish()
+        return self.position
+
+    def _agent_turn(self, agent: Agent) -> None:
+        position = self.position
+        move = agent.choose(position, self.rng)
+        text = self.game.format_move(move)  # before play: a move the agent got wrong still has a name
+        self.history.append(position.play(move))
+        self.console.print(Text.assemble(self.label(position.to_move), f" plays {text}"))
+        if self.delay > 0:
+            time.sleep(self.delay)
+
+    def _human_turn(self) -> bool:
+        """Read lines until a move is played (True) or the person quits (False)."""
+        prompt = Text.assemble(self.label(self.position.to_move), " to move > ")
+        while True:
+            try:
+                line = self.read_line(prompt).strip()
+            except EOFError:
+                self.console.print()
+                return False
+            command = line.lower()
+            if not command:
+                continue
+            if command in ("quit", "exit"):
+                return False
+            if command in ("help", "?"):
+                self._help()
+            elif command == "moves":
+                moves = [self.game.format_move(m) for m in self.position.legal_moves()]
+                self.console.print("legal moves: " + " ".join(moves), highlight=False)
+            elif command == "undo":
+                if self._undo():
+                    return True
+            else:
+                try:
+                    move = self.game.parse_move(line)
+                    self.history.append(self.position.play(move))
+                except NoughtsError as error:  # NotationError or IllegalMoveError: say why, ask again
+                    self.console.print(Text(str(error).replace("\n", " "), style="red"))
+                    continue
+                return True
+
+    def _undo(self) -> bool:
+        """Go back to the last earlier position where a person was to move."""
+        for i in range(len(self.history) - 2, -1, -1):
+            if self.players[self.history[i].to_move] is None:
+                taken = len(self.history) - 1 - i
+                del self.history[i + 1 :]
+                self.console.print(f"took back {taken} move{'s' if taken != 1 else ''}", highlight=False)
+                return True
+        self.console.print("nothing to undo", highlight=False)
+        return False
+
+    def _help(self) -> None:
+        say = self.console.print
+        say(f"type a move: {move_notation(self.game)}", highlight=False)
+        for name, what in COMMANDS.items():
+            say(f"  {name:<6} {what}", highlight=False)
+
+    # -- the end --------------------------------------------------------------------------------
+
+    def _finish(self) -> None:
+        position = self.position
+        outcome = position.outcome()
+        assert outcome is not None
+        self.console.print()
+        self.console.print(styled_board(position))
+        result = self.game.outcome_text(outcome)
+        score = position.score()
+        if score is not None:
+            first, second = (self.game.player_label(p) for p in Player)
+            result += f" (score: {first} {score[0]}, {second} {score[1]})"
+        self.console.print(styled_line(result), style="bold")
+
+    def _stop(self) -> None:
+        position = self.position
+        resume = [
+            "noughts",
+            "play",
+            str(self.game),
+            "--x",
+            self.names[Player.FIRST],
+            "--o",
+            self.names[Player.SECOND],
+            "--position",
+            position.text(),
+        ]
+        self.console.print("game stopped; to go on from here:", highlight=False)
+        self.console.print("  " + shlex.join(resume), highlight=False, soft_wrap=True)
+
+    def _read_from_stdin(self, prompt: Text) -> str:
+        line = self.console.input(prompt)
+        if not sys.stdin.isatty():  # a script or a pipe: show what was read, so the log reads like a session
+            self.console.print(line, highlight=False)
+        return line

@@ -1,0 +1,140 @@
+"""What the command line shows: facts about a game, move notation, and boards drawn with Rich.
+
+Everything here is presentation over library calls; no rule of any game is decided here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+from rich.text import Text
+
+from noughts.core import ENTRIES, Game, Player, Position, VetoGame
+from noughts.core.registry import Entry
+
+__all__ = [
+    "EXAMPLES",
+    "MARK_STYLES",
+    "example_specs",
+    "game_facts",
+    "move_notation",
+    "params_text",
+    "rules_summary",
+    "styled_board",
+    "styled_line",
+]
+
+MARK_STYLES = {"x": "bold cyan", "o": "bold magenta"}
+"""How the two marks are drawn on a terminal (Rich styles)."""
+
+EXAMPLES: dict[str, tuple[str, ...]] = {
+    "mnk": ("mnk(4,4,4)", "mnk(15,15,5)"),
+    "tictactoe": ("tictactoe",),
+    "hypercube": ("hypercube(4,3)", "hypercube(7,3)", "hypercube(5,2,k=4)"),
+    "shape": ('shape("###./####/###.",3)',),
+    "standard": ("standard(mnk(4,4,4))",),
+    "misere": ("misere(tictactoe)",),
+    "maker_breaker": ("maker_breaker(mnk(4,4,4))", "maker_breaker(tictactoe,breaker_first=true)"),
+    "cumulative": ("cumulative(tictactoe)",),
+    "veto": ("veto(tictactoe)", "veto(misere(mnk(4,4,4)))"),
+    "notakto": ("notakto", "notakto(boards=3)"),
+    "otrio": ("otrio",),
+}
+"""Example specs for ``noughts games``; the tests build every one of them."""
+
+
+def example_specs(entry: Entry) -> tuple[str, ...]:
+    """Examples of a registry entry: the curated ones, else the bare name when it needs nothing."""
+    if entry.name in EXAMPLES:
+        return EXAMPLES[entry.name]
+    return (entry.name,) if not any(p.required for p in entry.params) else ()
+
+
+def params_text(entry: Entry) -> str:
+    """An entry's parameters as people read them, e.g. ``m (≥1)`` or ``boards=1 (1..16)``."""
+    parts = []
+    for p in entry.params:
+        if p.required:
+            text = p.name
+        else:
+            default = p.default() if callable(p.default) else p.default
+            text = f"{p.name} optional" if default is None else f"{p.name}={_spec_word(default)}"
+        bounds = ""
+        if p.minimum is not None:
+            bounds = f"{p.minimum}..{p.maximum}" if p.maximum is not None else f"≥{p.minimum}"
+        kind = {"int": bounds, "str": "quoted", "claim": "a board or claim game"}.get(p.kind, p.kind)
+        parts.append(f"{text} ({kind})" if kind and kind != p.name else text)
+    return ", ".join(parts) or "none"
+
+
+def _spec_word(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def rules_summary(game: Game) -> str:
+    """The rules of ``game`` in words, from the registry's summaries (veto names its inner rules)."""
+    name = game.spec.partition("(")[0]
+    entry = ENTRIES.get(name)
+    if entry is None or entry.makes == "board":  # a bare board is played under standard rules
+        entry = ENTRIES["standard"]
+    text = f"{entry.name}: {entry.summary}"
+    if isinstance(game, VetoGame):
+        text += f"; the claims follow {rules_summary(game.inner)}"
+    return text
+
+
+def move_notation(game: Game) -> str:
+    """One line on how moves are written in ``game`` (the game describes its own notation)."""
+    return game.notation_help()
+
+
+def game_facts(game: Game) -> dict[str, Any]:
+    """The figures ``noughts show`` prints, under the keys of its ``--json`` document."""
+    board = game.board
+    return {
+        "game": str(game),
+        "rules": rules_summary(game),
+        "board": str(board),
+        "cells": board.num_cells,
+        "lines": len(board.lines),
+        "max_lines_through_cell": board.max_lines_through_cell,
+        "symmetries": game.symmetry_count,
+        "actions": game.num_actions,
+        "properties": dataclasses.asdict(game.properties),
+        "players": [game.player_label(p) for p in Player],
+        "notation": move_notation(game),
+        "start": game.start().text(),
+    }
+
+
+# -- drawing --------------------------------------------------------------------------------------
+
+_ROW = re.compile(r"^\s*\d+ ")  # a row of a board picture starts with its row number
+_HEADER = re.compile(r"^\s*[a-z]{1,3}(\s+[a-z]{1,3})*\s*$")  # column letters only
+
+
+def styled_line(line: str) -> Text:
+    """A line of prose (a status, a player's name) with the marks x and o coloured where they stand alone."""
+    text = Text(line)
+    for mark, style in MARK_STYLES.items():
+        text.highlight_regex(rf"(?<![A-Za-z]){mark}(?![A-Za-z])", style)
+    return text
+
+
+def _picture_line(line: str) -> Text:
+    if _ROW.match(line):  # a row of cells: colour every mark, dim the row numbers and the empty cells
+        text = Text(line)
+        text.highlight_regex(r"\d+|\.", "dim")
+        for mark, style in MARK_STYLES.items():
+            text.highlight_regex(mark, style)
+        return text
+    if _HEADER.match(line):  # column letters
+        return Text(line, style="dim")
+    return styled_line(line)
+
+
+def styled_board(position: Position) -> Text:
+    """``position.render()`` with the marks coloured and the coordinates dimmed."""
+    return Text("\n").join(_picture_line(line) for line in position.render().split("\n"))
