@@ -104,21 +104,25 @@ class Board:
                 yield v
 
     def _enumerate_lines(self) -> Iterator[tuple[Cell, ...]]:
-        seen: set[frozenset[Cell]] = set()
-        k = self.k
-        for v in self._directions():
-            for start in self.coords:
-                cells = []
-                for i in range(k):
-                    cell = self._index.get(tuple(s + i * d for s, d in zip(start, v, strict=True)))
-                    if cell is None:
-                        break
-                    cells.append(cell)
-                else:
-                    key = frozenset(cells)
-                    if key not in seen:  # k = 1 finds each cell once per direction
-                        seen.add(key)
-                        yield tuple(cells)
+        # for each direction, step every cell k-1 times at once (NumPy); a start whose k cells
+        # all lie on the board begins a line. Lines come out by direction, then by start cell.
+        grid = np.array(self.grid, dtype=np.int64)
+        coords = np.array(self.coords, dtype=np.int64).reshape(self.num_cells, self.dims)
+        strides = np.array([math.prod(self.grid[i + 1 :]) for i in range(self.dims)], dtype=np.int64)
+        dense = np.full(math.prod(self.grid), -1, dtype=np.int64)
+        dense[coords @ strides] = np.arange(self.num_cells)
+        directions = list(self._directions())[: 1 if self.k == 1 else None]  # k = 1: each cell once
+        for v in directions:
+            step = np.array(v, dtype=np.int64)
+            cells = np.empty((self.num_cells, self.k), dtype=np.int64)
+            ok = np.ones(self.num_cells, dtype=bool)
+            for i in range(self.k):
+                points = coords + i * step
+                inside = ((points >= 0) & (points < grid)).all(axis=1)
+                cells[:, i] = np.where(inside, dense[np.where(inside, points @ strides, 0)], -1)
+                ok &= cells[:, i] >= 0
+            for row in cells[ok]:
+                yield tuple(int(c) for c in row)
 
     @property
     def max_lines_through_cell(self) -> int:

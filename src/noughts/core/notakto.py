@@ -188,7 +188,7 @@ class NotaktoGame(Game):
                     f"cannot read {text!r}: name the board too, e.g. '2:b2' (boards 1-{self.boards})"
                 )
             return NotaktoMove(0, self.board.parse_cell(s))
-        if not board_text.isdigit() or not 1 <= int(board_text) <= self.boards:
+        if not (board_text.isascii() and board_text.isdigit()) or not 1 <= int(board_text) <= self.boards:
             raise NotationError(f"cannot read {text!r}: the board number must be 1-{self.boards}")
         return NotaktoMove(int(board_text) - 1, self.board.parse_cell(cell_text))
 

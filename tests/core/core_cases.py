@@ -1,0 +1,119 @@
+"""Shared cases for the core tests: the specs every conformance check runs on, and helpers.
+
+Kept in one place so that a new board kind or rules family is added to every check at once.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import noughts
+from noughts.core import Game, Move, Position
+
+# -- boards of every kind -------------------------------------------------------------------------
+
+# 3x3 with one added square, the three boards of 004 §2.2, plus the odd shape the brief names
+EXTRA_SIDE = 'shape("###./####/###.",3)'  # next to an edge square (Figure 2-3)
+EXTRA_CORNER_SIDE = 'shape("####/###./###.",3)'  # beside a corner square (Figure 2-4)
+EXTRA_CORNER = 'shape("###./###./###./...#",3)'  # diagonally off a corner (Figure 2-5)
+ODD_SHAPE = 'shape("###./###./...#",3)'
+HOLES = 'shape("#.#/.#./#.#",2)'  # a board with holes inside its grid
+
+BOARD_SPECS = [
+    "tictactoe",
+    "mnk(4,4,4)",
+    "mnk(3,4,3)",
+    "mnk(5,5,4)",
+    "mnk(2,5,2)",
+    "mnk(1,4,2)",
+    "mnk(1,1,1)",
+    "hypercube(3,3)",
+    "hypercube(4,3)",
+    "hypercube(3,4)",
+    "hypercube(4,2,k=3)",
+    "hypercube(3,1)",
+    "hypercube(2,3)",
+    EXTRA_SIDE,
+    EXTRA_CORNER_SIDE,
+    EXTRA_CORNER,
+    ODD_SHAPE,
+    HOLES,
+]
+
+# one board of each kind for the rules wrappers (kept small enough to play many games)
+WRAPPED_BOARDS = ["mnk(3,3,3)", "mnk(3,4,3)", "hypercube(3,3)", "hypercube(4,2,k=3)", EXTRA_SIDE, HOLES]
+
+WRAPPERS = ["misere({})", "maker_breaker({})", "maker_breaker({},breaker_first=true)", "cumulative({})"]
+
+VETO_SPECS = [
+    "veto(tictactoe)",
+    "veto(misere(mnk(3,3,3)))",
+    "veto(cumulative(mnk(3,3,3)))",
+    "veto(maker_breaker(mnk(3,3,3)))",
+    "veto(maker_breaker(mnk(3,3,3),breaker_first=true))",
+    "veto(mnk(3,4,3))",
+    "veto(hypercube(4,2,k=3))",
+    f"veto(misere({EXTRA_SIDE}))",
+    "veto(cumulative(hypercube(3,3)))",
+]
+
+NOTAKTO_SPECS = [
+    "notakto",
+    "notakto(boards=2)",
+    "notakto(boards=3)",
+    "notakto(mnk(4,4,4),boards=2)",
+    "notakto(hypercube(3,2))",
+    f"notakto({EXTRA_CORNER},boards=2)",
+]
+
+CONFORMANCE_SPECS = (
+    BOARD_SPECS
+    + [w.format(b) for b in WRAPPED_BOARDS for w in WRAPPERS]
+    + VETO_SPECS
+    + NOTAKTO_SPECS
+    + ["otrio"]
+)
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+
+def all_moves(game: Game) -> list[Move]:
+    """Every move the game can name: one per integer action."""
+    return [game.move(a) for a in range(game.num_actions)]
+
+
+def random_game(game: Game, rng: random.Random) -> list[Position]:
+    """The positions of one random game played to its end, the start first."""
+    positions = [game.start()]
+    while not positions[-1].is_terminal():
+        positions.append(positions[-1].play(rng.choice(positions[-1].legal_moves())))
+    return positions
+
+
+def reachable(game: Game) -> Iterator[Position]:
+    """Every position reachable from the start (a walk with a seen set; small games only)."""
+    start = game.start()
+    seen = {start}
+    stack = [start]
+    while stack:
+        p = stack.pop()
+        yield p
+        for m in p.legal_moves():
+            q = p.play(m)
+            if q not in seen:
+                seen.add(q)
+                stack.append(q)
+
+
+def play_text(game: Game, moves: str) -> Position:
+    """The position after ``moves``, written in people's notation and separated by spaces."""
+    p = game.start()
+    for word in moves.split():
+        p = p.play(game.parse_move(word))
+    return p
+
+
+def game(spec: str) -> Game:
+    return noughts.game(spec)
