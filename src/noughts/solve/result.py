@@ -1,0 +1,115 @@
+"""What the solver returns: values with exact distances, per-move values, budgets.
+
+A position's **value** says who wins from it under perfect play (``Outcome.FIRST``,
+``SECOND`` or ``DRAW``) and in how many plies the game then ends: the winner wins as fast as
+possible and the loser loses as slowly as possible; for a draw, ``plies`` is the length of the
+principal variation. Under scoring rules (cumulative) perfect play maximises the final score
+difference, ``score`` is that difference (first player's score minus second's), and the
+outcome is its sign.
+
+Inside the search a value is one integer from the side to move's point of view (:func:`to_int`,
+:func:`from_int`): a win in ``n`` plies is ``WIN - n``, a loss in ``n`` is ``-(WIN - n)``, a draw
+``0``; under scoring rules it is the final score difference from the mover's side. Larger is
+better for the mover, so negamax can compare values as integers.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from noughts.core import Game, LimitExceeded, Move, Outcome, Player, Position
+
+__all__ = ["WIN", "Budget", "MoveValue", "SolveResult", "Value", "from_int", "to_int"]
+
+WIN = 1_000_000
+"""The integer value of a win in zero plies; a win in n plies is ``WIN - n``."""
+
+
+@dataclass(frozen=True)
+class Value:
+    """Who wins under perfect play, in how many plies, and (scoring rules) the final score
+    difference, first minus second."""
+
+    outcome: Outcome
+    plies: int
+    score: int | None = None
+
+    def describe(self, game: Game) -> str:
+        """E.g. ``x wins in 5``, ``draw``, ``Breaker (o) wins in 8``, ``draw (score 1-1)``."""
+        text = game.outcome_text(self.outcome)
+        if self.outcome is not Outcome.DRAW and self.score is None:
+            text += f" in {self.plies}"
+        if self.score is not None:
+            text += f" (score difference {self.score:+d})"
+        return text
+
+
+def to_int(value: Value, mover: Player) -> int:
+    """The search's integer for ``value`` seen by ``mover`` (see the module docstring)."""
+    if value.score is not None:
+        return value.score if mover is Player.FIRST else -value.score
+    if value.outcome is Outcome.DRAW:
+        return 0
+    good = WIN - value.plies
+    return good if value.outcome.winner is mover else -good
+
+
+def from_int(v: int, mover: Player, plies: int, scored: bool) -> Value:
+    """The value of the search's integer ``v`` seen by ``mover``; ``plies`` is the PV length,
+    used for draws and under scoring rules (where ``v`` carries no distance)."""
+    if scored:
+        score = v if mover is Player.FIRST else -v
+        outcome = Outcome.DRAW if score == 0 else Outcome.FIRST if score > 0 else Outcome.SECOND
+        return Value(outcome, plies, score)
+    if v == 0:
+        return Value(Outcome.DRAW, plies)
+    winner = mover if v > 0 else mover.other
+    return Value(Outcome.win_for(winner), WIN - abs(v))
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """One legal move and the value of the position it leads to."""
+
+    move: Move
+    value: Value
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The solver's answer for one position: its value, every legal move's value (best first),
+    the principal variation, and what the search cost."""
+
+    game: Game
+    position: Position
+    value: Value
+    moves: tuple[MoveValue, ...]
+    pv: tuple[Move, ...]
+    nodes: int
+    seconds: float
+
+
+@dataclass
+class Budget:
+    """Limits for long work: wall-clock seconds and memory (bytes of tables). ``check`` raises
+    ``LimitExceeded`` saying how far the work got."""
+
+    max_seconds: float | None = 60.0
+    max_memory: int | None = 2 * 1024**3
+    started: float = field(default_factory=time.perf_counter)
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    def check(self, memory: int = 0, progress: str = "") -> None:
+        """Raise ``LimitExceeded`` if the time or ``memory`` (bytes in use) is over budget."""
+        if self.max_seconds is not None and self.elapsed() > self.max_seconds:
+            raise LimitExceeded(f"stopped after {self.max_seconds:g} s (the time budget){_so_far(progress)}")
+        if self.max_memory is not None and memory > self.max_memory:
+            mib = self.max_memory / 2**20
+            raise LimitExceeded(f"stopped at {mib:.0f} MiB (the memory budget){_so_far(progress)}")
+
+
+def _so_far(progress: str) -> str:
+    return f"; {progress}" if progress else ""
