@@ -209,6 +209,16 @@ class Game(ABC):
     def parse_move(self, text: str) -> Move:
         """Read a move in people's notation; raise ``NotationError`` if it cannot be read."""
 
+    def move_json(self, move: Move) -> dict[str, Any]:
+        """A move for JSON output: its notation and the cells it marks as 0-based coordinate
+        lists (row 0 at the top); rules with more to a move add fields (``board``, ``size``,
+        ``veto``).
+        """
+        return {"move": self.format_move(move), "cells": [list(self.board.coords[self._move_cell(move)])]}
+
+    def _move_cell(self, move: Move) -> int:
+        return int(move)  # type: ignore[arg-type]
+
     @abstractmethod
     def action(self, move: Move) -> Action:
         """The integer action of a move."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Hashable, Iterator
+from typing import Any
 
 from noughts.core.board import Board
 from noughts.core.common import Move, NotaktoMove, Outcome, Player
@@ -172,6 +173,15 @@ class NotaktoGame(Game):
         if self.boards == 1:
             return f"a cell, e.g. {cell}"
         return f"a board number, ':' and a cell, e.g. 2:{cell} (board 2, cell {cell})"
+
+    def move_json(self, move: Move) -> dict[str, Any]:
+        if not isinstance(move, NotaktoMove):
+            raise NotationError(f"{move!r} is not a Notakto move")
+        return {
+            "move": self.format_move(move),
+            "cells": [list(self.board.coords[move.cell])],
+            "board": move.board,
+        }
 
     def format_move(self, move: Move) -> str:
         if not isinstance(move, NotaktoMove):

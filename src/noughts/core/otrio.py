@@ -151,6 +151,15 @@ class OtrioGame(StandardGame):
             )
         return "\n".join(lines)
 
+    def move_json(self, move: Move) -> dict[str, Any]:
+        if not isinstance(move, Ring):
+            raise NotationError(f"{move!r} is not an Otrio move")
+        return {
+            "move": self.format_move(move),
+            "cells": [list(self.plane.coords[move.cell])],
+            "size": SIZES[move.size],
+        }
+
     def format_move(self, move: Move) -> str:
         if not isinstance(move, Ring) or not (0 <= move.cell < 9 and 0 <= move.size < 3):
             raise NotationError(f"{move!r} is not an Otrio move")

@@ -16,6 +16,7 @@ cell) or `` !-`` (a pass). Actions: claims ``[0, n)``, vetoes ``n + cell``, pass
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
+from typing import Any
 
 from noughts.core.claim import ClaimGame, CumulativeGame, MakerBreakerGame, _by_score
 from noughts.core.common import Move, Outcome, Player, Veto
@@ -196,6 +197,12 @@ class VetoGame(Game):
     def notation_help(self) -> str:
         cell = self.board.cell_name(self._example_cell())
         return f"claim a cell, e.g. {cell}; at a veto step forbid one, e.g. !{cell}, or pass"
+
+    def move_json(self, move: Move) -> dict[str, Any]:
+        if isinstance(move, Veto):
+            cells = [] if move.cell is None else [list(self.board.coords[move.cell])]
+            return {"move": self.format_move(move), "cells": cells, "veto": True}
+        return self.inner.move_json(move)
 
     def format_move(self, move: Move) -> str:
         if isinstance(move, Veto):
