@@ -33,7 +33,14 @@ class RandomAgent:
         return moves[int(rng.integers(len(moves)))]
 
 
-_FACTORIES: dict[str, Callable[..., Agent]] = {"random": RandomAgent}
+def _perfect(**options: str) -> Agent:
+    """``perfect``, ``perfect:tie=random``, ``perfect:table=FILE`` (imported when asked for)."""
+    from noughts.agents.perfect import PerfectAgent
+
+    return PerfectAgent.from_options(**options)
+
+
+_FACTORIES: dict[str, Callable[..., Agent]] = {"random": RandomAgent, "perfect": _perfect}
 
 
 def agent_names() -> list[str]:

@@ -29,7 +29,8 @@ WIN = 1_000_000
 @dataclass(frozen=True)
 class Value:
     """Who wins under perfect play, in how many plies, and (scoring rules) the final score
-    difference, first minus second."""
+    difference, first minus second.
+    """
 
     outcome: Outcome
     plies: int
@@ -57,7 +58,8 @@ def to_int(value: Value, mover: Player) -> int:
 
 def from_int(v: int, mover: Player, plies: int, scored: bool) -> Value:
     """The value of the search's integer ``v`` seen by ``mover``; ``plies`` is the PV length,
-    used for draws and under scoring rules (where ``v`` carries no distance)."""
+    used for draws and under scoring rules (where ``v`` carries no distance).
+    """
     if scored:
         score = v if mover is Player.FIRST else -v
         outcome = Outcome.DRAW if score == 0 else Outcome.FIRST if score > 0 else Outcome.SECOND
@@ -79,7 +81,8 @@ class MoveValue:
 @dataclass(frozen=True)
 class SolveResult:
     """The solver's answer for one position: its value, every legal move's value (best first),
-    the principal variation, and what the search cost."""
+    the principal variation, and what the search cost.
+    """
 
     game: Game
     position: Position
@@ -93,7 +96,8 @@ class SolveResult:
 @dataclass
 class Budget:
     """Limits for long work: wall-clock seconds and memory (bytes of tables). ``check`` raises
-    ``LimitExceeded`` saying how far the work got."""
+    ``LimitExceeded`` saying how far the work got.
+    """
 
     max_seconds: float | None = 60.0
     max_memory: int | None = 2 * 1024**3

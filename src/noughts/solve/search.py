@@ -1,0 +1,518 @@
+"""Negamax alpha-beta with a transposition table: the exact solver for every rules set.
+
+This is the engine for the games the numba kernel (:mod:`noughts.solve.fast`) does not take
+(veto, Notakto, Otrio, boards too large for its bitboards) and the one the kernel is checked
+beside. It works over the public position API; only the pruning rules look at a claim game's
+state (its two bit masks), and only where the rules make the pruning valid.
+
+Values are integers from the side to move's point of view (:func:`noughts.solve.result.to_int`)
+and **node-relative**: a win in ``n`` plies *from this node* is ``WIN - n``. A child's value
+``c`` becomes the parent's ``-(c - sign(c))`` when the other player moves next, or
+``c - sign(c)`` when the same player moves again (under veto rules a player claims and then
+vetoes); under scoring rules only the sign flips. So the transposition table, keyed by
+:meth:`Position.canonical_key` (one entry per symmetry class), holds values that are true
+wherever the position occurs, and the distances stay exact. Entries are ``(lower, upper)``
+bounds from fail-soft alpha-beta; an entry with ``lower == upper`` is exact.
+
+Move ordering and pruning (004 §2.1 restricts the tree the same way: take a win, else block):
+
+* an immediate win ends the node at once (it is the best value there is);
+* under standard rules (and Otrio, and for Breaker in Maker-Breaker), when the opponent
+  threatens to complete a line next move, only the block is searched: any other move loses in
+  2 plies, which the block never does worse than; two threats, or a threat the mover cannot
+  block (an Otrio ring size used up), lose in 2 outright;
+* under veto rules over standard rules (and for Maker in Maker-Breaker) the same holds one
+  step removed: at a veto step, a claimer with two winning cells wins whatever the veto (the
+  vetoer loses in 2), and a single winning cell must be vetoed;
+* these tests are bit operations on the state, done before the table is probed. Under misère
+  and cumulative rules, and in Notakto, completing a line is no win, so none of them apply;
+* then cells on more lines first (fewer under misère rules), and moves that cut off before
+  first (history heuristic);
+* positions a few plies from the end are searched without the table (their key costs more
+  than their search).
+
+The Notakto key of each board is computed once per set of cells and kept (the same key as
+:meth:`Position.canonical_key`, which the tests check).
+
+What a value is, including the tie-breaks that make distances and principal variations
+unique, is defined once in :mod:`noughts.solve.reference`; the tests hold this engine to that
+reference on every reachable position of the small games.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from noughts.core import (
+    ClaimGame,
+    CumulativeGame,
+    Game,
+    MakerBreakerGame,
+    MisereGame,
+    Move,
+    NotaktoGame,
+    OtrioGame,
+    Player,
+    Position,
+    StandardGame,
+    Veto,
+    VetoGame,
+)
+from noughts.solve.reference import terminal_value
+from noughts.solve.result import WIN, Budget, Value, from_int, to_int
+
+__all__ = ["Searcher"]
+
+INF = WIN + 1
+"""Beyond every value: the initial window is ``(-INF, INF)``."""
+
+_ENTRY_BYTES = 320
+"""About what one table entry costs in CPython (key tuple, bounds tuple, dict slot)."""
+
+_CHECK_EVERY = 4096
+"""Nodes between budget checks (a power of two)."""
+
+_NO_TABLE_PLIES = 3
+"""Positions at most this many plies from the end are searched without the table: computing
+their key costs more than searching them."""
+
+
+def _sign(v: int) -> int:
+    return (v > 0) - (v < 0)
+
+
+class Searcher:
+    """Exact values of positions of one game, by alpha-beta with a transposition table.
+
+    The table is kept across calls, so asking for the value of every move of a position, or of
+    every position along a game, costs little more than the first answer. ``nodes`` counts the
+    positions searched so far (over all calls). ``budget`` (replaceable between calls) bounds
+    the time and the table's memory; over budget, :meth:`value` raises ``LimitExceeded`` saying
+    how far it got, and the table keeps what was proven.
+
+    >>> import noughts
+    >>> s = Searcher(noughts.game("tictactoe"))
+    >>> s.value(s.game.start()).describe(s.game)
+    'draw'
+    >>> s.value(s.game.parse("xx./oo./...")).describe(s.game)
+    'x wins in 1'
+    """
+
+    def __init__(self, game: Game, budget: Budget | None = None):
+        self.game = game
+        self.budget = budget if budget is not None else Budget(max_seconds=None, max_memory=None)
+        self.nodes = 0
+        self.on_progress: Callable[[Searcher], None] | None = None
+        """Called at every budget check (every few thousand nodes), e.g. to draw a progress bar."""
+        self._scored = game.properties.is_scored
+        self._tt: dict[Hashable, tuple[int, int]] = {}
+        self._lengths: dict[Hashable, int] = {}
+        self._history: dict[Move, int] = {}
+        self._rules = _Rules.of(game)
+        self._key = self._rules.key
+
+    # -- public ---------------------------------------------------------------------------------
+
+    def value(self, position: Position) -> Value:
+        """The exact value of ``position`` (see :mod:`noughts.solve.reference`)."""
+        if position.game != self.game:
+            raise ValueError(f"the position belongs to {position.game}, not {self.game}")
+        if position.is_terminal():
+            return terminal_value(position)
+        with _deep_recursion(2 * self.game.properties.max_length + 200):
+            v = self.int_value(position)
+            plies = WIN - abs(v) if not self._scored and v != 0 else self._length(position, v)
+        return from_int(v, position.to_move, plies, self._scored)
+
+    def int_value(self, position: Position) -> int:
+        """The exact value as the search's integer, seen by the side to move."""
+        if position.is_terminal():
+            return to_int(terminal_value(position), position.to_move)
+        with _deep_recursion(2 * self.game.properties.max_length + 200):
+            return self._search(position, -INF, INF)
+
+    @property
+    def table_size(self) -> int:
+        """Symmetry classes held in the transposition table."""
+        return len(self._tt)
+
+    def memory_estimate(self) -> int:
+        """Bytes the tables take, roughly."""
+        return (len(self._tt) + len(self._lengths)) * _ENTRY_BYTES
+
+    def progress_text(self) -> str:
+        return f"{self.nodes:,} positions searched, {len(self._tt):,} in the table"
+
+    # -- the search -----------------------------------------------------------------------------
+
+    def _check(self) -> None:
+        if self.on_progress is not None:
+            self.on_progress(self)
+        self.budget.check(memory=self.memory_estimate(), progress=self.progress_text())
+
+    def _to_parent(self, same: bool, c: int) -> int:
+        """A child's value seen from its parent (``same``: the same player moves in both)."""
+        if not self._scored:
+            c -= (c > 0) - (c < 0)
+        return c if same else -c
+
+    def _child_window(self, same: bool, alpha: int, beta: int) -> tuple[int, int]:
+        """The child's window for the parent's ``(alpha, beta)``: the inverse of _to_parent."""
+        if not same:
+            alpha, beta = -beta, -alpha
+        if not self._scored:
+            alpha += _sign(alpha)
+            beta += _sign(beta)
+        return alpha, beta
+
+    def _terminal_int(self, child: Position, mover: Player) -> int:
+        """The value for ``mover`` of a move to the finished position ``child``."""
+        c = to_int(terminal_value(child), child.to_move)
+        return self._to_parent(child.to_move is mover, c)
+
+    def _search(self, position: Position, alpha: int, beta: int) -> int:
+        """Fail-soft alpha-beta: the exact value if it lies inside ``(alpha, beta)``, else a
+        bound on the far side of the window. ``position`` has not ended.
+        """
+        self.nodes += 1
+        if not self.nodes & (_CHECK_EVERY - 1):
+            self._check()
+        rules = self._rules
+        if rules.threats is not None:  # bit tests, cheaper than a table probe
+            wins, threats, blockable = rules.threats(position)
+            if wins:
+                return WIN - 1
+            if threats:
+                if threats & (threats - 1) or not threats & blockable:
+                    return 2 - WIN  # two threats, or one that cannot be blocked
+                # one threat: the block is forced, and the node is worth the block's value
+                child = position.play(rules.move_at(threats))
+                if child.is_terminal():
+                    self.nodes += 1
+                    return self._terminal_int(child, position.to_move)
+                same = child.to_move is position.to_move
+                ca, cb = self._child_window(same, alpha, beta)
+                return self._to_parent(same, self._search(child, ca, cb))
+
+        tt = self._tt
+        left = rules.most_plies(position)
+        key = None if left is not None and left <= _NO_TABLE_PLIES else self._key(position)
+        entry = None if key is None else tt.get(key)
+        if entry is None:
+            lo, hi = -INF, INF
+        else:
+            lo, hi = entry
+            if lo == hi or lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            alpha = max(alpha, lo)
+            beta = min(beta, hi)
+
+        mover = position.to_move
+        children = [(m, position.play(m)) for m in position.legal_moves()]
+        best, children = self._split_terminal(children, mover)
+        if not self._scored and best == WIN - 1:
+            if key is not None:
+                tt[key] = (best, best)
+            return best
+
+        alpha0, beta0 = alpha, beta
+        if best > alpha:
+            alpha = best
+        if best < beta and children:
+            if len(children) > 1:
+                history = self._history
+                priority = rules.priority
+                children.sort(key=lambda mc: (-history.get(mc[0], 0), priority(mc[0])))
+            to_parent, window, search = self._to_parent, self._child_window, self._search
+            for move, child in children:
+                same = child.to_move is mover
+                ca, cb = window(same, alpha, beta)
+                v = to_parent(same, search(child, ca, cb))
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+                        if v >= beta:
+                            self._history[move] = self._history.get(move, 0) + len(children)
+                            break
+
+        if key is None:
+            pass
+        elif best <= alpha0:
+            tt[key] = (lo, min(hi, best))
+        elif best >= beta0:
+            tt[key] = (max(lo, best), hi)
+        else:
+            tt[key] = (best, best)
+        return best
+
+    def _split_terminal(
+        self, children: list[tuple[Move, Position]], mover: Player
+    ) -> tuple[int, list[tuple[Move, Position]]]:
+        """The best value among the finished children, and the children still running."""
+        best = -INF
+        running = []
+        for move, child in children:
+            if child.is_terminal():
+                self.nodes += 1
+                v = self._terminal_int(child, mover)
+                if v > best:
+                    best = v
+            else:
+                running.append((move, child))
+        return best, running
+
+    # -- lengths of draws (and of scored games) ---------------------------------------------------
+
+    def _length(self, position: Position, v: int) -> int:
+        """The length of the longest game from ``position`` (exact value ``v``) in which both
+        sides play only best moves; the ``plies`` of a draw or of a scored value.
+        """
+        if position.is_terminal():
+            return 0
+        fixed = self._rules.fixed_length
+        if fixed is not None:
+            return fixed(position)
+        key = self._key(position)
+        known = self._lengths.get(key)
+        if known is not None:
+            return known
+        mover = position.to_move
+        longest_possible = self._rules.most_plies(position)
+        best = -1
+        for move in position.legal_moves():
+            child = position.play(move)
+            same = child.to_move is mover
+            if child.is_terminal():
+                if self._terminal_int(child, mover) == v:
+                    best = max(best, 1)
+            else:
+                ca, cb = self._child_window(same, v - 1, v)
+                if self._to_parent(same, self._search(child, ca, cb)) >= v:
+                    c = self._child_window(same, v, v)[0]  # the child's exact value
+                    best = max(best, 1 + self._length(child, c))
+            if best == longest_possible:
+                break
+        if best < 0:
+            raise AssertionError(f"no move of {position.text()!r} reaches its value {v}")
+        self._lengths[key] = best
+        return best
+
+
+# -- what the rules allow ---------------------------------------------------------------------------
+
+
+class _Rules:
+    """Rules-aware helpers for one game: threat masks (where forced blocks are valid), the cell
+    a move claims, a static move priority, and game lengths where the rules fix them.
+    """
+
+    threats: Callable[[Position], tuple[int, int, int]] | None = None
+    fixed_length: Callable[[Position], int] | None = None
+
+    def __init__(self, game: Game):
+        self.game = game
+
+    @staticmethod
+    def of(game: Game) -> _Rules:
+        if isinstance(game, VetoGame):
+            return _VetoRules(game)
+        if isinstance(game, ClaimGame):
+            return _ClaimRules(game)
+        if isinstance(game, NotaktoGame):
+            return _NotaktoRules(game)
+        return _Rules(game)
+
+    def key(self, position: Position) -> Hashable:
+        """``position.canonical_key()`` (subclasses compute the same key faster)."""
+        return position.canonical_key()
+
+    def move_at(self, bit: int) -> Move:
+        """The claim of the cell whose bit is ``bit`` (games with threats)."""
+        raise NotImplementedError
+
+    def priority(self, move: Move) -> Any:
+        return 0
+
+    def most_plies(self, position: Position) -> int | None:
+        """An upper bound on the plies left (None where unknown)."""
+        return None
+
+
+class _ClaimRules(_Rules):
+    def __init__(self, game: ClaimGame):
+        super().__init__(game)
+        board = game.board
+        self.line_masks = board.line_masks
+        lines_through = [len(t) for t in board.lines_through]
+        self._priority = {c: -n for c, n in enumerate(lines_through)}
+        self._action = game.action
+        kind = type(game)
+        if kind is MisereGame:
+            # owning a line loses: cells on fewer lines are the safer claims
+            self._priority = {c: n for c, n in enumerate(lines_through)}
+        if kind in (StandardGame, OtrioGame, MakerBreakerGame):
+            self.threats = self._threats
+        self._quota: tuple[int, ...] | None = None
+        if kind is OtrioGame:
+            assert isinstance(game, OtrioGame)
+            self._quota = game._layers
+            self.fixed_length = _otrio_length
+        elif kind in (StandardGame, MisereGame, CumulativeGame):
+            full = board.num_cells
+            self.fixed_length = lambda p: full - (p.state[0] | p.state[1]).bit_count()
+        self._breaker = game.breaker if isinstance(game, MakerBreakerGame) else None
+        self._full = board.full_mask
+        self._cells = board.num_cells
+        self._move = game.move
+
+    def priority(self, move: Move) -> Any:
+        return self._priority[self._action(move)]
+
+    def move_at(self, bit: int) -> Move:
+        """The claim of the cell whose bit is ``bit``."""
+        return self._move(bit.bit_length() - 1)
+
+    def most_plies(self, position: Position) -> int | None:
+        if self._quota is not None:
+            return _otrio_length(position)
+        occupied: int = position.state[0] | position.state[1]
+        return self._cells - occupied.bit_count()
+
+    def _threats(self, position: Position) -> tuple[int, int, int]:
+        """As masks: the cells where the mover completes a line now (legal claims only), where
+        the opponent would complete one next, and the cells the mover may claim. In
+        Maker-Breaker only Maker completes lines, and only Breaker's forced blocks are pruned
+        (Breaker's own wins are found by playing the moves).
+        """
+        mover = position.to_move
+        mine, theirs = position.state[mover], position.state[mover.other]
+        wins, threats = _line_completions(self.line_masks, mine, theirs)
+        empty = self._full & ~(mine | theirs)
+        if self._breaker is not None:
+            return (0, threats, empty) if mover is self._breaker else (wins, 0, empty)
+        if self._quota is not None:  # Otrio: only sizes the player still holds
+            wins = _with_rings_left(wins, mine, self._quota)
+            threats = _with_rings_left(threats, theirs, self._quota)
+            empty = _with_rings_left(empty, mine, self._quota)
+        return wins, threats, empty
+
+
+def _line_completions(line_masks: tuple[int, ...], mine: int, theirs: int) -> tuple[int, int]:
+    """Cells that complete a line for the mover, and for the opponent."""
+    wins = threats = 0
+    for m in line_masks:
+        if not theirs & m:
+            rest = m & ~mine
+            if rest & (rest - 1) == 0 and rest:
+                wins |= rest
+        elif not mine & m:
+            rest = m & ~theirs
+            if rest & (rest - 1) == 0:
+                threats |= rest
+    return wins, threats
+
+
+def _with_rings_left(cells: int, bits: int, layers: tuple[int, ...]) -> int:
+    for layer in layers:
+        if (bits & layer).bit_count() >= 3:
+            cells &= ~layer
+    return cells
+
+
+def _otrio_length(position: Position) -> int:
+    occupied: int = position.state[0] | position.state[1]
+    return 18 - occupied.bit_count()
+
+
+class _VetoRules(_Rules):
+    """Veto rules over standard or Maker-Breaker rules: the claimer wins at once by claiming a
+    cell that completes its line (unless vetoed); at the veto step, a claimer with two such
+    cells wins whatever the veto (the vetoer loses in 2), and one such cell must be vetoed.
+    """
+
+    def __init__(self, game: VetoGame):
+        super().__init__(game)
+        board = game.board
+        lines_through = [len(t) for t in board.lines_through]
+        sign = 1 if isinstance(game.inner, MisereGame) else -1
+        self._priority = {c: sign * n for c, n in enumerate(lines_through)}
+        self._cells = board.num_cells
+        self._full = board.full_mask
+        self.line_masks = board.line_masks
+        inner = type(game.inner)
+        if inner is StandardGame:
+            self._liner: Player | None = None  # either player wins by a line
+            self.threats = self._threats
+        elif inner is MakerBreakerGame:
+            assert isinstance(game.inner, MakerBreakerGame)
+            self._liner = game.inner.maker  # only Maker wins by a line
+            self.threats = self._threats
+
+    def _threats(self, position: Position) -> tuple[int, int, int]:
+        b0, b1, veto = position.state
+        empty = self._full & ~(b0 | b1)
+        if veto is None:  # the mover vetoes; the other player claims next
+            claimer = position.to_move.other
+            if self._liner is not None and claimer is not self._liner:
+                return 0, 0, 0
+            wins, _ = _line_completions(
+                self.line_masks, position.state[claimer], position.state[claimer.other]
+            )
+            return 0, wins, empty
+        claimer = position.to_move
+        if self._liner is not None and claimer is not self._liner:
+            return 0, 0, 0
+        wins, _ = _line_completions(self.line_masks, position.state[claimer], position.state[claimer.other])
+        if veto >= 0:
+            wins &= ~(1 << veto)
+        return wins, 0, 0
+
+    def move_at(self, bit: int) -> Move:
+        return Veto(bit.bit_length() - 1)
+
+    def priority(self, move: Move) -> Any:
+        if isinstance(move, Veto):
+            return 1 if move.cell is None else self._priority[move.cell]
+        return self._priority[move]  # type: ignore[index]
+
+    def most_plies(self, position: Position) -> int | None:
+        b0, b1, veto = position.state
+        empty: int = self._cells - (b0 | b1).bit_count()
+        return 2 * empty if veto is None else 2 * empty - 1
+
+
+class _NotaktoRules(_Rules):
+    """Notakto: each board's key depends on its cells only, so it is computed once per set of
+    cells and kept.
+    """
+
+    def __init__(self, game: NotaktoGame):
+        super().__init__(game)
+        self._board_key = functools.lru_cache(maxsize=1 << 16)(game._board_key)
+
+    def key(self, position: Position) -> Hashable:
+        """:meth:`NotaktoGame.canonical_key`, with each board's key looked up."""
+        board_key = self._board_key
+        return (position.to_move, *sorted(board_key(bits) for bits in position.state))
+
+
+class _deep_recursion:
+    """Room for a search as deep as the longest game (restored afterwards)."""
+
+    def __init__(self, depth: int):
+        self.depth = depth
+        self.saved = 0
+
+    def __enter__(self) -> None:
+        self.saved = sys.getrecursionlimit()
+        if self.depth > self.saved:
+            sys.setrecursionlimit(self.depth)
+
+    def __exit__(self, *exc: object) -> None:
+        sys.setrecursionlimit(self.saved)

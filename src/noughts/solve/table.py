@@ -1,0 +1,391 @@
+"""Solved tables: the value and distance of every position reachable from the start, on disk.
+
+:func:`build_table` solves every reachable position of a game, one entry per symmetry class
+(positions with equal :meth:`~noughts.core.Position.canonical_key` have equal values and
+distances, see :mod:`noughts.solve.reference`), by a memoised minimax over the classes.
+:meth:`SolvedTable.save` writes a versioned, compressed ``.npz`` file; :meth:`SolvedTable.load`
+reads it back without pickle and checks everything (format, version, the game's spec, array
+shapes, dtypes and ranges, key order, a SHA-256 checksum over the contents), raising
+:class:`TableError` with a clear message on a malformed, foreign or tampered file.
+:meth:`SolvedTable.value` answers by binary search over the sorted keys, in O(log n).
+
+File contents (``np.load(path, allow_pickle=False)``):
+
+==============  ==========================================================================
+``format``      the string ``noughts-solved-table``
+``version``     the integer format version (:data:`VERSION`)
+``spec``        the game's canonical spec, e.g. ``veto(mnk(3,3,3))``
+``columns``     what the key columns are, e.g. ``first_bits,second_bits``
+``keys``        uint64, shape (columns, n): the canonical keys, sorted lexicographically
+``outcome``     int8, shape (n,): 1 the first player wins, -1 the second, 0 a draw
+``plies``       uint16, shape (n,): the distance (see :mod:`noughts.solve.result`)
+``score``       int16, shape (n,): the final score difference (scored rules only)
+``checksum``    SHA-256 (hex) of the spec, version, columns and arrays
+==============  ==========================================================================
+
+Keys come from each game's public state under its symmetries (canonical keys):
+
+* claim games (standard, misère, Maker-Breaker, cumulative, Otrio): ``first_bits``,
+  ``second_bits``, the cells each player owns (boards of at most 64 cells);
+* veto: the same and ``veto``: 0 at a veto step, 1 after a pass, 2 + the cell after a veto;
+* Notakto: ``to_move`` and one column per board, the board's canonical cells + 1, or 0 for a
+  dead board, boards in increasing order (boards of at most 63 cells).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import zipfile
+from collections.abc import Callable, Hashable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+import noughts
+from noughts.core import ClaimGame, Game, NotaktoGame, NoughtsError, Outcome, Position, VetoGame
+from noughts.solve.reference import terminal_value
+from noughts.solve.result import Budget, Value, from_int, to_int
+from noughts.solve.search import _deep_recursion
+
+__all__ = ["FORMAT", "VERSION", "SolvedTable", "TableError", "build_table"]
+
+FORMAT = "noughts-solved-table"
+VERSION = 1
+
+_MAX_WORD_CELLS = 64
+_ENTRY_BYTES = 300  # one class in the build's memo, roughly
+_CHECK_EVERY = 4096
+_OUTCOME_CODE = {Outcome.FIRST: 1, Outcome.SECOND: -1, Outcome.DRAW: 0}
+_CODE_OUTCOME = {code: outcome for outcome, code in _OUTCOME_CODE.items()}
+
+
+class TableError(NoughtsError, ValueError):
+    """A solved table that cannot be built, read or used (the message says why)."""
+
+
+# -- keys ---------------------------------------------------------------------------------------------
+
+
+class _Codec:
+    """Turns a game's canonical keys into fixed-width tuples of unsigned 64-bit integers."""
+
+    def __init__(self, columns: tuple[str, ...], encode: Callable[[Any], tuple[int, ...]]):
+        self.columns = columns
+        self.encode = encode
+
+    @property
+    def width(self) -> int:
+        return len(self.columns)
+
+
+def _codec(game: Game) -> _Codec:
+    cells = game.board.num_cells
+    if isinstance(game, VetoGame):
+        _fits(game, cells, _MAX_WORD_CELLS)
+        return _Codec(("first_bits", "second_bits", "veto"), _veto_key)
+    if isinstance(game, ClaimGame):
+        _fits(game, cells, _MAX_WORD_CELLS)
+        return _Codec(("first_bits", "second_bits"), _claim_key)
+    if isinstance(game, NotaktoGame):
+        _fits(game, cells, _MAX_WORD_CELLS - 1)
+        columns = ("to_move",) + tuple(f"board{b + 1}" for b in range(game.boards))
+        return _Codec(columns, _notakto_key)
+    raise TableError(f"solved tables do not take {game}: no compact key is defined for its rules")
+
+
+def _fits(game: Game, cells: int, most: int) -> None:
+    if cells > most:
+        raise TableError(f"solved tables take boards of at most {most} cells; {game} has {cells}")
+
+
+def _claim_key(key: Any) -> tuple[int, ...]:
+    return (key[0], key[1])
+
+
+def _veto_key(key: Any) -> tuple[int, ...]:
+    veto = key[2]
+    return (key[0], key[1], 0 if veto is None else veto + 2)
+
+
+def _notakto_key(key: Any) -> tuple[int, ...]:
+    return (int(key[0]),) + tuple(k + 1 for k in key[1:])
+
+
+# -- the table -----------------------------------------------------------------------------------------
+
+
+class SolvedTable:
+    """The exact value of every position reachable from the start of ``game``, one entry per
+    symmetry class. Build one with :func:`build_table`, or :meth:`load` a saved one.
+    """
+
+    nodes = 0  # a lookup searches nothing (for :func:`noughts.solve.solve`)
+
+    def __init__(
+        self,
+        game: Game,
+        keys: npt.NDArray[np.uint64],
+        outcome: npt.NDArray[np.int8],
+        plies: npt.NDArray[np.uint16],
+        score: npt.NDArray[np.int16] | None = None,
+    ):
+        self.game = game
+        self._codec = _codec(game)
+        self.keys = keys
+        self.outcome = outcome
+        self.plies = plies
+        self.score = score
+
+    def __len__(self) -> int:
+        return int(self.outcome.shape[0])
+
+    def __repr__(self) -> str:
+        return f"<SolvedTable of {self.game}: {len(self):,} positions up to symmetry>"
+
+    # -- lookup -------------------------------------------------------------------------------------
+
+    def index(self, position: Position) -> int | None:
+        """The row of ``position``'s symmetry class, or None if the table lacks it."""
+        code = self._codec.encode(position.canonical_key())
+        lo, hi = 0, len(self)
+        for column, x in zip(self.keys, code, strict=True):
+            if not 0 <= x < 2**64:
+                return None
+            part = column[lo:hi]
+            x64 = np.uint64(x)
+            lo, hi = (
+                lo + int(np.searchsorted(part, x64, "left")),
+                lo + int(np.searchsorted(part, x64, "right")),
+            )
+            if lo == hi:
+                return None
+        return lo
+
+    def value(self, position: Position) -> Value:
+        """The exact value of ``position``; ``TableError`` if it is not in the table."""
+        if position.game != self.game:
+            raise TableError(f"the table is one of {self.game}, not of {position.game}")
+        row = self.index(position)
+        if row is None:
+            raise TableError(
+                f"position {position.text()!r} is not in the table of {self.game} (it is not reachable from the start)"
+            )
+        score = None if self.score is None else int(self.score[row])
+        return Value(_CODE_OUTCOME[int(self.outcome[row])], int(self.plies[row]), score)
+
+    def __contains__(self, position: object) -> bool:
+        return (
+            isinstance(position, Position) and position.game == self.game and self.index(position) is not None
+        )
+
+    # -- files --------------------------------------------------------------------------------------
+
+    def _arrays(self) -> dict[str, npt.NDArray[Any]]:
+        arrays: dict[str, npt.NDArray[Any]] = {
+            "keys": self.keys,
+            "outcome": self.outcome,
+            "plies": self.plies,
+        }
+        if self.score is not None:
+            arrays["score"] = self.score
+        return arrays
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the table to ``path`` (a compressed ``.npz``; the name is used as given)."""
+        arrays = self._arrays()
+        spec, columns = str(self.game), ",".join(self._codec.columns)
+        with open(path, "wb") as f:
+            np.savez_compressed(
+                f,
+                format=np.array(FORMAT),
+                version=np.array(VERSION, dtype=np.int64),
+                spec=np.array(spec),
+                columns=np.array(columns),
+                checksum=np.array(_checksum(spec, VERSION, columns, arrays)),
+                **arrays,  # type: ignore[arg-type]
+            )
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], game: Game | None = None) -> SolvedTable:
+        """Read a table saved by :meth:`save`, checking everything; with ``game``, also that the
+        table is one of that game. Raises :class:`TableError` saying what is wrong.
+        """
+        where = os.fspath(path)
+        try:
+            loaded = np.load(where, allow_pickle=False)
+            if not isinstance(loaded, np.lib.npyio.NpzFile):
+                raise TableError(f"{where} is not a noughts solved table (not an .npz archive)")
+            with loaded as npz:
+                contents = {name: npz[name] for name in npz.files}
+        except TableError:
+            raise
+        except FileNotFoundError:
+            raise TableError(f"no such table file: {where}") from None
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError) as e:
+            raise TableError(f"{where} is not a readable noughts solved table ({e})") from None
+        return cls._from_contents(contents, game, where)
+
+    @classmethod
+    def _from_contents(cls, c: dict[str, npt.NDArray[Any]], game: Game | None, where: str) -> SolvedTable:
+        def bad(why: str) -> TableError:
+            return TableError(f"{where} is not a valid noughts solved table: {why}")
+
+        if _text(c.get("format")) != FORMAT:
+            raise TableError(f"{where} is not a noughts solved table (no '{FORMAT}' format mark)")
+        version = c.get("version")
+        if version is None or version.shape != () or version.dtype.kind not in "iu":
+            raise bad("its format version is missing")
+        if int(version) != VERSION:
+            raise TableError(
+                f"{where} has table format version {int(version)}; this noughts reads version {VERSION}"
+            )
+        spec = _text(c.get("spec"))
+        if spec is None:
+            raise bad("the game's spec is missing")
+        if game is None:
+            try:
+                game = noughts.game(spec)
+            except NoughtsError as e:
+                raise bad(f"its game spec {spec!r} does not name a game ({e})") from None
+        elif spec != str(game):
+            raise TableError(f"{where} is a table of {spec}, not of {game}")
+        codec = _codec(game)
+        columns = _text(c.get("columns"))
+        if columns != ",".join(codec.columns):
+            raise bad(f"its key columns are {columns!r}, expected {','.join(codec.columns)!r}")
+        expected = {"keys", "outcome", "plies"} | ({"score"} if game.properties.is_scored else set())
+        known = expected | {"format", "version", "spec", "columns", "checksum"}
+        missing, extra = expected - set(c), set(c) - known
+        if missing or extra:
+            raise bad(
+                f"missing arrays {sorted(missing)}" if missing else f"unexpected arrays {sorted(extra)}"
+            )
+        keys, outcome, plies = c["keys"], c["outcome"], c["plies"]
+        score = c.get("score")
+        _check_array(keys, np.uint64, 2, "keys", bad)
+        if keys.shape[0] != codec.width:
+            raise bad(f"keys has {keys.shape[0]} columns, expected {codec.width}")
+        n = keys.shape[1]
+        if n == 0:
+            raise bad("it holds no positions")
+        _check_array(outcome, np.int8, 1, "outcome", bad, n)
+        _check_array(plies, np.uint16, 1, "plies", bad, n)
+        if score is not None:
+            _check_array(score, np.int16, 1, "score", bad, n)
+        if _checksum(spec, VERSION, columns, {k: c[k] for k in expected}) != _text(c.get("checksum")):
+            raise bad("its checksum does not match its contents (the file was changed or damaged)")
+        if not np.isin(outcome, (-1, 0, 1)).all():
+            raise bad("outcome holds codes other than -1, 0 and 1")
+        if int(plies.max()) > game.properties.max_length:
+            raise bad(f"a distance exceeds the longest game of {game} ({game.properties.max_length} plies)")
+        if not _strictly_sorted(keys):
+            raise bad("its keys are not sorted and distinct")
+        table = cls(game, np.ascontiguousarray(keys), outcome, plies, score)
+        if table.index(game.start()) is None:
+            raise bad("it lacks the start position")
+        return table
+
+
+def _text(array: npt.NDArray[Any] | None) -> str | None:
+    if array is None or array.shape != () or array.dtype.kind != "U":
+        return None
+    return str(array[()])
+
+
+def _check_array(
+    array: npt.NDArray[Any],
+    dtype: type[np.generic],
+    ndim: int,
+    name: str,
+    bad: Callable[[str], TableError],
+    length: int | None = None,
+) -> None:
+    if array.dtype != np.dtype(dtype) or array.ndim != ndim:
+        raise bad(f"{name} is {array.dtype}[{array.ndim}D], expected {np.dtype(dtype)}[{ndim}D]")
+    if length is not None and array.shape[0] != length:
+        raise bad(f"{name} has {array.shape[0]} entries, expected {length}")
+
+
+def _strictly_sorted(keys: npt.NDArray[np.uint64]) -> bool:
+    if keys.shape[1] < 2:
+        return True
+    greater = np.zeros(keys.shape[1] - 1, dtype=bool)
+    equal = np.ones(keys.shape[1] - 1, dtype=bool)
+    for column in keys:
+        a, b = column[:-1], column[1:]
+        greater |= equal & (b > a)
+        equal &= b == a
+    return bool(greater.all())
+
+
+def _checksum(spec: str, version: int, columns: str | None, arrays: dict[str, npt.NDArray[Any]]) -> str:
+    h = hashlib.sha256()
+    h.update(f"{FORMAT}\n{version}\n{spec}\n{columns}\n".encode())
+    for name in sorted(arrays):
+        a = np.ascontiguousarray(arrays[name])
+        h.update(f"{name}:{a.dtype.str}:{a.shape}\n".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+# -- building -------------------------------------------------------------------------------------------
+
+
+def build_table(game: Game, budget: Budget | None = None) -> SolvedTable:
+    """Solve every position reachable from the start of ``game`` and return the table.
+
+    A memoised minimax over symmetry classes (every reachable class needs its exact value, so
+    there is nothing for alpha-beta to prune). ``budget`` bounds the time and memory; over it,
+    ``LimitExceeded`` says how far the work got. ``TableError`` for a game tables do not take.
+    """
+    codec = _codec(game)
+    if budget is None:
+        budget = Budget(max_seconds=None, max_memory=None)
+    scored = game.properties.is_scored
+    memo: dict[Hashable, tuple[int, int, Value]] = {}  # key -> (mover's int, plies, value)
+    counter = [0]
+
+    def solve(position: Position) -> tuple[int, int, Value]:
+        key = position.canonical_key()
+        known = memo.get(key)
+        if known is not None:
+            return known
+        counter[0] += 1
+        if not counter[0] % _CHECK_EVERY:
+            budget.check(
+                memory=len(memo) * _ENTRY_BYTES,
+                progress=f"{len(memo):,} positions of {game} solved up to symmetry",
+            )
+        mover = position.to_move
+        if position.is_terminal():
+            value = terminal_value(position)
+            entry = (to_int(value, mover), 0, value)
+        else:
+            best = (0, 0)
+            first = True
+            for move in position.legal_moves():
+                child = position.play(move)
+                c, plies, _ = solve(child)
+                if not scored:
+                    c -= (c > 0) - (c < 0)
+                if child.to_move is not mover:
+                    c = -c
+                if first or (c, plies + 1) > best:
+                    best, first = (c, plies + 1), False
+            v, plies = best
+            entry = (v, plies, from_int(v, mover, plies, scored))
+        memo[key] = entry
+        return entry
+
+    with _deep_recursion(2 * game.properties.max_length + 200):
+        solve(game.start())
+
+    n = len(memo)
+    rows = sorted((codec.encode(key), value) for key, (_, _, value) in memo.items())
+    keys = np.array([r[0] for r in rows], dtype=np.uint64).reshape(n, codec.width).T.copy()
+    outcome = np.array([_OUTCOME_CODE[r[1].outcome] for r in rows], dtype=np.int8)
+    plies = np.array([r[1].plies for r in rows], dtype=np.uint16)
+    score = np.array([r[1].score for r in rows], dtype=np.int16) if scored else None
+    return SolvedTable(game, keys, outcome, plies, score)
