@@ -1,0 +1,464 @@
+"""Exact counts of positions and games, by dynamic programming over positions.
+
+A game's move sequences form a tree; its positions form a DAG (different move orders reach
+the same position). Counting walks the DAG ply by ply, carrying for each distinct position the
+number of move sequences (*paths*) that reach it from the start, and stops at finished games
+(play stops when the game ends). Every count comes from these path numbers, never from
+enumerating games, so mnk(4,4,4)'s ~1.5·10^13 games take seconds. The definitions (see
+``docs/counting.md``):
+
+* **positions**: distinct reachable positions, the start and finished ones included, per ply
+  and in total; **up to symmetry**: distinct ``canonical_key`` values among them.
+* **games**: complete games, i.e. root-to-finish paths (move sequences that end the game), in
+  total, by outcome and by length in plies.
+* **terminal positions**: distinct finished positions, by outcome.
+* **tree nodes**: the nodes of the game tree, i.e. paths from the start to any position (the
+  empty path, the root, included): the sum of the path numbers of all positions.
+* **games up to symmetry**, two definitions:
+
+  (a) *orbits*: classes of complete games (move sequences) under the board's symmetry group
+  acting on every move at once. By Burnside's lemma their number is the average, over the
+  group elements g, of the number of complete games fixed by g, and a game is fixed by g iff
+  every one of its moves is fixed by g, so each term is a count over the DAG restricted to
+  the moves g fixes. 3x3 tic-tac-toe: 31,896 = 255,168 / 8 (no complete game is fixed by a
+  symmetry other than the identity).
+
+  (b) *quotient paths*: complete paths in the quotient DAG whose nodes are positions up to
+  symmetry, with one edge from a class to each class among its children (children that are
+  symmetric images of each other are merged). This is the tree you draw when at each move
+  you list only the moves that give different positions up to symmetry. 3x3 tic-tac-toe:
+  26,830, the figure usually quoted as "games up to symmetry".
+
+Two implementations do the same work: a reference over the public position API (every game)
+and NumPy kernels for the claim games (:mod:`noughts.solve._count_kernels`); the tests hold
+the kernels to the reference.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from noughts.core import ClaimGame, Game, NotaktoGame, Outcome, Position, VetoGame
+from noughts.core import game as make_game
+from noughts.solve import _count_kernels as kernels
+from noughts.solve.result import Budget
+
+__all__ = ["CountResult", "count", "fixed_action_sets"]
+
+Method = Literal["auto", "reference", "fast"]
+
+OUTCOME_KEYS = ("first", "second", "draw")
+_OUTCOME_KEY = {Outcome.FIRST: "first", Outcome.SECOND: "second", Outcome.DRAW: "draw"}
+_CODE_KEY = {kernels.FIRST: "first", kernels.SECOND: "second", kernels.DRAW: "draw"}
+
+
+@dataclass(frozen=True)
+class CountResult:
+    """Exact counts for one game (see the module docstring for each definition).
+
+    Lists by ply are indexed by the number of plies (index 0: the start);
+    ``games_by_length`` maps each length in plies that occurs to its number of games (in JSON
+    the lengths are strings, as JSON keys must be).
+    ``games_up_to_symmetry_orbits`` is None where noughts does not know the game's symmetry
+    group as an action on moves; the symmetry fields are None when counted with
+    ``symmetry=False``. ``method`` says which implementation counted (``reference`` or
+    ``fast``). ``to_json()`` gives the document ``noughts count --json`` prints.
+    """
+
+    game: str
+    positions: int
+    positions_by_ply: list[int]
+    positions_up_to_symmetry: int | None
+    positions_up_to_symmetry_by_ply: list[int] | None
+    terminal_positions_up_to_symmetry: int | None
+    games: int
+    games_by_outcome: dict[str, int]
+    games_by_length: dict[int, int]
+    terminal_positions: int
+    terminal_positions_by_outcome: dict[str, int]
+    tree_nodes: int
+    games_up_to_symmetry_orbits: int | None
+    games_up_to_symmetry_quotient: int | None
+    symmetry_group_order: int | None
+    method: str
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The counts as a JSON-ready dict with stable keys (the field names)."""
+        return {
+            "game": self.game,
+            "positions": self.positions,
+            "positions_by_ply": list(self.positions_by_ply),
+            "positions_up_to_symmetry": self.positions_up_to_symmetry,
+            "positions_up_to_symmetry_by_ply": (
+                None
+                if self.positions_up_to_symmetry_by_ply is None
+                else list(self.positions_up_to_symmetry_by_ply)
+            ),
+            "terminal_positions_up_to_symmetry": self.terminal_positions_up_to_symmetry,
+            "games": self.games,
+            "games_by_outcome": dict(self.games_by_outcome),
+            "games_by_length": {str(k): v for k, v in self.games_by_length.items()},
+            "terminal_positions": self.terminal_positions,
+            "terminal_positions_by_outcome": dict(self.terminal_positions_by_outcome),
+            "tree_nodes": self.tree_nodes,
+            "games_up_to_symmetry_orbits": self.games_up_to_symmetry_orbits,
+            "games_up_to_symmetry_quotient": self.games_up_to_symmetry_quotient,
+            "symmetry_group_order": self.symmetry_group_order,
+            "method": self.method,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+def count(
+    game: str | Game,
+    *,
+    budget: Budget | None = None,
+    symmetry: bool = True,
+    progress: bool = False,
+    method: Method = "auto",
+) -> CountResult:
+    """Count ``game``'s positions and games exactly (see the module docstring).
+
+    ``budget`` (default :class:`Budget`'s limits) is checked between plies; over it,
+    ``LimitExceeded`` says how far the count got. ``symmetry=False`` skips the counts up to
+    symmetry. ``progress`` shows a progress bar on stderr. ``method``: ``fast`` (the kernels;
+    claim games on at most 64 cells only), ``reference`` (the plain DP over positions) or
+    ``auto`` (fast where it applies).
+
+    >>> r = count("tictactoe")
+    >>> r.positions, r.positions_up_to_symmetry, r.games, r.terminal_positions, r.tree_nodes
+    (5478, 765, 255168, 958, 549946)
+    >>> r.games_by_outcome
+    {'first': 131184, 'second': 77904, 'draw': 46080}
+    >>> r.games_up_to_symmetry_quotient, r.games_up_to_symmetry_orbits
+    (26830, 31896)
+    """
+    g = make_game(game)
+    budget = Budget() if budget is None else budget
+    started = time.perf_counter()
+    fast = kernels.supports(g)
+    if method == "fast" and not fast:
+        raise ValueError(
+            f"the fast counter handles standard, misere, maker_breaker and cumulative games, not {g}"
+        )
+    if method == "reference" or (method == "auto" and not fast):
+        fields = _count_reference(g, budget, symmetry, progress)
+        name = "reference"
+    elif method in ("auto", "fast"):
+        fields = _count_fast(g, budget, symmetry, progress)
+        name = "fast"
+    else:
+        raise ValueError(f"method must be 'auto', 'reference' or 'fast', not {method!r}")
+    return CountResult(game=str(g), method=name, seconds=time.perf_counter() - started, **fields)
+
+
+# -- shared pieces -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Tally:
+    """What the forward pass accumulates, ply by ply."""
+
+    positions_by_ply: list[int] = field(default_factory=list)
+    games_by_length: list[int] = field(default_factory=list)
+    games_by_outcome: Counter[str] = field(default_factory=Counter)
+    terminal_by_outcome: Counter[str] = field(default_factory=Counter)
+    tree_nodes: int = 0
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "positions": sum(self.positions_by_ply),
+            "positions_by_ply": self.positions_by_ply,
+            "games": sum(self.games_by_length),
+            "games_by_outcome": {k: self.games_by_outcome[k] for k in OUTCOME_KEYS},
+            "games_by_length": {n: g for n, g in enumerate(self.games_by_length) if g},
+            "terminal_positions": sum(self.terminal_by_outcome.values()),
+            "terminal_positions_by_outcome": {k: self.terminal_by_outcome[k] for k in OUTCOME_KEYS},
+            "tree_nodes": self.tree_nodes,
+        }
+
+
+def _symmetry_fields(
+    classes_by_ply: list[int] | None,
+    terminal_classes: int | None,
+    quotient_games: int | None,
+    orbits: int | None,
+    order: int | None,
+) -> dict[str, Any]:
+    return {
+        "positions_up_to_symmetry": None if classes_by_ply is None else sum(classes_by_ply),
+        "positions_up_to_symmetry_by_ply": classes_by_ply,
+        "terminal_positions_up_to_symmetry": terminal_classes,
+        "games_up_to_symmetry_quotient": quotient_games,
+        "games_up_to_symmetry_orbits": orbits,
+        "symmetry_group_order": order,
+    }
+
+
+class _Progress:
+    """A transient Rich progress bar over plies on stderr, or nothing."""
+
+    def __init__(self, bar: Any, task: Any):
+        self._bar = bar
+        self._task = task
+
+    def step(self, description: str) -> None:
+        if self._bar is not None:
+            self._bar.update(self._task, advance=1, description=description)
+
+
+@contextmanager
+def progress_bar(enabled: bool, total: int, description: str) -> Iterator[_Progress]:
+    """A transient Rich progress bar on stderr over ``total`` steps (plies) when ``enabled``."""
+    if not enabled:
+        yield _Progress(None, None)
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(description, total=total)
+        yield _Progress(bar, task)
+
+
+def fixed_action_sets(game: Game) -> tuple[int, dict[frozenset[int], int]] | None:
+    """The board's symmetry group acting on ``game``'s moves, for Burnside's lemma: its order
+    and, for each set of actions that some group elements fix exactly, how many elements do.
+
+    Claim games (and Otrio, whose actions are cube cells) move a cell ``c`` to ``perm[c]``;
+    veto games move claims and vetoes alike and fix a pass; Notakto's group is every board's
+    symmetry group independently together with every permutation of the boards. None for a
+    game whose move symmetries noughts does not know.
+    """
+    n = game.board.num_cells
+    perms = game.symmetries
+    fixed_cells = Counter(frozenset(c for c in range(n) if p[c] == c) for p in perms)
+    if isinstance(game, VetoGame):
+        sets = Counter({frozenset(s) | {n + c for c in s} | {2 * n}: k for s, k in fixed_cells.items()})
+        return len(perms), dict(sets)
+    if isinstance(game, NotaktoGame):
+        return _notakto_fixed_sets(game.boards, n, fixed_cells)
+    if isinstance(game, ClaimGame):  # Otrio too: its action is the cube cell of the ring
+        return len(perms), dict(fixed_cells)
+    return None
+
+
+def _notakto_fixed_sets(
+    boards: int, n: int, fixed_cells: Counter[frozenset[int]]
+) -> tuple[int, dict[frozenset[int], int]]:
+    """Fixed action sets of (G wr S_boards): a permutation sigma of the boards and a symmetry
+    g_b per board fixes action (b, c) iff sigma(b) = b and g_b(c) = c.
+    """
+    order_g = sum(fixed_cells.values())
+    order = order_g**boards * math.factorial(boards)
+    sets: Counter[frozenset[int]] = Counter()
+    choices = list(fixed_cells.items())
+    for size in range(boards + 1):
+        # permutations of the boards fixing exactly a given set of `size` boards
+        perms_fixing = _derangements(boards - size) * order_g ** (boards - size)
+        for fixed_boards in itertools.combinations(range(boards), size):
+            for picks in itertools.product(choices, repeat=size):
+                actions = frozenset(
+                    b * n + c for b, (cells, _) in zip(fixed_boards, picks, strict=True) for c in cells
+                )
+                weight = perms_fixing * math.prod(k for _, k in picks)
+                sets[actions] += weight
+    assert sum(sets.values()) == order
+    return order, dict(sets)
+
+
+def _derangements(m: int) -> int:
+    d = [1, 0]
+    for i in range(2, m + 1):
+        d.append((i - 1) * (d[-1] + d[-2]))
+    return d[m]
+
+
+def _burnside(
+    order: int,
+    sets: dict[frozenset[int], int],
+    all_actions: frozenset[int],
+    total: int,
+    fixed: Callable[[frozenset[int]], int],
+) -> int:
+    acc = 0
+    for actions, weight in sets.items():
+        acc += weight * (total if actions >= all_actions else fixed(actions))
+    orbits, rest = divmod(acc, order)
+    assert rest == 0, "Burnside's sum is not a multiple of the group order"
+    return orbits
+
+
+# -- the reference: a DP over Position values ---------------------------------------------------
+
+
+def reference_levels(
+    game: Game, budget: Budget, allowed: frozenset[int] | None = None, what: str = "counted"
+) -> Iterator[dict[Position, int]]:
+    """Yield, ply by ply, each reachable position with the number of paths reaching it (moves
+    restricted to the actions in ``allowed`` when given). The plain reference over the public
+    position API: every game, slowly.
+    """
+    level = {game.start(): 1}
+    ply = 0
+    seen = 1
+    while level:
+        yield level
+        nxt: dict[Position, int] = {}
+        for pos, paths in level.items():
+            for move in pos.legal_moves():
+                if allowed is not None and game.action(move) not in allowed:
+                    continue
+                child = pos.play(move)
+                nxt[child] = nxt.get(child, 0) + paths
+        ply += 1
+        seen += len(nxt)
+        budget.check(memory=400 * seen, progress=f"{what} {ply} plies and {seen:,} positions of {game}")
+        level = nxt
+
+
+def _count_reference(game: Game, budget: Budget, symmetry: bool, show: bool) -> dict[str, Any]:
+    tally = _Tally()
+    all_positions: set[Position] = set()
+    with progress_bar(show, game.properties.max_length + 1, f"counting {game}") as bar:
+        for ply, level in enumerate(reference_levels(game, budget)):
+            bar.step(f"ply {ply}: {len(level):,} positions")
+            tally.positions_by_ply.append(len(level))
+            all_positions.update(level)
+            games_here = 0
+            for pos, paths in level.items():
+                tally.tree_nodes += paths
+                outcome = pos.outcome()
+                if outcome is not None:
+                    key = _OUTCOME_KEY[outcome]
+                    games_here += paths
+                    tally.games_by_outcome[key] += paths
+                    tally.terminal_by_outcome[key] += 1
+            tally.games_by_length.append(games_here)
+    fields = tally.fields()
+    fields["positions"] = len(all_positions)  # the same unless a position occurs at two plies
+    if not symmetry:
+        return fields | _symmetry_fields(None, None, None, None, None)
+    classes_by_ply, terminal_classes, quotient = _quotient_reference(game, budget)
+    orbits = None
+    group = fixed_action_sets(game)
+    if group is not None:
+        order, sets = group
+        all_actions = frozenset(range(game.num_actions))
+
+        def fixed(actions: frozenset[int]) -> int:
+            return sum(
+                paths
+                for level in reference_levels(game, budget, actions, "counted games fixed by a symmetry:")
+                for pos, paths in level.items()
+                if pos.is_terminal()
+            )
+
+        orbits = _burnside(order, sets, all_actions, fields["games"], fixed)
+    group_order = group[0] if group else None
+    return fields | _symmetry_fields(classes_by_ply, terminal_classes, quotient, orbits, group_order)
+
+
+def _quotient_reference(game: Game, budget: Budget) -> tuple[list[int], int, int]:
+    """Positions up to symmetry per ply, finished ones, and complete paths in the quotient DAG."""
+    start = game.start()
+    level: dict[Hashable, tuple[Position, int]] = {start.canonical_key(): (start, 1)}
+    classes_by_ply = []
+    games = 0
+    terminal = 0
+    seen = 0
+    while level:
+        classes_by_ply.append(len(level))
+        seen += len(level)
+        nxt: dict[Hashable, tuple[Position, int]] = {}
+        for rep, q in level.values():
+            if rep.is_terminal():
+                games += q
+                terminal += 1
+                continue
+            children: dict[Hashable, Position] = {}
+            for move in rep.legal_moves():
+                child = rep.play(move)
+                children.setdefault(child.canonical_key(), child)
+            for key, child in children.items():
+                old = nxt.get(key)
+                nxt[key] = (child, q) if old is None else (old[0], old[1] + q)
+        budget.check(
+            memory=400 * seen, progress=f"counted {len(classes_by_ply)} plies up to symmetry of {game}"
+        )
+        level = nxt
+    return classes_by_ply, terminal, games
+
+
+# -- the fast path: claim games as NumPy bit-mask arrays ------------------------------------------
+
+
+def _count_fast(game: Game, budget: Budget, symmetry: bool, show: bool) -> dict[str, Any]:
+    dag = kernels.ClaimDag(game)
+    tally = _Tally()
+    with progress_bar(show, game.properties.max_length + 1, f"counting {game}") as bar:
+        for level in dag.levels():
+            _tally_level(tally, level)
+            bar.step(f"ply {level.ply}: {len(level):,} positions")
+            budget.check(
+                memory=_fast_memory(level, game.board.num_cells),
+                progress=f"counted {level.ply} plies and {sum(tally.positions_by_ply):,} positions of {game}",
+            )
+    fields = tally.fields()
+    if not symmetry:
+        return fields | _symmetry_fields(None, None, None, None, None)
+    classes_by_ply = []
+    terminal_classes = 0
+    quotient = 0
+    for level in dag.quotient_levels():
+        classes_by_ply.append(len(level))
+        finished = level.outcome != kernels.NONE
+        terminal_classes += int(finished.sum())
+        quotient += kernels.exact_sum(level.paths[finished])
+        budget.check(
+            memory=_fast_memory(level, game.board.num_cells),
+            progress=f"counted {level.ply} plies up to symmetry of {game}",
+        )
+    order, sets = fixed_action_sets(game) or (0, {})
+    all_cells = frozenset(range(game.board.num_cells))
+
+    def fixed(cells: frozenset[int]) -> int:
+        total = 0
+        for level in dag.levels(cells=sorted(cells)):
+            total += kernels.exact_sum(level.paths[level.outcome != kernels.NONE])
+            budget.check(progress=f"counted games fixed by a symmetry of {game} to ply {level.ply}")
+        return total
+
+    orbits = _burnside(order, sets, all_cells, fields["games"], fixed)
+    return fields | _symmetry_fields(classes_by_ply, terminal_classes, quotient, orbits, order)
+
+
+def _fast_memory(level: kernels.Level, cells: int) -> int:
+    """Bytes for ``level`` and the children it is about to have (about 48 bytes each, with the
+    sort's temporaries).
+    """
+    running = int((level.outcome == kernels.NONE).sum())
+    return level.nbytes + 48 * running * (cells - level.ply)
+
+
+def _tally_level(tally: _Tally, level: kernels.Level) -> None:
+    tally.positions_by_ply.append(len(level))
+    tally.tree_nodes += kernels.exact_sum(level.paths)
+    games_here = 0
+    for code, key in _CODE_KEY.items():
+        mask = level.outcome == code
+        n = int(mask.sum())
+        if n:
+            paths = kernels.exact_sum(level.paths[mask])
+            tally.terminal_by_outcome[key] += n
+            tally.games_by_outcome[key] += paths
+            games_here += paths
+    tally.games_by_length.append(games_here)
