@@ -1,0 +1,767 @@
+"""Numba kernels of the exact solver (:mod:`noughts.solve.fast` is their Python face).
+
+One kernel, :func:`search`, runs fail-soft negamax alpha-beta over two uint64 bitboards (the
+side to move's cells and the opponent's) for the four claim rules: standard, misère,
+Maker-Breaker and cumulative. It is written as a loop over an explicit stack held in NumPy
+arrays rather than as a recursion, so it can stop after a given number of nodes and be called
+again to go on exactly where it stopped: Python checks the budget between the slices. Each
+player's cells on each line (``cnt``) are kept up to date move by move, so the rules' checks
+read counts instead of masking bitboards line by line.
+
+Values inside the search are **root-relative**: a win for the side to move at the search's
+root that ends the game at ply ``P`` (counted from the root) is ``WIN - P``, a loss ``-(WIN -
+P)``, a draw ``0``, so plain negation passes a value from a child to its parent. The
+transposition table stores **node-relative** values (:mod:`noughts.solve.result`: a win in n
+plies from the stored position is ``WIN - n``), which do not depend on the path to the
+position; the conversion at depth ``d`` is ``node = root + d*sign(root)``. Under cumulative
+rules a value is the score difference the rest of the game adds (no distances, no conversion).
+
+The table keeps two bounds per position (``lo <= value <= hi``), so the null-window searches of
+the driver (MTD(f), Plaat et al. 1996) reuse each other's work; it is keyed by the position's
+canonical image under the board's symmetries (the least of the images, computed with per-byte
+lookup tables), in buckets of two slots: one kept for the larger searched subtree (by the log
+of its node count), one always replaced. Positions with fewer than two empty cells skip it.
+
+What the rules allow to prune, each exact (the moves left out are provably no better, the
+bounds provably hold, so distances stay exact):
+
+* standard: a win in one is taken at once; two open threats of the opponent lose in two; one
+  threat must be blocked, so only the block is searched. A side that cannot complete a line in
+  the plies left cannot win; nor can a side against which the opponent has a **pairing** (two
+  empty cells of its own on each line the side could still complete: the opponent answers
+  each move in a pair with its partner; 002 §3, found as a matching). These bound the value:
+  a dead draw is 0 at once, and a null-window test "a win within P plies?" stops where the win
+  cannot come in time. A cell on no line that either side can still complete is worth a pass,
+  and claiming a cell is never worse than passing (the strategy-stealing argument), so such
+  cells are not searched.
+* misère: a move that completes one's own line loses at once, so only the other moves are
+  searched; a side with no other move loses in one; a side with no line it could still be
+  made to complete never loses.
+* Maker-Breaker: Maker wins in one on a line with k-1 of its cells and no Breaker cell;
+  Breaker wins in one on a cell that every surviving line passes through; each side must
+  answer the other's single threat and loses to two; a pairing against Maker (or too few
+  plies left for it) means Breaker wins by the end of the board; cells on no surviving line
+  are not searched.
+* cumulative: no early end; the value is bounded by the lines each side can still complete
+  (none against a pairing); cells on no line either side can complete are not searched.
+
+Move order: the table's best move, searched before the others are even scored; then cells by
+a score summed over the lines through them (own lines weighted by how full they are, the
+opponent's likewise; :func:`noughts.solve.fast._order_weights`). A history heuristic was tried
+and left out: as a tie-breaker it changed node counts by a few per cent either way, and
+weighted like the line score it made mnk(5,5,4) hundreds of times slower.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from noughts.solve.result import WIN
+
+# rules
+STANDARD = 0
+MISERE = 1
+MAKER_BREAKER = 2
+CUMULATIVE = 3
+
+INF = 1 << 30
+"""Above any value; the bounds of an empty table entry."""
+
+# search status
+DONE = 0
+PAUSED = 1
+
+# modes of the stack machine
+ENTER = 0  # evaluate the node at depth d
+NEXT = 1  # search the next move of the node at depth d
+RETURN = 2  # hand the value in stats[S_RET] to the parent of depth d
+
+# indices into the parameter array
+P_RULE = 0
+P_K = 1
+P_CELLS = 2
+P_LINES = 3
+P_SYMS = 4
+P_BYTES = 5
+P_MAKER = 6  # Maker-Breaker: Maker's player (0 first, 1 second)
+P_TT_MASK = 7  # table entries - 1 (a power of two minus one)
+P_ROOT_MOVER = 8
+P_ROOT_EMPTY = 9
+P_TT_MIN_EMPTY = 10  # positions with fewer empty cells skip the table
+NUM_PARAMS = 11
+
+# indices into the stats array
+S_NODES = 0
+S_DEPTH = 1
+S_MODE = 2
+S_RET = 3
+S_STORES = 4  # new entries written to the table (growth is decided on it)
+NUM_STATS = 5
+
+# fields of one stack frame
+F_ALPHA = 0
+F_BETA = 1
+F_BEST = 2
+F_BMOVE = 3
+F_IDX = 4
+F_NMOV = 5
+F_KEYED = 6  # 1 if the node's key is in keys[d] (it uses the table)
+F_PTS = 7
+F_CUR = 8
+F_NODES0 = 9
+NUM_FIELDS = 10
+
+# what _evaluate decides
+EXACT = 0  # the node's value is known: return it
+SEARCH = 1  # search the allowed moves
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+_U1 = np.uint64(1)
+_U2 = np.uint64(2)
+_U4 = np.uint64(4)
+_U8 = np.uint64(8)
+_U56 = np.uint64(56)
+_U255 = np.uint64(255)
+_GOLD = np.uint64(0x9E3779B97F4A7C15)
+_MIX = np.uint64(0xC2B2AE3D27D4EB4F)
+_U29 = np.uint64(29)
+_U32 = np.uint64(32)
+
+
+@njit(cache=True, inline="always")
+def popcount(x: np.uint64) -> int:
+    x = x - ((x >> _U1) & _M1)
+    x = (x & _M2) + ((x >> _U2) & _M2)
+    x = (x + (x >> _U4)) & _M4
+    return int((x * _H01) >> _U56)
+
+
+@njit(cache=True, inline="always")
+def lowest_cell(x: np.uint64) -> int:
+    """Index of the lowest set bit of a non-zero mask."""
+    return popcount((x & (~x + _ONE)) - _ONE)
+
+
+@njit(cache=True, inline="always")
+def bit(c: int) -> np.uint64:
+    return _ONE << np.uint64(c)
+
+
+@njit(cache=True, inline="always")
+def to_node(v: int, d: int, rule: int) -> int:
+    """A root-relative value at depth d as the node-relative value the table stores."""
+    if rule == CUMULATIVE or v == 0 or v >= INF or v <= -INF:
+        return v
+    return v + d if v > 0 else v - d
+
+
+@njit(cache=True, inline="always")
+def from_node(v: int, d: int, rule: int) -> int:
+    if rule == CUMULATIVE or v == 0 or v >= INF or v <= -INF:
+        return v
+    return v - d if v > 0 else v + d
+
+
+@njit(cache=True)
+def canonical(
+    me: np.uint64, op: np.uint64, symtab: np.ndarray, nsym: int, nbytes: int
+) -> tuple[np.uint64, np.uint64]:
+    """The least image (me', op') of a position under the symmetries in ``symtab``."""
+    best_a = _ALL
+    best_b = _ALL
+    for s in range(nsym):
+        a = _ZERO
+        b = _ZERO
+        for i in range(nbytes):
+            sh = np.uint64(8 * i)
+            a |= symtab[s, i, np.intp((me >> sh) & _U255)]
+            b |= symtab[s, i, np.intp((op >> sh) & _U255)]
+        if a < best_a or (a == best_a and b < best_b):
+            best_a = a
+            best_b = b
+    return best_a, best_b
+
+
+@njit(cache=True, inline="always")
+def bucket(a: np.uint64, b: np.uint64, mask: int) -> int:
+    h = a * _GOLD + (b ^ (b >> _U29)) * _MIX
+    h ^= h >> _U32
+    return int(np.intp(h & np.uint64(mask))) & ~1
+
+
+@njit(cache=True)
+def tt_store(
+    tt_key: np.ndarray,
+    tt_val: np.ndarray,
+    tt_move: np.ndarray,
+    tt_work: np.ndarray,
+    mask: int,
+    a: np.uint64,
+    b: np.uint64,
+    lo: int,
+    hi: int,
+    move: int,
+    work: int,
+) -> int:
+    """Store bounds ``lo <= value <= hi`` (node-relative) for key (a, b); returns 1 if a new
+    entry was written, 0 if an entry for the key was narrowed.
+    """
+    slot = bucket(a, b, mask)
+    for i in range(slot, slot + 2):
+        if tt_work[i] != 0 and tt_key[i, 0] == a and tt_key[i, 1] == b:
+            tt_val[i, 0] = max(tt_val[i, 0], lo)
+            tt_val[i, 1] = min(tt_val[i, 1], hi)
+            if move >= 0:
+                tt_move[i] = move
+            if work > tt_work[i]:
+                tt_work[i] = work
+            return 0
+    target = slot + 1
+    if work >= tt_work[slot]:  # the first slot keeps the larger subtree, the second any
+        if tt_work[slot] != 0:
+            tt_key[slot + 1, 0] = tt_key[slot, 0]
+            tt_key[slot + 1, 1] = tt_key[slot, 1]
+            tt_val[slot + 1, 0] = tt_val[slot, 0]
+            tt_val[slot + 1, 1] = tt_val[slot, 1]
+            tt_move[slot + 1] = tt_move[slot]
+            tt_work[slot + 1] = tt_work[slot]
+        target = slot
+    tt_key[target, 0] = a
+    tt_key[target, 1] = b
+    tt_val[target, 0] = lo
+    tt_val[target, 1] = hi
+    tt_move[target] = move
+    tt_work[target] = work
+    return 1
+
+
+@njit(cache=True)
+def tt_rehash(
+    old_key: np.ndarray,
+    old_val: np.ndarray,
+    old_move: np.ndarray,
+    old_work: np.ndarray,
+    tt_key: np.ndarray,
+    tt_val: np.ndarray,
+    tt_move: np.ndarray,
+    tt_work: np.ndarray,
+) -> int:
+    """Move every entry of a table into a larger, empty one; returns the entries written."""
+    mask = tt_work.shape[0] - 1
+    stored = 0
+    for i in range(old_work.shape[0]):
+        if old_work[i] != 0:
+            stored += tt_store(
+                tt_key,
+                tt_val,
+                tt_move,
+                tt_work,
+                mask,
+                old_key[i, 0],
+                old_key[i, 1],
+                old_val[i, 0],
+                old_val[i, 1],
+                old_move[i],
+                old_work[i],
+            )
+    return stored
+
+
+@njit(cache=True)
+def count_lines(prm: np.ndarray, lines: np.ndarray, b0: np.uint64, b1: np.uint64, cnt: np.ndarray) -> None:
+    """Fill ``cnt[j, p]``: player p's cells on line j."""
+    for j in range(prm[P_LINES]):
+        cnt[j, 0] = popcount(lines[j] & b0)
+        cnt[j, 1] = popcount(lines[j] & b1)
+
+
+@njit(cache=True)
+def _paired(
+    lines: np.ndarray,
+    cnt: np.ndarray,
+    nlines: int,
+    k: int,
+    side: int,
+    empty: np.uint64,
+    scratch: np.ndarray,
+) -> bool:
+    """Whether every line ``side`` can still complete gets two empty cells of its own: the
+    opponent then answers each move in a pair with its partner, so ``side`` never completes a
+    line (a pairing strategy, 002 §3).
+
+    The pairs are a matching that covers two copies of every such line in the bipartite graph
+    of line copies and empty cells (002 §3.1); it is found with augmenting paths (Kuhn's
+    algorithm; 002 §3.2 uses Hopcroft-Karp, which is faster only on graphs far larger than a
+    board's). ``scratch`` holds at least ``64 + 6 * nlines + 3`` integers.
+    """
+    # scratch: [0, 64) the copy that owns each cell (-1: free); then the copies' lines;
+    # then the depth-first stack of copies and of the cells they took
+    owner = scratch[:64]
+    n = 0
+    for j in range(nlines):
+        if cnt[j, 1 - side] != 0:
+            continue
+        if k - cnt[j, side] < 2:
+            return False  # a line one move from complete
+        scratch[64 + n] = j
+        scratch[64 + n + 1] = j
+        n += 2
+    if n > popcount(empty):
+        return False
+    stack_copy = scratch[64 + n : 64 + 2 * n + 1]
+    stack_cell = scratch[64 + 2 * n + 1 : 64 + 3 * n + 2]
+    rest = empty
+    while rest != _ZERO:
+        owner[lowest_cell(rest)] = -1
+        rest &= rest - _ONE
+    for copy in range(n):
+        stack_copy[0] = copy
+        depth = 0
+        seen = _ZERO
+        found = False
+        while depth >= 0:
+            j = scratch[64 + stack_copy[depth]]
+            cand = lines[j] & empty & ~seen
+            if cand == _ZERO:
+                depth -= 1
+                continue
+            c = lowest_cell(cand)
+            seen |= bit(c)
+            stack_cell[depth] = c
+            if owner[c] < 0:  # a free cell: shift the cells along the path
+                for level in range(depth, -1, -1):
+                    owner[stack_cell[level]] = stack_copy[level]
+                found = True
+                break
+            depth += 1
+            stack_copy[depth] = owner[c]
+        if not found:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _evaluate(
+    prm: np.ndarray,
+    lines: np.ndarray,
+    cnt: np.ndarray,
+    me: np.uint64,
+    op: np.uint64,
+    mover: int,
+    d: int,
+    e: int,
+    full: np.uint64,
+    scratch: np.ndarray,
+) -> tuple[int, int, int, int, np.uint64, int]:
+    """What the rules say about a node before any move is searched.
+
+    Returns ``(kind, value, lb, ub, allowed, init)``: ``kind`` EXACT with ``value``, or SEARCH
+    with static bounds ``lb <= value <= ub``, the mask of moves worth searching and ``init``,
+    the best value among the moves left out (-INF if none).
+    """
+    rule = prm[P_RULE]
+    k = prm[P_K]
+    nlines = prm[P_LINES]
+    other = 1 - mover
+    empty = full & ~(me | op)
+    if rule == STANDARD:
+        thr_m = _ZERO
+        thr_o = _ZERO
+        live = _ZERO
+        max_m = -1
+        max_o = -1
+        live_m = 0
+        live_o = 0
+        for j in range(nlines):
+            a = cnt[j, mover]
+            b = cnt[j, other]
+            if a == 0 or b == 0:
+                live |= lines[j]
+            if b == 0:
+                live_m += 1
+                if a > max_m:
+                    max_m = a
+                if a == k - 1:
+                    thr_m |= lines[j] & ~me
+            if a == 0:
+                live_o += 1
+                if b > max_o:
+                    max_o = b
+                if b == k - 1:
+                    thr_o |= lines[j] & ~op
+        if thr_m != _ZERO:
+            return EXACT, WIN - (d + 1), 0, 0, _ZERO, 0
+        if e == 0:
+            return EXACT, 0, 0, 0, _ZERO, 0
+        nthr = popcount(thr_o)
+        if nthr >= 2:
+            return EXACT, -(WIN - (d + 2)), 0, 0, _ZERO, 0
+        ub = 0
+        if max_m >= 0:
+            t = 2 * (k - max_m) - 1
+            if t <= e:
+                ub = WIN - (d + t)
+        lb = 0
+        if max_o >= 0:
+            t = 2 * (k - max_o)
+            if t <= e:
+                lb = -(WIN - (d + t))
+        # a pairing needs two empty cells for each line
+        if ub > 0 and 2 * live_m <= e and _paired(lines, cnt, nlines, k, mover, empty, scratch):
+            ub = 0
+        if lb < 0 and nthr == 0 and 2 * live_o <= e and _paired(lines, cnt, nlines, k, other, empty, scratch):
+            lb = 0
+        if lb == ub:
+            return EXACT, lb, 0, 0, _ZERO, 0
+        if nthr == 1:
+            return SEARCH, 0, lb, ub, thr_o, (-(WIN - (d + 2)) if e >= 2 else -INF)
+        # a cell on no line that either side can still complete is worth no more than a pass,
+        # and claiming a cell is never worse than passing (the strategy-stealing argument)
+        return SEARCH, 0, lb, ub, empty & live, -INF
+    if rule == MISERE:
+        poison = _ZERO
+        live_m = False
+        live_o = False
+        for j in range(nlines):
+            a = cnt[j, mover]
+            b = cnt[j, other]
+            if b == 0:
+                live_m = True
+                if a == k - 1:
+                    poison |= lines[j] & ~me
+            if a == 0:
+                live_o = True
+        if e == 0:
+            return EXACT, 0, 0, 0, _ZERO, 0
+        safe = empty & ~poison
+        if safe == _ZERO:
+            return EXACT, -(WIN - (d + 1)), 0, 0, _ZERO, 0
+        if e == 1:
+            return EXACT, 0, 0, 0, _ZERO, 0
+        # the mover plays safe, so the opponent can at best be forced to lose at ply 2, and
+        # the mover can be forced no sooner than ply 3; a side with no line it could still
+        # be made to complete never loses
+        lb = -(WIN - (d + 3)) if live_m and e >= 3 else 0
+        ub = WIN - (d + 2) if live_o else 0
+        return SEARCH, 0, lb, ub, safe, (-(WIN - (d + 1)) if safe != empty else -INF)
+    if rule == MAKER_BREAKER:
+        maker = prm[P_MAKER]
+        breaker = 1 - maker
+        maker_bits = me if mover == maker else op
+        thr = _ZERO
+        hit = full
+        alive = _ZERO
+        nsurv = 0
+        max_a = -1
+        for j in range(nlines):
+            if cnt[j, breaker] != 0:
+                continue
+            nsurv += 1
+            a = cnt[j, maker]
+            if a > max_a:
+                max_a = a
+            if a == k - 1:
+                thr |= lines[j] & ~maker_bits
+            hit &= lines[j]
+            alive |= lines[j]
+        hit &= empty
+        latest = WIN - (d + e)  # Breaker's win when the board is full, at the latest
+        if mover == maker:
+            if nsurv == 0:  # Breaker has already won (only at a root given so)
+                return EXACT, -(WIN - d), 0, 0, _ZERO, 0
+            if thr != _ZERO:
+                return EXACT, WIN - (d + 1), 0, 0, _ZERO, 0
+            nhit = popcount(hit)
+            if nhit >= 2:
+                return EXACT, -(WIN - (d + 2)), 0, 0, _ZERO, 0
+            t = 2 * (k - max_a) - 1
+            ub = WIN - (d + t) if t <= e else -latest
+            if ub > -latest and _paired(lines, cnt, nlines, k, maker, empty, scratch):
+                ub = -latest
+            if nhit == 1:
+                return SEARCH, 0, -(WIN - (d + 2)), ub, hit, (-(WIN - (d + 2)) if e >= 2 else -INF)
+            # a cell on no surviving line is worth a pass to either side; see STANDARD
+            return SEARCH, 0, -(WIN - (d + 4)), ub, empty & alive, -INF
+        if nsurv == 0:
+            return EXACT, WIN - d, 0, 0, _ZERO, 0
+        if hit != _ZERO:
+            return EXACT, WIN - (d + 1), 0, 0, _ZERO, 0
+        nthr = popcount(thr)
+        if nthr >= 2:
+            return EXACT, -(WIN - (d + 2)), 0, 0, _ZERO, 0
+        t = 2 * (k - max_a)
+        lb = -(WIN - (d + t)) if t <= e else latest
+        if lb < latest and _paired(lines, cnt, nlines, k, maker, empty, scratch):
+            lb = latest
+        ub = WIN - (d + 3)
+        if lb == ub:
+            return EXACT, lb, 0, 0, _ZERO, 0
+        if nthr == 1:
+            return SEARCH, 0, lb, ub, thr, (-(WIN - (d + 2)) if e >= 2 else -INF)
+        return SEARCH, 0, lb, ub, empty & alive, -INF
+    # cumulative
+    if e == 0:
+        return EXACT, 0, 0, 0, _ZERO, 0
+    live_m = 0
+    live_o = 0
+    live = _ZERO
+    for j in range(nlines):
+        a = cnt[j, mover]
+        b = cnt[j, other]
+        if b == 0 and a < k:
+            live_m += 1
+            live |= lines[j]
+        if a == 0 and b < k:
+            live_o += 1
+            live |= lines[j]
+    # a pairing strategy holds a side to no more lines (its opponent's gains are >= 0)
+    ub = 0 if live_m > 0 and _paired(lines, cnt, nlines, k, mover, empty, scratch) else live_m
+    lb = 0 if live_o > 0 and _paired(lines, cnt, nlines, k, other, empty, scratch) else -live_o
+    return SEARCH, 0, lb, ub, empty & live, -INF  # dead cells: see STANDARD
+
+
+@njit(cache=True, inline="always")
+def _move_score(
+    through: np.ndarray,
+    nthrough: np.ndarray,
+    cnt: np.ndarray,
+    weights: np.ndarray,
+    c: int,
+    mover: int,
+    role: int,
+) -> int:
+    """The ordering score of cell c for the mover (larger is searched first): the sum over the
+    lines through c of ``weights[role, mover's cells, opponent's cells]``.
+    """
+    s = 0
+    for t in range(nthrough[c]):
+        j = through[c, t]
+        s += weights[role, cnt[j, mover], cnt[j, 1 - mover]]
+    return s
+
+
+@njit(cache=True)
+def _order(
+    prm: np.ndarray,
+    through: np.ndarray,
+    nthrough: np.ndarray,
+    cnt: np.ndarray,
+    weights: np.ndarray,
+    moves: np.ndarray,
+    scores: np.ndarray,
+    n: int,
+    cells: np.uint64,
+    mover: int,
+) -> int:
+    """Append ``cells`` to ``moves[n:]``, best score first (ties: lower cell first); returns the
+    new number of moves.
+    """
+    role = 1 if prm[P_RULE] == MAKER_BREAKER and mover != prm[P_MAKER] else 0
+    first = n
+    while cells != _ZERO:
+        c = lowest_cell(cells)
+        cells &= cells - _ONE
+        s = _move_score(through, nthrough, cnt, weights, c, mover, role)
+        i = n
+        while i > first and scores[i - 1] < s:
+            scores[i] = scores[i - 1]
+            moves[i] = moves[i - 1]
+            i -= 1
+        scores[i] = s
+        moves[i] = c
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def search(
+    prm: np.ndarray,
+    lines: np.ndarray,
+    through: np.ndarray,
+    nthrough: np.ndarray,
+    symtab: np.ndarray,
+    weights: np.ndarray,
+    tt_key: np.ndarray,
+    tt_val: np.ndarray,
+    tt_move: np.ndarray,
+    tt_work: np.ndarray,
+    bits: np.ndarray,
+    keys: np.ndarray,
+    stack: np.ndarray,
+    moves: np.ndarray,
+    cnt: np.ndarray,
+    stats: np.ndarray,
+    scratch: np.ndarray,
+    limit: int,
+) -> int:
+    """Run the search set up in ``bits[0]``, ``stack[0]`` (window) and ``stats`` for at most
+    ``limit`` more nodes. Returns DONE (the root's value is in ``stats[S_RET]``) or PAUSED (call
+    again to go on).
+    """
+    rule = prm[P_RULE]
+    ncells = prm[P_CELLS]
+    nsym = prm[P_SYMS]
+    nbytes = prm[P_BYTES]
+    mask = prm[P_TT_MASK]
+    root_mover = prm[P_ROOT_MOVER]
+    root_empty = prm[P_ROOT_EMPTY]
+    tt_min = prm[P_TT_MIN_EMPTY]
+    k = prm[P_K]
+    full = (_ONE << np.uint64(ncells)) - _ONE if ncells < 64 else _ALL
+
+    d = stats[S_DEPTH]
+    mode = stats[S_MODE]
+    ret = stats[S_RET]
+    nodes = stats[S_NODES]
+    stores = stats[S_STORES]
+    stop = nodes + limit
+
+    while True:
+        if mode == ENTER:
+            if nodes >= stop:
+                stats[S_DEPTH] = d
+                stats[S_MODE] = mode
+                stats[S_RET] = ret
+                stats[S_NODES] = nodes
+                stats[S_STORES] = stores
+                return PAUSED
+            nodes += 1
+            me = bits[d, 0]
+            op = bits[d, 1]
+            alpha = stack[d, F_ALPHA]
+            beta = stack[d, F_BETA]
+            e = root_empty - d
+            mover = (root_mover + d) & 1
+            kind, v, lb, ub, allowed, init = _evaluate(prm, lines, cnt, me, op, mover, d, e, full, scratch)
+            if kind == EXACT:
+                ret = v
+                mode = RETURN
+                continue
+            if ub <= alpha or lb == ub:
+                ret = ub
+                mode = RETURN
+                continue
+            if lb >= beta:
+                ret = lb
+                mode = RETURN
+                continue
+            best_move = -1
+            keyed = 0
+            if e >= tt_min:
+                keyed = 1
+                a, b = canonical(me, op, symtab, nsym, nbytes)
+                keys[d, 0] = a
+                keys[d, 1] = b
+                slot = bucket(a, b, mask)
+                for i in range(slot, slot + 2):
+                    if tt_work[i] != 0 and tt_key[i, 0] == a and tt_key[i, 1] == b:
+                        lo = max(from_node(tt_val[i, 0], d, rule), lb)
+                        hi = min(from_node(tt_val[i, 1], d, rule), ub)
+                        best_move = tt_move[i]
+                        if lo >= beta or lo == hi:
+                            ret = lo
+                            mode = RETURN
+                        elif hi <= alpha:
+                            ret = hi
+                            mode = RETURN
+                        break
+                if mode == RETURN:
+                    continue
+            stack[d, F_KEYED] = keyed
+            stack[d, F_NODES0] = nodes
+            # the table's best move first; the others are scored only if it does not cut off
+            if best_move >= 0 and (allowed & bit(best_move)) != _ZERO:
+                moves[d, 0] = best_move
+                n = 1
+                bits[d, 2] = allowed & ~bit(best_move)
+            else:
+                n = _order(prm, through, nthrough, cnt, weights, moves[d], scratch, 0, allowed, mover)
+                bits[d, 2] = _ZERO
+            stack[d, F_IDX] = 0
+            stack[d, F_NMOV] = n
+            stack[d, F_BEST] = init
+            stack[d, F_BMOVE] = -1
+            mode = NEXT
+        elif mode == NEXT:
+            best = stack[d, F_BEST]
+            beta = stack[d, F_BETA]
+            idx = stack[d, F_IDX]
+            if idx == stack[d, F_NMOV] and best < beta and bits[d, 2] != _ZERO:
+                mover = (root_mover + d) & 1
+                stack[d, F_NMOV] = _order(
+                    prm, through, nthrough, cnt, weights, moves[d], scratch, idx, bits[d, 2], mover
+                )
+                bits[d, 2] = _ZERO
+            if best >= beta or idx == stack[d, F_NMOV]:
+                bm = stack[d, F_BMOVE]
+                if stack[d, F_KEYED] != 0:
+                    alpha = stack[d, F_ALPHA]
+                    lo = -INF
+                    hi = INF
+                    if best <= alpha:
+                        hi = best
+                    elif best >= beta:
+                        lo = best
+                    else:
+                        lo = best
+                        hi = best
+                    lo = to_node(lo, d, rule)
+                    hi = to_node(hi, d, rule)
+                    a = keys[d, 0]
+                    b = keys[d, 1]
+                    work = 1
+                    span = nodes - stack[d, F_NODES0]
+                    while span > 0 and work < 255:
+                        span >>= 1
+                        work += 1
+                    stores += tt_store(tt_key, tt_val, tt_move, tt_work, mask, a, b, lo, hi, bm, work)
+                ret = best
+                mode = RETURN
+                continue
+            c = moves[d, idx]
+            stack[d, F_IDX] = idx + 1
+            stack[d, F_CUR] = c
+            mover = (root_mover + d) & 1
+            p = 0
+            if rule == CUMULATIVE:
+                for t in range(nthrough[c]):
+                    j = through[c, t]
+                    if cnt[j, mover] == k - 1 and cnt[j, 1 - mover] == 0:
+                        p += 1
+            stack[d, F_PTS] = p
+            for t in range(nthrough[c]):
+                cnt[through[c, t], mover] += 1
+            me = bits[d, 0]
+            op = bits[d, 1]
+            bits[d + 1, 0] = op
+            bits[d + 1, 1] = me | bit(c)
+            alpha = max(stack[d, F_ALPHA], best)
+            stack[d + 1, F_ALPHA] = p - beta
+            stack[d + 1, F_BETA] = p - alpha
+            d += 1
+            mode = ENTER
+        else:
+            if d == 0:
+                stats[S_DEPTH] = 0
+                stats[S_MODE] = mode
+                stats[S_RET] = ret
+                stats[S_NODES] = nodes
+                stats[S_STORES] = stores
+                return DONE
+            d -= 1
+            c = stack[d, F_CUR]
+            mover = (root_mover + d) & 1
+            for t in range(nthrough[c]):
+                cnt[through[c, t], mover] -= 1
+            v = stack[d, F_PTS] - ret
+            if v > stack[d, F_BEST]:
+                stack[d, F_BEST] = v
+                stack[d, F_BMOVE] = c
+            mode = NEXT

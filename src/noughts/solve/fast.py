@@ -1,0 +1,309 @@
+"""The fast exact solver: numba alpha-beta over bitboards (:mod:`noughts.solve._kernels`).
+
+:class:`FastSolver` gives the exact value of any position of a claim game (standard, misère,
+Maker-Breaker or cumulative rules) on a board of at most 64 cells, with exact distances: the
+winner wins as fast as possible and the loser loses as slowly as possible. It is held to the
+plain memoised minimax of :mod:`noughts.solve.reference` by the tests on every reachable
+position of the 3x3 games.
+
+The value of a position comes from a few null-window searches (MTD(f), Plaat, Schaeffer,
+Pijls and de Bruin, "Best-first fixed-depth minimax algorithms", Artificial Intelligence 87,
+1996): "is it a win?", then "a win in fewer plies?" until the distance is pinned down (or "is it
+a draw?", or "a slower loss?"). The transposition table keeps both bounds of every position it
+has seen, node-relative (see :mod:`noughts.solve.result`), so it serves every later search and
+every later :meth:`FastSolver.value` call on the same solver: the children of a position, and
+the principal variation, are then mostly table look-ups.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import numpy.typing as npt
+
+from noughts.core import Game, Player, Position
+from noughts.core.claim import CumulativeGame, MakerBreakerGame, MisereGame, StandardGame
+from noughts.solve import _kernels as K
+from noughts.solve.result import Budget, Value, from_int
+
+__all__ = ["MAX_CELLS", "FastSolver", "supports"]
+
+MAX_CELLS = 64
+"""The largest board the kernels take: one uint64 word per player."""
+
+MAX_SYMMETRIES = 64
+"""At most this many symmetries (the first listed) key the table; more would cost more per
+node than they save. Any set of symmetries gives a sound key (a key is always an image of the
+position), a larger one merges more positions."""
+
+ENTRY_BYTES = 2 * 8 + 2 * 4 + 1 + 1
+"""Bytes per table entry: the key (two uint64), two int32 bounds, the best move and the work."""
+
+SLICE_NODES = 1 << 20
+"""Nodes searched between two budget checks (a few tenths of a second at most)."""
+
+FIRST_ENTRIES = 1 << 16
+"""The table starts this small (1.7 MB) and grows eightfold, up to ``tt_bytes``, each time more
+entries have been written to it than it holds: small searches stay cheap to start (a large
+table costs its zeroing, about 0.1 s per GB, on the first touch of each page)."""
+
+_RULES: dict[type, int] = {
+    StandardGame: K.STANDARD,
+    MisereGame: K.MISERE,
+    MakerBreakerGame: K.MAKER_BREAKER,
+    CumulativeGame: K.CUMULATIVE,
+}
+
+Int64Array = npt.NDArray[np.int64]
+UInt64Array = npt.NDArray[np.uint64]
+
+
+def supports(game: Game) -> bool:
+    """Whether :class:`FastSolver` solves ``game``: standard, misère, Maker-Breaker or cumulative
+    rules (not Otrio, whose quotas are not a claim rule) on a board of at most 64 cells.
+    """
+    return type(game) in _RULES and game.board.num_cells <= MAX_CELLS
+
+
+def default_tt_bytes(game: Game) -> int:
+    """The most table used when none is given: 2^22 entries (104 MiB), fewer on small boards."""
+    cells = game.board.num_cells
+    entries = 1 << max(12, min(22, cells - 2))
+    return entries * ENTRY_BYTES
+
+
+class FastSolver:
+    """Exact values of positions of one game, sharing one transposition table.
+
+    ``budget`` bounds the time (checked every :data:`SLICE_NODES` nodes; over it,
+    ``LimitExceeded`` says how far the search got) and the memory (the table's size is checked
+    against it when the solver is made). ``tt_bytes`` sets the table's size (default
+    :func:`default_tt_bytes`, capped at half the budget's memory). ``progress``, if given, is
+    called with the node count after every slice of the search.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        budget: Budget | None = None,
+        tt_bytes: int | None = None,
+        progress: Callable[[int], None] | None = None,
+    ):
+        if not supports(game):
+            raise ValueError(
+                f"the fast solver takes standard, misere, maker_breaker and cumulative games on boards of "
+                f"at most {MAX_CELLS} cells, not {game}"
+            )
+        self.game = game
+        self.budget = budget
+        self.progress = progress
+        self.nodes = 0
+        board = game.board
+        rule = _RULES[type(game)]
+        cells = board.num_cells
+        nlines = len(board.lines)
+        self._scored = rule == K.CUMULATIVE
+
+        if tt_bytes is None:
+            tt_bytes = default_tt_bytes(game)
+            if budget is not None and budget.max_memory is not None:
+                tt_bytes = min(tt_bytes, budget.max_memory // 2)
+        entries = 2
+        while entries * 2 * ENTRY_BYTES <= tt_bytes:
+            entries *= 2
+        self.tt_bytes = entries * ENTRY_BYTES
+        """The most memory the table may take (it starts smaller and grows)."""
+        self._max_entries = entries
+        if budget is not None:
+            budget.check(memory=self.tt_bytes, progress="before the search (the table alone)")
+
+        self._lines = np.array(board.line_masks, dtype=np.uint64)
+        width = max(1, board.max_lines_through_cell)
+        self._through = np.zeros((cells, width), dtype=np.int64)
+        self._nthrough = np.zeros(cells, dtype=np.int64)
+        for c, js in enumerate(board.lines_through):
+            self._through[c, : len(js)] = js
+            self._nthrough[c] = len(js)
+        self._symtab = _symmetry_tables(game.symmetries[:MAX_SYMMETRIES], cells)
+        k = board.k
+        self._weights = _order_weights(rule, k)
+
+        depth = cells + 2
+        self._bits = np.zeros((depth, 3), dtype=np.uint64)  # mover's, opponent's, moves to order
+        self._keys = np.zeros((depth, 2), dtype=np.uint64)
+        self._stack = np.zeros((depth, K.NUM_FIELDS), dtype=np.int64)
+        self._moves = np.zeros((depth, cells), dtype=np.int64)
+        self._cnt = np.zeros((max(1, nlines), 2), dtype=np.int64)
+        self._stats = np.zeros(K.NUM_STATS, dtype=np.int64)
+        self._scratch = np.zeros(max(cells + 1, 64 + 6 * nlines + 3), dtype=np.int64)
+        self._prm = np.zeros(K.NUM_PARAMS, dtype=np.int64)
+        self._prm[K.P_RULE] = rule
+        self._prm[K.P_K] = k
+        self._prm[K.P_CELLS] = cells
+        self._prm[K.P_LINES] = nlines
+        self._prm[K.P_SYMS] = self._symtab.shape[0]
+        self._prm[K.P_BYTES] = self._symtab.shape[1]
+        self._prm[K.P_MAKER] = int(game.maker) if isinstance(game, MakerBreakerGame) else 0
+        self._prm[K.P_TT_MIN_EMPTY] = 2
+        self._allocate(min(entries, FIRST_ENTRIES))
+
+    def _allocate(self, entries: int) -> None:
+        self._tt_key = np.zeros((entries, 2), dtype=np.uint64)
+        self._tt_val = np.zeros((entries, 2), dtype=np.int32)
+        self._tt_move = np.zeros(entries, dtype=np.int8)
+        self._tt_work = np.zeros(entries, dtype=np.uint8)
+        self._prm[K.P_TT_MASK] = entries - 1
+
+    @property
+    def table_bytes(self) -> int:
+        """The memory the table takes now."""
+        return len(self._tt_work) * ENTRY_BYTES
+
+    def _grow_if_full(self) -> None:
+        entries = len(self._tt_work)
+        if entries >= self._max_entries or self._stats[K.S_STORES] <= entries:
+            return
+        old = (self._tt_key, self._tt_val, self._tt_move, self._tt_work)
+        self._allocate(min(self._max_entries, 8 * entries))
+        self._stats[K.S_STORES] = K.tt_rehash(*old, self._tt_key, self._tt_val, self._tt_move, self._tt_work)
+
+    # -- the public face --------------------------------------------------------------------------
+
+    def value(self, position: Position) -> Value:
+        """The exact value of ``position`` (a position of this solver's game)."""
+        if position.game != self.game:
+            raise ValueError(f"the position is one of {position.game}, not of {self.game}")
+        b0, b1 = position.state[0], position.state[1]
+        empty = self.game.board.num_cells - (b0 | b1).bit_count()
+        mover = position.to_move
+        outcome = position.outcome()
+        if outcome is not None:
+            score = _score_difference(position) if self._scored else None
+            return Value(outcome, 0, score)
+        me, op = (b0, b1) if mover is Player.FIRST else (b1, b0)
+        if self.budget is not None:
+            self.budget.check(self.table_bytes, f"{self.nodes:,} positions searched")
+        v = self._solve(me, op, int(mover), empty)
+        if self._scored:
+            v += _score_difference(position) * (1 if mover is Player.FIRST else -1)
+        return from_int(v, mover, empty, self._scored)
+
+    # -- the driver -------------------------------------------------------------------------------
+
+    def _solve(self, me: int, op: int, mover: int, empty: int) -> int:
+        """The search's value of the root (mover-relative; cumulative: the score still to come)."""
+        lo, hi = -K.INF, K.INF
+        gamma = 1  # first ask "can the mover win (score more)?"
+        while lo < hi:
+            r = self._test(me, op, mover, empty, gamma)
+            if r >= gamma:
+                lo = r
+            else:
+                hi = r
+            if lo >= hi:
+                break
+            if self._scored:
+                gamma = lo + 1 if lo > -K.INF else hi
+            elif lo > 0:
+                gamma = lo + 1  # a faster win?
+            elif hi < 0:
+                gamma = hi  # a slower loss?
+            elif hi > 0:
+                gamma = 1
+            else:
+                gamma = 0  # value <= 0: is it a draw?
+        return lo
+
+    def _test(self, me: int, op: int, mover: int, empty: int, gamma: int) -> int:
+        """One null-window search: a value >= gamma (a lower bound) or < gamma (an upper one)."""
+        self._prm[K.P_ROOT_MOVER] = mover
+        self._prm[K.P_ROOT_EMPTY] = empty
+        self._bits[0, 0] = me
+        self._bits[0, 1] = op
+        self._stack[0, K.F_ALPHA] = gamma - 1
+        self._stack[0, K.F_BETA] = gamma
+        b = (me, op) if mover == 0 else (op, me)
+        K.count_lines(self._prm, self._lines, np.uint64(b[0]), np.uint64(b[1]), self._cnt)
+        stats = self._stats
+        stats[K.S_DEPTH] = 0
+        stats[K.S_MODE] = K.ENTER
+        stats[K.S_RET] = 0
+        stats[K.S_NODES] = self.nodes
+        while True:
+            growing = len(self._tt_work) < self._max_entries
+            limit = min(SLICE_NODES, len(self._tt_work)) if growing else SLICE_NODES
+            status = K.search(  # at most `limit` nodes, then back here to check the budget
+                self._prm,
+                self._lines,
+                self._through,
+                self._nthrough,
+                self._symtab,
+                self._weights,
+                self._tt_key,
+                self._tt_val,
+                self._tt_move,
+                self._tt_work,
+                self._bits,
+                self._keys,
+                self._stack,
+                self._moves,
+                self._cnt,
+                stats,
+                self._scratch,
+                limit,
+            )
+            self.nodes = int(stats[K.S_NODES])
+            if growing:
+                self._grow_if_full()
+            if status == K.DONE:
+                return int(stats[K.S_RET])
+            if self.progress is not None:
+                self.progress(self.nodes)
+            if self.budget is not None:
+                self.budget.check(self.table_bytes, f"{self.nodes:,} positions searched")
+
+
+def _score_difference(position: Position) -> int:
+    score = position.score()
+    assert score is not None, "a cumulative position has a score"
+    return score[0] - score[1]
+
+
+def _order_weights(rule: int, k: int) -> Int64Array:
+    """``w[role, a, b]``: what a line holding ``a`` of the mover's cells and ``b`` of the
+    opponent's adds to the ordering score of its empty cells (role 1: Breaker to move).
+
+    Lines the mover can still complete count ``4^a``, the opponent's ``3^b``; in misère the
+    mover's own lines count against a cell; Maker counts the surviving lines by its cells in
+    them, and Breaker likewise (they are the lines it must hit).
+    """
+    w = np.zeros((2, k + 1, k + 1), dtype=np.int64)
+    for a in range(k + 1):
+        for b in range(k + 1):
+            own = 4 ** min(a, 20) if b == 0 else 0
+            theirs = 3 ** min(b, 20) if a == 0 else 0
+            if rule == K.MISERE:
+                w[0, a, b] = -own
+            elif rule == K.MAKER_BREAKER:
+                w[0, a, b] = own  # Maker: a Maker cells, no Breaker cell
+                w[1, a, b] = 4 ** min(b, 20) if a == 0 else 0  # Breaker: b Maker cells, no Breaker cell
+            else:
+                w[0, a, b] = own + theirs
+    return w
+
+
+def _symmetry_tables(perms: tuple[tuple[int, ...], ...], cells: int) -> UInt64Array:
+    """For symmetry s, byte position i and byte value v: the image of the cells that byte holds."""
+    nbytes = max(1, (cells + 7) // 8)
+    images = np.zeros((len(perms), nbytes * 8), dtype=np.uint64)
+    for s, perm in enumerate(perms):
+        for c in range(cells):
+            images[s, c] = np.uint64(1) << np.uint64(perm[c])
+    values = np.arange(256)
+    table = np.zeros((len(perms), nbytes, 256), dtype=np.uint64)
+    for i in range(nbytes):
+        for j in range(8):
+            on = ((values >> j) & 1).astype(bool)
+            table[:, i, on] |= images[:, 8 * i + j][:, None]
+    return table
