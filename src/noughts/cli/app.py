@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from pathlib import Path
 from typing import Annotated, Any
 
 import numpy as np
@@ -22,9 +23,19 @@ from typer.core import TyperGroup
 
 import noughts
 from noughts.agents import Agent, agent_names, make_agent
+from noughts.cli.analysis import count_table, marked_board, moves_table, solve_json, value_text
 from noughts.cli.session import HUMAN, PlaySession
-from noughts.cli.views import example_specs, game_facts, params_text, styled_board
+from noughts.cli.views import example_specs, game_facts, params_text, styled_board, styled_line
 from noughts.core import ENTRIES, NoughtsError, Player
+from noughts.solve.result import Budget, SolveResult
+
+
+def load_table(path: Path, game: noughts.Game) -> object:
+    """A solved table saved by ``solve --save``, checked against ``game``."""
+    from noughts.solve.table import SolvedTable
+
+    return SolvedTable.load(path, game)
+
 
 __all__ = ["NoughtsGroup", "app", "main"]
 
@@ -151,6 +162,143 @@ def play(
     console.print(Text(intro, style="bold"))
     session = PlaySession(game, start, players, names, np.random.default_rng(seed), console, delay)
     session.run()
+
+
+MaxSeconds = Annotated[
+    float, typer.Option("--max-seconds", min=0.001, help="Stop (exit 2) after this many seconds.")
+]
+MaxMemory = Annotated[
+    int,
+    typer.Option("--max-memory", metavar="MIB", min=1, help="Stop (exit 2) past this many MiB of tables."),
+]
+PositionOpt = Annotated[
+    str | None, typer.Option("--position", metavar="TEXT", help="Analyse this position (its text form).")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document (schema in the README).")]
+
+
+def _solve(
+    spec: str, position: str | None, max_seconds: float, max_memory: int, table: Path | None, progress: bool
+) -> SolveResult:
+    from noughts.solve import solve as run_solve
+
+    game = noughts.game(spec)
+    solved = load_table(table, game) if table is not None else None
+    return run_solve(
+        game,
+        position,
+        max_seconds=max_seconds,
+        max_memory=max_memory * 2**20,
+        table=solved,
+        progress=progress,
+    )
+
+
+@app.command()
+def solve(
+    spec: SpecArg,
+    position: PositionOpt = None,
+    as_json: JsonOpt = False,
+    max_seconds: MaxSeconds = 60.0,
+    max_memory: MaxMemory = 2048,
+    save: Annotated[
+        Path | None,
+        typer.Option(metavar="FILE", help="Solve every reachable position and save the table (.npz)."),
+    ] = None,
+    table: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="Answer from a table saved with --save.")
+    ] = None,
+) -> None:
+    """Solve a position exactly: its value, every move's value and distance, the best line."""
+    console = Console(highlight=False)
+    if save is not None:
+        from noughts.solve.table import build_table
+
+        game = noughts.game(spec)
+        budget = Budget(max_seconds, max_memory * 2**20)
+        built = build_table(game, budget)
+        built.save(save)
+        summary = {"game": str(game), "positions": len(built), "file": str(save), "seconds": budget.elapsed()}
+        if as_json:
+            typer.echo(json.dumps(summary))
+        else:
+            console.print(
+                f"saved the value of {len(built):,} positions of {game} to {save} ({budget.elapsed():.2f} s)"
+            )
+        return
+    result = _solve(spec, position, max_seconds, max_memory, table, progress=not as_json)
+    if as_json:
+        typer.echo(json.dumps(solve_json(result)))
+        return
+    game = result.game
+    console.print(styled_line(f"{game}: {value_text(game, result.value)}"), style="bold")
+    console.print(moves_table(result))
+    pv = " ".join(game.format_move(m) for m in result.pv)
+    console.print(f"best line: {pv or '(the game is over)'}")
+    console.print(f"{result.nodes:,} positions searched in {result.seconds:.3f} s", style="dim")
+
+
+@app.command()
+def explain(
+    spec: SpecArg,
+    position: PositionOpt = None,
+    as_json: JsonOpt = False,
+    max_seconds: MaxSeconds = 60.0,
+    max_memory: MaxMemory = 2048,
+    table: Annotated[Path | None, typer.Option(metavar="FILE", help="Answer from a saved table.")] = None,
+) -> None:
+    """Explain a position: the board with every empty cell marked by its value, and why."""
+    result = _solve(spec, position, max_seconds, max_memory, table, progress=not as_json)
+    if as_json:
+        typer.echo(json.dumps(solve_json(result)))
+        return
+    console = Console(highlight=False)
+    game, pos = result.game, result.position
+    console.print(styled_board(pos))
+    console.print()
+    if pos.is_terminal():
+        console.print(styled_line(f"the game is over: {game.outcome_text(pos.outcome())}"))  # type: ignore[arg-type]
+        return
+    mover = game.player_label(pos.to_move)
+    console.print(
+        styled_line(f"{mover} to move; with perfect play: {value_text(game, result.value)}"), style="bold"
+    )
+    board = marked_board(result)
+    if board is not None:
+        console.print()
+        console.print(board)
+        console.print(
+            styled_line(
+                f"each empty cell: the result for {mover} of playing there, W5 = wins in 5 plies, "
+                "D = draw, L6 = loses in 6"
+            ),
+            style="dim",
+        )
+    console.print(moves_table(result))
+    pv = " ".join(game.format_move(m) for m in result.pv)
+    console.print(f"best line: {pv}")
+
+
+@app.command()
+def count(
+    spec: SpecArg,
+    as_json: JsonOpt = False,
+    max_seconds: MaxSeconds = 600.0,
+    max_memory: MaxMemory = 4096,
+) -> None:
+    """Count a game exactly: positions (per ply, up to symmetry), games by outcome and length,
+    terminal positions, game-tree nodes.
+    """
+    from noughts.solve.count import count as run_count
+
+    game = noughts.game(spec)
+    result = run_count(game, budget=Budget(max_seconds, max_memory * 2**20), progress=not as_json)
+    if as_json:
+        typer.echo(json.dumps(result.to_json()))
+        return
+    console = Console(highlight=False)
+    console.print(f"{game}: counted in {result.seconds:.2f} s", style="bold")
+    console.print(count_table(result))
 
 
 @app.command()

@@ -27,6 +27,7 @@ HUMAN = "human"
 
 COMMANDS = {
     "moves": "list the legal moves",
+    "hint": "ask the solver for the best moves here",
     "undo": "take back your last move (and the reply to it)",
     "help": "show this help",
     "quit": "stop the game (end of input does the same)",
@@ -60,6 +61,7 @@ class PlaySession:
         self.console = console
         self.delay = delay
         self.read_line = read_line or self._read_from_stdin
+        self.hint_seconds = 10.0
 
     @property
     def position(self) -> Position:
@@ -119,6 +121,8 @@ class PlaySession:
                 return False
             if command in ("help", "?"):
                 self._help()
+            elif command == "hint":
+                self._hint()
             elif command == "moves":
                 moves = [self.game.format_move(m) for m in self.position.legal_moves()]
                 self.console.print("legal moves: " + " ".join(moves), highlight=False)
@@ -133,6 +137,21 @@ class PlaySession:
                     self.console.print(Text(str(error).replace("\n", " "), style="red"))
                     continue
                 return True
+
+    def _hint(self) -> None:
+        from noughts.solve import solve  # the solver loads only when a hint is asked for
+
+        try:
+            result = solve(self.game, self.position, max_seconds=self.hint_seconds)
+        except NoughtsError as error:  # over budget: say so and play on
+            self.console.print(Text(f"no hint: {error}", style="red"))
+            return
+        best = [mv for mv in result.moves if mv.value == result.moves[0].value]
+        moves = " ".join(self.game.format_move(mv.move) for mv in best)
+        self.console.print(
+            styled_line(f"hint: {moves} ({result.value.describe(self.game)} with perfect play)"),
+            highlight=False,
+        )
 
     def _undo(self) -> bool:
         """Go back to the last earlier position where a person was to move."""

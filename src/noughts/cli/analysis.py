@@ -1,0 +1,154 @@
+"""What ``solve``, ``explain`` and ``count`` print: JSON documents and tables over the solver's
+results. Presentation only; the values come from :mod:`noughts.solve`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from noughts.cli.views import MARK_STYLES, styled_line
+from noughts.core import ClaimGame, Game, NotaktoGame, OtrioGame, Outcome, Player, Position
+from noughts.core.text import render_grid
+from noughts.solve.result import SolveResult, Value
+
+__all__ = ["count_table", "marked_board", "moves_table", "solve_json", "value_json", "value_text"]
+
+VALUE_STYLES = {"win": "bold green", "draw": "yellow", "loss": "bold red"}
+
+
+def value_json(game: Game, value: Value) -> dict[str, Any]:
+    """A value as JSON: who wins (``first``/``second``/``draw``), in how many plies, the score."""
+    return {"value": value.outcome.value, "plies": value.plies, "score": value.score}
+
+
+def solve_json(result: SolveResult) -> dict[str, Any]:
+    """The ``solve --json`` document (its schema is in the README)."""
+    game = result.game
+    return {
+        "game": str(game),
+        "position": result.position.text(),
+        "to_move": result.position.to_move.name.lower(),
+        **value_json(game, result.value),
+        "moves": [{**game.move_json(mv.move), **value_json(game, mv.value)} for mv in result.moves],
+        "pv": [game.format_move(m) for m in result.pv],
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 6),
+    }
+
+
+def _verdict(value: Value, mover: Player) -> str:
+    """``win``, ``draw`` or ``loss`` for the player who would make the move."""
+    if value.outcome is Outcome.DRAW:
+        return "draw"
+    return "win" if value.outcome.winner is mover else "loss"
+
+
+def value_text(game: Game, value: Value) -> str:
+    """E.g. ``x wins in 7 plies``, ``draw``, ``draw, score 1-1``."""
+    text = game.outcome_text(value.outcome)
+    if value.score is not None:
+        return f"{text} (final score difference {value.score:+d}, first minus second)"
+    if value.outcome is not Outcome.DRAW:
+        text += f" in {value.plies} {'ply' if value.plies == 1 else 'plies'}"
+    return text
+
+
+def moves_table(result: SolveResult) -> Table:
+    """Every legal move with its value for the mover, best first."""
+    game, mover = result.game, result.position.to_move
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("move", style="bold")
+    table.add_column(f"for {game.player_label(mover)}")
+    table.add_column("result")
+    table.add_column("plies", justify="right")
+    if game.properties.is_scored:
+        table.add_column("score", justify="right")
+    for mv in result.moves:
+        verdict = _verdict(mv.value, mover)
+        row: list[str | Text] = [
+            game.format_move(mv.move),
+            Text(verdict, style=VALUE_STYLES[verdict]),
+            styled_line(game.outcome_text(mv.value.outcome)),
+            str(mv.value.plies + 1),
+        ]
+        if game.properties.is_scored:
+            row.append(f"{mv.value.score:+d}" if mv.value.score is not None else "")
+        table.add_row(*row)
+    return table
+
+
+def _cell_mark(value: Value, mover: Player) -> str:
+    verdict = _verdict(value, mover)
+    if verdict == "draw":
+        return "D"
+    return ("W" if verdict == "win" else "L") + str(value.plies + 1)
+
+
+def marked_board(result: SolveResult) -> Text | None:
+    """The board with every empty cell marked by the value of playing there for the mover
+    (W5: wins in 5 plies, D: draw, L6: loses in 6), where moves are cells; else None.
+    """
+    game, position = result.game, result.position
+    # a cell move's action indexes game.marks (Notakto: board * cells + cell); Otrio's rings
+    # and veto's two steps have no one mark per move
+    if not isinstance(game, (ClaimGame, NotaktoGame)) or isinstance(game, OtrioGame):
+        return None
+    board = game.board
+    chars = list(game.marks(position))
+    for mv in result.moves:
+        chars[game.action(mv.move)] = _cell_mark(mv.value, position.to_move)
+    width = max(len(c) for c in chars)
+    n = board.num_cells
+    pictures = [render_grid(board, chars[b * n : (b + 1) * n], width=width) for b in range(len(chars) // n)]
+    lines = ["   ".join(parts) for parts in zip(*pictures, strict=True)]
+    text = Text("\n".join(lines))
+    for token, style in (
+        ("W", VALUE_STYLES["win"]),
+        ("L", VALUE_STYLES["loss"]),
+        ("D", VALUE_STYLES["draw"]),
+    ):
+        text.highlight_regex(rf"{token}\d*", style)
+    for mark, style in MARK_STYLES.items():
+        text.highlight_regex(rf"(?<=\s){mark}(?=\s|$)", style)
+    return text
+
+
+def count_table(result: Any) -> Table:
+    """The counts of ``noughts count`` as a two-column table."""
+    data = result.to_json()
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_header=False)
+    table.add_column("what", style="bold")
+    table.add_column("count", justify="right")
+    labels = {
+        "positions": "positions (distinct, reachable)",
+        "positions_up_to_symmetry": "positions up to symmetry",
+        "terminal_positions": "terminal positions",
+        "games": "complete games",
+        "tree_nodes": "game-tree nodes (paths from the start)",
+        "games_up_to_symmetry_orbits": "games up to symmetry (orbits of move sequences)",
+        "games_up_to_symmetry_quotient": "games up to symmetry (paths among positions up to symmetry)",
+    }
+    for key, label in labels.items():
+        if key in data and data[key] is not None:
+            table.add_row(label, f"{data[key]:,}")
+    words = {"first": "won by the first player", "second": "won by the second player", "draw": "drawn"}
+    for key, what in (("games_by_outcome", "games"), ("terminal_positions_by_outcome", "terminal positions")):
+        for outcome, n in (data.get(key) or {}).items():
+            table.add_row(f"  {what} {words.get(outcome, outcome)}", f"{n:,}")
+    if data.get("games_by_length"):
+        table.add_row("complete games by length", "")
+        for length, n in sorted(data["games_by_length"].items(), key=lambda kv: int(kv[0])):
+            table.add_row(f"  {length} moves", f"{n:,}")
+    if data.get("positions_by_ply"):
+        table.add_row("positions by ply", "")
+        for ply, n in enumerate(data["positions_by_ply"]):
+            table.add_row(f"  ply {ply}", f"{n:,}")
+    return table
+
+
+def start_or_parse(game: Game, text: str | None) -> Position:
+    return game.start() if text is None else game.parse(text)
