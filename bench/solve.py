@@ -2,7 +2,7 @@
 
 For each game, each solver runs in its own child process with a wall-clock limit:
 
-- noughts: ``noughts.solve.solve(spec)`` (the value of the start and of every first move),
+- noughts: ``noughts.exact.solve(spec)`` (the value of the start and of every first move),
   timed cold (the first solve in a fresh process, loading the compiled kernels) and warm (the
   median of further solves, each with a fresh solver and table);
 - OpenSpiel ``MinimaxSolver(game_string).solve()`` (a memoised minimax over every state);
@@ -72,7 +72,7 @@ def _watch_memory(path: str) -> None:
 def child(solver: str, game_id: str, repeats: int) -> dict[str, Any]:
     if solver == "noughts":
         import noughts
-        from noughts.solve import solve
+        from noughts.exact import solve
 
         game = noughts.game(game_id)
         t = time.perf_counter()

@@ -93,7 +93,7 @@ class _Peak:
 def child(spec: str, mode: str, repeats: int, max_seconds: float) -> dict[str, Any]:
     t = time.perf_counter()
     import noughts
-    from noughts.solve.fast import FastSolver
+    from noughts.exact.fast import FastSolver
 
     import_seconds = time.perf_counter() - t
     game = noughts.game(spec)
@@ -142,7 +142,7 @@ def child(spec: str, mode: str, repeats: int, max_seconds: float) -> dict[str, A
 
 def compile_child() -> dict[str, Any]:
     import noughts
-    from noughts.solve.fast import FastSolver
+    from noughts.exact.fast import FastSolver
 
     game = noughts.game("tictactoe")
     t = time.perf_counter()

@@ -1,7 +1,7 @@
 """noughts: a laboratory for the tic-tac-toe family of games (positional games).
 
 Play them, solve them exactly, prove results about them, and train and grade learning agents
-on them. Start with :func:`game`::
+on them. Start with :func:`game`, then :func:`solve` and :func:`count`::
 
     >>> import noughts
     >>> g = noughts.game("misere(mnk(3,3,3))")
@@ -30,6 +30,8 @@ from noughts.core import (
     mnk,
     shape,
 )
+from noughts.exact.api import solve
+from noughts.exact.count import count
 
 __version__ = "0.1.0"
 
@@ -49,8 +51,10 @@ __all__ = [
     "Veto",
     "__version__",
     "board",
+    "count",
     "game",
     "hypercube",
     "mnk",
     "shape",
+    "solve",
 ]

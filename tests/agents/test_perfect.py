@@ -12,7 +12,7 @@ import noughts
 from noughts import NoughtsError, Outcome, Player, Position
 from noughts.agents import Agent, RandomAgent, agent_names, make_agent
 from noughts.agents.perfect import PerfectAgent
-from noughts.solve import Searcher, TableError, build_table, solve
+from noughts.exact import Searcher, TableError, build_table, solve
 
 THREE_BY_THREE = [
     "tictactoe",

@@ -1,13 +1,13 @@
 """The perfect player: plays a best move found by the exact solver.
 
-Best means what :mod:`noughts.solve.reference` defines: the best result for the mover, won as
+Best means what :mod:`noughts.exact.reference` defines: the best result for the mover, won as
 fast as possible or lost as slowly as possible (under scoring rules, the best final score
 difference), and among drawn lines the longest. Among equally good moves the agent takes the
 first in ``legal_moves()`` order (``tie_break="first"``, the principal variation's move) or a
 uniformly random one (``tie_break="random"``, with the ``rng`` it is given).
 
 The engine is made once per game and kept, with its transposition table, for every later move:
-games on up to :data:`noughts.solve.api.PYTHON_SEARCH_CELLS` cells use the Python searcher (ready at once),
+games on up to :data:`noughts.exact.api.PYTHON_SEARCH_CELLS` cells use the Python searcher (ready at once),
 larger claim games the compiled kernel where it takes them. With a solved ``table`` every move
 is a few look-ups.
 
@@ -26,10 +26,10 @@ from typing import Any
 import numpy as np
 
 from noughts.core import Game, Move, NoughtsError, Position
-from noughts.solve.api import ValueOracle, make_engine
-from noughts.solve.reference import after_move, move_key
-from noughts.solve.result import Budget
-from noughts.solve.table import SolvedTable
+from noughts.exact.api import ValueOracle, make_engine
+from noughts.exact.reference import after_move, move_key
+from noughts.exact.result import Budget
+from noughts.exact.table import SolvedTable
 
 __all__ = ["PerfectAgent"]
 
@@ -41,7 +41,7 @@ class PerfectAgent:
 
     ``game`` (optional) prepares the engine ahead of the first move; positions of any other
     game get an engine of their own when they come. ``table`` is a
-    :class:`~noughts.solve.table.SolvedTable` or the path of a saved one. ``max_memory`` bounds
+    :class:`~noughts.exact.table.SolvedTable` or the path of a saved one. ``max_memory`` bounds
     each engine's tables (bytes, None for no limit); there is no time limit.
     """
 

@@ -1,5 +1,5 @@
 """What ``solve``, ``explain`` and ``count`` print: JSON documents and tables over the solver's
-results. Presentation only; the values come from :mod:`noughts.solve`.
+results. Presentation only; the values come from :mod:`noughts.exact`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from rich.text import Text
 from noughts.cli.views import MARK_STYLES, styled_line
 from noughts.core import ClaimGame, Game, NotaktoGame, OtrioGame, Outcome, Player, Position
 from noughts.core.text import render_grid
-from noughts.solve.result import SolveResult, Value
+from noughts.exact.result import SolveResult, Value
 
 __all__ = ["count_table", "marked_board", "moves_table", "solve_json", "value_json", "value_text"]
 

@@ -27,12 +27,12 @@ from noughts.cli.analysis import count_table, marked_board, moves_table, solve_j
 from noughts.cli.session import HUMAN, PlaySession
 from noughts.cli.views import example_specs, game_facts, params_text, styled_board, styled_line
 from noughts.core import ENTRIES, NoughtsError, Player
-from noughts.solve.result import Budget, SolveResult
+from noughts.exact.result import Budget, SolveResult
 
 
 def load_table(path: Path, game: noughts.Game) -> object:
     """A solved table saved by ``solve --save``, checked against ``game``."""
-    from noughts.solve.table import SolvedTable
+    from noughts.exact.table import SolvedTable
 
     return SolvedTable.load(path, game)
 
@@ -180,7 +180,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document (
 def _solve(
     spec: str, position: str | None, max_seconds: float, max_memory: int, table: Path | None, progress: bool
 ) -> SolveResult:
-    from noughts.solve import solve as run_solve
+    from noughts.exact import solve as run_solve
 
     game = noughts.game(spec)
     solved = load_table(table, game) if table is not None else None
@@ -212,7 +212,7 @@ def solve(
     """Solve a position exactly: its value, every move's value and distance, the best line."""
     console = Console(highlight=False)
     if save is not None:
-        from noughts.solve.table import build_table
+        from noughts.exact.table import build_table
 
         game = noughts.game(spec)
         budget = Budget(max_seconds, max_memory * 2**20)
@@ -289,7 +289,7 @@ def count(
     """Count a game exactly: positions (per ply, up to symmetry), games by outcome and length,
     terminal positions, game-tree nodes.
     """
-    from noughts.solve.count import count as run_count
+    from noughts.exact.count import count as run_count
 
     game = noughts.game(spec)
     result = run_count(game, budget=Budget(max_seconds, max_memory * 2**20), progress=not as_json)

@@ -139,7 +139,7 @@ class PlaySession:
                 return True
 
     def _hint(self) -> None:
-        from noughts.solve import solve  # the solver loads only when a hint is asked for
+        from noughts.exact import solve  # the solver loads only when a hint is asked for
 
         try:
             result = solve(self.game, self.position, max_seconds=self.hint_seconds)

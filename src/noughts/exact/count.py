@@ -30,7 +30,7 @@ enumerating games, so mnk(4,4,4)'s ~1.5·10^13 games take seconds. The definitio
   26,830, the figure usually quoted as "games up to symmetry".
 
 Two implementations do the same work: a reference over the public position API (every game)
-and NumPy kernels for the claim games (:mod:`noughts.solve._count_kernels`); the tests hold
+and NumPy kernels for the claim games (:mod:`noughts.exact._count_kernels`); the tests hold
 the kernels to the reference.
 """
 
@@ -47,8 +47,8 @@ from typing import Any, Literal
 
 from noughts.core import ClaimGame, Game, NotaktoGame, Outcome, Position, VetoGame
 from noughts.core import game as make_game
-from noughts.solve import _count_kernels as kernels
-from noughts.solve.result import Budget
+from noughts.exact import _count_kernels as kernels
+from noughts.exact.result import Budget
 
 __all__ = ["CountResult", "count", "fixed_action_sets"]
 

@@ -7,7 +7,7 @@ can; 004's D, introduced for misère in §4.2). 004's two-way labels for standar
 draw", i.e. not F; :meth:`LabelResult.first_or_not` gives that split.
 
 The values come from a backward pass over the same DAG of positions that counting walks
-(:mod:`noughts.solve.count`): finished positions get their outcome, then every earlier
+(:mod:`noughts.exact.count`): finished positions get their outcome, then every earlier
 position the best of its children for the side to move, ply by ply back to the start. This
 is a retrograde analysis independent of the search engine, and a second check on it. Values
 are integers from the first player's point of view (:func:`retrograde_values`): a first-player
@@ -36,9 +36,9 @@ import numpy.typing as npt
 
 from noughts.core import Game, Player, Position, VetoGame
 from noughts.core import game as make_game
-from noughts.solve import _count_kernels as kernels
-from noughts.solve.count import progress_bar, reference_levels
-from noughts.solve.result import WIN, Budget
+from noughts.exact import _count_kernels as kernels
+from noughts.exact.count import progress_bar, reference_levels
+from noughts.exact.result import WIN, Budget
 
 __all__ = ["LABELS", "LabelResult", "fast_values", "label_of", "labels", "retrograde_values"]
 
@@ -245,7 +245,7 @@ def _veto_turns(game: VetoGame, budget: Budget) -> tuple[str, dict[str, int], di
 def fast_values(
     game: str | Game, *, budget: Budget | None = None
 ) -> list[tuple[kernels.Level, npt.NDArray[np.int32]]]:
-    """The levels of a claim game (see :mod:`noughts.solve._count_kernels`) with the value of
+    """The levels of a claim game (see :mod:`noughts.exact._count_kernels`) with the value of
     each position, from the first player's point of view, by the same backward pass as
     :func:`retrograde_values` done on arrays.
     """

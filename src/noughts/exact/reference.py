@@ -3,16 +3,16 @@
 Small and obviously right, and deliberately trusting nothing: it uses only ``legal_moves``,
 ``play``, ``is_terminal``, ``outcome`` and ``score``, keys its memo by the position itself (not
 by the canonical key, so a wrong symmetry cannot hide a wrong value), and searches every move
-(no pruning). The fast engines (:mod:`noughts.solve.search`, the numba kernel, solved tables)
+(no pruning). The fast engines (:mod:`noughts.exact.search`, the numba kernel, solved tables)
 are tested against it on every reachable position of the small games.
 
-What a value is (the definition every engine shares; see :mod:`noughts.solve.result`):
+What a value is (the definition every engine shares; see :mod:`noughts.exact.result`):
 
 * A finished position is worth its outcome in 0 plies (under scoring rules, with its final
   score difference, first minus second).
 * Otherwise the side to move picks the move that is best for it, comparing the values the
   moves lead to with one ply added: a win beats a draw beats a loss; a faster win beats a
-  slower one and a slower loss a faster one (:func:`noughts.solve.result.to_int`); under
+  slower one and a slower loss a faster one (:func:`noughts.exact.result.to_int`); under
   scoring rules a larger final score difference for the mover is better, whatever the length.
 * Among moves of equal worth, the **longest** line counts: ``plies`` of a draw (or of a scored
   value) is the length of the longest game in which both sides only ever play best moves. This
@@ -31,7 +31,7 @@ objective, like every mover's, is its own result.
 from __future__ import annotations
 
 from noughts.core import Game, Player, Position
-from noughts.solve.result import Value, to_int
+from noughts.exact.result import Value, to_int
 
 __all__ = ["after_move", "move_key", "reference_values", "terminal_value"]
 
@@ -59,7 +59,7 @@ def after_move(child: Value) -> Value:
 def move_key(value: Value, mover: Player) -> tuple[int, int]:
     """How good a move worth ``value`` (:func:`after_move`) is for ``mover``: larger is better.
 
-    The worth (:func:`noughts.solve.result.to_int`, which ranks faster wins and slower losses
+    The worth (:func:`noughts.exact.result.to_int`, which ranks faster wins and slower losses
     first), then the length of the line (longest first).
     """
     return (to_int(value, mover), value.plies)

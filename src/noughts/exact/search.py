@@ -1,11 +1,11 @@
 """Negamax alpha-beta with a transposition table: the exact solver for every rules set.
 
-This is the engine for the games the numba kernel (:mod:`noughts.solve.fast`) does not take
+This is the engine for the games the numba kernel (:mod:`noughts.exact.fast`) does not take
 (veto, Notakto, Otrio, boards too large for its bitboards) and the one the kernel is checked
 beside. It works over the public position API; only the pruning rules look at a claim game's
 state (its two bit masks), and only where the rules make the pruning valid.
 
-Values are integers from the side to move's point of view (:func:`noughts.solve.result.to_int`)
+Values are integers from the side to move's point of view (:func:`noughts.exact.result.to_int`)
 and **node-relative**: a win in ``n`` plies *from this node* is ``WIN - n``. A child's value
 ``c`` becomes the parent's ``-(c - sign(c))`` when the other player moves next, or
 ``c - sign(c)`` when the same player moves again (under veto rules a player claims and then
@@ -35,7 +35,7 @@ The Notakto key of each board is computed once per set of cells and kept (the sa
 :meth:`Position.canonical_key`, which the tests check).
 
 What a value is, including the tie-breaks that make distances and principal variations
-unique, is defined once in :mod:`noughts.solve.reference`; the tests hold this engine to that
+unique, is defined once in :mod:`noughts.exact.reference`; the tests hold this engine to that
 reference on every reachable position of the small games.
 """
 
@@ -61,8 +61,8 @@ from noughts.core import (
     Veto,
     VetoGame,
 )
-from noughts.solve.reference import terminal_value
-from noughts.solve.result import WIN, Budget, Value, from_int, to_int
+from noughts.exact.reference import terminal_value
+from noughts.exact.result import WIN, Budget, Value, from_int, to_int
 
 __all__ = ["Searcher"]
 
@@ -117,7 +117,7 @@ class Searcher:
     # -- public ---------------------------------------------------------------------------------
 
     def value(self, position: Position) -> Value:
-        """The exact value of ``position`` (see :mod:`noughts.solve.reference`)."""
+        """The exact value of ``position`` (see :mod:`noughts.exact.reference`)."""
         if position.game != self.game:
             raise ValueError(f"the position belongs to {position.game}, not {self.game}")
         if position.is_terminal():

@@ -10,8 +10,8 @@ from exact_cases import game, reference
 
 import noughts
 from noughts import Outcome, Player
-from noughts.solve import WIN, Value, reference_values, to_int
-from noughts.solve.reference import after_move, move_key, terminal_value
+from noughts.exact import WIN, Value, reference_values, to_int
+from noughts.exact.reference import after_move, move_key, terminal_value
 
 FIRST, SECOND, DRAW = Outcome.FIRST, Outcome.SECOND, Outcome.DRAW
 

@@ -2,7 +2,7 @@
 
 :func:`build_table` solves every reachable position of a game, one entry per symmetry class
 (positions with equal :meth:`~noughts.core.Position.canonical_key` have equal values and
-distances, see :mod:`noughts.solve.reference`), by a memoised minimax over the classes.
+distances, see :mod:`noughts.exact.reference`), by a memoised minimax over the classes.
 :meth:`SolvedTable.save` writes a versioned, compressed ``.npz`` file; :meth:`SolvedTable.load`
 reads it back without pickle and checks everything (format, version, the game's spec, array
 shapes, dtypes and ranges, key order, a SHA-256 checksum over the contents), raising
@@ -18,7 +18,7 @@ File contents (``np.load(path, allow_pickle=False)``):
 ``columns``     what the key columns are, e.g. ``first_bits,second_bits``
 ``keys``        uint64, shape (columns, n): the canonical keys, sorted lexicographically
 ``outcome``     int8, shape (n,): 1 the first player wins, -1 the second, 0 a draw
-``plies``       uint16, shape (n,): the distance (see :mod:`noughts.solve.result`)
+``plies``       uint16, shape (n,): the distance (see :mod:`noughts.exact.result`)
 ``score``       int16, shape (n,): the final score difference (scored rules only)
 ``checksum``    SHA-256 (hex) of the spec, version, columns and arrays
 ==============  ==========================================================================
@@ -45,9 +45,9 @@ import numpy.typing as npt
 
 import noughts
 from noughts.core import ClaimGame, Game, NotaktoGame, NoughtsError, Outcome, Position, VetoGame
-from noughts.solve.reference import terminal_value
-from noughts.solve.result import Budget, Value, from_int, to_int
-from noughts.solve.search import _deep_recursion
+from noughts.exact.reference import terminal_value
+from noughts.exact.result import Budget, Value, from_int, to_int
+from noughts.exact.search import _deep_recursion
 
 __all__ = ["FORMAT", "VERSION", "SolvedTable", "TableError", "build_table"]
 
@@ -121,7 +121,7 @@ class SolvedTable:
     symmetry class. Build one with :func:`build_table`, or :meth:`load` a saved one.
     """
 
-    nodes = 0  # a lookup searches nothing (for :func:`noughts.solve.solve`)
+    nodes = 0  # a lookup searches nothing (for :func:`noughts.exact.solve`)
 
     def __init__(
         self,

@@ -11,7 +11,7 @@ import pytest
 from exact_cases import EXTRA_CORNER, EXTRA_CORNER_SIDE, EXTRA_SIDE, game, reference
 
 from noughts import Outcome
-from noughts.solve import Searcher, solve
+from noughts.exact import Searcher, solve
 
 FIRST, SECOND, DRAW = Outcome.FIRST, Outcome.SECOND, Outcome.DRAW
 

@@ -1,6 +1,6 @@
-"""The numba solver (noughts.solve.fast) held to the reference on every position of the small games.
+"""The numba solver (noughts.exact.fast) held to the reference on every position of the small games.
 
-Values and distances must match exactly. The reference is ``noughts.solve.reference`` (a plain
+Values and distances must match exactly. The reference is ``noughts.exact.reference`` (a plain
 memoised minimax over the public API); where it is missing, a local brute force of the same
 definition stands in.
 """
@@ -15,12 +15,12 @@ import pytest
 
 import noughts
 from noughts import Game, LimitExceeded, Outcome, Player, Position
-from noughts.solve import fast
-from noughts.solve.fast import ENTRY_BYTES, FastSolver, supports
-from noughts.solve.result import WIN, Budget, Value, from_int
+from noughts.exact import fast
+from noughts.exact.fast import ENTRY_BYTES, FastSolver, supports
+from noughts.exact.result import WIN, Budget, Value, from_int
 
 try:
-    from noughts.solve.reference import reference_values
+    from noughts.exact.reference import reference_values
 except ImportError:  # the shared reference is not there: the same definition, brute force
 
     def reference_values(game: Game, start: Position | None = None) -> dict[Position, Value]:
@@ -338,7 +338,7 @@ def test_memory_budget() -> None:
 
 
 def _paired(position: Position, side: Player) -> bool:
-    from noughts.solve import _kernels as K
+    from noughts.exact import _kernels as K
 
     board = position.game.board
     lines = np.array(board.line_masks, dtype=np.uint64)

@@ -1,4 +1,4 @@
-"""Numba kernels of the exact solver (:mod:`noughts.solve.fast` is their Python face).
+"""Numba kernels of the exact solver (:mod:`noughts.exact.fast` is their Python face).
 
 One kernel, :func:`search`, runs fail-soft negamax alpha-beta over two uint64 bitboards (the
 side to move's cells and the opponent's) for the four claim rules: standard, misère,
@@ -11,7 +11,7 @@ read counts instead of masking bitboards line by line.
 Values inside the search are **root-relative**: a win for the side to move at the search's
 root that ends the game at ply ``P`` (counted from the root) is ``WIN - P``, a loss ``-(WIN -
 P)``, a draw ``0``, so plain negation passes a value from a child to its parent. The
-transposition table stores **node-relative** values (:mod:`noughts.solve.result`: a win in n
+transposition table stores **node-relative** values (:mod:`noughts.exact.result`: a win in n
 plies from the stored position is ``WIN - n``), which do not depend on the path to the
 position; the conversion at depth ``d`` is ``node = root + d*sign(root)``. Under cumulative
 rules a value is the score difference the rest of the game adds (no distances, no conversion).
@@ -47,7 +47,7 @@ bounds provably hold, so distances stay exact):
 
 Move order: the table's best move, searched before the others are even scored; then cells by
 a score summed over the lines through them (own lines weighted by how full they are, the
-opponent's likewise; :func:`noughts.solve.fast._order_weights`). A history heuristic was tried
+opponent's likewise; :func:`noughts.exact.fast._order_weights`). A history heuristic was tried
 and left out: as a tie-breaker it changed node counts by a few per cent either way, and
 weighted like the line score it made mnk(5,5,4) hundreds of times slower.
 """
@@ -57,7 +57,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from noughts.solve.result import WIN
+from noughts.exact.result import WIN
 
 # rules
 STANDARD = 0

@@ -15,8 +15,8 @@ import pytest
 from exact_cases import game, reference
 
 from noughts import LimitExceeded, NoughtsError
-from noughts.solve import Budget, SolvedTable, TableError, build_table
-from noughts.solve.table import FORMAT, VERSION, _checksum
+from noughts.exact import Budget, SolvedTable, TableError, build_table
+from noughts.exact.table import FORMAT, VERSION, _checksum
 
 TABLE_GAMES = [
     "tictactoe",

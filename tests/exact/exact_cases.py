@@ -8,7 +8,7 @@ from functools import cache
 
 import noughts
 from noughts.core import Game, Position
-from noughts.solve import Value, reference_values
+from noughts.exact import Value, reference_values
 
 EXTRA_SIDE = 'shape("###./####/###.",3)'  # 3x3 and a square beside an edge cell (004 Figure 2-3)
 EXTRA_CORNER_SIDE = 'shape("####/###./###.",3)'  # beside a corner cell, in line with a row (Figure 2-4)

@@ -1,4 +1,4 @@
-"""Who-can-force-what labels (noughts.solve.labels) against 004 §4.1-4.4, the fast backward
+"""Who-can-force-what labels (noughts.exact.labels) against 004 §4.1-4.4, the fast backward
 pass against the reference, and the retrograde values against the reference solver."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import pytest
 
 import noughts
 from noughts import Outcome
-from noughts.solve.labels import fast_values, label_of, labels, retrograde_values
-from noughts.solve.result import WIN, Budget
+from noughts.exact.labels import fast_values, label_of, labels, retrograde_values
+from noughts.exact.result import WIN, Budget
 
 CLAIM_3X3 = [
     "tictactoe",
@@ -118,7 +118,7 @@ def test_fast_values_match_retrograde(spec: str) -> None:
     CLAIM_3X3 + ["veto(tictactoe)", "veto(misere(mnk(2,3,2)))", "notakto", "notakto(mnk(2,2,2),boards=2)"],
 )
 def test_retrograde_matches_reference_solver(spec: str) -> None:
-    reference = pytest.importorskip("noughts.solve.reference")
+    reference = pytest.importorskip("noughts.exact.reference")
     game = noughts.game(spec)
     ref = reference.reference_values(game)
     mine = retrograde_values(game)

@@ -1,4 +1,4 @@
-"""Exact counts (noughts.solve.count): golden figures from the sources, and the fast kernels
+"""Exact counts (noughts.exact.count): golden figures from the sources, and the fast kernels
 held to the plain reference DP over positions.
 
 3x3 figures: 004 §4.1 (255,168 games, 131,184 first-player wins, 549,946 tree nodes) and the
@@ -18,9 +18,9 @@ import pytest
 
 import noughts
 from noughts import Game, LimitExceeded, NotaktoMove, Veto
-from noughts.solve import _count_kernels as kernels
-from noughts.solve.count import CountResult, count, fixed_action_sets, reference_levels
-from noughts.solve.result import Budget
+from noughts.exact import _count_kernels as kernels
+from noughts.exact.count import CountResult, count, fixed_action_sets, reference_levels
+from noughts.exact.result import Budget
 
 CLAIM_3X3 = [
     "tictactoe",

@@ -1,4 +1,4 @@
-"""Vectorised kernels for :mod:`noughts.solve.count` and :mod:`noughts.solve.labels`.
+"""Vectorised kernels for :mod:`noughts.exact.count` and :mod:`noughts.exact.labels`.
 
 The claim games (standard, misère, Maker-Breaker and cumulative rules on one board of at most
 64 cells) have positions that are two bit masks, ``(first_bits, second_bits)``. Here a ply's
@@ -15,7 +15,7 @@ ply 25 (and is multiplied by the group order for the quotient's counts). Beyond 
 arrays switch to Python integers (``object`` dtype), so every count is exact.
 
 Everything here is held to the plain reference over the public position API by the tests
-(``tests/solve/test_count.py``, ``tests/solve/test_labels.py``).
+(``tests/exact/test_count.py``, ``tests/exact/test_labels.py``).
 """
 
 from __future__ import annotations

@@ -2,14 +2,14 @@
 
 The solver is noughts' source of truth: the perfect player, hints and the grades of learning
 agents all come from it. Every algorithm here has a plain reference over the public position
-API (:mod:`noughts.solve.reference`) that the fast paths are tested against.
+API (:mod:`noughts.exact.reference`) that the fast paths are tested against.
 """
 
-from noughts.solve.api import best_moves, make_engine, move_values, principal_variation, solve
-from noughts.solve.reference import reference_values
-from noughts.solve.result import WIN, Budget, MoveValue, SolveResult, Value, from_int, to_int
-from noughts.solve.search import Searcher
-from noughts.solve.table import SolvedTable, TableError, build_table
+from noughts.exact.api import best_moves, make_engine, move_values, principal_variation, solve
+from noughts.exact.reference import reference_values
+from noughts.exact.result import WIN, Budget, MoveValue, SolveResult, Value, from_int, to_int
+from noughts.exact.search import Searcher
+from noughts.exact.table import SolvedTable, TableError, build_table
 
 __all__ = ["WIN", "Budget", "MoveValue", "SolveResult", "Value", "from_int", "to_int"]
 __all__ += ["Searcher", "SolvedTable", "TableError", "best_moves", "build_table", "make_engine"]

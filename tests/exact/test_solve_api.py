@@ -12,9 +12,9 @@ from exact_cases import SMALL_GAMES, game, reference
 import noughts
 from noughts import LimitExceeded, NoughtsError, Outcome
 from noughts.core import Move, Position
-from noughts.solve import Searcher, SolveResult, Value, build_table, make_engine, solve
-from noughts.solve.api import _ProgressView
-from noughts.solve.reference import after_move, move_key
+from noughts.exact import Searcher, SolveResult, Value, build_table, make_engine, solve
+from noughts.exact.api import _ProgressView
+from noughts.exact.reference import after_move, move_key
 
 
 def _reference_answer(
@@ -111,10 +111,10 @@ def test_answers_from_a_table_match_the_search() -> None:
 
 
 def test_the_searcher_stands_in_when_the_kernel_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
-    import noughts.solve
+    import noughts.exact
 
-    monkeypatch.delattr(noughts.solve, "fast", raising=False)
-    monkeypatch.setitem(sys.modules, "noughts.solve.fast", None)  # import fails
+    monkeypatch.delattr(noughts.exact, "fast", raising=False)
+    monkeypatch.setitem(sys.modules, "noughts.exact.fast", None)  # import fails
     assert isinstance(make_engine(game("tictactoe")), Searcher)
     _check(solve("tictactoe", "x../.o./..."), reference("tictactoe"))
 

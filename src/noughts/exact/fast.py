@@ -1,16 +1,16 @@
-"""The fast exact solver: numba alpha-beta over bitboards (:mod:`noughts.solve._kernels`).
+"""The fast exact solver: numba alpha-beta over bitboards (:mod:`noughts.exact._kernels`).
 
 :class:`FastSolver` gives the exact value of any position of a claim game (standard, misère,
 Maker-Breaker or cumulative rules) on a board of at most 64 cells, with exact distances: the
 winner wins as fast as possible and the loser loses as slowly as possible. It is held to the
-plain memoised minimax of :mod:`noughts.solve.reference` by the tests on every reachable
+plain memoised minimax of :mod:`noughts.exact.reference` by the tests on every reachable
 position of the 3x3 games.
 
 The value of a position comes from a few null-window searches (MTD(f), Plaat, Schaeffer,
 Pijls and de Bruin, "Best-first fixed-depth minimax algorithms", Artificial Intelligence 87,
 1996): "is it a win?", then "a win in fewer plies?" until the distance is pinned down (or "is it
 a draw?", or "a slower loss?"). The transposition table keeps both bounds of every position it
-has seen, node-relative (see :mod:`noughts.solve.result`), so it serves every later search and
+has seen, node-relative (see :mod:`noughts.exact.result`), so it serves every later search and
 every later :meth:`FastSolver.value` call on the same solver: the children of a position, and
 the principal variation, are then mostly table look-ups.
 """
@@ -24,8 +24,8 @@ import numpy.typing as npt
 
 from noughts.core import Game, Player, Position
 from noughts.core.claim import CumulativeGame, MakerBreakerGame, MisereGame, StandardGame
-from noughts.solve import _kernels as K
-from noughts.solve.result import Budget, Value, from_int
+from noughts.exact import _kernels as K
+from noughts.exact.result import Budget, Value, from_int
 
 __all__ = ["MAX_CELLS", "FastSolver", "supports"]
 

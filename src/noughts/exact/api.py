@@ -1,11 +1,11 @@
 """``solve``: the value of a position, of every legal move, and the principal variation.
 
 One entry point over three engines, which all answer ``value(position) -> Value`` (see
-:class:`ValueOracle`): the numba kernel (:mod:`noughts.solve.fast`) for the claim games it
-takes, the Python alpha-beta (:class:`noughts.solve.search.Searcher`) for everything else, or a
-solved table (:class:`noughts.solve.table.SolvedTable`) when one is given. Values, distances,
+:class:`ValueOracle`): the numba kernel (:mod:`noughts.exact.fast`) for the claim games it
+takes, the Python alpha-beta (:class:`noughts.exact.search.Searcher`) for everything else, or a
+solved table (:class:`noughts.exact.table.SolvedTable`) when one is given. Values, distances,
 the order of moves and the principal variation are defined once, in
-:mod:`noughts.solve.reference`.
+:mod:`noughts.exact.reference`.
 
 >>> import noughts
 >>> r = solve("tictactoe", "xx./oo./...")
@@ -27,9 +27,9 @@ from typing import Any, Protocol
 
 import noughts
 from noughts.core import Game, LimitExceeded, Move, NoughtsError, Position
-from noughts.solve.reference import after_move, move_key, terminal_value
-from noughts.solve.result import Budget, MoveValue, SolveResult, Value
-from noughts.solve.search import Searcher
+from noughts.exact.reference import after_move, move_key, terminal_value
+from noughts.exact.result import Budget, MoveValue, SolveResult, Value
+from noughts.exact.search import Searcher
 
 __all__ = [
     "DEFAULT_MAX_MEMORY",
@@ -60,14 +60,14 @@ and loading the compiled kernel would cost more than the search."""
 
 def make_engine(game: Game, budget: Budget | None = None, *, prefer_fast: bool | None = None) -> ValueOracle:
     """The best exact solver for ``game``: the numba kernel where it takes the game, else the
-    Python :class:`~noughts.solve.search.Searcher`. ``prefer_fast`` forces the choice; by
+    Python :class:`~noughts.exact.search.Searcher`. ``prefer_fast`` forces the choice; by
     default the kernel serves boards of more than :data:`PYTHON_SEARCH_CELLS` cells.
     """
     if prefer_fast is None:
         prefer_fast = game.board.num_cells > PYTHON_SEARCH_CELLS
     if prefer_fast:
         try:
-            from noughts.solve import fast
+            from noughts.exact import fast
         except ImportError:  # the kernel is optional: the searcher solves every game
             pass
         else:
@@ -79,7 +79,7 @@ def make_engine(game: Game, budget: Budget | None = None, *, prefer_fast: bool |
 
 def move_values(oracle: ValueOracle, position: Position) -> list[MoveValue]:
     """Every legal move with the value of the position it leads to, best first for the side to
-    move (ties keep the ``legal_moves()`` order; see :func:`noughts.solve.reference.move_key`).
+    move (ties keep the ``legal_moves()`` order; see :func:`noughts.exact.reference.move_key`).
     """
     mover = position.to_move
     rated = [MoveValue(m, oracle.value(position.play(m))) for m in position.legal_moves()]
@@ -136,7 +136,7 @@ def solve(
     Returns the position's value, every legal move's value (the value of the position it leads
     to, best first for the side to move) and the principal variation. ``max_seconds`` and
     ``max_memory`` (bytes; None for no limit) bound the work: over budget, ``LimitExceeded``
-    says how far it got. With ``table`` (a :class:`~noughts.solve.table.SolvedTable` of this
+    says how far it got. With ``table`` (a :class:`~noughts.exact.table.SolvedTable` of this
     game) the answer is looked up instead of searched. With ``progress``, work longer than a
     second shows a progress bar on stderr.
     """
