@@ -64,8 +64,9 @@ def _watch_memory(path: str) -> None:
     peak = 0
     while True:
         peak = max(peak, _rss_bytes())
-        with open(path, "w") as f:
+        with open(path + ".tmp", "w") as f:
             f.write(str(peak))
+        os.replace(path + ".tmp", path)  # a reader never sees a half-written file
         time.sleep(0.05)
 
 
@@ -240,6 +241,7 @@ def main() -> None:
         f"machine: {machine()}  ",
         f"versions: {versions()}; noughts commit {commit()}  ",
         f"limit per child: {args.timeout:g} s; noughts wall time: median of {args.repeats} warm solves",
+        "",
         "",
     ]
     print("\n".join(header) + table(rows))
