@@ -8,8 +8,10 @@ position of the 3x3 games.
 
 The value of a position comes from a few null-window searches (MTD(f), Plaat, Schaeffer,
 Pijls and de Bruin, "Best-first fixed-depth minimax algorithms", Artificial Intelligence 87,
-1996): "is it a win?", then "a win in fewer plies?" until the distance is pinned down (or "is it
-a draw?", or "a slower loss?"). The transposition table keeps both bounds of every position it
+1996): "a win within n plies?" for n = 1, 3, ..., :data:`DEEPEN_PLIES` (iterative deepening on the
+distance: a short win is found without ever looking at long ones), then "is it a win at all?",
+then "a win in fewer plies?" until the distance is pinned down (or "is it a draw?", or "a
+slower loss?"). The transposition table keeps both bounds of every position it
 has seen, node-relative (see :mod:`noughts.exact.result`), so it serves every later search and
 every later :meth:`FastSolver.value` call on the same solver: the children of a position, and
 the principal variation, are then mostly table look-ups.
@@ -25,7 +27,7 @@ import numpy.typing as npt
 from noughts.core import Game, Player, Position
 from noughts.core.claim import CumulativeGame, MakerBreakerGame, MisereGame, StandardGame
 from noughts.exact import _kernels as K
-from noughts.exact.result import Budget, Value, from_int
+from noughts.exact.result import WIN, Budget, Value, from_int
 
 __all__ = ["MAX_CELLS", "FastSolver", "supports"]
 
@@ -42,6 +44,13 @@ ENTRY_BYTES = 2 * 8 + 2 * 4 + 1 + 1
 
 SLICE_NODES = 1 << 20
 """Nodes searched between two budget checks (a few tenths of a second at most)."""
+
+DEEPEN_PLIES = 13
+"""How far the driver deepens "a win within n plies?" before one unbounded search. Measured
+(CPU seconds, value of the start): mnk(8,8,4) 0.08 s with 11 or 13, over 60 s with 9 or
+without deepening; mnk(7,6,4) 0.02 s against 2.2 s without; mnk(5,5,4), a draw, 0.025 s
+against 0.020 s without (the shallow tests all fail there). Positions whose shortest win is
+longer get no help from it, and pay for the shallow tests."""
 
 FIRST_ENTRIES = 1 << 16
 """The table starts this small (1.7 MB) and grows eightfold, up to ``tt_bytes``, each time more
@@ -194,17 +203,25 @@ class FastSolver:
     def _solve(self, me: int, op: int, mover: int, empty: int) -> int:
         """The search's value of the root (mover-relative; cumulative: the score still to come)."""
         lo, hi = -K.INF, K.INF
-        gamma = 1  # first ask "can the mover win (score more)?"
+        if not self._scored:
+            # "a win within n plies?" for n = 1, 3, 5, ... up to DEEPEN_PLIES: the horizon prunes
+            # every line that cannot end in time, so a short win is found before any long one
+            # is looked at; past that, one unbounded search settles the rest
+            n = 1
+            while True:
+                gamma = WIN - min(n, empty)
+                r = self._test(me, op, mover, empty, gamma)
+                if r >= gamma:
+                    lo = r
+                    break
+                hi = min(hi, r)
+                if hi <= 0 or n >= min(empty, DEEPEN_PLIES):
+                    break
+                n += 2
+        gamma = 1  # ask "can the mover win (score more)?" unless that is settled
         while lo < hi:
-            r = self._test(me, op, mover, empty, gamma)
-            if r >= gamma:
-                lo = r
-            else:
-                hi = r
-            if lo >= hi:
-                break
             if self._scored:
-                gamma = lo + 1 if lo > -K.INF else hi
+                gamma = lo + 1 if lo > -K.INF else (hi if hi < K.INF else 1)
             elif lo > 0:
                 gamma = lo + 1  # a faster win?
             elif hi < 0:
@@ -213,6 +230,11 @@ class FastSolver:
                 gamma = 1
             else:
                 gamma = 0  # value <= 0: is it a draw?
+            r = self._test(me, op, mover, empty, gamma)
+            if r >= gamma:
+                lo = r
+            else:
+                hi = r
         return lo
 
     def _test(self, me: int, op: int, mover: int, empty: int, gamma: int) -> int:
