@@ -22,7 +22,6 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -32,6 +31,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from _common import commit, machine, versions  # bench/ is sys.path[0] when a script runs
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_JSON = ROOT / "bench" / "results" / "solve.json"
@@ -146,39 +147,6 @@ def run_case(solver: str, game: Game, timeout: float, repeats: int) -> dict[str,
     return row
 
 
-def machine() -> str:
-    cpu = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}, {os.cpu_count()} logical CPUs, {platform.platform()}; {platform.python_implementation()} {platform.python_version()}"
-
-
-def versions() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    out = []
-    for name in ("noughts", "numba", "open_spiel", "numpy"):
-        try:
-            out.append(f"{name} {version(name)}")
-        except PackageNotFoundError:
-            out.append(f"{name} not installed")
-    return ", ".join(out)
-
-
-def commit() -> str:
-    try:
-        return subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
 def table(rows: list[dict[str, Any]]) -> str:
     lines = [
         "| game | solver | value | wall time | cold (first solve) | nodes | nodes/s | peak RSS (MiB) | noughts faster by |",
@@ -239,7 +207,7 @@ def main() -> None:
         f"command: `{' '.join(['python', 'bench/solve.py', *sys.argv[1:]])}`  ",
         f"date: {started:%Y-%m-%d %H:%M} UTC  ",
         f"machine: {machine()}  ",
-        f"versions: {versions()}; noughts commit {commit()}  ",
+        f"versions: {versions(('noughts', 'numba', 'open_spiel', 'numpy'))}; noughts commit {commit()}  ",
         f"limit per child: {args.timeout:g} s; noughts wall time: median of {args.repeats} warm solves",
         "",
         "",

@@ -25,7 +25,6 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import resource
 import statistics
 import subprocess
@@ -36,6 +35,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from _common import commit, machine, versions  # bench/ is sys.path[0] when a script runs
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_JSON = ROOT / "bench" / "results" / "solve_targets.json"
@@ -170,46 +171,6 @@ def run_child(args: list[str], env: dict[str, str] | None = None, timeout: float
     return result
 
 
-def machine() -> str:
-    cpu = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return (
-        f"{cpu}, {os.cpu_count()} logical CPUs, {platform.platform()}; "
-        f"{platform.python_implementation()} {platform.python_version()}"
-    )
-
-
-def versions() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    out = []
-    for name in ("noughts", "numba", "numpy"):
-        try:
-            out.append(f"{name} {version(name)}")
-        except PackageNotFoundError:
-            out.append(f"{name} not installed")
-    return ", ".join(out)
-
-
-def commit() -> str:
-    try:
-        head = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain"], cwd=ROOT, capture_output=True, text=True
-        ).stdout
-        return head + (" with uncommitted changes" if dirty.strip() else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
 def _secs(s: float) -> str:
     return f"{s * 1000:.1f} ms" if s < 1 else f"{s:.2f} s"
 
@@ -287,7 +248,7 @@ def main() -> None:
         f"command: `{' '.join(['python', 'bench/solve_targets.py', *sys.argv[1:]])}`  ",
         f"date: {started:%Y-%m-%d %H:%M} UTC  ",
         f"machine: {machine()}  ",
-        f"versions: {versions()}; noughts commit {commit()}  ",
+        f"versions: {versions(('noughts', 'numba', 'numpy'))}; noughts commit {commit()}  ",
         f"warm: median of up to {args.repeats} solves (at least 3, more while under {args.max_seconds:g} s), "
         "each with a fresh solver and table; cold: the first solve in a fresh process (kernels loaded "
         "from numba's cache)  ",
