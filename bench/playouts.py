@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from _common import commit, cpu_model  # bench/ is sys.path[0] when a script runs
+
 try:
     import resource
 except ImportError:  # not on Windows: peak RSS is then reported as unknown
@@ -255,41 +257,14 @@ def _version(distribution: str) -> str | None:
         return None
 
 
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def _git_commit() -> str | None:
-    try:
-        head = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    return head + (" (modified)" if dirty else "")
-
-
 def machine_info() -> dict[str, Any]:
     return {
-        "cpu": _cpu_model(),
+        "cpu": cpu_model(),
         "logical_cpus": os.cpu_count(),
         "usable_cpus": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None,
         "platform": platform.platform(),
         "python": f"{platform.python_implementation()} {platform.python_version()}",
-        "noughts_commit": _git_commit(),
+        "noughts_commit": commit(),
         "versions": {
             dist: _version(dist) for dist in ("noughts", "open_spiel", "pettingzoo", "gymnasium", "numpy")
         },

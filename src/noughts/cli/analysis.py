@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from noughts.cli.views import MARK_STYLES, styled_line
-from noughts.core import ClaimGame, Game, NotaktoGame, OtrioGame, Outcome, Player, Position
+from noughts.core import ClaimGame, Game, NotaktoGame, OtrioGame, Outcome, Player
 from noughts.core.text import render_grid
 from noughts.exact.result import SolveResult, Value
 
@@ -81,6 +81,11 @@ def moves_table(result: SolveResult) -> Table:
     return table
 
 
+def best_line(result: SolveResult) -> str:
+    """The principal variation in notation, or a word where the game is already over."""
+    return " ".join(result.game.format_move(m) for m in result.pv) or "(the game is over)"
+
+
 def _cell_mark(value: Value, mover: Player) -> str:
     verdict = _verdict(value, mover)
     if verdict == "draw":
@@ -148,7 +153,3 @@ def count_table(result: Any) -> Table:
         for ply, n in enumerate(data["positions_by_ply"]):
             table.add_row(f"  ply {ply}", f"{n:,}")
     return table
-
-
-def start_or_parse(game: Game, text: str | None) -> Position:
-    return game.start() if text is None else game.parse(text)

@@ -23,7 +23,7 @@ from typer.core import TyperGroup
 
 import noughts
 from noughts.agents import Agent, agent_names, make_agent
-from noughts.cli.analysis import count_table, marked_board, moves_table, solve_json, value_text
+from noughts.cli.analysis import best_line, count_table, marked_board, moves_table, solve_json, value_text
 from noughts.cli.session import HUMAN, PlaySession
 from noughts.cli.views import example_specs, game_facts, params_text, styled_board, styled_line
 from noughts.core import ENTRIES, NoughtsError, Player
@@ -233,8 +233,7 @@ def solve(
     game = result.game
     console.print(styled_line(f"{game}: {value_text(game, result.value)}"), style="bold")
     console.print(moves_table(result))
-    pv = " ".join(game.format_move(m) for m in result.pv)
-    console.print(f"best line: {pv or '(the game is over)'}")
+    console.print(f"best line: {best_line(result)}")
     console.print(f"{result.nodes:,} positions searched in {result.seconds:.3f} s", style="dim")
 
 
@@ -275,8 +274,7 @@ def explain(
             style="dim",
         )
     console.print(moves_table(result))
-    pv = " ".join(game.format_move(m) for m in result.pv)
-    console.print(f"best line: {pv}")
+    console.print(f"best line: {best_line(result)}")
 
 
 @app.command()

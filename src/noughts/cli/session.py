@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.text import Text
 
 from noughts.agents import Agent
-from noughts.cli.views import move_notation, styled_board, styled_line
+from noughts.cli.views import styled_board, styled_line
 from noughts.core import Game, NoughtsError, Player, Position
 
 __all__ = ["COMMANDS", "HUMAN", "PlaySession"]
@@ -76,7 +76,7 @@ class PlaySession:
         """Play until the game ends or a person quits; return the last position."""
         say = self.console.print
         if any(agent is None for agent in self.players.values()):
-            say(f"moves: {move_notation(self.game)}", highlight=False)
+            say(f"moves: {self.game.notation_help()}", highlight=False)
             say("commands: " + ", ".join(COMMANDS), highlight=False)
         try:
             while not self.position.is_terminal():
@@ -166,7 +166,7 @@ class PlaySession:
 
     def _help(self) -> None:
         say = self.console.print
-        say(f"type a move: {move_notation(self.game)}", highlight=False)
+        say(f"type a move: {self.game.notation_help()}", highlight=False)
         for name, what in COMMANDS.items():
             say(f"  {name:<6} {what}", highlight=False)
 

@@ -19,7 +19,6 @@ __all__ = [
     "MARK_STYLES",
     "example_specs",
     "game_facts",
-    "move_notation",
     "params_text",
     "rules_summary",
     "styled_board",
@@ -85,11 +84,6 @@ def rules_summary(game: Game) -> str:
     return text
 
 
-def move_notation(game: Game) -> str:
-    """One line on how moves are written in ``game`` (the game describes its own notation)."""
-    return game.notation_help()
-
-
 def game_facts(game: Game) -> dict[str, Any]:
     """The figures ``noughts show`` prints, under the keys of its ``--json`` document."""
     board = game.board
@@ -104,7 +98,7 @@ def game_facts(game: Game) -> dict[str, Any]:
         "actions": game.num_actions,
         "properties": dataclasses.asdict(game.properties),
         "players": [game.player_label(p) for p in Player],
-        "notation": move_notation(game),
+        "notation": game.notation_help(),
         "start": game.start().text(),
     }
 

@@ -38,7 +38,7 @@ class NotaktoGame(Game):
         self.spec = f"notakto({','.join(args)})" if args else "notakto"
         n = board.num_cells
         self.num_actions = boards * n
-        longest = _longest_live_fill(board)
+        longest = board.num_cells  # a board dies at the latest when it is full
         self.properties = GameProperties(
             zero_sum=True, has_draws=False, is_scored=False, max_length=boards * longest, same_marks=True
         )
@@ -212,8 +212,3 @@ class NotaktoGame(Game):
     def move(self, action: int) -> Move:
         a = self._check_action(action)
         return NotaktoMove(*divmod(a, self.board.num_cells))
-
-
-def _longest_live_fill(board: Board) -> int:
-    """An upper bound on the moves one board takes before it dies: its cell count."""
-    return board.num_cells
