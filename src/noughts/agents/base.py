@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+import importlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -33,14 +36,25 @@ class RandomAgent:
         return moves[int(rng.integers(len(moves)))]
 
 
-def _perfect(**options: str) -> Agent:
-    """``perfect``, ``perfect:tie=random``, ``perfect:table=FILE`` (imported when asked for)."""
-    from noughts.agents.perfect import PerfectAgent
+_FACTORIES: dict[str, str] = {
+    # name -> "module:callable"; the callable takes the spec's options as str keyword arguments.
+    # Modules are imported when their agent is asked for, so heavy ones cost nothing until used.
+    "random": "noughts.agents.base:RandomAgent",
+    "perfect": "noughts.agents.perfect:PerfectAgent.from_options",  # perfect, perfect:tie=random, perfect:table=FILE
+    "minimax": "noughts.agents.minimax:from_options",  # minimax:depth=3
+    "mcts": "noughts.agents.mcts:from_options",  # mcts:sims=2000
+    "pairing": "noughts.agents.pairing:from_options",
+}
 
-    return PerfectAgent.from_options(**options)
 
-
-_FACTORIES: dict[str, Callable[..., Agent]] = {"random": RandomAgent, "perfect": _perfect}
+def _factory(name: str) -> Callable[..., Agent] | None:
+    target = _FACTORIES.get(name)
+    if target is None:
+        return None
+    module_name, _, attr = target.partition(":")
+    module = importlib.import_module(module_name)
+    factory: Callable[..., Agent] = functools.reduce(getattr, attr.split("."), module)
+    return factory
 
 
 def agent_names() -> list[str]:
@@ -50,8 +64,13 @@ def agent_names() -> list[str]:
 
 def make_agent(spec: str) -> Agent:
     """An agent from a spec ``name`` or ``name:key=value,...``; ``NoughtsError`` if unknown."""
+    if spec.strip().endswith(".json"):
+        # a saved agent (versioned JSON metadata + .npz arrays), validated on load
+        from noughts.agents.saved import load_agent
+
+        return load_agent(Path(spec.strip()))
     name, _, options = spec.strip().partition(":")
-    factory = _FACTORIES.get(name)
+    factory = _factory(name)
     if factory is None:
         raise NoughtsError(f"unknown agent {name!r}; known agents: {', '.join(agent_names())}")
     kwargs: dict[str, str] = {}
