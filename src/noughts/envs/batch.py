@@ -1,0 +1,243 @@
+"""Many claim games at once: random playouts and a vectorised step, over numba bitboards.
+
+For standard, misère, Maker-Breaker and cumulative rules on boards of up to 64 cells (the
+games :func:`supports` accepts), a batch of games is two uint64 bitboards per game, stepped
+by the kernels of :mod:`noughts.envs._batch_kernels`, which apply the rules of
+:mod:`noughts.core.claim` move for move. The tests hold them to the reference (the public
+``Position`` API) game by game, with the same random choices.
+
+Results are from the first player's view: ``1`` the first player won, ``-1`` the second,
+``0`` a draw.
+
+>>> import noughts
+>>> from noughts.envs.batch import random_playouts
+>>> r = random_playouts(noughts.game("tictactoe"), 100_000, seed=1)
+>>> r.results.shape, int(r.lengths.max())
+((100000,), 9)
+>>> bool(0.58 < (r.results == 1).mean() < 0.59)   # exactly 737/1260 = 0.5849... (see the tests)
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from noughts.core import (
+    ClaimGame,
+    CumulativeGame,
+    Game,
+    IllegalMoveError,
+    MakerBreakerGame,
+    MisereGame,
+    NoughtsError,
+    Outcome,
+    StandardGame,
+)
+from noughts.core import game as make_game
+from noughts.envs import _batch_kernels as K
+
+__all__ = ["MAX_CELLS", "BatchGame", "PlayoutResults", "random_playouts", "supports"]
+
+MAX_CELLS = 64
+"""The largest board the kernels take: one uint64 word per player."""
+
+_RULES: dict[type, int] = {
+    StandardGame: K.STANDARD,
+    MisereGame: K.MISERE,
+    MakerBreakerGame: K.MAKER_BREAKER,
+    CumulativeGame: K.CUMULATIVE,
+}
+
+RESULT_OUTCOMES = {1: Outcome.FIRST, -1: Outcome.SECOND, 0: Outcome.DRAW}
+"""A result code as an :class:`~noughts.core.Outcome`."""
+
+
+def supports(game: Game | str) -> bool:
+    """Whether the batch kernels play ``game``: standard, misère, Maker-Breaker or cumulative
+    rules (not Otrio, whose ring quotas are no claim rule) on at most 64 cells.
+    """
+    g = make_game(game)
+    return type(g) in _RULES and g.board.num_cells <= MAX_CELLS
+
+
+class _Tables:
+    """The rule code and the board's line tables, as the kernels take them."""
+
+    def __init__(self, game: Game | str):
+        g = make_game(game)
+        if not supports(g):
+            raise NoughtsError(
+                f"batched play takes standard, misere, maker_breaker or cumulative rules on at most "
+                f"{MAX_CELLS} cells, not {g}"
+            )
+        assert isinstance(g, ClaimGame)
+        board = g.board
+        self.game = g
+        self.rule = _RULES[type(g)]
+        self.maker = int(g.maker) if isinstance(g, MakerBreakerGame) else 0
+        self.ncells = board.num_cells
+        self.lines = np.array(board.line_masks, dtype=np.uint64)
+        width = max(1, board.max_lines_through_cell)
+        self.through = np.zeros((self.ncells, width), dtype=np.int64)
+        self.nthrough = np.zeros(self.ncells, dtype=np.int64)
+        for c, js in enumerate(board.lines_through):
+            self.through[c, : len(js)] = js
+            self.nthrough[c] = len(js)
+        self.aux0 = len(board.lines) if self.rule == K.MAKER_BREAKER else 0
+
+
+@dataclass(frozen=True)
+class PlayoutResults:
+    """What :func:`random_playouts` returns: per game its result (1, -1 or 0, from the first
+    player's view) and its length in moves.
+    """
+
+    results: npt.NDArray[np.int8]
+    lengths: npt.NDArray[np.int16]
+
+    def outcome_counts(self) -> dict[Outcome, int]:
+        """How many games ended each way."""
+        return {o: int((self.results == code).sum()) for code, o in RESULT_OUTCOMES.items()}
+
+
+def random_playouts(
+    game: Game | str,
+    n: int,
+    *,
+    seed: int = 0,
+    uniforms: npt.ArrayLike | None = None,
+    parallel: bool = False,
+) -> PlayoutResults:
+    """Play ``n`` games from the start, each move uniform among the legal moves.
+
+    Move ``t`` of game ``g`` takes the ``floor(u * len(moves))``-th legal move in
+    ``legal_moves()`` order, with ``u = uniforms[g, t]`` when ``uniforms`` is given (shape
+    ``(n, cells)``, values in [0, 1)), else from a SplitMix64 stream of ``seed`` and ``g``.
+    With ``parallel`` the games are shared among numba's threads; the results are the same.
+    """
+    tables = _Tables(game)
+    if not isinstance(n, (int, np.integer)) or n < 0:
+        raise NoughtsError(f"the number of games must be a whole number >= 0, not {n!r}")
+    if uniforms is None:
+        given = np.zeros((0, 0), dtype=np.float64)
+    else:
+        given = np.ascontiguousarray(uniforms, dtype=np.float64)
+        if given.shape != (n, tables.ncells):
+            raise NoughtsError(f"uniforms must have shape ({n}, {tables.ncells}), not {given.shape}")
+        if not ((given >= 0) & (given < 1)).all():
+            raise NoughtsError("uniforms must lie in [0, 1)")
+    results = np.empty(int(n), dtype=np.int8)
+    lengths = np.empty(int(n), dtype=np.int16)
+    kernel = K.playouts_parallel if parallel else K.playouts
+    kernel(
+        tables.rule,
+        tables.maker,
+        tables.ncells,
+        tables.lines,
+        tables.through,
+        tables.nthrough,
+        tables.aux0,
+        given,
+        uniforms is not None,
+        np.uint64(seed % 2**64),
+        results,
+        lengths,
+    )
+    return PlayoutResults(results, lengths)
+
+
+class BatchGame:
+    """A batch of games of one claim game, stepped together (a vector environment's core).
+
+    ``reset(batch)`` starts ``batch`` games; ``legal_mask()`` is a ``(batch, cells)`` boolean
+    array; ``step(actions)`` claims ``actions[g]`` in every game still running (finished games
+    ignore their action) and raises ``IllegalMoveError`` naming the first game whose action is
+    not an empty cell, changing nothing. ``results`` holds 1, -1 or 0 for finished games
+    (first player's view) and :data:`RUNNING` for the others; ``plies`` the moves made.
+
+    >>> import numpy as np, noughts
+    >>> b = BatchGame(noughts.game("tictactoe"))
+    >>> b.reset(2)
+    >>> b.step(np.array([4, 0]))
+    >>> b.to_move().tolist(), b.legal_mask()[0].astype(int).tolist()
+    ([1, 1], [1, 1, 1, 1, 0, 1, 1, 1, 1])
+    """
+
+    RUNNING = K.RUNNING
+
+    def __init__(self, game: Game | str):
+        self._t = _Tables(game)
+        self.game = self._t.game
+        self.reset(0)
+
+    @property
+    def num_actions(self) -> int:
+        """The number of cells (actions) of each game."""
+        return self._t.ncells
+
+    def reset(self, batch: int) -> None:
+        """Start ``batch`` new games from the start position."""
+        if not isinstance(batch, (int, np.integer)) or batch < 0:
+            raise NoughtsError(f"the batch size must be a whole number >= 0, not {batch!r}")
+        self.bits = np.zeros((batch, 2), dtype=np.uint64)
+        self.aux = np.zeros((batch, 2), dtype=np.int64)
+        self.aux[:, 0] = self._t.aux0
+        self.plies = np.zeros(batch, dtype=np.int64)
+        self.results = np.full(batch, K.RUNNING, dtype=np.int8)
+
+    @property
+    def batch(self) -> int:
+        """How many games the batch holds."""
+        return int(self.results.shape[0])
+
+    def done(self) -> npt.NDArray[np.bool_]:
+        """Which games are over."""
+        done: npt.NDArray[np.bool_] = self.results != K.RUNNING
+        return done
+
+    def to_move(self) -> npt.NDArray[np.int64]:
+        """The player to move in each game (0 first, 1 second), by turn order."""
+        return self.plies & 1
+
+    def legal_mask(self) -> npt.NDArray[np.bool_]:
+        """``(batch, cells)``: true where the cell is empty in a running game."""
+        out = np.empty((self.batch, self._t.ncells), dtype=bool)
+        K.legal_mask(self._t.ncells, self.bits, self.results, out)
+        return out
+
+    def step(self, actions: npt.ArrayLike) -> None:
+        """Claim ``actions[g]`` (a cell) in every running game ``g``."""
+        a = np.ascontiguousarray(actions, dtype=np.int64)
+        if a.shape != (self.batch,):
+            raise NoughtsError(f"actions must have shape ({self.batch},), not {a.shape}")
+        t = self._t
+        bad = K.step(
+            t.rule,
+            t.maker,
+            t.ncells,
+            t.lines,
+            t.through,
+            t.nthrough,
+            self.bits,
+            self.aux,
+            self.plies,
+            self.results,
+            a,
+        )
+        if bad >= 0:
+            raise IllegalMoveError(
+                f"game {bad}: action {int(a[bad])} is illegal: it is not an empty cell of {self.game.board.spec}"
+            )
+
+    def scores(self) -> npt.NDArray[np.int64]:
+        """``(batch, 2)``: each side's completed lines so far (cumulative rules only)."""
+        if self._t.rule != K.CUMULATIVE:
+            raise NoughtsError(f"{self.game} keeps no score")
+        return self.aux.copy()
+
+    def outcome(self, g: int) -> Outcome | None:
+        """Game ``g``'s outcome, or None while it runs."""
+        return RESULT_OUTCOMES.get(int(self.results[g]))

@@ -1,0 +1,152 @@
+"""Observations for learning code: a position as feature planes, seen by one player.
+
+An observation is a float32 array of shape ``(*spatial, planes)`` (channels last, as
+PettingZoo's classic board games have it). ``spatial`` is the board's grid (``board.grid``: 3x3
+for tic-tac-toe, 3x3x3 for ``hypercube(3,3)`` and for Otrio, whose third axis is the ring
+size), with a leading axis of boards for Notakto. Each plane has a name
+(:attr:`ObservationEncoder.plane_names`):
+
+* ``own``, ``opponent``: the observer's cells and the other player's (claim games, Otrio,
+  veto). Who owns which cell is by turn order, so Maker-Breaker with Breaker first works too.
+* ``x`` and ``dead`` (Notakto, where both players draw ``x``): the marks, and whole boards that
+  are dead (hold a line or are full).
+* ``on_board``: 1 on grid points that are cells (only for ``shape`` boards, which have holes).
+* ``vetoed`` (veto rules): 1 on the cell forbidden for the claim that follows; ``veto_step``:
+  all 1 while a veto (or pass) is due; ``passed``: all 1 while a claim follows a pass.
+* ``own_score``, ``opponent_score`` (cumulative rules): the lines each side owns so far, on
+  every cell (the bound of the space is the number of lines).
+* ``is_first``: all 1 when the observer is the first player (who moved first in this game;
+  under Maker-Breaker that says the role).
+
+Everything here is read from the public position API and the state layout each rules module
+documents; the tests check the planes against ``game.marks(position)`` and
+``position.score()``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+
+from noughts.core import (
+    ClaimGame,
+    CumulativeGame,
+    Game,
+    NotaktoGame,
+    NoughtsError,
+    Player,
+    Position,
+    VetoGame,
+)
+
+__all__ = ["ObservationEncoder"]
+
+_PASS = -1  # the pending veto after a pass (noughts.core.veto)
+
+
+class ObservationEncoder:
+    """Encodes the positions of one game as planes; see the module docstring.
+
+    ``shape``, ``plane_names`` and ``high`` (the largest value of each plane) describe the
+    array; ``encode(position, player)`` makes one.
+    """
+
+    def __init__(self, game: Game):
+        if not isinstance(game, (ClaimGame, VetoGame, NotaktoGame)):
+            raise NoughtsError(f"no observation encoding for {game} ({type(game).__name__})")
+        self.game = game
+        board = game.board
+        self._inner: ClaimGame | None = game.inner if isinstance(game, VetoGame) else None
+        rules = self._inner if self._inner is not None else game
+        self._scored = isinstance(rules, CumulativeGame)
+        grid = board.grid
+        # flat index of each cell's grid point (row-major over the grid)
+        strides = [math.prod(grid[i + 1 :]) for i in range(len(grid))]
+        self._points = np.array(
+            [sum(c * s for c, s in zip(coord, strides, strict=True)) for coord in board.coords],
+            dtype=np.int64,
+        )
+        self._grid_size = math.prod(grid)
+        self._holes = board.num_cells < self._grid_size
+        self._cell_bits = [1 << c for c in range(board.num_cells)]
+        names: list[str]
+        if isinstance(game, NotaktoGame):
+            names = ["x", "dead"]
+            self.shape: tuple[int, ...] = (game.boards, *grid, 0)
+        else:
+            names = ["own", "opponent"]
+            self.shape = (*grid, 0)
+        if self._holes:
+            names.append("on_board")
+        if isinstance(game, VetoGame):
+            names += ["vetoed", "veto_step", "passed"]
+        if self._scored:
+            names += ["own_score", "opponent_score"]
+        names.append("is_first")
+        self.plane_names: tuple[str, ...] = tuple(names)
+        self.shape = (*self.shape[:-1], len(names))
+        lines = len(board.lines)
+        self.high = np.array([float(lines) if n.endswith("_score") else 1.0 for n in names], dtype=np.float32)
+        self._on_board = np.zeros(self._grid_size, dtype=np.float32)
+        self._on_board[self._points] = 1.0
+        self._dead_masks = board.line_masks
+        self._full = board.full_mask
+
+    @property
+    def num_planes(self) -> int:
+        """How many planes an observation has (its last axis)."""
+        return len(self.plane_names)
+
+    def _cells(self, bits: int) -> npt.NDArray[np.float32]:
+        """A bit mask of cells as one flat plane over the grid."""
+        plane = np.zeros(self._grid_size, dtype=np.float32)
+        cells = self.game.board.cells_in(bits)
+        plane[self._points[cells]] = 1.0
+        return plane
+
+    def encode(self, position: Position, player: Player) -> npt.NDArray[np.float32]:
+        """The planes of ``position`` as ``player`` sees it (any player, to move or not)."""
+        game = self.game
+        if position.game != game:
+            raise NoughtsError(f"the position is one of {position.game}, not of {game}")
+        player = Player(player)
+        planes: list[npt.NDArray[np.float32]] = []
+        if isinstance(game, NotaktoGame):
+            return self._encode_notakto(position, player)
+        state = position.state
+        planes.append(self._cells(state[player]))
+        planes.append(self._cells(state[player.other]))
+        if self._holes:
+            planes.append(self._on_board)
+        if isinstance(game, VetoGame):
+            veto = state[2]
+            vetoed = np.zeros(self._grid_size, dtype=np.float32)
+            if veto is not None and veto >= 0 and position.outcome() is None:
+                vetoed[self._points[veto]] = 1.0
+            planes.append(vetoed)
+            at_veto = veto is None and position.outcome() is None
+            planes.append(np.full(self._grid_size, float(at_veto), dtype=np.float32))
+            planes.append(np.full(self._grid_size, float(veto == _PASS), dtype=np.float32))
+        if self._scored:
+            score = position.score()
+            assert score is not None
+            planes.append(np.full(self._grid_size, float(score[player]), dtype=np.float32))
+            planes.append(np.full(self._grid_size, float(score[player.other]), dtype=np.float32))
+        planes.append(np.full(self._grid_size, float(player is Player.FIRST), dtype=np.float32))
+        return np.stack(planes, axis=-1).reshape(self.shape)
+
+    def _is_dead(self, bits: int) -> bool:
+        return bits == self._full or any(bits & m == m for m in self._dead_masks)
+
+    def _encode_notakto(self, position: Position, player: Player) -> npt.NDArray[np.float32]:
+        out = np.zeros((len(position.state), self._grid_size, self.num_planes), dtype=np.float32)
+        names = self.plane_names
+        for b, bits in enumerate(position.state):
+            out[b, :, 0] = self._cells(bits)
+            out[b, :, 1] = float(self._is_dead(bits))
+            if self._holes:
+                out[b, :, names.index("on_board")] = self._on_board
+        out[:, :, -1] = float(player is Player.FIRST)
+        return out.reshape(self.shape)
