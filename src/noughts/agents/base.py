@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import functools
 import importlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Protocol, cast, runtime_checkable
 
 import numpy as np
 
@@ -52,9 +51,10 @@ def _factory(name: str) -> Callable[..., Agent] | None:
     if target is None:
         return None
     module_name, _, attr = target.partition(":")
-    module = importlib.import_module(module_name)
-    factory: Callable[..., Agent] = functools.reduce(getattr, attr.split("."), module)
-    return factory
+    found: object = importlib.import_module(module_name)
+    for part in attr.split("."):
+        found = getattr(found, part)
+    return cast("Callable[..., Agent]", found)
 
 
 def agent_names() -> list[str]:
@@ -64,11 +64,12 @@ def agent_names() -> list[str]:
 
 def make_agent(spec: str) -> Agent:
     """An agent from a spec ``name`` or ``name:key=value,...``; ``NoughtsError`` if unknown."""
-    if spec.strip().endswith(".json"):
+    if spec.strip().endswith(".json") and spec.strip().partition(":")[0] not in _FACTORIES:
         # a saved agent (versioned JSON metadata + .npz arrays), validated on load
         from noughts.agents.saved import load_agent
 
-        return load_agent(Path(spec.strip()))
+        agent: Agent = load_agent(Path(spec.strip()))
+        return agent
     name, _, options = spec.strip().partition(":")
     factory = _factory(name)
     if factory is None:
