@@ -1,0 +1,313 @@
+"""The numba MCTS kernel for claim games on up to 64 cells: the same UCT, rollouts and solver
+as the reference in :mod:`noughts.agents.mcts`, over bitboards and flat node arrays.
+
+Nodes live in arrays indexed by number (node 0 is the root); a node's children form a linked
+list (``first_child``, ``next_sibling``), and ``untried`` is the bit mask of its legal moves
+not yet expanded. Values and proofs are from the view of the player who moved into the node.
+Random numbers come from numba's generator, seeded per search, so a search repeats exactly.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+STANDARD = 0
+MISERE = 1
+MAKER_BREAKER = 2
+CUMULATIVE = 3
+
+NONE = -1  # no outcome yet
+FIRST_WINS = 0
+SECOND_WINS = 1
+DRAW = 2
+
+UNKNOWN = 2  # proven: -1 loss, 0 draw, 1 win (for the player who moved into the node), 2 unknown
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+
+
+@njit(cache=True, inline="always")
+def _popcount(x: np.uint64) -> int:
+    n = 0
+    while x:
+        x &= x - _ONE
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _nth_bit(x: np.uint64, n: int) -> int:
+    """The index of the n-th (0-based) set bit of x."""
+    for _ in range(n):
+        x &= x - _ONE
+    c = 0
+    low = x & (~x + _ONE)
+    while low > _ONE:
+        low >>= _ONE
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def claim_outcome(
+    rule: int,
+    maker: int,
+    mover: int,
+    mine: np.uint64,
+    theirs: np.uint64,
+    cell: int,
+    full: bool,
+    lines: np.ndarray,
+    through: np.ndarray,
+    nthrough: np.ndarray,
+) -> int:
+    """The outcome (NONE, FIRST_WINS, SECOND_WINS, DRAW) after ``mover`` claimed ``cell``;
+    ``mine`` includes the cell.
+    """
+    if rule == CUMULATIVE:
+        if not full:
+            return NONE
+        a = 0
+        b = 0
+        for j in range(lines.shape[0]):
+            m = lines[j]
+            if mine & m == m:
+                a += 1
+            elif theirs & m == m:
+                b += 1
+        if a == b:
+            return DRAW
+        return mover if a > b else 1 - mover
+    if rule == MAKER_BREAKER and mover != maker:
+        for j in range(lines.shape[0]):
+            if not (mine & lines[j]):
+                return NONE
+        return mover
+    for i in range(nthrough[cell]):
+        m = lines[through[cell, i]]
+        if mine & m == m:
+            if rule == MISERE:
+                return 1 - mover
+            return mover
+    if full and rule != MAKER_BREAKER:
+        return DRAW
+    return NONE
+
+
+@njit(cache=True)
+def rollout(
+    b0: np.uint64,
+    b1: np.uint64,
+    to_move: int,
+    full_mask: np.uint64,
+    cells: int,
+    rule: int,
+    maker: int,
+    lines: np.ndarray,
+    through: np.ndarray,
+    nthrough: np.ndarray,
+    empties: np.ndarray,
+) -> int:
+    """Uniformly random moves from a non-terminal position to the end; the outcome."""
+    n = 0
+    taken = b0 | b1
+    for c in range(cells):
+        if not (taken >> np.uint64(c)) & _ONE:
+            empties[n] = c
+            n += 1
+    mover = to_move
+    while True:
+        i = np.random.randint(0, n)
+        c = empties[i]
+        n -= 1
+        empties[i] = empties[n]
+        bit = _ONE << np.uint64(c)
+        if mover == 0:
+            b0 |= bit
+            out = claim_outcome(rule, maker, 0, b0, b1, c, n == 0, lines, through, nthrough)
+        else:
+            b1 |= bit
+            out = claim_outcome(rule, maker, 1, b1, b0, c, n == 0, lines, through, nthrough)
+        if out != NONE:
+            return out
+        mover = 1 - mover
+
+
+@njit(cache=True)
+def search(
+    b0: np.uint64,
+    b1: np.uint64,
+    to_move: int,
+    sims: int,
+    c: float,
+    solver: bool,
+    seed: int,
+    rule: int,
+    maker: int,
+    cells: int,
+    full_mask: np.uint64,
+    lines: np.ndarray,
+    through: np.ndarray,
+    nthrough: np.ndarray,
+    cap: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int, int]:
+    """UCT from a non-terminal position; returns the root children's moves, visits, summed
+    values and proofs (from the root mover's view), the simulations run, the nodes made and
+    the root's proof (from the root mover's view: 1 win, 0 draw, -1 loss, 2 unknown).
+    """
+    np.random.seed(seed)
+    # cap: room for the nodes: each simulation makes at most one, and the game tree has no more
+    nb0 = np.zeros(cap, dtype=np.uint64)
+    nb1 = np.zeros(cap, dtype=np.uint64)
+    tomove = np.zeros(cap, dtype=np.int8)
+    parent = np.full(cap, -1, dtype=np.int32)
+    first = np.full(cap, -1, dtype=np.int32)
+    sibling = np.full(cap, -1, dtype=np.int32)
+    move = np.full(cap, -1, dtype=np.int16)
+    untried = np.zeros(cap, dtype=np.uint64)
+    visits = np.zeros(cap, dtype=np.int64)
+    value = np.zeros(cap, dtype=np.float64)
+    proven = np.full(cap, UNKNOWN, dtype=np.int8)
+    outcome = np.full(cap, NONE, dtype=np.int8)
+    path = np.zeros(cells + 2, dtype=np.int32)
+    empties = np.zeros(cells, dtype=np.int64)
+
+    nb0[0] = b0
+    nb1[0] = b1
+    tomove[0] = to_move
+    untried[0] = full_mask & ~(b0 | b1)
+    nodes = 1
+    done = 0
+    for _ in range(sims):
+        if solver and proven[0] != UNKNOWN:
+            break
+        done += 1
+        node = 0
+        depth = 0
+        path[0] = 0
+        result = NONE
+        # selection and expansion
+        while True:
+            if outcome[node] != NONE:
+                result = outcome[node]
+                break
+            if solver and proven[node] != UNKNOWN:
+                p = proven[node]  # from the view of the player who moved into the node
+                into = 1 - tomove[node]
+                result = DRAW if p == 0 else (into if p == 1 else 1 - into)
+                break
+            u = untried[node]
+            if u:
+                k = np.random.randint(0, _popcount(u))
+                cell = _nth_bit(u, k)
+                bit = _ONE << np.uint64(cell)
+                untried[node] = u & ~bit
+                child = nodes
+                nodes += 1
+                mover = tomove[node]
+                x0 = nb0[node]
+                x1 = nb1[node]
+                full = ((x0 | x1 | bit) & full_mask) == full_mask
+                if mover == 0:
+                    x0 |= bit
+                    out = claim_outcome(rule, maker, 0, x0, x1, cell, full, lines, through, nthrough)
+                else:
+                    x1 |= bit
+                    out = claim_outcome(rule, maker, 1, x1, x0, cell, full, lines, through, nthrough)
+                nb0[child] = x0
+                nb1[child] = x1
+                tomove[child] = 1 - mover
+                parent[child] = node
+                move[child] = cell
+                sibling[child] = first[node]
+                first[node] = child
+                outcome[child] = out
+                if out == NONE:
+                    untried[child] = full_mask & ~(x0 | x1)
+                    result = rollout(
+                        x0, x1, 1 - mover, full_mask, cells, rule, maker, lines, through, nthrough, empties
+                    )
+                else:
+                    result = out
+                    if solver:
+                        proven[child] = 0 if out == DRAW else (1 if out == mover else -1)
+                depth += 1
+                path[depth] = child
+                break
+            # every move expanded: descend to the best child by UCT
+            log_n = math.log(visits[node])
+            best = -1
+            best_score = -1e300
+            ch = first[node]
+            while ch != -1:
+                if not (solver and proven[ch] == -1):
+                    score = value[ch] / visits[ch] + c * math.sqrt(log_n / visits[ch])
+                    if score > best_score:
+                        best_score = score
+                        best = ch
+                ch = sibling[ch]
+            if best == -1:  # only in solver mode, when every child is a proven loss
+                ch = first[node]
+                best = ch
+            node = best
+            depth += 1
+            path[depth] = node
+        # back-propagation, leaf to root
+        for i in range(depth, -1, -1):
+            n = path[i]
+            visits[n] += 1
+            into = 1 - tomove[n]
+            if result == DRAW:
+                pass
+            elif result == into:
+                value[n] += 1.0
+            else:
+                value[n] -= 1.0
+        # proofs, from the leaf's parent up
+        if solver:
+            for i in range(depth - 1, -1, -1):
+                n = path[i]
+                if proven[n] != UNKNOWN:
+                    break
+                best_p = -2
+                all_proven = untried[n] == 0
+                ch = first[n]
+                while ch != -1:
+                    p = proven[ch]
+                    if p == UNKNOWN:
+                        all_proven = False
+                    elif p > best_p:
+                        best_p = p
+                    ch = sibling[ch]
+                if best_p == 1:
+                    proven[n] = -1
+                elif all_proven:
+                    proven[n] = -best_p
+                else:
+                    break
+    # the root's children, in the order they were expanded
+    count = 0
+    ch = first[0]
+    while ch != -1:
+        count += 1
+        ch = sibling[ch]
+    moves = np.zeros(count, dtype=np.int64)
+    cv = np.zeros(count, dtype=np.int64)
+    cw = np.zeros(count, dtype=np.float64)
+    cp = np.zeros(count, dtype=np.int64)
+    ch = first[0]
+    i = count - 1
+    while ch != -1:
+        moves[i] = move[ch]
+        cv[i] = visits[ch]
+        cw[i] = value[ch]
+        cp[i] = proven[ch]
+        ch = sibling[ch]
+        i -= 1
+    root = proven[0]
+    root_view = UNKNOWN if root == UNKNOWN else -root
+    return moves, cv, cw, cp, done, nodes, root_view

@@ -1,0 +1,359 @@
+"""Monte Carlo tree search: UCT with random rollouts, and an MCTS-Solver mode.
+
+Each simulation walks from the root by UCB1 (Kocsis and Szepesvári, "Bandit based Monte-Carlo
+planning", ECML 2006): a node's child maximises ``mean + c sqrt(ln N / n)``, where the mean is
+the child's average result for the player choosing (win 1, draw 0, loss -1). A node with moves
+not yet tried expands one of them, chosen at random; from the new node a rollout plays
+uniformly random moves to the end of the game, and its result is added to every node on the
+path. After ``sims`` simulations the agent plays the most visited move.
+
+**Solver mode** (Winands, Björnsson and Saito, "Monte-Carlo Tree Search Solver", Computers and
+Games 2008) also backs up proofs: a finished position is proven; a node is a proven win for
+its mover as soon as one child is, and proven (a loss, or a draw where draws exist) once every
+move is expanded and proven, its value the best of its children's. Proven losses are never
+selected again, a simulation that reaches a proven node takes its value without a rollout,
+the search stops when the root is proven, and the agent plays a proven win if it has one and
+never a proven loss while another move remains. Under scoring rules only the sign of the
+final score counts (win, draw, loss).
+
+Two implementations of one algorithm: the plain reference over the public position API
+(:func:`reference_search`, every game), and a numba kernel over bitboards
+(:mod:`noughts.agents._mcts_kernel`) for standard, misère, Maker-Breaker and cumulative claim
+games on up to 64 cells, used by default where it applies (``kernel=python`` forces the
+reference). The tests hold the kernel to the reference: both prove the same values as the
+exact solver, and their visit counts agree in distribution.
+
+>>> import noughts, numpy as np
+>>> g = noughts.game("tictactoe")
+>>> agent = from_options(sims="2000", solver="true")
+>>> g.format_move(agent.choose(g.parse("xx./oo./..."), np.random.default_rng(0)))
+'c1'
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from noughts.core import Move, NoughtsError, Outcome, Player, Position
+from noughts.core.claim import CumulativeGame, MakerBreakerGame, MisereGame, StandardGame
+from noughts.core.game import Game
+
+__all__ = ["MCTSAgent", "RootStats", "SearchResult", "from_options", "reference_search"]
+
+UNKNOWN = 2
+"""A node's proof while it has none (proofs are 1 win, 0 draw, -1 loss)."""
+
+_RULES: dict[type, int] = {StandardGame: 0, MisereGame: 1, MakerBreakerGame: 2, CumulativeGame: 3}
+
+
+@dataclass(frozen=True)
+class RootStats:
+    """One root move after a search: visits, summed result (root mover's view), proof."""
+
+    move: Move
+    visits: int
+    value: float
+    proven: int
+
+    @property
+    def mean(self) -> float:
+        return self.value / self.visits if self.visits else 0.0
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found: the root moves' statistics, simulations run, nodes made, and the
+    root's proof (1 the mover wins, 0 draw, -1 loses, 2 unknown).
+    """
+
+    children: tuple[RootStats, ...]
+    sims: int
+    nodes: int
+    proven: int
+
+    def best(self) -> RootStats:
+        """The move to play: a proven win (most visited), else the most visited move that is
+        not a proven loss (ties: the higher mean, then the earlier expanded).
+        """
+        wins = [s for s in self.children if s.proven == 1]
+        if wins:
+            return max(wins, key=lambda s: s.visits)
+        alive = [s for s in self.children if s.proven != -1] or list(self.children)
+        top = alive[0]
+        for s in alive[1:]:
+            if (s.visits, s.mean) > (top.visits, top.mean):
+                top = s
+        return top
+
+
+class _Node:
+    __slots__ = ("children", "outcome", "position", "proven", "untried", "value", "visits")
+
+    def __init__(self, position: Position, untried: list[Move]):
+        self.position = position
+        self.untried = untried
+        self.children: list[tuple[Move, _Node]] = []
+        self.visits = 0
+        self.value = 0.0  # summed results for the player who moved into this node
+        self.proven = UNKNOWN  # for the player who moved into this node
+        self.outcome = position.outcome()
+
+
+def _result_for(outcome: Outcome, player: Player, scored: bool) -> int:
+    if outcome is Outcome.DRAW:
+        return 0
+    return 1 if outcome.winner is player else -1
+
+
+def reference_search(
+    position: Position, sims: int, c: float, solver: bool, rng: np.random.Generator
+) -> SearchResult:
+    """The plain MCTS over the public position API (every game); see the module docstring."""
+    if position.is_terminal():
+        raise NoughtsError("the game is over: there is nothing to search")
+    scored = position.game.properties.is_scored
+    root = _Node(position, position.legal_moves())
+    root_into = None  # nobody moved into the root: its proof is kept from its mover's view
+    nodes = 1
+    done = 0
+    for _ in range(sims):
+        if solver and root.proven != UNKNOWN:
+            break
+        done += 1
+        node = root
+        path: list[tuple[_Node, Player | None]] = [(root, root_into)]  # (node, who moved into it)
+        outcome: Outcome | None = None
+        while True:
+            into = path[-1][1]
+            if node.outcome is not None:
+                outcome = node.outcome
+                break
+            if solver and node.proven != UNKNOWN and node is not root:
+                assert into is not None
+                outcome = _proof_outcome(node.proven, into)
+                break
+            mover = node.position.to_move
+            if node.untried:
+                move = node.untried.pop(int(rng.integers(len(node.untried))))
+                child_pos = node.position.play(move)
+                child = _Node(child_pos, child_pos.legal_moves())
+                nodes += 1
+                node.children.append((move, child))
+                path.append((child, mover))
+                if child.outcome is not None:
+                    outcome = child.outcome
+                    if solver:
+                        child.proven = _result_for(child.outcome, mover, scored)
+                else:
+                    outcome = _rollout(child_pos, rng)
+                break
+            log_n = math.log(node.visits)
+            best: _Node | None = None
+            best_score = -math.inf
+            for _, ch in node.children:
+                if solver and ch.proven == -1:
+                    continue
+                score = ch.value / ch.visits + c * math.sqrt(log_n / ch.visits)
+                if score > best_score:
+                    best, best_score = ch, score
+            if best is None:
+                best = node.children[0][1]
+            node = best
+            path.append((node, mover))
+        for n, player in path:
+            n.visits += 1
+            if player is not None:
+                n.value += _result_for(outcome, player, scored)
+        if solver:
+            for i in range(len(path) - 2, -1, -1):
+                n, into = path[i]
+                if n.proven != UNKNOWN:
+                    break
+                mover = n.position.to_move
+                proofs = [ch.proven for _, ch in n.children]  # each from mover's view
+                if 1 in proofs:
+                    n.proven = _flip(1, mover, into)
+                elif not n.untried and UNKNOWN not in proofs:
+                    n.proven = _flip(max(proofs), mover, into)
+                else:
+                    break
+    # the root's children were moved into by the root's mover: their values are from its view
+    children = tuple(RootStats(move, ch.visits, ch.value, ch.proven) for move, ch in root.children)
+    return SearchResult(children, done, nodes, root.proven)
+
+
+def _flip(proof: int, mover: Player, into: Player | None) -> int:
+    """A proof from ``mover``'s view as stored on its node: for the player who moved into it
+    (the root, which nobody moved into, keeps its mover's view).
+    """
+    if into is None or into is mover:
+        return proof
+    return -proof
+
+
+def _proof_outcome(proof: int, holder: Player) -> Outcome:
+    if proof == 0:
+        return Outcome.DRAW
+    return Outcome.win_for(holder if proof == 1 else holder.other)
+
+
+def _rollout(position: Position, rng: np.random.Generator) -> Outcome:
+    while not position.is_terminal():
+        moves = position.legal_moves()
+        position = position.play(moves[int(rng.integers(len(moves)))])
+    outcome = position.outcome()
+    assert outcome is not None
+    return outcome
+
+
+def kernel_supports(game: Game) -> bool:
+    """Whether the numba kernel takes ``game``: claim rules on at most 64 cells."""
+    return type(game) in _RULES and game.board.num_cells <= 64
+
+
+def _tree_bound(empty: int) -> int:
+    """The most nodes a claim-game tree with ``empty`` empty cells has (every order of claims)."""
+    total, term = 1, 1
+    for i in range(empty):
+        term *= empty - i
+        total += term
+        if total > 1 << 40:
+            break
+    return total + 1
+
+
+class _Kernel:
+    """The arrays one game's kernel searches need, made once."""
+
+    def __init__(self, game: Game):
+        board = game.board
+        self.rule = _RULES[type(game)]
+        self.maker = int(game.maker) if isinstance(game, MakerBreakerGame) else 0
+        self.cells = board.num_cells
+        self.full = np.uint64(board.full_mask)
+        self.lines = np.array(board.line_masks, dtype=np.uint64)
+        width = max(1, max((len(t) for t in board.lines_through), default=1))
+        self.through = np.zeros((self.cells, width), dtype=np.int64)
+        self.nthrough = np.zeros(self.cells, dtype=np.int64)
+        for cell, js in enumerate(board.lines_through):
+            self.through[cell, : len(js)] = js
+            self.nthrough[cell] = len(js)
+
+    def search(self, position: Position, sims: int, c: float, solver: bool, seed: int) -> SearchResult:
+        from noughts.agents import _mcts_kernel as K
+
+        b0, b1 = position.state[0], position.state[1]
+        empty = self.cells - (b0 | b1).bit_count()
+        moves, visits, values, proofs, done, nodes, root = K.search(
+            np.uint64(b0),
+            np.uint64(b1),
+            int(position.to_move),
+            int(sims),
+            float(c),
+            bool(solver),
+            int(seed),
+            self.rule,
+            self.maker,
+            self.cells,
+            self.full,
+            self.lines,
+            self.through,
+            self.nthrough,
+            min(sims + 2, _tree_bound(empty)),
+        )
+        children = tuple(
+            RootStats(int(m), int(v), float(w), int(p))
+            for m, v, w, p in zip(moves, visits, values, proofs, strict=True)
+        )
+        return SearchResult(children, int(done), int(nodes), int(root))
+
+
+class MCTSAgent:
+    """UCT with random rollouts; see the module docstring.
+
+    ``sims``: simulations per move. ``c``: the exploration constant. ``solver``: MCTS-Solver.
+    ``kernel``: ``auto`` (numba where it applies), ``numba`` (refuse games it does not take)
+    or ``python`` (the reference).
+    """
+
+    def __init__(self, sims: int = 1000, c: float = 1.4, *, solver: bool = False, kernel: str = "auto"):
+        if sims < 1:
+            raise NoughtsError(f"mcts runs at least one simulation, not sims={sims}")
+        if not c >= 0 or math.isinf(c):
+            raise NoughtsError(f"mcts exploration c is a finite number >= 0, not {c}")
+        if kernel not in ("auto", "numba", "python"):
+            raise NoughtsError(f"mcts kernel is auto, numba or python, not {kernel!r}")
+        self.sims = sims
+        self.c = c
+        self.solver = solver
+        self.kernel = kernel
+        parts = [f"sims={sims}"]
+        if c != 1.4:
+            parts.append(f"c={c:g}")
+        if solver:
+            parts.append("solver=true")
+        if kernel != "auto":
+            parts.append(f"kernel={kernel}")
+        self.name = "mcts:" + ",".join(parts)
+        self._kernels: dict[Game, _Kernel] = {}
+
+    def __repr__(self) -> str:
+        return f"MCTSAgent({self.name!r})"
+
+    def uses_kernel(self, game: Game) -> bool:
+        """Whether searches of ``game`` run in the numba kernel."""
+        if self.kernel == "python":
+            return False
+        if kernel_supports(game):
+            return True
+        if self.kernel == "numba":
+            raise NoughtsError(f"the mcts kernel takes claim games on at most 64 cells, not {game}")
+        return False
+
+    def search(self, position: Position, rng: np.random.Generator) -> SearchResult:
+        """Run the simulations from ``position`` and return what they found."""
+        if position.is_terminal():
+            raise NoughtsError("the game is over: there is no move to choose")
+        game = position.game
+        if self.uses_kernel(game):
+            kernel = self._kernels.get(game)
+            if kernel is None:
+                kernel = self._kernels[game] = _Kernel(game)
+            return kernel.search(position, self.sims, self.c, self.solver, int(rng.integers(2**32)))
+        return reference_search(position, self.sims, self.c, self.solver, rng)
+
+    def choose(self, position: Position, rng: np.random.Generator) -> Move:
+        return self.search(position, rng).best().move
+
+
+def _flag(name: str, value: str) -> bool:
+    v = value.strip().lower()
+    if v in ("1", "true", "yes", "on"):
+        return True
+    if v in ("0", "false", "no", "off"):
+        return False
+    raise NoughtsError(f"mcts option {name} is true or false, not {value!r}")
+
+
+def from_options(**options: str) -> MCTSAgent:
+    """The agent of a spec like ``mcts:sims=2000,c=1.4,solver=true,kernel=python``."""
+    sims = options.pop("sims", "1000")
+    c = options.pop("c", "1.4")
+    solver = options.pop("solver", "false")
+    kernel = options.pop("kernel", "auto")
+    if options:
+        raise NoughtsError(
+            f"mcts takes the options sims, c, solver and kernel, not {', '.join(sorted(options))}"
+        )
+    try:
+        n = int(sims)
+    except ValueError:
+        raise NoughtsError(f"mcts sims is a whole number, not {sims!r}") from None
+    try:
+        cf = float(c)
+    except ValueError:
+        raise NoughtsError(f"mcts c is a number, not {c!r}") from None
+    return MCTSAgent(n, cf, solver=_flag("solver", solver), kernel=kernel.strip())

@@ -1,0 +1,430 @@
+"""Depth-limited minimax with alpha-beta, a heuristic evaluation, reflexes and an opening book.
+
+The search is negamax with fail-soft alpha-beta (Knuth and Moore, "An analysis of alpha-beta
+pruning", Artificial Intelligence 6, 1975) over the public position API, so it plays every
+game; it never assumes the players alternate (under veto rules one player makes two steps).
+Finished positions score ``WIN - ply`` for the winner (a faster win is better, a slower loss
+less bad); under scoring rules the final score difference times :data:`SCORE_UNIT`.
+
+**Ties are only ever among exact scores.** 003 §2.4 returns the bound of a pruned subtree as
+if it were the move's score and then picks "randomly among ties": a move whose search was cut
+off at the current best (its true score may be far lower) ties with the best move, and the
+agent can play a losing move. Here the root searches each move with the window
+``(best - 1, +inf)``: a score above ``best - 1`` is exact, anything else is an upper bound
+below the best, and only moves with exact scores equal to the best are tied
+(:meth:`MinimaxAgent.root_scores` exposes the scores and whether each is exact).
+
+**Evaluation** (claim games; every other game gets a neutral 0, so the search still sees wins
+within its horizon). The terms of the arena's heuristic (003 §A.1), generalised from n x n with
+m in a row to any claim board and k, from the side to move's view:
+
+* centre: +50 per centre cell (the cells nearest the grid's centre) the mover owns, -50 per
+  cell the opponent owns; corners: +10 / -10 per corner cell (003 counts only the mover's
+  corners; counting both keeps the evaluation zero-sum);
+* line threats, over lines holding one side's marks only: +10 per mover line with k-1 marks,
+  +4 with k-2; -8000 per opponent line with k-1, -400 with k-2 (003's weights);
+* threats counted by the cells that complete them (two lines missing the same cell are one
+  threat), which settles two cases exactly: a mover with a completing cell wins next ply, and
+  a mover facing two or more distinct completing cells of the opponent (and none of its own)
+  loses in two. These scores are exact, not heuristic.
+
+Misère rules negate the line terms (owning lines is bad; no centre, corner or exact terms);
+Maker-Breaker counts Maker's lines only (Breaker has none to make); cumulative rules add the
+running score difference (x1000) and weigh both sides' lines alike (both become points).
+
+**Reflexes** (003 §3.2, tier 1), before any search: win now (a move that ends the game in the
+mover's win), block now (claim games with standard or Maker-Breaker rules: the one cell that
+completes an opponent's line). **Opening book** (003 §4.2, optional): on an empty board take a
+centre cell; as the reply to one mark, a free centre cell, else a corner. 003's ban of the
+centre as the first move changes the game, so it is not here.
+
+>>> import noughts, numpy as np
+>>> g = noughts.game("tictactoe")
+>>> agent = from_options(depth="2")
+>>> g.format_move(agent.choose(g.parse("xx./oo./..."), np.random.default_rng(0)))
+'c1'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from noughts.core import Move, NoughtsError, Outcome, Player, Position
+from noughts.core.claim import CumulativeGame, MakerBreakerGame, MisereGame, StandardGame
+from noughts.core.game import Game
+
+__all__ = ["INF", "SCORE_UNIT", "WIN", "MinimaxAgent", "from_options", "plain_negamax"]
+
+WIN = 10**9
+"""The score of a win at ply 0; a win at ply n scores ``WIN - n``."""
+
+SCORE_UNIT = 10**6
+"""Under scoring rules a finished game scores its final score difference times this."""
+
+INF = 2 * WIN
+
+CENTRE, CORNER = 50, 10
+OWN = (10, 4)  # mover's lines with k-1 and k-2 marks
+OPP = (8000, 400)  # opponent's lines with k-1 and k-2 marks
+
+
+@dataclass(frozen=True)
+class _Geometry:
+    """What the evaluation needs of one claim board, computed once per game."""
+
+    lines: tuple[int, ...]
+    k: int
+    centre: int
+    corners: int
+    order: tuple[int, ...]  # cells, most promising first (centre distance, then lines through)
+    kind: str  # standard, misere, maker_breaker, cumulative
+    maker: Player | None
+
+
+_GEOMETRY: dict[Game, _Geometry] = {}
+
+
+def _geometry(game: Game) -> _Geometry | None:
+    if type(game) not in (StandardGame, MisereGame, MakerBreakerGame, CumulativeGame):
+        return None  # Otrio is built on the claim engine, but its moves are rings
+    geo = _GEOMETRY.get(game)
+    if geo is None:
+        board = game.board
+        mid = [(g - 1) / 2 for g in board.grid]
+        dist = [sum((x - m) ** 2 for x, m in zip(c, mid, strict=True)) for c in board.coords]
+        near = min(dist)
+        centre = sum(1 << c for c, d in enumerate(dist) if d == near)
+        corners = sum(
+            1 << c
+            for c, xy in enumerate(board.coords)
+            if all(x in (0, g - 1) for x, g in zip(xy, board.grid, strict=True))
+        )
+        order = tuple(
+            sorted(range(board.num_cells), key=lambda c: (dist[c], -len(board.lines_through[c]), c))
+        )
+        kind = (
+            "misere"
+            if isinstance(game, MisereGame)
+            else "maker_breaker"
+            if isinstance(game, MakerBreakerGame)
+            else "cumulative"
+            if isinstance(game, CumulativeGame)
+            else "standard"
+        )
+        maker = game.maker if isinstance(game, MakerBreakerGame) else None
+        geo = _GEOMETRY[game] = _Geometry(board.line_masks, board.k, centre, corners, order, kind, maker)
+    return geo
+
+
+def _terminal(p: Position, ply: int) -> int:
+    """A finished position's score from the view of ``p.to_move``."""
+    mover = p.to_move
+    if p.game.properties.is_scored:
+        s = p.score()
+        assert s is not None
+        diff = s[0] - s[1]
+        return SCORE_UNIT * (diff if mover is Player.FIRST else -diff)
+    outcome = p.outcome()
+    if outcome is Outcome.DRAW or outcome is None:
+        return 0
+    return WIN - ply if outcome.winner is mover else -(WIN - ply)
+
+
+def _completions(lines: Sequence[int], mine: int, theirs: int, k: int) -> int:
+    """The cells that would complete one of ``mine``'s lines (lines ``theirs`` has not touched)."""
+    cells = 0
+    for m in lines:
+        if not theirs & m:
+            own = mine & m
+            if own.bit_count() == k - 1:
+                cells |= m & ~own
+    return cells
+
+
+def evaluate(p: Position, ply: int = 0) -> int:
+    """The heuristic score of a non-terminal position for its side to move (see the module
+    docstring); 0 for games that are not claim games.
+    """
+    geo = _geometry(p.game)
+    if geo is None:
+        return 0
+    b0: int = p.state[0]
+    b1: int = p.state[1]
+    mover = p.to_move
+    me, op = (b0, b1) if mover is Player.FIRST else (b1, b0)
+    k = geo.k
+    kind = geo.kind
+    if kind == "standard" or kind == "maker_breaker":
+        i_make = kind == "standard" or geo.maker is mover
+        they_make = kind == "standard" or geo.maker is not mover
+        if i_make and _completions(geo.lines, me, op, k):
+            return WIN - (ply + 1)
+        if they_make and (_completions(geo.lines, op, me, k)).bit_count() >= 2:
+            return -(WIN - (ply + 2))
+    score = 0
+    own1 = own2 = opp1 = opp2 = 0
+    for m in geo.lines:
+        a = (me & m).bit_count()
+        b = (op & m).bit_count()
+        if b == 0 and a:
+            if a == k - 1:
+                own1 += 1
+            elif a == k - 2:
+                own2 += 1
+        elif a == 0 and b:
+            if b == k - 1:
+                opp1 += 1
+            elif b == k - 2:
+                opp2 += 1
+    if kind == "standard":
+        score += OWN[0] * own1 + OWN[1] * own2 - OPP[0] * opp1 - OPP[1] * opp2
+    elif kind == "misere":
+        return -(OWN[0] * own1 + OWN[1] * own2) + OWN[0] * opp1 + OWN[1] * opp2
+    elif kind == "maker_breaker":
+        if geo.maker is mover:
+            score += OWN[0] * own1 + OWN[1] * own2
+        else:
+            score -= OPP[0] * opp1 + OPP[1] * opp2
+    else:  # cumulative: both sides' lines are future points
+        s = p.score()
+        assert s is not None
+        diff = s[0] - s[1]
+        score += 1000 * (diff if mover is Player.FIRST else -diff)
+        score += OWN[0] * (own1 - opp1) + OWN[1] * (own2 - opp2)
+    score += CENTRE * ((me & geo.centre).bit_count() - (op & geo.centre).bit_count())
+    score += CORNER * ((me & geo.corners).bit_count() - (op & geo.corners).bit_count())
+    return score
+
+
+def _ordered(p: Position) -> list[Move]:
+    """Legal moves, most promising first: completing cells, blocking cells, then by centre
+    distance (003 §6.2) and lines through the cell; other games keep ``legal_moves()`` order.
+    """
+    moves = p.legal_moves()
+    geo = _geometry(p.game)
+    if geo is None or geo.kind == "misere":
+        return moves
+    b0, b1 = p.state[0], p.state[1]
+    me, op = (b0, b1) if p.to_move is Player.FIRST else (b1, b0)
+    wins = _completions(geo.lines, me, op, geo.k)
+    blocks = _completions(geo.lines, op, me, geo.k)
+    empty = ~(b0 | b1)
+    first = [c for c in geo.order if wins >> c & 1 and empty >> c & 1]
+    second = [c for c in geo.order if blocks >> c & 1 and not wins >> c & 1 and empty >> c & 1]
+    rest = [c for c in geo.order if empty >> c & 1 and not (wins | blocks) >> c & 1]
+    return first + second + rest  # type: ignore[return-value]
+
+
+def _legal(p: Position) -> list[Move]:
+    return p.legal_moves()
+
+
+def plain_negamax(p: Position, depth: int, ply: int = 0) -> int:
+    """The reference: the same scores as the agent's search, computed with no pruning at all."""
+    if p.is_terminal():
+        return _terminal(p, ply)
+    if depth == 0:
+        return evaluate(p, ply)
+    best = -INF
+    for m in p.legal_moves():
+        c = p.play(m)
+        v = plain_negamax(c, depth - 1, ply + 1)
+        best = max(best, v if c.to_move is p.to_move else -v)
+    return best
+
+
+class MinimaxAgent:
+    """Depth-limited alpha-beta; see the module docstring.
+
+    ``depth``: plies searched below the root. ``reflexes``: win now and block now before
+    searching. ``book``: the opening book. ``tie_break``: ``random`` (among exactly tied best
+    moves, with the ``rng`` given to ``choose``) or ``first`` (the first in search order).
+    ``ordering``: search promising moves first (off: ``legal_moves()`` order, for comparison).
+    ``nodes`` counts the positions searched.
+    """
+
+    def __init__(
+        self,
+        depth: int = 3,
+        *,
+        reflexes: bool = True,
+        book: bool = False,
+        tie_break: str = "random",
+        ordering: bool = True,
+    ):
+        if depth < 1:
+            raise NoughtsError(f"minimax searches at least 1 ply, not depth={depth}")
+        if tie_break not in ("first", "random"):
+            raise NoughtsError(f"tie is 'first' or 'random', not {tie_break!r}")
+        self.depth = depth
+        self.reflexes = reflexes
+        self.book = book
+        self.tie_break = tie_break
+        self.ordering = ordering
+        self._order = _ordered if ordering else _legal
+        parts = [f"depth={depth}"]
+        if not reflexes:
+            parts.append("reflexes=false")
+        if book:
+            parts.append("book=true")
+        if tie_break != "random":
+            parts.append(f"tie={tie_break}")
+        if not ordering:
+            parts.append("order=false")
+        self.name = "minimax:" + ",".join(parts)
+        self.nodes = 0
+
+    def __repr__(self) -> str:
+        return f"MinimaxAgent({self.name!r})"
+
+    # -- the search -------------------------------------------------------------------------------
+
+    def _search(self, p: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """Fail-soft negamax: the exact score if it lies strictly inside (alpha, beta), else a
+        bound on the same side of the window (an upper bound at or below alpha, a lower bound at
+        or above beta).
+        """
+        self.nodes += 1
+        if p.is_terminal():
+            return _terminal(p, ply)
+        if depth == 0:
+            return evaluate(p, ply)
+        best = -INF
+        for m in self._order(p):
+            c = p.play(m)
+            if c.to_move is p.to_move:
+                v = self._search(c, depth - 1, alpha, beta, ply + 1)
+            else:
+                v = -self._search(c, depth - 1, -beta, -alpha, ply + 1)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        return best
+
+    def root_scores(self, position: Position) -> dict[Move, tuple[int, bool]]:
+        """Each legal move's score at this agent's depth and whether it is exact: a move whose
+        score is not exact is known to be worse than the best (its score is an upper bound).
+        """
+        scores: dict[Move, tuple[int, bool]] = {}
+        best = -INF
+        for m in self._order(position):
+            c = position.play(m)
+            lower = best - 1 if best > -INF else -INF
+            if c.to_move is position.to_move:
+                v = self._search(c, self.depth - 1, lower, INF, 1)
+            else:
+                v = -self._search(c, self.depth - 1, -INF, -lower, 1)
+            exact = v > lower
+            scores[m] = (v, exact)
+            if exact and v > best:
+                best = v
+        return scores
+
+    def move_scores(self, position: Position) -> dict[Move, int]:
+        """The exact score of every legal move (each searched with a full window): the agent's
+        own estimate, for overlays. Slower than :meth:`root_scores`.
+        """
+        out: dict[Move, int] = {}
+        for m in position.legal_moves():
+            c = position.play(m)
+            v = self._search(c, self.depth - 1, -INF, INF, 1)
+            out[m] = v if c.to_move is position.to_move else -v
+        return out
+
+    def best_moves(self, position: Position) -> list[Move]:
+        """The moves the search ranks best (exactly tied), in search order."""
+        scores = self.root_scores(position)
+        top = max(v for v, exact in scores.values() if exact)
+        return [m for m, (v, exact) in scores.items() if exact and v == top]
+
+    # -- reflexes and book ----------------------------------------------------------------------
+
+    def _reflex(self, p: Position) -> list[Move] | None:
+        mover = p.to_move
+        wins = []
+        for m in p.legal_moves():
+            c = p.play(m)
+            if c.is_terminal() and c.outcome() is Outcome.win_for(mover) and not p.game.properties.is_scored:
+                wins.append(m)
+        if wins:
+            return wins
+        geo = _geometry(p.game)
+        if geo is None or geo.kind not in ("standard", "maker_breaker"):
+            return None
+        if geo.kind == "maker_breaker" and geo.maker is mover:
+            return None
+        b0, b1 = p.state[0], p.state[1]
+        me, op = (b0, b1) if mover is Player.FIRST else (b1, b0)
+        threats = _completions(geo.lines, op, me, geo.k)
+        if threats.bit_count() == 1:
+            return [threats.bit_length() - 1]
+        return None
+
+    def _book(self, p: Position) -> Move | None:
+        geo = _geometry(p.game)
+        if geo is None or geo.kind != "standard":
+            return None
+        b0, b1 = p.state[0], p.state[1]
+        taken = b0 | b1
+        if taken.bit_count() > 1:
+            return None
+        free_centre = [c for c in geo.order if geo.centre >> c & 1 and not taken >> c & 1]
+        if free_centre:
+            return free_centre[0]
+        corners = [c for c in geo.order if geo.corners >> c & 1 and not taken >> c & 1]
+        return corners[0] if corners else None
+
+    def choose(self, position: Position, rng: np.random.Generator) -> Move:
+        if position.is_terminal():
+            raise NoughtsError("the game is over: there is no move to choose")
+        candidates: list[Move] | None = None
+        if self.reflexes:
+            candidates = self._reflex(position)
+        if candidates is None and self.book:
+            move = self._book(position)
+            if move is not None:
+                return move
+        if candidates is None:
+            candidates = self.best_moves(position)
+        if self.tie_break == "first" or len(candidates) == 1:
+            return candidates[0]
+        return candidates[int(rng.integers(len(candidates)))]
+
+
+def _flag(name: str, value: str) -> bool:
+    v = value.strip().lower()
+    if v in ("1", "true", "yes", "on"):
+        return True
+    if v in ("0", "false", "no", "off"):
+        return False
+    raise NoughtsError(f"minimax option {name} is true or false, not {value!r}")
+
+
+def from_options(**options: str) -> MinimaxAgent:
+    """The agent of a spec like ``minimax:depth=3,book=true,reflexes=false,tie=first,order=false``."""
+    depth = options.pop("depth", "3")
+    reflexes = options.pop("reflexes", "true")
+    book = options.pop("book", "false")
+    tie = options.pop("tie", "random")
+    order = options.pop("order", "true")
+    if options:
+        raise NoughtsError(
+            f"minimax takes the options depth, reflexes, book, tie and order, not {', '.join(sorted(options))}"
+        )
+    try:
+        d = int(depth)
+    except ValueError:
+        raise NoughtsError(f"minimax depth is a whole number of plies, not {depth!r}") from None
+    return MinimaxAgent(
+        d,
+        reflexes=_flag("reflexes", reflexes),
+        book=_flag("book", book),
+        tie_break=tie,
+        ordering=_flag("order", order),
+    )

@@ -1,0 +1,332 @@
+"""``noughts grade``, ``match``, ``tournament`` and ``ratings``: agents against the truth and
+against each other. Each command is a few lines over :mod:`noughts.arena`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+import noughts
+from noughts.core import NoughtsError
+
+__all__ = ["register"]
+
+AgentArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="AGENT",
+        help="An agent spec: random, perfect, minimax:depth=3, mcts:sims=2000,solver=true, or a saved agent x.json.",
+    ),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document (schema in the README).")]
+SeedOpt = Annotated[
+    int | None, typer.Option(help="Seed for every random choice (default: a fresh one, printed).")
+]
+DbOpt = Annotated[
+    Path | None,
+    typer.Option("--db", metavar="FILE", help="The SQLite store to record in (default: the per-user store)."),
+]
+NoRecordOpt = Annotated[bool, typer.Option("--no-record", help="Do not record the games in the store.")]
+WorkersOpt = Annotated[
+    int,
+    typer.Option(
+        min=0, help="Processes to play on (0: one per CPU; agents given as specs are rebuilt in each)."
+    ),
+]
+
+
+@contextmanager
+def _progress(enabled: bool, title: str) -> Iterator[Callable[[int, int], None]]:
+    """A Rich progress bar on stderr (when it is a terminal); yields ``progress(done, total)``."""
+    console = Console(stderr=True)
+    if not enabled or not console.is_terminal:
+        yield lambda done, total: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    )
+    task = bar.add_task(title, total=None)
+    with bar:
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
+
+
+def _store(db: Path | None, no_record: bool) -> Any:
+    if no_record:
+        return None
+    from noughts.store import Store
+
+    return Store(db)
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
+
+
+def _elo(x: float | None) -> str:
+    return "inf" if x is None else f"{x:+.0f}"
+
+
+def grade(
+    agent: AgentArg,
+    spec: Annotated[
+        str | None,
+        typer.Argument(metavar="SPEC", help="The game (a saved agent knows its own game)."),
+    ] = None,
+    sample: Annotated[
+        int | None,
+        typer.Option(min=1, metavar="N", help="Grade N positions met in random games instead of all."),
+    ] = None,
+    games: Annotated[int, typer.Option(min=0, help="Games as each side against the perfect player.")] = 20,
+    seed: Annotated[int, typer.Option(help="Seed for the agent, the sample and the games.")] = 0,
+    strict: Annotated[
+        bool,
+        typer.Option("--strict", help="Optimal also means as fast a win (as slow a loss) as the solver."),
+    ] = False,
+    blunders: Annotated[int, typer.Option(min=0, help="How many of the worst moves to show.")] = 5,
+    max_seconds: Annotated[
+        float, typer.Option("--max-seconds", min=0.001, help="Stop (exit 2) after this many seconds.")
+    ] = 600.0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Grade an agent against the exact solver: the share of reachable positions where its move
+    is optimal, its results as each side against the perfect player, and its worst blunders.
+    """
+    from noughts.agents import make_agent
+    from noughts.arena.grade import grade as run_grade
+
+    player = make_agent(agent)
+    if spec is None:
+        known = getattr(player, "game", None) or getattr(player, "spec", None)
+        if known is None:
+            raise NoughtsError(f"name the game to grade {agent} on, e.g. noughts grade {agent} tictactoe")
+        spec = str(known)
+    game = noughts.game(spec)
+    with _progress(not as_json, f"grading {agent} on {game}") as tick:
+        result = run_grade(
+            player,
+            game,
+            sample=sample,
+            games=games,
+            seed=seed,
+            strict=strict,
+            blunders=blunders,
+            max_seconds=max_seconds,
+            progress=tick,
+        )
+    if as_json:
+        doc = result.to_json()
+        doc["agent"] = agent.strip()
+        typer.echo(json.dumps(doc))
+        return
+    console = Console(highlight=False)
+    what = "sampled positions" if result.sampled else "reachable positions"
+    console.print(
+        f"[bold]{agent}[/] on [bold]{game}[/] (start: {result.start_value}): optimal move in "
+        f"[bold]{_pct(result.optimal_move_rate)}[/] of {result.positions:,} {what} "
+        f"({result.optimal:,}){' [strict]' if strict else ''}"
+    )
+    table = Table(box=box.SIMPLE_HEAD, title="against the perfect player")
+    for col in ("as", "games", "wins", "draws", "losses"):
+        table.add_column(col, justify="right" if col != "as" else "left")
+    for label, side in (("first", result.as_first), ("second", result.as_second)):
+        table.add_row(label, str(side.games), str(side.wins), str(side.draws), str(side.losses))
+    console.print(table)
+    for b in result.blunders:
+        console.print(
+            f"[bold red]{b.to_move} played {b.move}[/] ({b.value_after}); best {', '.join(b.best_moves)} "
+            f"({b.value})  [dim]{b.position}[/]"
+        )
+        console.print(b.board, style="dim")
+    console.print(f"{result.seconds:.2f} s", style="dim")
+
+
+def match(
+    agent_a: Annotated[str, typer.Argument(metavar="A", help="The first agent spec.")],
+    agent_b: Annotated[str, typer.Argument(metavar="B", help="The second agent spec.")],
+    spec: Annotated[str, typer.Argument(metavar="SPEC", help="The game.")],
+    games: Annotated[int, typer.Option(min=1, help="Games to play.")] = 100,
+    swap: Annotated[
+        bool, typer.Option("--swap/--no-swap", help="Alternate who moves first (A first in even games).")
+    ] = True,
+    seed: SeedOpt = None,
+    db: DbOpt = None,
+    no_record: NoRecordOpt = False,
+    workers: WorkersOpt = 1,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play a match between two agents: results with 95% confidence intervals, by side."""
+    from noughts.arena.match import play_match
+
+    game = noughts.game(spec)
+    store = _store(db, no_record)
+    try:
+        with _progress(not as_json, f"{agent_a} vs {agent_b}") as tick:
+            result = play_match(
+                game,
+                agent_a,
+                agent_b,
+                games=games,
+                swap=swap,
+                seed=seed,
+                store=store,
+                progress=tick,
+                workers=None if workers == 0 else workers,
+            )
+    finally:
+        if store is not None:
+            store.close()
+    doc = result.to_json()
+    if as_json:
+        typer.echo(json.dumps(doc))
+        return
+    console = Console(highlight=False)
+    console.print(
+        f"[bold]{game}[/]: {doc['a']} (A) vs {doc['b']} (B), {doc['games']} games, seed {doc['seed']}"
+    )
+    table = Table(box=box.SIMPLE_HEAD)
+    for col in ("A moved", "games", "A wins", "draws", "B wins", "A win rate (95% CI)"):
+        table.add_column(col, justify="left" if col == "A moved" else "right")
+    for label, key in (("first", "a_as_first"), ("second", "a_as_second")):
+        side = doc[key]
+        if side["games"]:
+            lo, hi = side["win_rate_ci"]
+            rate = side["wins"] / side["games"]
+            table.add_row(
+                label,
+                str(side["games"]),
+                str(side["wins"]),
+                str(side["draws"]),
+                str(side["losses"]),
+                f"{_pct(rate)} ({_pct(lo)}-{_pct(hi)})",
+            )
+    table.add_row("all", str(doc["games"]), str(doc["a_wins"]), str(doc["draws"]), str(doc["b_wins"]), "")
+    console.print(table)
+    lo, hi = doc["a_score_ci"]
+    console.print(
+        f"A's score {_pct(doc['a_score'])} (95% CI {_pct(lo)}-{_pct(hi)}); Elo difference "
+        f"{_elo(doc['elo_difference'])} ({_elo(doc['elo_difference_ci'][0])} to {_elo(doc['elo_difference_ci'][1])})"
+    )
+    if doc["match_id"] is not None:
+        console.print(f"recorded as match {doc['match_id']} in {db or 'the per-user store'}", style="dim")
+    console.print(f"{doc['seconds']:.2f} s", style="dim")
+
+
+def tournament(
+    spec: Annotated[str, typer.Argument(metavar="SPEC", help="The game.")],
+    agents: Annotated[list[str], typer.Argument(metavar="AGENT...", help="Two or more agent specs.")],
+    games: Annotated[int, typer.Option(min=1, help="Games per pair (sides alternate).")] = 20,
+    seed: SeedOpt = None,
+    db: DbOpt = None,
+    no_record: NoRecordOpt = False,
+    workers: WorkersOpt = 1,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play a round robin: every pair plays a match; standings and Bradley-Terry ratings."""
+    from noughts.arena.tournament import play_tournament
+
+    game = noughts.game(spec)
+    store = _store(db, no_record)
+    try:
+        with _progress(not as_json, f"tournament on {game}") as tick:
+            result = play_tournament(
+                game,
+                agents,
+                games=games,
+                seed=seed,
+                store=store,
+                progress=tick,
+                workers=None if workers == 0 else workers,
+            )
+    finally:
+        if store is not None:
+            store.close()
+    doc = result.to_json()
+    if as_json:
+        typer.echo(json.dumps(doc))
+        return
+    console = Console(highlight=False)
+    console.print(f"[bold]{game}[/]: {len(agents)} agents, {games} games per pair, seed {doc['seed']}")
+    console.print(_standings_table(doc["standings"]))
+    console.print(
+        "rating: Bradley-Terry on the Elo scale (mean 0) ± its standard error; elo: sequential Elo (k=16)",
+        style="dim",
+    )
+    console.print(f"{doc['seconds']:.2f} s", style="dim")
+
+
+def _standings_table(rows: list[dict[str, Any]]) -> Table:
+    table = Table(box=box.SIMPLE_HEAD)
+    for col in ("agent", "games", "wins", "draws", "losses", "score", "rating", "elo"):
+        table.add_column(col, justify="left" if col == "agent" else "right")
+    for r in rows:
+        se = r.get("rating_stderr")
+        rating = (
+            "-" if r["rating"] is None else f"{r['rating']:+.0f}" + ("" if se is None else f" ± {se:.0f}")
+        )
+        table.add_row(
+            r["agent"],
+            str(r["games"]),
+            str(r["wins"]),
+            str(r["draws"]),
+            str(r["losses"]),
+            _pct(r["score"]),
+            rating,
+            "-" if r.get("elo") is None else f"{r['elo']:+.0f}",
+        )
+    return table
+
+
+def ratings(
+    spec: Annotated[str | None, typer.Argument(metavar="SPEC", help="Only games of this game.")] = None,
+    db: DbOpt = None,
+    source: Annotated[str | None, typer.Option(help="Only games from this source (match, web, ...).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Rate every agent from the finished games recorded in the store (Bradley-Terry)."""
+    from noughts.arena.ratings import bradley_terry
+    from noughts.store import Store
+
+    canonical = None if spec is None else str(noughts.game(spec))
+    with Store(db) as store:
+        results = store.match_results(spec=canonical, source=source)
+    if not results:
+        raise NoughtsError("no finished games recorded" + (f" for {canonical}" if canonical else ""))
+    bt = bradley_terry(results)
+    if as_json:
+        typer.echo(json.dumps({"game": canonical, "games": len(results)} | bt.to_json()))
+        return
+    table = Table(box=box.SIMPLE_HEAD)
+    for col in ("agent", "games", "rating"):
+        table.add_column(col, justify="left" if col == "agent" else "right")
+    for name, rating, se, n in bt.table():
+        table.add_row(name, str(n), f"{rating:+.0f}" + ("" if se is None else f" ± {se:.0f}"))
+    Console(highlight=False).print(table)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``grade``, ``match``, ``tournament`` and ``ratings`` to ``app``."""
+    app.command()(grade)
+    app.command()(match)
+    app.command()(tournament)
+    app.command()(ratings)
