@@ -1,0 +1,275 @@
+"""``noughts train`` and ``noughts experiment``: a few lines each over :mod:`noughts.learn`."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from noughts.core import NoughtsError
+
+__all__ = ["register"]
+
+CRITERIA = ("rate-window", "policy-stable", "grade", "none")
+
+DbOpt = Annotated[
+    Path | None,
+    typer.Option("--db", metavar="FILE", help="The SQLite store to record in (default: the per-user store)."),
+]
+NoRecordOpt = Annotated[bool, typer.Option("--no-record", help="Do not record the run in the store.")]
+
+
+def _store(db: Path | None, no_record: bool) -> Any:
+    if no_record:
+        return None
+    from noughts.store import Store
+
+    return Store(db)
+
+
+def _options(items: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise NoughtsError(f"cannot read option {item!r}: write key=value")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _criterion(name: str, window: int, delta: float, stable_for: int, target: float, check_every: int) -> Any:
+    from noughts.learn.convergence import GradeTarget, PolicyStable, RateWindow
+
+    if name == "rate-window":
+        return RateWindow(window, delta)
+    if name == "policy-stable":
+        return PolicyStable(stable_for, check_every)
+    if name == "grade":
+        return GradeTarget(target, check_every)
+    if name == "none":
+        return None
+    raise NoughtsError(f"unknown criterion {name!r}; known: {', '.join(CRITERIA)}")
+
+
+def train(
+    learner: Annotated[str, typer.Argument(metavar="LEARNER", help="The learner: td.")],
+    spec: Annotated[str, typer.Argument(metavar="SPEC", help="The game, e.g. 'cumulative(tictactoe)'.")],
+    out: Annotated[
+        Path, typer.Option("--out", metavar="FILE", help="Save the agent here (.json plus .npz beside it).")
+    ],
+    init: Annotated[str, typer.Option(help="TD: initial values: zero, random, tcd, wtcd or 2sla.")] = "zero",
+    epsilon: Annotated[float, typer.Option(help="Exploration rate.")] = 0.05,
+    alpha: Annotated[float, typer.Option(help="Step size.")] = 0.5,
+    update: Annotated[
+        str, typer.Option(help="TD: backward (the authors' code) or online (the paper's text).")
+    ] = "backward",
+    seed: Annotated[int, typer.Option(min=0, help="Seed: the run repeats bit for bit.")] = 0,
+    option: Annotated[
+        list[str] | None, typer.Option("--set", metavar="KEY=VALUE", help="A learner-specific option.")
+    ] = None,
+    criterion: Annotated[
+        str, typer.Option(help="Stop at: rate-window (000 §4.2), policy-stable, grade, or none.")
+    ] = "rate-window",
+    window: Annotated[int, typer.Option(min=2, help="rate-window: window W in episodes.")] = 20_000,
+    delta: Annotated[float, typer.Option(help="rate-window: variance threshold.")] = 1e-8,
+    stable_for: Annotated[
+        int, typer.Option(min=1, help="policy-stable: episodes without a policy change.")
+    ] = 100_000,
+    target: Annotated[float, typer.Option(help="grade: the share of optimal moves to reach.")] = 1.0,
+    check_every: Annotated[
+        int, typer.Option(min=1, help="policy-stable, grade: episodes between checks.")
+    ] = 10_000,
+    max_episodes: Annotated[
+        int, typer.Option(min=1, help="Stop after this many episodes in all.")
+    ] = 1_000_000,
+    max_seconds: Annotated[float | None, typer.Option(help="Stop after this many seconds.")] = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume", help="Continue the training saved in --out, with its settings and criterion."
+        ),
+    ] = False,
+    name: Annotated[
+        str | None, typer.Option(help="Register the agent in the store under this name (default: --out).")
+    ] = None,
+    db: DbOpt = None,
+    no_record: NoRecordOpt = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON document (schema in the README).")
+    ] = False,
+) -> None:
+    """Train a learning agent by self-play until a stopping criterion holds; save it."""
+    import noughts
+    from noughts.learn.train import learner_class
+    from noughts.learn.train import resume as resume_from
+    from noughts.learn.train import train as run_train
+
+    if out.suffix != ".json":
+        raise NoughtsError(f"--out names a .json file, not {out.name!r}")
+    rate = None
+    if resume:
+        agent_learner, rate, saved_criterion = resume_from(out)
+        if agent_learner.kind != learner:
+            raise NoughtsError(f"{out} holds a {agent_learner.kind} learner, not {learner}")
+        if str(agent_learner.game) != str(noughts.game(spec)):
+            raise NoughtsError(f"{out} was trained on {agent_learner.game}, not {noughts.game(spec)}")
+        learner_obj = agent_learner
+        crit = saved_criterion
+    else:
+        game = noughts.game(spec)
+        cls = learner_class(learner)
+        from_options = getattr(cls, "from_options", None)
+        if from_options is None:
+            raise NoughtsError(f"the {learner} learner cannot be trained by 'noughts train' yet")
+        options: dict[str, Any] = {"epsilon": epsilon, "alpha": alpha, "seed": seed, **_options(option or [])}
+        if learner == "td":
+            options.update({"init": init, "update": update})
+        learner_obj = from_options(game, **options)
+        crit = _criterion(criterion, window, delta, stable_for, target, check_every)
+    store = _store(db, no_record)
+    run_id = None
+    if store is not None:
+        run_id = store.new_run(f"train {learner}", {"game": str(learner_obj.game), "learner": learner}, out)
+    try:
+        result = run_train(
+            learner_obj,
+            criterion=crit,
+            max_episodes=max_episodes,
+            max_seconds=max_seconds,
+            rate=rate,
+            progress=not as_json,
+            checkpoint=out,
+        )
+    except BaseException:
+        if store is not None and run_id is not None:
+            store.set_run_status(run_id, "failed")
+        raise
+    doc = result.to_json()
+    if store is not None and run_id is not None:
+        store.set_run_status(run_id, "finished" if result.converged else "stopped")
+        store.register_agent(
+            name or str(out), learner, path=out.resolve(), spec=result.game,
+            metadata={"episodes": result.episodes, "converged": result.converged, "criterion": result.criterion},
+            replace=True,
+        )  # fmt: skip
+        doc["run_id"] = run_id
+    grade = getattr(learner_obj, "policy_grade", None)
+    if grade is not None:
+        doc["policy_grade"] = grade()
+    if as_json:
+        typer.echo(json.dumps(doc))
+        return
+    console = Console(highlight=False)
+    table = Table(show_header=False, box=None)
+    oc = result.outcomes
+    n = max(1, sum(oc.values()))
+    v1, vd = result.rate_variances
+    rows = [
+        ("game", result.game),
+        ("learner", f"{result.learner} {result.config}"),
+        ("episodes", f"{result.episodes:,} ({result.episodes_this_run:,} this run)"),
+        ("time", f"{result.seconds:.2f} s, {result.episodes_per_second:,.0f} episodes/s"),
+        ("stopped", f"{result.stopped} ({'converged' if result.converged else 'not converged'})"),
+        ("criterion", json.dumps(result.criterion)),
+        (
+            "outcomes",
+            f"x {oc['first_wins'] / n:.4f}, draw {oc['draws'] / n:.4f}, o {oc['second_wins'] / n:.4f} (exploration included)",
+        ),
+        ("rate variances", f"first wins {v1:.3g}, draws {vd:.3g} (000 §4.2 window)"),
+    ]
+    if "policy_grade" in doc:
+        rows.append(("policy grade", f"{doc['policy_grade']:.4f} of positions: every greedy move optimal"))
+    rows.append(("saved", str(out)))
+    for k, v in rows:
+        table.add_row(f"[bold]{k}[/bold]", v)
+    console.print(table)
+
+
+def experiment(
+    name: Annotated[
+        str | None, typer.Argument(metavar="NAME", help="The experiment; leave out to list them.")
+    ] = None,
+    quick: Annotated[bool, typer.Option("--quick", help="The small version (seconds).")] = False,
+    out: Annotated[Path | None, typer.Option("--out", metavar="DIR", help="Write the folder here.")] = None,
+    workers: Annotated[int | None, typer.Option(min=1, help="Worker processes (default: the CPUs).")] = None,
+    address: Annotated[str | None, typer.Option(help="A Ray cluster address ('local' starts one).")] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--set", metavar="KEY=JSON", help="Override a setting, e.g. max_episodes=200000."),
+    ] = None,
+    db: DbOpt = None,
+    no_record: NoRecordOpt = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
+) -> None:
+    """Run an experiment that reproduces a source's study; it writes CSV, Markdown, PNG and its configuration."""
+    from noughts.learn.experiments import EXPERIMENTS
+    from noughts.learn.experiments import experiment as find
+
+    if name is None:
+        if as_json:
+            typer.echo(json.dumps({n: _description(n) for n in sorted(EXPERIMENTS)}))
+            return
+        for n in sorted(EXPERIMENTS):
+            typer.echo(f"{n:16} {_description(n)}")
+        return
+    module = find(name)
+    config: dict[str, Any] = {}
+    for key, value in _options(option or []).items():
+        try:
+            config[key] = json.loads(value)
+        except json.JSONDecodeError:
+            raise NoughtsError(f"the value of {key} is not JSON: {value!r}") from None
+    folder = out if out is not None else Path("experiments") / (name + ("-quick" if quick else ""))
+    from noughts.parallel import executor as make_executor
+
+    store = _store(db, no_record)
+    run_id = None if store is None else store.new_run(name, {"quick": quick, **config}, folder)
+    started = time.perf_counter()
+    try:
+        with make_executor(workers, address) as ex:
+            result = module.run(config or None, folder, quick=quick, executor=ex)
+    except BaseException:
+        if store is not None and run_id is not None:
+            store.set_run_status(run_id, "failed")
+        raise
+    if store is not None and run_id is not None:
+        store.set_run_status(run_id, "finished")
+    seconds = time.perf_counter() - started
+    files = sorted(str(p.relative_to(result)) for p in Path(result).rglob("*") if p.is_file())
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "experiment": name,
+                    "quick": quick,
+                    "out": str(result),
+                    "files": files,
+                    "seconds": round(seconds, 3),
+                }
+            )
+        )
+        return
+    console = Console(highlight=False)
+    console.print(f"[bold]{name}[/bold]: wrote {len(files)} files to {result} in {seconds:.1f} s")
+    for f in files:
+        console.print(f"  {f}")
+
+
+def _description(name: str) -> str:
+    try:
+        from noughts.learn.experiments import experiment as find
+
+        return str(getattr(find(name), "DESCRIPTION", ""))
+    except NoughtsError:
+        return "(not available)"
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``train`` and ``experiment`` to ``app``."""
+    app.command()(train)
+    app.command()(experiment)

@@ -1,0 +1,310 @@
+"""When to stop training: three criteria, each a small value object the training loop checks.
+
+* :class:`RateWindow` — the criterion of 000 §4.2: after episode ``n`` append the running
+  first-player win rate ``p1(n) = wins/n`` and draw rate ``pd(n) = draws/n`` to a history; once
+  ``n >= W``, declare convergence at the first episode where the sample variances (``ddof=1``)
+  of the last ``W`` values of both are below ``delta`` (the paper: ``W = 20,000``,
+  ``delta = 1e-8``). Computed in constant time per episode: a ring buffer of the last ``W``
+  rates and running sums of their deviations from a shift, recomputed from the buffer once every
+  ``W`` episodes (so rounding cannot build up). Its state lives in NumPy arrays so that the TD
+  kernel updates the same state in place and a checkpoint saves it.
+
+  Read this criterion with care. ``p1(n)`` is a running mean over *all* episodes so far, so it
+  moves by at most ``1/n`` per episode whatever the agents do: its variance over a window
+  shrinks like ``W/n²`` even when nothing is learned at all. Outcomes drawn at fixed rates, with
+  no learning, "converge" too (see :func:`null_convergence` and the ``cumulative-td``
+  experiment's null baseline). The test measures the age of the run more than its learning.
+
+* :class:`PolicyStable` — the greedy policy (the set of best moves at every reachable position)
+  has not changed for ``episodes`` episodes, checked every ``check_every`` episodes.
+* :class:`GradeTarget` — the share of reachable positions where every greedy move keeps the
+  exact game value (the oracle grade of the policy) reaches ``target``; checked every
+  ``check_every`` episodes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from noughts.core import NoughtsError
+from noughts.learn.rng import SplitMix64
+
+__all__ = [
+    "Criterion",
+    "GradeTarget",
+    "PolicyStable",
+    "RateWindow",
+    "RateWindowState",
+    "criterion_from_json",
+    "null_convergence",
+    "window_variances",
+]
+
+FIRST_WIN, DRAW, SECOND_WIN = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class RateWindow:
+    """000 §4.2: variances of the running win and draw rates over a window below a threshold."""
+
+    window: int = 20_000
+    delta: float = 1e-8
+
+    name = "rate-window"
+
+    def __post_init__(self) -> None:
+        if self.window < 2:
+            raise NoughtsError(f"the convergence window must be at least 2 episodes, not {self.window}")
+        if not self.delta > 0:
+            raise NoughtsError(f"the convergence threshold must be positive, not {self.delta}")
+
+    def describe(self) -> str:
+        return f"000 §4.2: variances of the running first-win and draw rates over {self.window:,} episodes below {self.delta:g}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "window": self.window, "delta": self.delta}
+
+    def new_state(self) -> RateWindowState:
+        return RateWindowState.empty(self.window)
+
+
+@dataclass(frozen=True)
+class PolicyStable:
+    """The greedy policy unchanged for ``episodes`` episodes (checked every ``check_every``)."""
+
+    episodes: int = 100_000
+    check_every: int = 10_000
+
+    name = "policy-stable"
+
+    def __post_init__(self) -> None:
+        if self.check_every < 1 or self.episodes < self.check_every:
+            raise NoughtsError("policy-stable needs 1 <= check_every <= episodes")
+
+    def describe(self) -> str:
+        return f"greedy policy unchanged for {self.episodes:,} episodes (checked every {self.check_every:,})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "episodes": self.episodes, "check_every": self.check_every}
+
+
+@dataclass(frozen=True)
+class GradeTarget:
+    """The oracle grade of the greedy policy at least ``target`` (checked every ``check_every``)."""
+
+    target: float = 1.0
+    check_every: int = 10_000
+
+    name = "grade"
+
+    def __post_init__(self) -> None:
+        if not 0 < self.target <= 1:
+            raise NoughtsError(f"the grade target is a share in (0, 1], not {self.target}")
+        if self.check_every < 1:
+            raise NoughtsError("grade needs check_every >= 1")
+
+    def describe(self) -> str:
+        return f"greedy moves optimal at {self.target:.1%} of reachable positions (checked every {self.check_every:,})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "target": self.target, "check_every": self.check_every}
+
+
+Criterion = RateWindow | PolicyStable | GradeTarget
+
+
+def criterion_from_json(data: Any) -> Criterion:
+    """A criterion from its ``to_json`` form (checkpoints, experiment configurations)."""
+    if not isinstance(data, dict):
+        raise NoughtsError("a stopping criterion is a JSON object")
+    kinds: dict[str, type[Any]] = {
+        "rate-window": RateWindow,
+        "policy-stable": PolicyStable,
+        "grade": GradeTarget,
+    }
+    cls = kinds.get(data.get("name"))  # type: ignore[arg-type]
+    if cls is None:
+        raise NoughtsError(f"unknown stopping criterion {data.get('name')!r}; known: {', '.join(kinds)}")
+    fields = {k: v for k, v in data.items() if k != "name"}
+    try:
+        return cls(**fields)  # type: ignore[no-any-return]
+    except TypeError as e:
+        raise NoughtsError(f"bad stopping criterion {data!r}: {e}") from None
+
+
+@dataclass
+class RateWindowState:
+    """The running state of :class:`RateWindow`, in arrays the TD kernel updates in place.
+
+    ``counts``: first wins, draws, second wins, episodes. ``buf[0]``/``buf[1]``: the last ``W``
+    win and draw rates (a ring). ``sums``: sum and sum of squares of ``rate - shift`` for the win
+    rates, then for the draw rates. ``shift``: the two shifts.
+    """
+
+    counts: npt.NDArray[np.int64]
+    buf: npt.NDArray[np.float64]
+    sums: npt.NDArray[np.float64]
+    shift: npt.NDArray[np.float64]
+
+    @classmethod
+    def empty(cls, window: int) -> RateWindowState:
+        return cls(np.zeros(4, np.int64), np.zeros((2, window), np.float64), np.zeros(4), np.zeros(2))
+
+    @property
+    def window(self) -> int:
+        return int(self.buf.shape[1])
+
+    @property
+    def episodes(self) -> int:
+        return int(self.counts[3])
+
+    def push(self, outcome: int, delta: float) -> bool:
+        """Record one episode's outcome code; whether the criterion now holds (reference of the
+        kernel's ``rate_push``, with the same arithmetic in the same order).
+        """
+        counts, buf, sums, shift = self.counts, self.buf, self.sums, self.shift
+        w = buf.shape[1]
+        counts[outcome] += 1
+        counts[3] += 1
+        n = counts[3]
+        p1 = counts[0] / n
+        pd = counts[1] / n
+        i = (n - 1) % w
+        if n > w:
+            a = buf[0, i] - shift[0]
+            b = buf[1, i] - shift[1]
+            sums[0] -= a
+            sums[1] -= a * a
+            sums[2] -= b
+            sums[3] -= b * b
+        buf[0, i] = p1
+        buf[1, i] = pd
+        a = p1 - shift[0]
+        b = pd - shift[1]
+        sums[0] += a
+        sums[1] += a * a
+        sums[2] += b
+        sums[3] += b * b
+        if i == w - 1:  # once per window: a fresh shift and exact sums
+            shift[0] = p1
+            shift[1] = pd
+            s0 = 0.0
+            s1 = 0.0
+            s2 = 0.0
+            s3 = 0.0
+            m = min(n, w)
+            for j in range(m):
+                a = buf[0, j] - p1
+                b = buf[1, j] - pd
+                s0 += a
+                s1 += a * a
+                s2 += b
+                s3 += b * b
+            sums[0] = s0
+            sums[1] = s1
+            sums[2] = s2
+            sums[3] = s3
+        if n < w:
+            return False
+        v1 = (sums[1] - sums[0] * sums[0] / w) / (w - 1)
+        vd = (sums[3] - sums[2] * sums[2] / w) / (w - 1)
+        return bool(v1 < delta and vd < delta)
+
+    def variances(self) -> tuple[float, float]:
+        """The current window's sample variances of the win and draw rates (NaN before ``W``)."""
+        w = self.window
+        if self.episodes < w:
+            return float("nan"), float("nan")
+        s = self.sums
+        return (
+            float((s[1] - s[0] * s[0] / w) / (w - 1)),
+            float((s[3] - s[2] * s[2] / w) / (w - 1)),
+        )
+
+    def arrays(self, prefix: str = "rate_") -> dict[str, npt.NDArray[Any]]:
+        return {
+            prefix + "counts": self.counts,
+            prefix + "buf": self.buf,
+            prefix + "sums": self.sums,
+            prefix + "shift": self.shift,
+        }
+
+    @classmethod
+    def from_arrays(
+        cls, arrays: dict[str, npt.NDArray[Any]], window: int, prefix: str = "rate_"
+    ) -> RateWindowState:
+        try:
+            state = cls(
+                np.array(arrays[prefix + "counts"], dtype=np.int64),
+                np.array(arrays[prefix + "buf"], dtype=np.float64),
+                np.array(arrays[prefix + "sums"], dtype=np.float64),
+                np.array(arrays[prefix + "shift"], dtype=np.float64),
+            )
+        except KeyError as e:
+            raise NoughtsError(f"checkpoint lacks the convergence state {e.args[0]!r}") from None
+        if state.counts.shape != (4,) or state.buf.shape != (2, window) or state.sums.shape != (4,):
+            raise NoughtsError("checkpoint's convergence state has the wrong shape")
+        return state
+
+
+def window_variances(
+    outcomes: npt.NDArray[np.integer[Any]], window: int
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Plain two-pass reference: for each episode ``n >= window`` (1-based), the sample variances
+    of the last ``window`` running win and draw rates. Index ``n - window`` of each result.
+    """
+    outcomes = np.asarray(outcomes)
+    n = np.arange(1, outcomes.shape[0] + 1)
+    p1 = np.cumsum(outcomes == FIRST_WIN) / n
+    pd = np.cumsum(outcomes == DRAW) / n
+    v1 = np.lib.stride_tricks.sliding_window_view(p1, window).var(axis=1, ddof=1)
+    vd = np.lib.stride_tricks.sliding_window_view(pd, window).var(axis=1, ddof=1)
+    return v1, vd
+
+
+def null_convergence(
+    p_first: float,
+    p_draw: float,
+    criterion: RateWindow,
+    seed: int,
+    max_episodes: int = 1_000_000,
+) -> int | None:
+    """The episode at which ``criterion`` declares convergence for outcomes drawn independently
+    at fixed rates (first win ``p_first``, draw ``p_draw``) — no learning at all — or None.
+    This is the null baseline of the ``cumulative-td`` experiment.
+    """
+    if not (p_first >= 0 and p_draw >= 0 and p_first + p_draw <= 1):
+        raise NoughtsError("null_convergence needs rates p_first, p_draw >= 0 with sum <= 1")
+    from noughts.learn._td_kernels import null_run
+
+    state = criterion.new_state()
+    done, converged = null_run(
+        p_first,
+        p_draw,
+        np.array([seed & (2**64 - 1)], dtype=np.uint64),
+        max_episodes,
+        state.counts,
+        state.buf,
+        state.sums,
+        state.shift,
+        criterion.delta,
+    )
+    return int(done) if converged else None
+
+
+def _null_reference(
+    p_first: float, p_draw: float, criterion: RateWindow, seed: int, max_episodes: int
+) -> int | None:
+    """Reference of :func:`null_convergence` in Python (tests hold the kernel to it)."""
+    rng = SplitMix64(seed)
+    state = criterion.new_state()
+    for n in range(1, max_episodes + 1):
+        u = rng.uniform()
+        outcome = FIRST_WIN if u < p_first else DRAW if u < p_first + p_draw else SECOND_WIN
+        if state.push(outcome, criterion.delta):
+            return n
+    return None
