@@ -43,6 +43,7 @@ _FACTORIES: dict[str, str] = {
     "minimax": "noughts.agents.minimax:from_options",  # minimax:depth=3
     "mcts": "noughts.agents.mcts:from_options",  # mcts:sims=2000
     "pairing": "noughts.agents.pairing:from_options",
+    "qlearning": "noughts.agents.qlearning:from_options",  # 003's tiers without a table: qlearning:depth=2
 }
 
 

@@ -57,14 +57,19 @@ def _criterion(name: str, window: int, delta: float, stable_for: int, target: fl
 
 
 def train(
-    learner: Annotated[str, typer.Argument(metavar="LEARNER", help="The learner: td.")],
+    learner: Annotated[str, typer.Argument(metavar="LEARNER", help="The learner: td, qlearning or linear.")],
     spec: Annotated[str, typer.Argument(metavar="SPEC", help="The game, e.g. 'cumulative(tictactoe)'.")],
     out: Annotated[
         Path, typer.Option("--out", metavar="FILE", help="Save the agent here (.json plus .npz beside it).")
     ],
     init: Annotated[str, typer.Option(help="TD: initial values: zero, random, tcd, wtcd or 2sla.")] = "zero",
-    epsilon: Annotated[float, typer.Option(help="Exploration rate.")] = 0.05,
-    alpha: Annotated[float, typer.Option(help="Step size.")] = 0.5,
+    epsilon: Annotated[
+        float | None,
+        typer.Option(help="Exploration rate (td 0.05; qlearning: the starting epsilon, 1.0; linear 0)."),
+    ] = None,
+    alpha: Annotated[
+        float | None, typer.Option(help="Step size (td 0.5; qlearning 0.2; linear: the LMS rate eta, 0.01).")
+    ] = None,
     update: Annotated[
         str, typer.Option(help="TD: backward (the authors' code) or online (the paper's text).")
     ] = "backward",
@@ -126,7 +131,11 @@ def train(
         from_options = getattr(cls, "from_options", None)
         if from_options is None:
             raise NoughtsError(f"the {learner} learner cannot be trained by 'noughts train' yet")
-        options: dict[str, Any] = {"epsilon": epsilon, "alpha": alpha, "seed": seed, **_options(option or [])}
+        options: dict[str, Any] = {"seed": seed, **_options(option or [])}
+        if epsilon is not None:
+            options["epsilon"] = epsilon
+        if alpha is not None:
+            options["alpha"] = alpha
         if learner == "td":
             options.update({"init": init, "update": update})
         learner_obj = from_options(game, **options)

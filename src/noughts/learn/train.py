@@ -53,6 +53,8 @@ __all__ = ["LEARNERS", "Learner", "TrainResult", "learner_class", "resume", "sav
 
 LEARNERS: dict[str, str] = {
     "td": "noughts.learn.td:TDLearner",
+    "qlearning": "noughts.learn.qlearning:QLearner",
+    "linear": "noughts.learn.linear:LinearLearner",
 }
 """Learner classes by the agent kind they train (checkpoints name the kind; ``noughts train``
 takes these names). A learner that follows the contract above, with a class method

@@ -1,0 +1,243 @@
+"""numba kernel of 001's LMS self-play (:mod:`noughts.learn.linear`) on standard and misère boards.
+
+The same four parts as the reference, fused into one loop over bit boards: the experiment
+generator (random opening moves), the performance system (best successor by ``W . X``, ties
+and exploration from splitmix64), the critic (successor estimates, the final value) and the
+generalizer (LMS, example by example). Dot products are summed left to right and the random
+numbers are drawn in the reference's order, so a run agrees with the reference bit for bit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from noughts.learn._td_kernels import rate_push
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_TO_UNIT = 1.0 / 9007199254740992.0
+
+
+@njit(cache=True)
+def _next(rng):  # type: ignore[no-untyped-def]
+    rng[0] = rng[0] + _GOLDEN
+    z = rng[0]
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def _uniform(rng):  # type: ignore[no-untyped-def]
+    return float(_next(rng) >> np.uint64(11)) * _TO_UNIT
+
+
+@njit(cache=True)
+def _below(rng, n):  # type: ignore[no-untyped-def]
+    return np.int64(((_next(rng) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True)
+def _popcount(x):  # type: ignore[no-untyped-def]
+    x = np.uint64(x)
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True)
+def _features(b0, b1, masks, k, out):  # type: ignore[no-untyped-def]
+    out[0] = 1.0
+    for i in range(1, 7):
+        out[i] = 0.0
+    for j in range(masks.shape[0]):
+        m = masks[j]
+        a = _popcount(b0 & m)
+        b = _popcount(b1 & m)
+        if b == 0:
+            if a == 1:
+                out[1] += 1.0
+            if a == k - 1:
+                out[3] += 1.0
+            if a == k:
+                out[5] += 1.0
+        if a == 0:
+            if b == 1:
+                out[2] += 1.0
+            if b == k - 1:
+                out[4] += 1.0
+            if b == k:
+                out[6] += 1.0
+
+
+@njit(cache=True)
+def _dot(w, x):  # type: ignore[no-untyped-def]
+    s = 0.0
+    for i in range(7):
+        s += w[i] * x[i]
+    return s
+
+
+@njit(cache=True)
+def _completes(bits, cell, through, nthrough):  # type: ignore[no-untyped-def]
+    b = bits | (np.int64(1) << cell)
+    for t in range(nthrough[cell]):
+        m = through[cell, t]
+        if b & m == m:
+            return True
+    return False
+
+
+@njit(cache=True)
+def lms_games(  # type: ignore[no-untyped-def]
+    n_games,
+    first_game,
+    cells,
+    masks,
+    through,
+    nthrough,
+    k,
+    misere,
+    w,
+    rng,
+    eta,
+    epsilon,
+    opening,
+    finals,
+    counts,
+    marks,
+    mark_pos,
+    cp_counts,
+    cp_w,
+    rcounts,
+    rbuf,
+    rsums,
+    rshift,
+    delta,
+    use_rate,
+    stop_on_rate,
+):
+    """Play and learn ``n_games`` games (numbered from ``first_game``); returns the number of the
+    game whose update overflowed (the weights are then those before it), or 0.
+
+    ``finals``: the final values (win, draw, loss) from x's side; ``counts``: x's (wins, losses,
+    draws), updated; ``marks``: sorted game numbers to record at (``mark_pos[0]`` the next one),
+    into ``cp_counts`` and ``cp_w``. With ``use_rate`` each outcome is pushed into the 000 §4.2
+    window state (``rcounts`` ...); with ``stop_on_rate`` the run stops once it holds.
+
+    Returns ``(games played, overflowed game number or 0, whether the rate test held)``.
+    """
+    full = (np.int64(1) << cells) - 1
+    feats = np.empty((cells + 1, 7))
+    x = np.empty(7)
+    legal = np.empty(cells, dtype=np.int64)
+    values = np.empty(cells)
+    ties = np.empty(cells, dtype=np.int64)
+    targets = np.empty(cells + 1)
+    neww = np.empty(7)
+    for g in range(n_games):
+        number = first_game + g
+        b0 = np.int64(0)
+        b1 = np.int64(0)
+        mover = 0
+        result = -1  # 0 x won, 1 draw, 2 o won
+        for _ in range(opening):
+            if result >= 0:
+                break
+            occupied = b0 | b1
+            n = 0
+            for c in range(cells):
+                if not (occupied >> c) & 1:
+                    legal[n] = c
+                    n += 1
+            c = legal[_below(rng, n)]
+            if mover == 0:
+                won = _completes(b0, c, through, nthrough)
+                b0 |= np.int64(1) << c
+            else:
+                won = _completes(b1, c, through, nthrough)
+                b1 |= np.int64(1) << c
+            if won:
+                result = (2 if mover == 0 else 0) if misere else (0 if mover == 0 else 2)
+            elif (b0 | b1) == full:
+                result = 1
+            mover = 1 - mover
+        length = 0
+        _features(b0, b1, masks, k, feats[0])
+        while result < 0:
+            occupied = b0 | b1
+            n = 0
+            for c in range(cells):
+                if not (occupied >> c) & 1:
+                    legal[n] = c
+                    n += 1
+            chosen = -1
+            if epsilon > 0.0 and _uniform(rng) < epsilon:
+                chosen = legal[_below(rng, n)]
+            else:
+                for i in range(n):
+                    bit = np.int64(1) << legal[i]
+                    if mover == 0:
+                        _features(b0 | bit, b1, masks, k, x)
+                    else:
+                        _features(b0, b1 | bit, masks, k, x)
+                    values[i] = _dot(w, x)
+                best = values[0]
+                for i in range(1, n):
+                    if (mover == 0 and values[i] > best) or (mover == 1 and values[i] < best):
+                        best = values[i]
+                nt = 0
+                for i in range(n):
+                    if values[i] == best:
+                        ties[nt] = legal[i]
+                        nt += 1
+                chosen = ties[_below(rng, nt)] if nt > 1 else ties[0]
+            if mover == 0:
+                won = _completes(b0, chosen, through, nthrough)
+                b0 |= np.int64(1) << chosen
+            else:
+                won = _completes(b1, chosen, through, nthrough)
+                b1 |= np.int64(1) << chosen
+            length += 1
+            _features(b0, b1, masks, k, feats[length])
+            if won:
+                result = (2 if mover == 0 else 0) if misere else (0 if mover == 0 else 2)
+            elif (b0 | b1) == full:
+                result = 1
+            mover = 1 - mover
+        # critic: successor estimates with the weights as they stand, the true final value
+        for t in range(length):
+            targets[t] = _dot(w, feats[t + 1])
+        targets[length] = finals[0] if result == 0 else (finals[2] if result == 2 else finals[1])
+        # generalizer: LMS, one example at a time
+        for i in range(7):
+            neww[i] = w[i]
+        for t in range(length + 1):
+            err = targets[t] - _dot(neww, feats[t])
+            for i in range(7):
+                neww[i] = neww[i] + eta * err * feats[t, i]
+        for i in range(7):
+            if not np.isfinite(neww[i]):
+                return g, number, False
+        for i in range(7):
+            w[i] = neww[i]
+        if result == 0:
+            counts[0] += 1
+        elif result == 2:
+            counts[1] += 1
+        else:
+            counts[2] += 1
+        while mark_pos[0] < marks.shape[0] and marks[mark_pos[0]] == number:
+            j = mark_pos[0]
+            cp_counts[j, 0] = counts[0]
+            cp_counts[j, 1] = counts[1]
+            cp_counts[j, 2] = counts[2]
+            for i in range(7):
+                cp_w[j, i] = w[i]
+            mark_pos[0] = j + 1
+        if use_rate and rate_push(result, rcounts, rbuf, rsums, rshift, delta) and stop_on_rate:
+            return g + 1, 0, True
+    return n_games, 0, False
