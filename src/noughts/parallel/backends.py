@@ -1,0 +1,340 @@
+"""The executor interface and its backends (see :mod:`noughts.parallel`, which exports them)."""
+
+from __future__ import annotations
+
+import logging
+import math
+import multiprocessing
+import os
+import time
+import traceback
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from types import TracebackType
+from typing import Any, TypeVar
+
+from noughts.core.errors import NoughtsError
+
+__all__ = [
+    "Executor",
+    "InProcessExecutor",
+    "ParallelError",
+    "ProcessExecutor",
+    "RayExecutor",
+    "default_workers",
+    "executor",
+]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+PROGRESS_DELAY = 0.5
+"""Seconds of work after which a progress bar appears (shorter jobs stay quiet)."""
+
+
+class ParallelError(NoughtsError):
+    """A worker failed (its exception, or a worker process that died); the message says where."""
+
+
+def default_workers() -> int:
+    """The number of CPUs this process may use (at least 1)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _run_chunk(fn: Callable[[Any], Any], start: int, chunk: Sequence[Any]) -> list[Any]:
+    """Apply ``fn`` to a chunk; a failure names the item's index and keeps the worker's traceback."""
+    out = []
+    for offset, item in enumerate(chunk):
+        try:
+            out.append(fn(item))
+        except Exception as error:
+            detail = "".join(traceback.format_exception_only(type(error), error)).strip()
+            raise _ChunkFailure(start + offset, detail, traceback.format_exc()) from None
+    return out
+
+
+class _ChunkFailure(Exception):
+    """Raised in a worker; carries plain strings so it pickles across processes."""
+
+    def __init__(self, index: int, detail: str, trace: str):
+        super().__init__(index, detail, trace)
+        self.index = index
+        self.detail = detail
+        self.trace = trace
+
+
+def _failure(description: str | None, items: Sequence[Any], error: BaseException) -> ParallelError:
+    what = description or "parallel work"
+    if "pickl" in f"{type(error).__name__} {error}".lower():
+        return ParallelError(
+            f"{what}: the function or the items cannot be sent to worker processes ({error}); "
+            "use a module-level function and plain data, or workers=1"
+        )
+    if isinstance(error, _ChunkFailure):
+        item = repr(items[error.index])
+        if len(item) > 80:
+            item = item[:77] + "..."
+        return ParallelError(f"{what}: a worker failed on item {error.index} ({item}): {error.detail}")
+    return ParallelError(f"{what}: a worker failed: {type(error).__name__}: {error}")
+
+
+def _chunks(n: int, chunksize: int) -> list[tuple[int, int]]:
+    return [(i, min(n, i + chunksize)) for i in range(0, n, chunksize)]
+
+
+class _Bar:
+    """A Rich progress bar on stderr that appears only after ``PROGRESS_DELAY`` seconds."""
+
+    def __init__(self, description: str | None, total: int):
+        self.description = description
+        self.total = total
+        self.done = 0
+        self.started = time.monotonic()
+        self._progress: Any = None
+        self._task: Any = None
+
+    def advance(self, n: int) -> None:
+        self.done += n
+        if self.description is None:
+            return
+        if self._progress is None and time.monotonic() - self.started >= PROGRESS_DELAY:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self._progress = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
+            self._progress.start()
+            self._task = self._progress.add_task(self.description, total=self.total)
+        if self._progress is not None:
+            self._progress.update(self._task, completed=self.done)
+
+    def close(self) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+            self._progress = None
+
+
+@contextmanager
+def _bar(description: str | None, total: int) -> Iterator[_Bar]:
+    bar = _Bar(description, total)
+    try:
+        yield bar
+    finally:
+        bar.close()
+
+
+class Executor(ABC):
+    """Maps a function over items, in order; use as a context manager to release its workers."""
+
+    workers: int
+    """How many items may run at the same time."""
+
+    name: str
+    """The backend, for reports: ``in-process``, ``processes`` or ``ray``."""
+
+    def map(
+        self,
+        fn: Callable[[T], R],
+        items: Iterable[T],
+        *,
+        description: str | None = None,
+        chunksize: int | None = None,
+    ) -> list[R]:
+        """``[fn(item) for item in items]``, computed by the workers, results in item order.
+
+        ``chunksize`` items go to a worker at a time (default: about four chunks per worker).
+        With a ``description``, a progress bar counts finished items once the work has taken
+        half a second. A failure in a worker raises :class:`ParallelError` naming the item.
+        """
+        seq = list(items)
+        if not seq:
+            return []
+        if chunksize is None:
+            chunksize = max(1, math.ceil(len(seq) / (4 * self.workers)))
+        if chunksize < 1:
+            raise NoughtsError(f"chunksize must be at least 1, not {chunksize}")
+        with _bar(description, len(seq)) as bar:
+            return self._map(fn, seq, chunksize, bar, description)
+
+    @abstractmethod
+    def _map(
+        self, fn: Callable[[T], R], seq: list[T], chunksize: int, bar: _Bar, description: str | None
+    ) -> list[R]: ...
+
+    def close(self) -> None:  # noqa: B027 - nothing to release unless a backend holds workers
+        """Release the workers (idempotent)."""
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name} workers={self.workers}>"
+
+
+class InProcessExecutor(Executor):
+    """Runs everything in the calling process, one item after another (``workers=1``)."""
+
+    def __init__(self) -> None:
+        self.workers = 1
+        self.name = "in-process"
+
+    def _map(
+        self, fn: Callable[[T], R], seq: list[T], chunksize: int, bar: _Bar, description: str | None
+    ) -> list[R]:
+        out: list[R] = []
+        for start, stop in _chunks(len(seq), chunksize):
+            try:
+                out.extend(_run_chunk(fn, start, seq[start:stop]))
+            except _ChunkFailure as error:
+                raise _failure(description, seq, error) from None
+            bar.advance(stop - start)
+        return out
+
+
+class ProcessExecutor(Executor):
+    """A pool of ``workers`` local processes started with ``spawn`` (created on first use)."""
+
+    def __init__(self, workers: int):
+        if workers < 1:
+            raise NoughtsError(f"workers must be at least 1, not {workers}")
+        self.workers = workers
+        self.name = "processes"
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _get_pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    def _map(
+        self, fn: Callable[[T], R], seq: list[T], chunksize: int, bar: _Bar, description: str | None
+    ) -> list[R]:
+        pool = self._get_pool()
+        results: dict[int, list[R]] = {}
+        pending: dict[Future[list[R]], tuple[int, int]] = {}
+        try:
+            for start, stop in _chunks(len(seq), chunksize):
+                pending[pool.submit(_run_chunk, fn, start, seq[start:stop])] = (start, stop)
+            while pending:
+                done, _ = wait(pending, timeout=PROGRESS_DELAY, return_when=FIRST_COMPLETED)
+                if not done:
+                    bar.advance(0)
+                for future in done:
+                    start, stop = pending.pop(future)
+                    results[start] = future.result()
+                    bar.advance(stop - start)
+        except Exception as error:  # a worker's failure, a dead worker, or work that cannot be pickled
+            for future in pending:
+                future.cancel()
+            if isinstance(error, BrokenProcessPool):
+                self.close()
+            raise _failure(description, seq, error) from None
+        out: list[R] = []
+        for start in sorted(results):
+            out.extend(results[start])
+        return out
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+class RayExecutor(Executor):
+    """Ray tasks on a cluster at ``address`` (``"local"``: start a local Ray with ``workers`` CPUs)."""
+
+    def __init__(self, address: str, workers: int | None = None):
+        try:
+            import ray
+        except ImportError:
+            raise NoughtsError(
+                "the Ray backend needs Ray: pip install 'noughts[cluster]' (or leave out --address)"
+            ) from None
+        self._ray = ray
+        self.name = "ray"
+        self.address = address
+        self._owns = False
+        if not ray.is_initialized():
+            options: dict[str, Any] = {
+                "include_dashboard": False,
+                "log_to_driver": False,
+                "logging_level": logging.ERROR,
+            }
+            try:
+                if address == "local":
+                    ray.init(num_cpus=workers or default_workers(), **options)
+                else:
+                    ray.init(address=address, **options)
+            except Exception as error:  # ConnectionError, ValueError, RuntimeError from Ray
+                raise NoughtsError(f"cannot start or reach Ray at {address!r}: {error}") from None
+            self._owns = True
+        cpus = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]
+        self.workers = workers if workers is not None else max(1, cpus)
+        self._remote = ray.remote(_run_chunk)
+
+    def _map(
+        self, fn: Callable[[T], R], seq: list[T], chunksize: int, bar: _Bar, description: str | None
+    ) -> list[R]:
+        ray = self._ray
+        refs = {}
+        for start, stop in _chunks(len(seq), chunksize):
+            refs[self._remote.remote(fn, start, seq[start:stop])] = (start, stop)
+        results: dict[int, list[R]] = {}
+        pending = list(refs)
+        try:
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1, timeout=PROGRESS_DELAY)
+                if not done:
+                    bar.advance(0)
+                for ref in done:
+                    start, stop = refs[ref]
+                    results[start] = ray.get(ref)
+                    bar.advance(stop - start)
+        except Exception as error:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+            cause = error if isinstance(error, _ChunkFailure) else getattr(error, "cause", None)
+            raise _failure(description, seq, cause if isinstance(cause, _ChunkFailure) else error) from None
+        out: list[R] = []
+        for start in sorted(results):
+            out.extend(results[start])
+        return out
+
+    def close(self) -> None:
+        if self._owns:
+            self._ray.shutdown()
+            self._owns = False
+
+
+def executor(workers: int | None = None, address: str | None = None) -> Executor:
+    """The executor for ``workers`` processes, or for a Ray cluster at ``address``.
+
+    ``address=None``: local processes, ``workers`` of them (default: the CPUs available);
+    ``workers=1`` runs in this process with no pool. ``address="local"`` starts a local Ray
+    (with ``workers`` CPUs); any other address is passed to ``ray.init``.
+    """
+    if workers is not None and workers < 1:
+        raise NoughtsError(f"workers must be at least 1, not {workers}")
+    if address is not None:
+        if not address.strip():
+            raise NoughtsError("the Ray address is empty: give 'local' or host:port")
+        return RayExecutor(address.strip(), workers)
+    n = default_workers() if workers is None else workers
+    return InProcessExecutor() if n == 1 else ProcessExecutor(n)
