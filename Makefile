@@ -12,11 +12,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
-## run: install everything and run the demo (show a board, watch a game)
+## run: install everything, show a board, then serve the web arena at http://127.0.0.1:8000 (Ctrl-C stops it)
 run: $(STAMP)
-	$(BIN)/noughts show "hypercube(7,3)"
 	$(BIN)/noughts show tictactoe
-	$(BIN)/noughts play "misere(mnk(3,3,3))" --x random --o random --seed 7
+	$(BIN)/noughts serve --open
 
 ## test: install everything and run the test suite (slow tests excluded)
 test: $(STAMP)
@@ -32,6 +31,16 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[dev,bench]"
 	$(BIN)/python bench/playouts.py
+	$(BIN)/python bench/solve.py
+	$(BIN)/python bench/solve_targets.py
+	$(BIN)/python bench/batch_playouts.py
+	$(BIN)/python bench/mcts.py
+	$(BIN)/python bench/minimax.py
+	$(BIN)/python bench/td.py
+	$(BIN)/python bench/qlearning.py
+	$(BIN)/python bench/pairing.py
+	$(BIN)/python bench/cube7.py
+	$(BIN)/python bench/web.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

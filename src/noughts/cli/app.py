@@ -320,6 +320,17 @@ def games() -> None:
     )
 
 
+def _register_command_groups() -> None:
+    """Commands that live in modules of their own, each a few lines over its library."""
+    from noughts.cli import arena, learn, pairing, prove, serve
+
+    for module in (pairing, prove, arena, learn, serve):
+        module.register(app)
+
+
+_register_command_groups()
+
+
 def main() -> None:
     """Entry point of the ``noughts`` console script."""
     app()

@@ -1,0 +1,310 @@
+"""Games in play in the arena, recorded move by move in the store.
+
+The store is the record: a game is written when it starts and every move when it is made
+(:meth:`noughts.store.Store.append_move` commits at once), so a server that stops loses nothing
+and :meth:`GameService.get` reopens any game by replaying its recorded moves. Live games are
+kept in memory too (the positions along the game, so undo is free), each with a lock, so two
+requests on one game are served one after the other and neither move is lost.
+"""
+
+from __future__ import annotations
+
+import functools
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+import noughts
+from noughts.core import Game, Move, NotationError, NoughtsError, Player, Position
+from noughts.store import GameRecord, Store, StoreError
+from noughts.web.boards import board_view, move_at_slot, move_info
+from noughts.web.engines import HUMAN, AgentPool
+from noughts.web.limits import Limits
+
+__all__ = ["GameNotFound", "GameService", "LiveGame", "StaleGame", "check_game"]
+
+
+class GameNotFound(NoughtsError):
+    """No game (or batch, or job) has the id a request names."""
+
+
+class StaleGame(NoughtsError):
+    """A move sent against an older state of a game than the one recorded (another client moved)."""
+
+
+@functools.lru_cache(maxsize=256)
+def _game(spec: str) -> Game:
+    return noughts.game(spec)
+
+
+def check_game(spec: str, limits: Limits) -> Game:
+    """The game a spec names, if the arena serves it (boards up to ``limits.max_cells`` cells).
+
+    Games are values, so one object per spec is kept and shared: building a board again for
+    every request (its lines, its lookup tables) would cost more than the request itself.
+    """
+    game = _game(spec.strip())
+    if game.board.num_cells > limits.max_cells:
+        raise NoughtsError(
+            f"{game} has {game.board.num_cells} cells; the arena serves boards of at most {limits.max_cells}"
+        )
+    return game
+
+
+@dataclass
+class LiveGame:
+    """A game in play: its record's id, players, and every position along it."""
+
+    id: int
+    game: Game
+    players: tuple[str, str]
+    positions: list[Position]
+    moves: list[Move]
+    rng: np.random.Generator
+    finished: bool = False
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def position(self) -> Position:
+        """The position now."""
+        return self.positions[-1]
+
+    @property
+    def ply(self) -> int:
+        """Moves made so far."""
+        return len(self.moves)
+
+    def player(self, who: Player) -> str:
+        """Who plays ``who``: ``human`` or an agent spec."""
+        return self.players[who]
+
+    def state(self) -> dict[str, Any]:
+        """The game as the API returns it (see :class:`noughts.web.models.GameState`)."""
+        game, position = self.game, self.position
+        outcome = position.outcome()
+        turn = None if outcome is not None else self.player(position.to_move)
+        return {
+            "id": self.id,
+            "game": str(game),
+            "x": self.players[0],
+            "o": self.players[1],
+            "start": self.positions[0].text(),
+            "position": position.text(),
+            "moves": [game.format_move(m) for m in self.moves],
+            "ply": self.ply,
+            "to_move": None if outcome is not None else game.player_label(position.to_move),
+            "turn": turn,
+            "over": outcome is not None,
+            "outcome": None if outcome is None else outcome.value,
+            "result": None if outcome is None else game.outcome_text(outcome),
+            "notation": game.notation_help(),
+            "view": {
+                **board_view(game, position),
+                "last": move_info(game, self.moves[-1]) if self.moves else None,
+            },
+        }
+
+
+class GameService:
+    """Start, continue, take back and list the arena's games, every change recorded in ``store``."""
+
+    def __init__(self, store: Store, agents: AgentPool, limits: Limits):
+        self.store = store
+        self.agents = agents
+        self.limits = limits
+        self._live: OrderedDict[int, LiveGame] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # -- starting and finding games ---------------------------------------------------------------
+
+    def create(self, spec: str, x: str, o: str, position: str | None = None) -> LiveGame:
+        """Start a game of ``spec`` between ``x`` (first) and ``o`` (second), each ``human`` or an
+        agent spec, from the empty board or ``position`` (its text).
+        """
+        game = check_game(spec, self.limits)
+        players = (self.agents.check(x), self.agents.check(o))
+        start = game.start() if position is None or not position.strip() else game.parse(position)
+        start_text = None if start == game.start() else start.text()
+        seed = secrets.randbits(63)
+        gid = self.store.new_game(
+            str(game), players[0], players[1], source="web", start=start_text, metadata={"seed": seed}
+        )
+        live = LiveGame(gid, game, players, [start], [], np.random.default_rng(seed))
+        if start.is_terminal():
+            self.store.finish_game(gid, start.outcome())
+            live.finished = True
+        self._keep(live)
+        return live
+
+    def _keep(self, live: LiveGame) -> None:
+        with self._lock:
+            self._live[live.id] = live
+            self._live.move_to_end(live.id)
+            while len(self._live) > self.limits.max_live_games:
+                self._live.popitem(last=False)
+
+    def get(self, gid: int) -> LiveGame:
+        """A game by id: the live one, or reopened from its record."""
+        with self._lock:
+            live = self._live.get(gid)
+            if live is not None:
+                self._live.move_to_end(gid)
+                return live
+        try:
+            record = self.store.game(gid)
+        except StoreError:
+            raise GameNotFound(f"there is no game {gid}") from None
+        live = self._replay(record)
+        with self._lock:
+            live = self._live.setdefault(gid, live)  # another request may have reopened it first
+        self._keep(live)
+        return live
+
+    def _replay(self, record: GameRecord) -> LiveGame:
+        game = _game(record.spec)
+        position = game.start() if record.start is None else game.parse(record.start)
+        positions, moves = [position], []
+        for text in record.moves:
+            move = game.read_move(position, text)
+            position = position.play(move)
+            positions.append(position)
+            moves.append(move)
+        seed = int(record.metadata.get("seed", 0)) + len(record.moves)
+        live = LiveGame(
+            record.id, game, (record.first, record.second), positions, moves, np.random.default_rng(seed)
+        )
+        live.finished = record.status == "finished"
+        return live
+
+    def summaries(self, status: str | None = None, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
+        """The arena's recorded games, most recently played first."""
+        records = self.store.games(status, source="web", limit=limit, offset=offset)
+        out = []
+        for r in records:
+            result = None
+            if r.outcome is not None:
+                try:
+                    game = _game(r.spec)
+                    result = game.outcome_text(noughts.Outcome(r.outcome))
+                except NoughtsError:
+                    result = r.outcome
+            out.append(
+                {
+                    "id": r.id,
+                    "game": r.spec,
+                    "x": r.first,
+                    "o": r.second,
+                    "plies": r.plies,
+                    "status": r.status,
+                    "result": result,
+                    "created": r.created,
+                    "updated": r.updated,
+                }
+            )
+        return out
+
+    # -- moves ------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _check_ply(live: LiveGame, ply: int | None) -> None:
+        if ply is not None and ply != live.ply:
+            raise StaleGame(
+                f"game {live.id} has {live.ply} moves, not {ply}: it changed since you last saw it; reload it"
+            )
+
+    def _record(self, live: LiveGame, move: Move) -> None:
+        """Play ``move`` (legal: checked by the caller) and record it, the end too."""
+        position = live.position.play(move)
+        ply = self.store.append_move(live.id, live.game.format_move(move))
+        if ply != live.ply + 1:  # another process wrote to this game's record: trust the record
+            self.store.undo_move(live.id)
+            with self._lock:
+                self._live.pop(live.id, None)
+            raise StaleGame(
+                f"game {live.id} was changed elsewhere (another server on the same store); reload it"
+            )
+        live.positions.append(position)
+        live.moves.append(move)
+        outcome = position.outcome()
+        if outcome is not None:
+            self.store.finish_game(live.id, outcome)
+            live.finished = True
+
+    def play(
+        self,
+        gid: int,
+        move: str | None = None,
+        action: int | None = None,
+        ply: int | None = None,
+        key: int | None = None,
+    ) -> LiveGame:
+        """A person's move in game ``gid``: in notation, as an integer action, or as the slot
+        ``key`` of a click on the board (see :mod:`noughts.web.boards`); exactly one of them.
+        """
+        live = self.get(gid)
+        with live.lock:
+            self._check_ply(live, ply)
+            position = live.position
+            if position.is_terminal():
+                raise NoughtsError(f"game {gid} is over ({live.game.outcome_text(position.outcome())})")  # type: ignore[arg-type]
+            if live.player(position.to_move) != HUMAN:
+                raise NoughtsError(
+                    f"it is {live.player(position.to_move)}'s turn in game {gid}; ask it to move (POST .../turn)"
+                )
+            if sum(x is not None for x in (move, action, key)) != 1:
+                raise NotationError(
+                    "send one of: a move in notation ('move'), an integer action ('action'), a board slot ('key')"
+                )
+            if move is not None:
+                chosen = live.game.read_move(position, move)
+            else:
+                if action is not None:
+                    chosen = live.game.move(action)
+                else:
+                    assert key is not None
+                    chosen = move_at_slot(live.game, position, key)
+                live.game.check_move(position, chosen)
+            self._record(live, chosen)
+        return live
+
+    def turn(self, gid: int, ply: int | None = None) -> tuple[LiveGame, dict[str, Any]]:
+        """The agent to move in game ``gid`` makes its move; returns the game and the move."""
+        live = self.get(gid)
+        with live.lock:
+            self._check_ply(live, ply)
+            position = live.position
+            if position.is_terminal():
+                raise NoughtsError(f"game {gid} is over ({live.game.outcome_text(position.outcome())})")  # type: ignore[arg-type]
+            spec = live.player(position.to_move)
+            if spec == HUMAN:
+                raise NoughtsError(f"it is the person's turn in game {gid}: send their move")
+            move = self.agents.choose(spec, position, live.rng)
+            self._record(live, move)
+        return live, move_info(live.game, move)
+
+    def undo(self, gid: int, plies: int | None = None) -> LiveGame:
+        """Take back ``plies`` moves, or by default back to the last position where a person was
+        to move (one ply when no person plays).
+        """
+        live = self.get(gid)
+        with live.lock:
+            if live.finished:
+                raise NoughtsError(f"game {gid} is over and recorded as such; start a new game to try again")
+            if live.ply == 0:
+                raise NoughtsError(f"game {gid} has no move to take back")
+            if plies is None:
+                plies = 1
+                humans = [i for i in range(live.ply) if live.player(live.positions[i].to_move) == HUMAN]
+                if humans:
+                    plies = live.ply - humans[-1]
+            if plies > live.ply:
+                raise NoughtsError(f"game {gid} has only {live.ply} moves to take back, not {plies}")
+            for _ in range(plies):
+                self.store.undo_move(gid)
+                live.positions.pop()
+                live.moves.pop()
+        return live

@@ -1,0 +1,707 @@
+// The noughts arena page: framework-free; everything it does goes through the JSON API (/docs).
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// -- the API -----------------------------------------------------------------------------------------
+
+async function api(path, body, method) {
+  const init = { method: method || (body === undefined ? "GET" : "POST"), headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  let data = null;
+  try { data = await response.json(); } catch (e) { data = null; }
+  if (!response.ok) {
+    const error = new Error((data && data.error) || `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+let toastTimer = null;
+function toast(message, kind) {
+  const el = $("toast");
+  el.textContent = message;
+  el.className = "show" + (kind === "info" ? " info" : "");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.className = kind === "info" ? "info" : ""; }, 3500);
+}
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+// -- drawing a board -----------------------------------------------------------------------------------
+
+const VERDICT_LETTER = { win: "W", draw: "D", loss: "L" };
+
+function valueLabel(m) {
+  if (m.label !== undefined) return m.label;
+  if (m.verdict === "draw") return m.score !== null && m.score !== undefined ? `D${m.score >= 0 ? "+" : ""}${m.score}` : "D";
+  return VERDICT_LETTER[m.verdict] + m.plies;
+}
+
+function valueTitle(m) {
+  if (m.label !== undefined) return `${m.move}: estimated ${m.label}`;
+  if (m.verdict === "draw") return `${m.move}: draw`;
+  return `${m.move}: ${m.verdict === "win" ? "win" : "loss"} in ${m.plies} ${m.plies === 1 ? "ply" : "plies"}`;
+}
+
+// view: the API's board view; opts: onSlot(key), evaluation, hint (notation list), last
+function renderBoard(container, view, opts) {
+  opts = opts || {};
+  container.replaceChildren();
+  const legal = new Map();
+  for (const m of view.moves) if (m.key !== null) legal.set(m.key, m);
+  const values = new Map();
+  if (opts.evaluation) for (const m of opts.evaluation.moves) if (m.key !== null) values.set(m.key, m);
+  const hinted = new Set();
+  if (opts.hint) for (const m of view.moves) if (opts.hint.includes(m.move) && m.key !== null) hinted.add(m.key);
+  const line = new Set(view.highlight || []);
+  const last = view.last && view.last.key !== null ? view.last.key : null;
+  const forbidden = view.step && view.step.forbidden !== null && view.step.forbidden !== undefined ? view.step.forbidden : null;
+  let cells = 0;
+  for (const p of view.panels) for (const row of p.cells) cells += row.length;
+  container.classList.toggle("large", cells <= 16);
+  container.classList.toggle("small", cells > 40 && cells <= 150);
+  container.classList.toggle("tiny", cells > 150);
+  container.classList.toggle("rings", view.layout === "rings");
+  container.style.maxWidth = "";
+  view.panels.forEach((panel, i) => {
+    const dead = view.dead && view.dead[i];
+    const cols = panel.cells[0].length;
+    const grid = el("div", { class: "grid", style: `grid-template-columns: repeat(${cols}, auto)` });
+    for (const row of panel.cells) {
+      for (const cell of row) {
+        if (cell === null) { grid.append(el("div", { class: "cell hole" })); continue; }
+        if (view.layout === "rings") {
+          const box = el("div", { class: "cell", "data-name": cell.name });
+          cell.slots.forEach((slot) => {
+            const size = slot.size[0];
+            const classes = ["ring", size, "m-" + (slot.mark === "." ? "none" : slot.mark)];
+            if (legal.has(slot.key)) classes.push("legal");
+            if (slot.key === last) classes.push("last");
+            if (line.has(slot.key)) classes.push("line");
+            if (hinted.has(slot.key)) classes.push("hinted");
+            const v = values.get(slot.key);
+            if (v) classes.push("v-" + v.verdict);
+            const label = `${cell.name} ${slot.size}` + (slot.mark !== "." ? `, ${slot.mark}` : "") + (v ? `, ${valueTitle(v)}` : "");
+            box.append(el("button", {
+              class: classes.join(" "), "data-key": slot.key, "aria-label": label, title: label,
+              onclick: () => opts.onSlot && opts.onSlot(slot.key, cell.name),
+            }));
+          });
+          grid.append(box);
+          continue;
+        }
+        const slot = cell.slots[0];
+        const classes = ["cell", "m-" + (slot.mark === "." ? "none" : slot.mark)];
+        if (legal.has(slot.key)) classes.push("legal");
+        if (slot.key === last) classes.push("last");
+        if (line.has(slot.key)) classes.push("line");
+        if (hinted.has(slot.key)) classes.push("hinted");
+        if (slot.key === forbidden) classes.push("forbidden");
+        const v = values.get(slot.key);
+        if (v) classes.push("v-" + v.verdict);
+        const label = cell.name + (slot.mark !== "." ? `, ${slot.mark}` : "") + (v ? `, ${valueTitle(v)}` : "");
+        const button = el("button", {
+          class: classes.join(" "), "data-key": slot.key, "aria-label": label, title: label,
+          onclick: () => opts.onSlot && opts.onSlot(slot.key, cell.name),
+        }, slot.mark === "x" ? "×" : slot.mark === "o" ? "○" : "");
+        if (v) button.append(el("span", { class: "val", text: valueLabel(v) }));
+        grid.append(button);
+      }
+    }
+    const node = el("div", { class: "panel" + (dead ? " dead" : "") });
+    if (panel.title) node.append(el("div", { class: "panel-title", text: panel.title }));
+    node.append(grid);
+    container.append(node);
+  });
+  if (view.panel_columns > 1 && view.layout === "layers" && view.panels.length > view.panel_columns) {
+    // 4D and beyond: a row of panels per block
+    const first = container.firstElementChild;
+    if (first) container.style.maxWidth = `${(first.getBoundingClientRect().width + 20) * view.panel_columns}px`;
+  }
+}
+
+function extraInfo(container, view, state, onPass) {
+  container.replaceChildren();
+  if (view.step && view.step.kind !== "over") {
+    const who = state && state.to_move ? state.to_move : "";
+    const text = view.step.kind === "veto"
+      ? `Veto step: ${who} may forbid one empty cell (click it) or pass`
+      : view.step.forbidden === null ? "No cell is forbidden this turn" : "Claim step: the striped cell is vetoed";
+    container.append(el("span", { class: "pill", text }));
+    if (view.step.kind === "veto" && onPass) container.append(el("button", { id: "veto-pass", onclick: onPass, text: "Pass (veto nothing)" }));
+  }
+  if (view.score) container.append(el("span", { class: "pill", text: "Score: " + Object.entries(view.score).map(([k, v]) => `${k} ${v}`).join(", ") }));
+  if (view.rings_left) {
+    for (const [mark, left] of Object.entries(view.rings_left)) {
+      container.append(el("span", { class: "pill" }, el("b", { class: "mark-" + mark, text: mark }), ` holds ${left.small} small, ${left.medium} medium, ${left.large} large`));
+    }
+  }
+}
+
+// arrow keys move the focus to the nearest slot in that direction (works across panels and rings)
+function arrowNavigation(board) {
+  board.addEventListener("keydown", (event) => {
+    const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    const d = dirs[event.key];
+    if (!d) return;
+    const buttons = [...board.querySelectorAll("button[data-key]")];
+    if (!buttons.length) return;
+    event.preventDefault();
+    const current = document.activeElement && board.contains(document.activeElement) ? document.activeElement : null;
+    if (!current) { buttons[0].focus(); return; }
+    const a = current.getBoundingClientRect();
+    const ax = a.left + a.width / 2, ay = a.top + a.height / 2;
+    let best = null, bestScore = Infinity;
+    for (const b of buttons) {
+      if (b === current) continue;
+      const r = b.getBoundingClientRect();
+      const dx = r.left + r.width / 2 - ax, dy = r.top + r.height / 2 - ay;
+      const along = dx * d[0] + dy * d[1];
+      if (along <= 1) continue;
+      const across = Math.abs(dx * d[1] - dy * d[0]);
+      const score = along + 3 * across;
+      if (score < bestScore) { bestScore = score; best = b; }
+    }
+    if (best) best.focus();
+  });
+}
+
+// -- shared pickers -----------------------------------------------------------------------------------
+
+const common = { presets: [], agents: [] };
+
+async function loadCommon() {
+  const [presets, agents] = await Promise.all([api("/api/presets"), api("/api/agents")]);
+  common.presets = presets;
+  common.agents = agents;
+  for (const select of document.querySelectorAll(".game-preset")) {
+    select.replaceChildren(...presets.map((p) => el("option", { value: p.spec, text: `${p.name} — ${p.spec}`, title: p.note })));
+    select.append(el("option", { value: "", text: "Other (type a spec)" }));
+    const spec = select.closest(".card").querySelector(".game-spec");
+    select.addEventListener("change", () => { if (select.value) spec.value = select.value; });
+    spec.addEventListener("input", () => { select.value = presets.some((p) => p.spec === spec.value) ? spec.value : ""; });
+  }
+  fillAgents();
+}
+
+function fillAgents() {
+  for (const select of document.querySelectorAll(".agent-select")) {
+    const before = select.value;
+    const watch = select.id.startsWith("watch");
+    const options = common.agents.filter((a) => !(watch && a.spec === "human"));
+    select.replaceChildren(...options.map((a) => el("option", { value: a.spec, text: a.name, title: a.note })));
+    if (before && options.some((a) => a.spec === before)) select.value = before;
+  }
+  $("play-x").value = $("play-x").value || "human";
+  if (!$("play-o").dataset.touched) $("play-o").value = "perfect";
+  if (!$("watch-x").dataset.touched) $("watch-x").value = "perfect";
+  if (!$("watch-o").dataset.touched) $("watch-o").value = "random";
+}
+
+// -- a game on the board: playing and watching ----------------------------------------------------------
+
+class GameController {
+  constructor(prefix, { watch }) {
+    this.prefix = prefix;
+    this.watch = watch;
+    this.state = null;
+    this.evaluation = null;
+    this.hint = null;
+    this.paused = false;
+    this.running = false;
+    this.token = 0;
+    this.board = $(prefix + "-board");
+    arrowNavigation(this.board);
+  }
+
+  get delay() {
+    return this.watch ? Number($("watch-speed").value) : 250;
+  }
+
+  async start(spec, x, o) {
+    const state = await api("/api/games", { game: spec, x, o });
+    this.paused = false;
+    this.show(state);
+    if (!this.watch) location.hash = `#/play/${state.id}`;
+    this.drive();
+  }
+
+  async open(id) {
+    const state = await api(`/api/games/${id}`);
+    this.show(state);
+    this.drive();
+  }
+
+  show(state) {
+    this.state = state;
+    this.evaluation = null;
+    this.hint = null;
+    this.render();
+    this.refreshEvaluation();
+  }
+
+  render() {
+    const s = this.state;
+    if (!s) return;
+    renderBoard(this.board, { ...s.view }, {
+      onSlot: (key, name) => this.click(key, name),
+      evaluation: this.evaluation,
+      hint: this.hint,
+    });
+    const humanVeto = !this.watch && s.turn === "human";
+    extraInfo($(this.prefix + "-extra"), s.view, s, humanVeto ? () => this.send({ move: "pass", ply: s.ply }) : null);
+    const status = $(this.prefix + "-status");
+    if (s.over) {
+      status.replaceChildren(el("span", { class: "win", text: `Game over: ${s.result}` }), ` after ${s.ply} moves`);
+    } else {
+      const who = s.turn === "human" ? "your move" : `${s.turn} is thinking…`;
+      status.textContent = `${s.game} · ${s.to_move} to move · ${who}`;
+    }
+    const list = $(this.prefix + "-moves");
+    list.replaceChildren(...s.moves.map((m) => el("li", { text: m })));
+    list.scrollTop = list.scrollHeight;
+    if (!this.watch) {
+      $("play-notation").textContent = "Notation: " + s.notation;
+      $("play-undo").disabled = s.over || s.ply === 0;
+    }
+  }
+
+  async click(key, name) {
+    const s = this.state;
+    if (!s || this.watch) return;
+    if (s.over) { toast(`The game is over (${s.result}). Start a new one.`); return; }
+    if (s.turn !== "human") { toast(`Wait: it is ${s.turn}'s turn.`); return; }
+    await this.send({ key, ply: s.ply });
+  }
+
+  async typed(text) {
+    const s = this.state;
+    if (!s) { toast("Start a game first."); return; }
+    if (s.turn !== "human" && !s.over) { toast(`Wait: it is ${s.turn}'s turn.`); return; }
+    await this.send({ move: text, ply: s.ply });
+  }
+
+  async send(body) {
+    try {
+      this.show(await api(`/api/games/${this.state.id}/move`, body));
+      this.drive();
+      return true;
+    } catch (e) {
+      toast(e.message);
+      if (e.status === 409) await this.open(this.state.id);
+      return false;
+    }
+  }
+
+  // agents move while it is their turn (watching: at the chosen speed, unless paused)
+  async drive() {
+    const token = ++this.token;
+    while (this.state && !this.state.over && this.state.turn !== "human" && !this.paused) {
+      await sleep(this.delay);
+      if (token !== this.token || this.paused) return;
+      try {
+        const state = await api(`/api/games/${this.state.id}/turn`, { ply: this.state.ply });
+        if (token !== this.token) return;
+        this.show(state);
+      } catch (e) {
+        toast(e.message);
+        return;
+      }
+    }
+  }
+
+  async step() {
+    if (!this.state || this.state.over) return;
+    this.paused = true;
+    this.token++;
+    try { this.show(await api(`/api/games/${this.state.id}/turn`, { ply: this.state.ply })); } catch (e) { toast(e.message); }
+  }
+
+  async undo() {
+    if (!this.state) return;
+    try {
+      this.token++;
+      this.show(await api(`/api/games/${this.state.id}/undo`, {}));
+      this.drive();
+    } catch (e) { toast(e.message); }
+  }
+
+  async refreshEvaluation() {
+    if (this.watch) return;
+    $("play-eval-note").textContent = "";
+    if (!$("play-eval").checked || !this.state || this.state.over) return;
+    const s = this.state;
+    $("play-eval-note").textContent = "Solving…";
+    const analysis = await this.analyse();
+    if (this.state !== s) return;
+    if (analysis && analysis.solved) {
+      this.evaluation = analysis.evaluation;
+      $("play-eval-note").textContent = `With perfect play: ${analysis.evaluation.describe}. W5 = win in 5 plies, D = draw, L6 = loss in 6 (for ${s.to_move}).`;
+      this.render();
+    } else if (analysis && common.agents.some((a) => a.spec.startsWith("minimax"))) {
+      // not solved within the budget: the minimax agent's own estimate instead
+      try {
+        const cells = s.view.panels.reduce((n, p) => n + p.cells.length * p.cells[0].length, 0);
+        const est = await api("/api/estimate", { game: s.game, position: s.position, depth: cells > 64 ? 1 : 2 });
+        if (this.state !== s) return;
+        const scores = est.moves.map((m) => m.score);
+        const hi = Math.max(...scores), lo = Math.min(...scores);
+        this.evaluation = { estimate: true, moves: est.moves.map((m) => ({ ...m, verdict: m.score === hi ? "win" : m.score === lo && lo < hi ? "loss" : "draw", label: String(m.score) })) };
+        $("play-eval-note").textContent = `${analysis.reason}. Showing ${est.agent}'s estimate instead: its heuristic score of each move for ${s.to_move} (green: its best, red: its worst); not a proven value.`;
+        this.render();
+      } catch (e) { $("play-eval-note").textContent += ` (no estimate: ${e.message})`; }
+    }
+  }
+
+  async analyse() {
+    const s = this.state;
+    try {
+      const analysis = await api("/api/analyse", { game: s.game, position: s.position, max_seconds: Number($("play-budget").value) });
+      if (!analysis.solved) $("play-eval-note").textContent = `Overlay hidden: ${analysis.reason}`;
+      return analysis;
+    } catch (e) { toast(e.message); return null; }
+  }
+
+  async showHint() {
+    const s = this.state;
+    if (!s || s.over) return;
+    const analysis = await this.analyse();
+    if (this.state !== s) return;
+    if (analysis && analysis.solved) {
+      this.hint = analysis.evaluation.best;
+      toast(`Best: ${this.hint.join(", ")} (${analysis.evaluation.describe})`, "info");
+    } else {
+      const helper = common.agents.find((a) => a.spec.startsWith("mcts")) || common.agents.find((a) => a.spec.startsWith("minimax"));
+      if (!helper) { toast("No hint: the solver ran out of budget here."); return; }
+      try {
+        const suggestion = await api("/api/suggest", { game: s.game, position: s.position, agent: helper.spec });
+        this.hint = [suggestion.move.move];
+        toast(`${helper.name} suggests ${suggestion.move.move} (the solver ran out of budget)`, "info");
+      } catch (e) { toast(e.message); return; }
+    }
+    this.render();
+  }
+}
+
+// -- pages -------------------------------------------------------------------------------------------
+
+const play = new GameController("play", { watch: false });
+const watch = new GameController("watch", { watch: true });
+
+function setupPlay() {
+  $("play-start").addEventListener("click", () => play.start($("play-spec").value.trim(), $("play-x").value, $("play-o").value).catch((e) => toast(e.message)));
+  $("play-o").addEventListener("change", () => { $("play-o").dataset.touched = "1"; });
+  $("play-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const text = $("play-move").value.trim();
+    if (!text) return;
+    if (await play.typed(text)) $("play-move").value = "";
+    else $("play-move").select();
+  });
+  $("play-move").addEventListener("keydown", (event) => {
+    if (event.key === "Escape") { $("play-move").blur(); const b = $("play-board").querySelector("button.legal"); if (b) b.focus(); }
+  });
+  $("play-undo").addEventListener("click", () => play.undo());
+  $("play-hint").addEventListener("click", () => play.showHint());
+  $("play-analyse").addEventListener("click", () => {
+    if (!play.state) { toast("Start a game first."); return; }
+    $("an-spec").value = play.state.game;
+    $("an-preset").value = common.presets.some((p) => p.spec === play.state.game) ? play.state.game : "";
+    $("an-position").value = play.state.position;
+    location.hash = "#/analyse";
+    $("an-run").click();
+  });
+  $("play-eval").addEventListener("change", () => { play.evaluation = null; play.render(); play.refreshEvaluation(); });
+  document.addEventListener("keydown", (event) => {
+    if (currentPage() !== "play" || event.target.closest("input, select, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === "u") { event.preventDefault(); play.undo(); }
+    else if (event.key === "h") { event.preventDefault(); play.showHint(); }
+    else if (event.key === "e") { event.preventDefault(); $("play-eval").click(); }
+    else if (/^[a-z0-9!:,]$/i.test(event.key) && !event.target.closest("button")) {
+      $("play-move").focus();  // typing a cell name goes to the move box
+    }
+  });
+}
+
+function setupWatch() {
+  const speedText = () => { $("watch-speed-text").textContent = `${(Number($("watch-speed").value) / 1000).toFixed(2)} s a move`; };
+  $("watch-speed").addEventListener("input", speedText);
+  speedText();
+  for (const id of ["watch-x", "watch-o"]) $(id).addEventListener("change", () => { $(id).dataset.touched = "1"; });
+  $("watch-start").addEventListener("click", () => watch.start($("watch-spec").value.trim(), $("watch-x").value, $("watch-o").value).catch((e) => toast(e.message)));
+  $("watch-pause").addEventListener("click", () => {
+    watch.paused = !watch.paused;
+    $("watch-pause").textContent = watch.paused ? "Resume" : "Pause";
+    if (!watch.paused) watch.drive();
+  });
+  $("watch-step").addEventListener("click", () => { $("watch-pause").textContent = "Resume"; watch.step(); });
+  let batchId = null;
+  $("batch-start").addEventListener("click", async () => {
+    try {
+      const state = await api("/api/batches", { game: $("watch-spec").value.trim(), x: $("watch-x").value, o: $("watch-o").value, games: Number($("batch-games").value) });
+      batchId = state.id;
+      showBatch(state);
+      while (batchId === state.id) {
+        await sleep(300);
+        const now = await api(`/api/batches/${state.id}`);
+        showBatch(now);
+        if (now.status !== "running") break;
+      }
+    } catch (e) { toast(e.message); }
+  });
+  $("batch-stop").addEventListener("click", async () => { if (batchId !== null) { try { showBatch(await api(`/api/batches/${batchId}/stop`, {})); } catch (e) { toast(e.message); } } });
+}
+
+function showBatch(b) {
+  const bar = $("batch-bar");
+  const total = Math.max(b.played, 1);
+  bar.replaceChildren(
+    ...[["first", `x ${b.first}`], ["draw", `draw ${b.draw}`], ["second", `o ${b.second}`]].map(([k, label]) =>
+      el("div", { class: k, style: `width: ${(100 * b[k]) / total}%`, title: label, text: b[k] ? label : "" })),
+  );
+  const pct = (n) => `${((100 * n) / total).toFixed(1)}%`;
+  $("batch-text").textContent = `${b.played} of ${b.games} games (${b.status}${b.error ? ": " + b.error : ""}) · ${b.x} wins ${pct(b.first)}, draws ${pct(b.draw)}, ${b.o} wins ${pct(b.second)} · ${b.seconds.toFixed(1)} s`;
+}
+
+function setupAnalyse() {
+  const board = $("an-board");
+  $("an-run").addEventListener("click", async () => {
+    const spec = $("an-spec").value.trim();
+    const position = $("an-position").value.trim() || null;
+    try {
+      const info = await api(`/api/game-info?spec=${encodeURIComponent(spec)}` + (position ? `&position=${encodeURIComponent(position)}` : ""));
+      $("an-status").textContent = `${info.game} · ${info.result ? "over: " + info.result : info.to_move + " to move"} · ${info.cells} cells, ${info.lines} lines, ${info.symmetries} symmetries`;
+      renderBoard(board, info.view, {});
+      extraInfo($("an-extra"), info.view, info);
+      $("an-verdict").textContent = "solving…";
+      const analysis = await api("/api/analyse", { game: spec, position, max_seconds: Number($("an-budget").value) });
+      if (!analysis.solved) {
+        $("an-verdict").textContent = "Not solved";
+        $("an-pv").textContent = "";
+        $("an-moves").replaceChildren();
+        $("an-cost").textContent = analysis.reason;
+        return;
+      }
+      const ev = analysis.evaluation, sv = analysis.solve;
+      renderBoard(board, info.view, { evaluation: ev, hint: ev.best });
+      $("an-verdict").textContent = `With perfect play: ${ev.describe}`;
+      $("an-pv").textContent = sv.pv.join(" ") || "(the game is over)";
+      $("an-moves").replaceChildren(
+        el("tr", {}, el("th", { text: "move" }), el("th", { text: `for ${info.to_move || ""}` }), el("th", { text: "plies" }), el("th", { text: "result" })),
+        ...ev.moves.map((m) => el("tr", {}, el("td", { text: m.move }), el("td", { class: "t-" + m.verdict, text: m.verdict }), el("td", { text: m.plies }), el("td", { text: m.describe }))),
+      );
+      $("an-cost").textContent = `${sv.nodes.toLocaleString()} positions searched in ${sv.seconds.toFixed(3)} s`;
+    } catch (e) { toast(e.message); $("an-verdict").textContent = ""; }
+  });
+  $("an-count").addEventListener("click", async () => {
+    try {
+      $("an-counts").replaceChildren(el("tr", {}, el("td", { text: "counting…" })));
+      const c = await api("/api/count", { game: $("an-spec").value.trim(), max_seconds: Number($("an-budget").value) });
+      const rows = [["positions", c.positions], ["positions up to symmetry", c.positions_up_to_symmetry], ["terminal positions", c.terminal_positions], ["complete games", c.games], ["won by the first player", c.games_by_outcome && c.games_by_outcome.first], ["won by the second player", c.games_by_outcome && c.games_by_outcome.second], ["drawn", c.games_by_outcome && c.games_by_outcome.draw], ["game-tree nodes", c.tree_nodes], ["seconds", c.seconds && c.seconds.toFixed(3)]];
+      $("an-counts").replaceChildren(...rows.filter((r) => r[1] !== null && r[1] !== undefined).map(([k, v]) => el("tr", {}, el("td", { text: k }), el("td", { text: typeof v === "number" ? v.toLocaleString() : v }))));
+    } catch (e) { $("an-counts").replaceChildren(); toast(e.message); }
+  });
+}
+
+async function showGames() {
+  const filter = document.querySelector("input[name=games-filter]:checked").value;
+  try {
+    const games = await api("/api/games" + (filter ? `?status=${filter}` : ""));
+    $("games-table").replaceChildren(
+      el("tr", {}, ...["#", "game", "x", "o", "moves", "status", "updated", ""].map((h) => el("th", { text: h }))),
+      ...games.map((g) => el("tr", {},
+        el("td", { text: g.id }), el("td", { text: g.game }), el("td", { text: g.x }), el("td", { text: g.o }), el("td", { text: g.plies }),
+        el("td", { text: g.result || g.status }), el("td", { text: (g.updated || "").replace("T", " ").slice(0, 19) }),
+        el("td", {}, el("a", { href: `#/play/${g.id}`, text: g.status === "playing" ? "resume" : "open" })))),
+    );
+  } catch (e) { toast(e.message); }
+}
+
+// -- training ----------------------------------------------------------------------------------------
+
+// a line chart on a canvas: lines = [{label, color, points: [[x, y], ...]}]; y from lo to hi
+function lineChart(canvas, lines, lo, hi) {
+  const ctx = canvas.getContext("2d");
+  const W = canvas.width, H = canvas.height, L = 48, R = 12, T = 10, B = 24;
+  ctx.clearRect(0, 0, W, H);
+  const xs = lines.flatMap((l) => l.points.map((p) => p[0]));
+  const ys = lines.flatMap((l) => l.points.map((p) => p[1])).filter((y) => y !== null && y !== undefined);
+  if (hi === undefined) hi = Math.max(1, ...ys);
+  if (lo === undefined) lo = Math.min(0, ...ys);
+  const x0 = Math.min(0, ...xs), x1 = Math.max(1, ...xs);
+  const px = (x) => L + ((x - x0) / (x1 - x0 || 1)) * (W - L - R);
+  const py = (y) => H - B - ((y - lo) / (hi - lo || 1)) * (H - T - B);
+  ctx.font = "11px system-ui, sans-serif";
+  ctx.strokeStyle = "#e5e7eb"; ctx.fillStyle = "#6b7280"; ctx.lineWidth = 1;
+  for (let i = 0; i <= 4; i++) {
+    const y = lo + ((hi - lo) * i) / 4;
+    ctx.beginPath(); ctx.moveTo(L, py(y)); ctx.lineTo(W - R, py(y)); ctx.stroke();
+    ctx.fillText(Math.abs(hi) >= 1000 ? Math.round(y).toLocaleString() : y.toFixed(2), 4, py(y) + 4);
+  }
+  ctx.fillText(`${Math.round(x1).toLocaleString()} episodes`, W - R - 90, H - 6);
+  for (const line of lines) {
+    ctx.strokeStyle = line.color; ctx.lineWidth = 2; ctx.beginPath();
+    let started = false;
+    for (const [x, y] of line.points) {
+      if (y === null || y === undefined) continue;
+      if (!started) { ctx.moveTo(px(x), py(y)); started = true; } else ctx.lineTo(px(x), py(y));
+    }
+    ctx.stroke();
+  }
+  const legend = canvas.parentElement.querySelector(".legend") || canvas.parentElement.appendChild(el("div", { class: "legend" }));
+  legend.replaceChildren(...lines.map((l) => el("span", {}, el("i", { style: `background:${l.color}` }), l.label)));
+}
+
+function drawTraining(run) {
+  const s = run.series;
+  const pts = (key) => s.map((p) => [p.episodes, p[key]]);
+  lineChart($("chart-results"), [
+    { label: "first player wins", color: "#2563eb", points: pts("first") },
+    { label: "draws", color: "#9ca3af", points: pts("draw") },
+    { label: "second player wins", color: "#e11d48", points: pts("second") },
+  ], 0, 1);
+  lineChart($("chart-epsilon"), [{ label: "epsilon", color: "#0f766e", points: pts("epsilon") }], 0, 1);
+  lineChart($("chart-size"), [{ label: "positions in the table", color: "#7c3aed", points: pts("size") }]);
+  lineChart($("chart-grade"), [{ label: "optimal-move rate (oracle)", color: "#16a34a", points: pts("grade") }], 0, 1);
+  const last = s[s.length - 1];
+  $("train-status").textContent = `${run.learner} on ${run.game}: ${run.done.toLocaleString()} of ${run.episodes.toLocaleString()} episodes · ${run.status}${run.error ? ": " + run.error : ""} · ${run.seconds.toFixed(1)} s`
+    + (last && last.grade !== null ? ` · grade ${last.grade.toFixed(3)}` : "");
+}
+
+const training = { id: null, learners: [] };
+
+async function setupTrain(arena) {
+  training.learners = await api("/api/learners");
+  $("train-learner").replaceChildren(...training.learners.map((l) => el("option", { value: l.kind, text: l.kind })));
+  $("train-learner").value = training.learners.some((l) => l.kind === "qlearning") ? "qlearning" : training.learners[0].kind;
+  const help = () => { const l = training.learners.find((x) => x.kind === $("train-learner").value); $("train-help").textContent = l ? l.options : ""; };
+  $("train-learner").addEventListener("change", help);
+  help();
+  $("train-start").addEventListener("click", async () => {
+    const options = {};
+    for (const part of $("train-options").value.split(",").map((x) => x.trim()).filter(Boolean)) {
+      const [k, v] = part.split("=");
+      if (v === undefined) { toast(`Write options as key=value, not ${part}`); return; }
+      options[k.trim()] = v.trim();
+    }
+    try {
+      const run = await api("/api/training", { game: $("train-spec").value.trim(), learner: $("train-learner").value, options, episodes: Number($("train-episodes").value) });
+      training.id = run.id;
+      $("train-download").hidden = true;
+      while (training.id === run.id) {
+        const now = await api(`/api/training/${run.id}`);
+        drawTraining(now);
+        if (now.status !== "running") break;
+        await sleep(400);
+      }
+    } catch (e) { toast(e.message); }
+  });
+  $("train-stop").addEventListener("click", async () => { if (training.id !== null) { try { await api(`/api/training/${training.id}/stop`, {}); } catch (e) { toast(e.message); } } });
+  $("train-save").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (training.id === null) { toast("Train an agent first."); return; }
+    try {
+      const saved = await api(`/api/training/${training.id}/save`, { name: $("train-name").value.trim() });
+      await refreshAgents();
+      $("train-note").textContent = `Saved as ${saved.spec}: pick it in any seat.`;
+      const link = $("train-download");
+      link.href = `/api/agents/${encodeURIComponent(saved.name)}/download`;
+      link.textContent = `Download ${saved.name}.zip`;
+      link.hidden = false;
+    } catch (e) { toast(e.message); }
+  });
+  $("train-upload").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const file = $("train-file").files[0];
+    const name = $("train-upload-name").value.trim();
+    if (!file || !name) { toast("Choose a zip and give it a name."); return; }
+    try {
+      const response = await fetch(`/api/agents/upload?name=${encodeURIComponent(name)}`, { method: "POST", headers: { "Content-Type": "application/zip" }, body: file });
+      const data = await response.json();
+      if (!response.ok) throw new Error(data.error);
+      await refreshAgents();
+      $("train-note").textContent = `Uploaded as ${data.spec} (${data.kind} for ${data.game}).`;
+    } catch (e) { toast(e.message); }
+  });
+}
+
+async function refreshAgents() {
+  common.agents = await api("/api/agents");
+  fillAgents();
+}
+
+async function showLeaderboard() {
+  const select = $("lb-game");
+  try {
+    const board = await api("/api/leaderboard" + (select.value ? `?game=${encodeURIComponent(select.value)}` : ""));
+    const chosen = board.game || "";
+    select.replaceChildren(...board.games.map(([spec, n]) => el("option", { value: spec, text: `${spec} (${n} games)` })));
+    select.value = chosen;
+    $("lb-table").replaceChildren(
+      el("tr", {}, ...["#", "agent", "rating", "±", "games", "wins", "draws", "losses"].map((h) => el("th", { text: h }))),
+      ...board.ratings.map((r, i) => el("tr", {}, el("td", { text: i + 1 }), el("td", { text: r.agent }), el("td", { text: r.rating.toFixed(0) }),
+        el("td", { text: r.stderr === null ? "" : r.stderr.toFixed(0) }), el("td", { text: r.games }), el("td", { text: r.wins }), el("td", { text: r.draws }), el("td", { text: r.losses }))),
+    );
+    $("lb-note").textContent = board.ratings.length
+      ? "Bradley-Terry ratings on the Elo scale (mean 0) from every recorded game between agents of this game: batches, matches and watched games."
+      : "No games between agents recorded yet: run a batch on the Watch page.";
+  } catch (e) { toast(e.message); }
+}
+
+// -- routing ----------------------------------------------------------------------------------------
+
+const pageHooks = { games: showGames, leaderboard: showLeaderboard };
+const featureSetup = { train: setupTrain, leaderboard: (a) => $("lb-game").addEventListener("change", showLeaderboard) };
+
+function currentPage() {
+  return (location.hash.replace(/^#\//, "").split("/")[0]) || "play";
+}
+
+function route() {
+  const parts = location.hash.replace(/^#\//, "").split("/");
+  let page = parts[0] || "play";
+  if (!$("page-" + page) || document.querySelector(`nav a[data-page=${page}]`)?.hidden) page = "play";
+  for (const section of document.querySelectorAll(".page")) section.hidden = section.id !== "page-" + page;
+  for (const a of document.querySelectorAll("nav a[data-page]")) a.classList.toggle("active", a.dataset.page === page);
+  if (page === "play" && parts[1] && (!play.state || String(play.state.id) !== parts[1])) play.open(Number(parts[1])).catch((e) => toast(e.message));
+  if (pageHooks[page]) pageHooks[page]();
+}
+
+export const arena = { api, play, watch, pageHooks, renderBoard, toast, common, fillAgents, el };
+window.arena = arena;
+
+async function main() {
+  setupPlay();
+  setupWatch();
+  setupAnalyse();
+  for (const radio of document.querySelectorAll("input[name=games-filter]")) radio.addEventListener("change", showGames);
+  window.addEventListener("hashchange", route);
+  try { await loadCommon(); } catch (e) { toast("Cannot reach the arena: " + e.message); }
+  const extras = await api("/api/health").then((h) => h.features || []).catch(() => []);
+  for (const feature of extras) {
+    const link = document.querySelector(`nav a[data-page=${feature}]`);
+    if (link) link.hidden = false;
+    try { if (featureSetup[feature]) await featureSetup[feature](arena); } catch (e) { toast(e.message); }
+  }
+  route();
+  document.body.dataset.ready = "1";
+}
+
+main();

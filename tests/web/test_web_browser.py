@@ -1,0 +1,225 @@
+"""The arena's page in a real headless Chromium (Debian's, driven by Playwright for Python)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from web_cases import ServerProcess, browser, free_port, live_server, open_page, state
+
+__all__ = ["browser"]  # the fixture, imported for pytest
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with live_server(tmp_path_factory.mktemp("arena") / "arena.db", max_training_episodes=10_000_000) as url:
+        yield url
+
+
+def start_game(page: Any, spec: str, x: str = "human", o: str = "perfect") -> int:
+    page.select_option("#play-preset", "")
+    page.fill("#play-spec", spec)
+    page.select_option("#play-x", x)
+    page.select_option("#play-o", o)
+    page.click("#play-start")
+    page.wait_for_function("() => /#\\/play\\/\\d+/.test(location.hash)")
+    return int(page.evaluate("() => location.hash.split('/')[2]"))
+
+
+def wait_turn(page: Any, base: str, game_id: int, ply: int) -> dict[str, Any]:
+    """Wait until the page shows game ``game_id`` at ``ply`` moves or more and the person's turn
+    (or the end).
+    """
+    page.wait_for_function(
+        "([ply]) => { const s = window.arena.play.state; return s && s.ply >= ply && (s.over || s.turn === 'human'); }",
+        arg=[ply],
+    )
+    return state(base, game_id)
+
+
+def test_a_full_game_against_the_perfect_player_ends_in_a_draw(browser: Any, base: str) -> None:
+    page = open_page(browser, base + "/#/play")
+    gid = start_game(page, "tictactoe")
+    s = wait_turn(page, base, gid, 0)
+    while not s["over"]:
+        analysis = httpx.post(
+            f"{base}/api/analyse", json={"game": s["game"], "position": s["position"]}
+        ).json()
+        best = next(
+            m for m in analysis["evaluation"]["moves"] if m["move"] == analysis["evaluation"]["best"][0]
+        )
+        page.click(f"#play-board button[data-key='{best['key']}']")
+        s = wait_turn(page, base, gid, s["ply"] + 2 if s["ply"] < 8 else 9)
+    assert s["outcome"] == "draw"
+    assert re.search(r"Game over: draw", page.inner_text("#play-status"))
+    assert (
+        page.locator("#play-board .cell.m-x").count() == 5
+        and page.locator("#play-board .cell.m-o").count() == 4
+    )
+    assert page.errors == []
+
+
+def test_an_illegal_click_is_refused_with_a_message(browser: Any, base: str) -> None:
+    page = open_page(browser, base + "/#/play")
+    gid = start_game(page, "tictactoe", "human", "human")
+    page.click("#play-board button[data-key='4']")
+    wait_turn(page, base, gid, 1)
+    page.click("#play-board button[data-key='4']")  # taken
+    page.wait_for_selector("#toast.show")
+    assert "b2 is illegal: the cell is taken by x" in page.inner_text("#toast")
+    assert state(base, gid)["moves"] == ["b2"]
+
+
+def test_keyboard_play_arrows_enter_and_typed_cells(browser: Any, base: str) -> None:
+    page = open_page(browser, base + "/#/play")
+    gid = start_game(page, "tictactoe", "human", "human")
+    page.focus("#play-board button[data-key='0']")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")  # b2
+    wait_turn(page, base, gid, 1)
+    page.click("body")
+    page.keyboard.type("c3")  # typing a cell name goes to the move box
+    page.keyboard.press("Enter")
+    wait_turn(page, base, gid, 2)
+    page.keyboard.press("Escape")  # leave the move box (focus goes back to the board)
+    page.keyboard.press("u")  # undo: back one ply (two people, so the last person's turn)
+    wait_turn(page, base, gid, 1)
+    page.wait_for_function("() => window.arena.play.state.ply === 1")
+    assert state(base, gid)["moves"] == ["b2"]
+
+
+@pytest.mark.parametrize(
+    ("spec", "selector", "key", "move"),
+    [
+        ("notakto(boards=2)", "#play-board .cell", 9 + 4, "2:b2"),
+        ("hypercube(3,3)", "#play-board .cell", 13, "2,2,2"),
+        ("otrio", "#play-board .ring", 3 * 4 + 1, "b2m"),
+    ],
+)
+def test_special_boards_render_and_accept_moves(
+    browser: Any, base: str, spec: str, selector: str, key: int, move: str
+) -> None:
+    page = open_page(browser, base + "/#/play")
+    gid = start_game(page, spec, "human", "random")
+    assert page.locator(selector).count() == {"otrio": 27}.get(spec, 18 if "notakto" in spec else 27)
+    target = page.locator(f"#play-board button[data-key='{key}']")
+    if spec == "otrio":  # a ring's own band, outside the smaller ring drawn over its middle
+        box = target.bounding_box()
+        target.click(position={"x": 5, "y": box["height"] / 2})
+    else:
+        target.click()
+    s = wait_turn(page, base, gid, 2)
+    assert s["moves"][0] == move
+    assert "m-x" in (page.get_attribute(f"#play-board button[data-key='{key}']", "class") or "")
+    assert page.errors == []
+
+
+def test_the_evaluation_overlay_colours_every_empty_cell(browser: Any, base: str) -> None:
+    page = open_page(browser, base + "/#/play")
+    start_game(page, "tictactoe", "human", "human")
+    page.check("#play-eval")
+    page.wait_for_selector("#play-board .cell .val")
+    assert page.locator("#play-board .cell.v-draw").count() == 9  # every first move draws
+    assert "draw" in page.inner_text("#play-eval-note")
+
+
+def test_watch_two_agents_and_a_batch_with_a_live_result_bar(browser: Any, base: str) -> None:
+    page = open_page(browser, base + "/#/watch")
+    page.fill("#watch-spec", "tictactoe")
+    page.select_option("#watch-x", "perfect")
+    page.select_option("#watch-o", "perfect:tie=random")
+    page.eval_on_selector("#watch-speed", "el => { el.value = 0; el.dispatchEvent(new Event('input')); }")
+    page.click("#watch-start")
+    page.wait_for_function("() => window.arena.watch.state && window.arena.watch.state.over", timeout=30000)
+    assert "Game over: draw" in page.inner_text("#watch-status")
+    page.fill("#batch-games", "20")
+    page.click("#batch-start")
+    page.wait_for_function(
+        "() => /20 of 20 games \\(finished/.test(document.querySelector('#batch-text').textContent)",
+        timeout=60000,
+    )
+    assert "draw 20" in page.inner_text("#batch-bar")
+
+
+def test_kill_the_server_mid_game_restart_it_and_resume(browser: Any, tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path / "arena.db", free_port())
+    server.start()
+    try:
+        page = open_page(browser, server.url + "/#/play")
+        gid = start_game(page, "tictactoe", "human", "perfect")
+        page.click("#play-board button[data-key='4']")
+        wait_turn(page, server.url, gid, 2)
+        server.kill()  # no shutdown: SIGKILL mid-game
+        server.start()
+        page.reload()
+        page.wait_for_selector("body[data-ready='1']")
+        page.wait_for_function("() => window.arena.play.state && window.arena.play.state.ply === 2")
+        marks = page.locator("#play-board .cell.m-x, #play-board .cell.m-o").count()
+        assert marks == 2
+        free = page.evaluate("() => window.arena.play.state.view.moves[0].key")
+        page.click(f"#play-board button[data-key='{free}']")
+        s = wait_turn(page, server.url, gid, 4)
+        assert s["ply"] == 4 and s["moves"][0] == "b2"
+    finally:
+        server.kill()
+
+
+def test_the_training_page_shows_a_chart_that_moves(browser: Any, base: str) -> None:
+    page = open_page(browser, base + "/#/train")
+    page.fill("#train-spec", "tictactoe")
+    page.fill("#train-episodes", "10000000")  # the first learner offered, for long enough to watch
+    page.click("#train-start")
+    page.wait_for_function(
+        "() => /[1-9][\\d,]* of 10,000,000 episodes/.test(document.querySelector('#train-status').textContent)"
+    )
+    first = page.evaluate("() => document.querySelector('#chart-results').toDataURL()")
+    shown = page.inner_text("#train-status")
+    page.wait_for_function(
+        "([before]) => document.querySelector('#train-status').textContent !== before", arg=[shown]
+    )
+    page.wait_for_timeout(500)
+    second = page.evaluate("() => document.querySelector('#chart-results').toDataURL()")
+    assert first != second  # the chart redraws with new points
+    page.click("#train-stop")
+    page.wait_for_function("() => /stopped/.test(document.querySelector('#train-status').textContent)")
+    page.fill("#train-name", "browser-q")
+    page.click("#train-save button")
+    page.wait_for_selector("#train-download:not([hidden])")
+    assert page.locator("#play-o option[value='saved:browser-q']").count() == 1  # a seat can hold it now
+
+
+def test_analyse_a_position_from_the_game_in_play(browser: Any, base: str) -> None:
+    page = open_page(browser, base + "/#/play")
+    gid = start_game(page, "tictactoe", "human", "human")
+    page.click("#play-board button[data-key='0']")
+    wait_turn(page, base, gid, 1)
+    page.click("#play-analyse")
+    page.wait_for_selector("#an-board .val")
+    assert page.input_value("#an-position") == "x../.../..."
+    expected = httpx.post(f"{base}/api/analyse", json={"game": "tictactoe", "position": "x../.../..."}).json()
+    assert (
+        page.inner_text("#an-verdict")
+        == "With perfect play: draw"
+        == "With perfect play: " + expected["evaluation"]["describe"]
+    )
+    assert page.inner_text("#an-pv") == " ".join(expected["solve"]["pv"])
+    assert page.locator("#an-moves tr").count() == 1 + 8  # a header and every legal move
+
+
+@pytest.mark.slow
+def test_an_unsolved_game_gets_the_agents_estimate_in_the_overlay(browser: Any, base: str) -> None:
+    page = open_page(browser, base + "/#/play")
+    page.select_option("#play-budget", "0.5")
+    start_game(page, "hypercube(7,3)", "human", "human")
+    page.check("#play-eval")
+    page.wait_for_selector("#play-board .cell .val", timeout=60000)
+    assert "estimate" in page.inner_text("#play-eval-note") and "not solved within 0.5 s" in page.inner_text(
+        "#play-eval-note"
+    )
+    centre = page.locator("#play-board button[data-key='171']")  # 4,4,4
+    assert "v-win" in (centre.get_attribute("class") or "") and centre.inner_text() == "50"
