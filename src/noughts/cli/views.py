@@ -11,8 +11,8 @@ from typing import Any
 
 from rich.text import Text
 
-from noughts.core import ENTRIES, Game, Player, Position, VetoGame
-from noughts.core.registry import Entry
+from noughts.core import Game, Player, Position
+from noughts.core.registry import Entry, rules_summary
 
 __all__ = [
     "EXAMPLES",
@@ -70,18 +70,6 @@ def params_text(entry: Entry) -> str:
 
 def _spec_word(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def rules_summary(game: Game) -> str:
-    """The rules of ``game`` in words, from the registry's summaries (veto names its inner rules)."""
-    name = game.spec.partition("(")[0]
-    entry = ENTRIES.get(name)
-    if entry is None or entry.makes == "board":  # a bare board is played under standard rules
-        entry = ENTRIES["standard"]
-    text = f"{entry.name}: {entry.summary}"
-    if isinstance(game, VetoGame):
-        text += f"; the claims follow {rules_summary(game.inner)}"
-    return text
 
 
 def game_facts(game: Game) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from noughts.core.otrio import OtrioGame
 from noughts.core.spec import Call, Value, parse_spec
 from noughts.core.veto import VetoGame
 
-__all__ = ["ENTRIES", "Entry", "Param", "board", "build", "game"]
+__all__ = ["ENTRIES", "Entry", "Param", "board", "build", "game", "rules_summary"]
 
 _REQUIRED = object()
 
@@ -245,3 +245,15 @@ def board(spec: str) -> Board:
     """
     made = build(parse_spec(spec), spec)
     return made if isinstance(made, Board) else made.board
+
+
+def rules_summary(game: Game) -> str:
+    """The rules of ``game`` in words, from the registry's summaries (veto names its inner rules)."""
+    name = game.spec.partition("(")[0]
+    entry = ENTRIES.get(name)
+    if entry is None or entry.makes == "board":  # a bare board is played under standard rules
+        entry = ENTRIES["standard"]
+    text = f"{entry.name}: {entry.summary}"
+    if isinstance(game, VetoGame):
+        text += f"; the claims follow {rules_summary(game.inner)}"
+    return text

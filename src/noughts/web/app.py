@@ -340,7 +340,7 @@ def _routes(app: FastAPI, arena: Arena) -> None:
         """A game's facts (rules, cells, lines, symmetries, notation) and the board of a position
         (the empty board by default).
         """
-        from noughts.cli.views import rules_summary
+        from noughts.core.registry import rules_summary
 
         game = check_game(spec, limits)
         start = game.parse(position) if position else game.start()
