@@ -14,8 +14,8 @@ EXTRA_SIDE = 'shape("###./####/###.",3)'  # 3x3 and a square beside an edge cell
 EXTRA_CORNER_SIDE = 'shape("####/###./###.",3)'  # beside a corner cell, in line with a row (Figure 2-4)
 EXTRA_CORNER = 'shape("###./###./###./...#",3)'  # diagonally off a corner (Figure 2-5)
 
-# every 3x3 game (and the added-square boards): held to the reference on every reachable position
-SMALL_GAMES = [
+# the 3x3 games, one of each rules set (tests/agents/test_perfect.py keeps a copy of this list)
+THREE_BY_THREE = [
     "tictactoe",
     "misere(tictactoe)",
     "maker_breaker(tictactoe)",
@@ -23,10 +23,10 @@ SMALL_GAMES = [
     "cumulative(tictactoe)",
     "veto(tictactoe)",
     "notakto",
-    EXTRA_SIDE,
-    EXTRA_CORNER_SIDE,
-    EXTRA_CORNER,
 ]
+
+# every 3x3 game (and the added-square boards): held to the reference on every reachable position
+SMALL_GAMES = [*THREE_BY_THREE, EXTRA_SIDE, EXTRA_CORNER_SIDE, EXTRA_CORNER]
 
 # the other veto wrappers: every reachable position too, but only in the slow run
 SLOW_SMALL_GAMES = [

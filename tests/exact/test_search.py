@@ -10,7 +10,7 @@ from exact_cases import DEEP_SAMPLES, SLOW_SMALL_GAMES, SMALL_GAMES, deep_positi
 
 from noughts import LimitExceeded, Outcome
 from noughts.exact import Budget, Searcher, Value, reference_values
-from noughts.exact.result import WIN
+from noughts.exact.result import WIN, to_int
 
 
 def _check_all(searcher: Searcher, values: dict) -> None:  # type: ignore[type-arg]
@@ -117,11 +117,20 @@ def test_finished_positions() -> None:
 
 
 @pytest.mark.parametrize(
-    "spec", ["tictactoe", "veto(tictactoe)", "notakto(boards=2)", "notakto(mnk(4,4,4),boards=3)", "otrio"]
+    "spec",
+    [
+        "tictactoe",
+        "mnk(3,4,3)",
+        "veto(tictactoe)",
+        "veto(mnk(4,3,3))",
+        "notakto(boards=2)",
+        "notakto(mnk(4,4,4),boards=3)",
+        "otrio",
+    ],
 )
 def test_table_keys_are_the_canonical_keys(spec: str) -> None:
-    """Where the searcher computes keys itself (Notakto's per-board cache), they are exactly
-    ``canonical_key()``."""
+    """Where the searcher computes keys itself (image tables on boards of up to 12 cells,
+    Notakto's per-board cache), they are exactly ``canonical_key()``."""
     g = game(spec)
     key = Searcher(g)._rules.key
     rng = random.Random(7)
@@ -130,3 +139,22 @@ def test_table_keys_are_the_canonical_keys(spec: str) -> None:
         while not p.is_terminal():
             assert key(p) == p.canonical_key(), p.text()
             p = p.play(rng.choice(p.legal_moves()))
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["veto(tictactoe)", *(pytest.param(spec, marks=pytest.mark.slow) for spec in SLOW_SMALL_GAMES)],
+)
+def test_passing_is_never_better_than_the_best_veto(spec: str) -> None:
+    """What lets the searcher leave the pass out at a veto step with two or more empty cells:
+    by the reference, at every such reachable position the vetoer's best veto is at least as
+    good for it as passing (values of moves from one position compare as integers)."""
+    values = reference(spec)
+    checked = 0
+    for p in values:
+        if p.is_terminal() or p.state[2] is not None or len(p.legal_moves()) <= 2:
+            continue
+        *vetoes, passing = (to_int(values[p.play(m)], p.to_move) for m in p.legal_moves())  # pass: last
+        assert max(vetoes) >= passing, p.text()
+        checked += 1
+    assert checked > 100

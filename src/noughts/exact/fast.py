@@ -1,10 +1,14 @@
 """The fast exact solver: numba alpha-beta over bitboards (:mod:`noughts.exact._kernels`).
 
 :class:`FastSolver` gives the exact value of any position of a claim game (standard, misère,
-Maker-Breaker or cumulative rules) on a board of at most 64 cells, with exact distances: the
-winner wins as fast as possible and the loser loses as slowly as possible. It is held to the
-plain memoised minimax of :mod:`noughts.exact.reference` by the tests on every reachable
-position of the 3x3 games.
+Maker-Breaker or cumulative rules) on any board noughts builds, with exact distances: the
+winner wins as fast as possible and the loser loses as slowly as possible. Boards of at most 64
+cells go to the one-word kernel (:mod:`noughts.exact._kernels`: a player's cells are one
+uint64), larger ones to the multi-word kernel (:mod:`noughts.exact._wide`: one uint64 per 64
+cells), the same search over wider masks. Both are held to the plain memoised minimax of
+:mod:`noughts.exact.reference` by the tests on every reachable position of the 3x3 games (the
+multi-word kernel forced on them with one and two words) and on every position reachable from
+sampled deep positions of larger boards, 4x4 to 12x11.
 
 The value of a position comes from a few null-window searches (MTD(f), Plaat, Schaeffer,
 Pijls and de Bruin, "Best-first fixed-depth minimax algorithms", Artificial Intelligence 87,
@@ -25,14 +29,22 @@ import numpy as np
 import numpy.typing as npt
 
 from noughts.core import Game, Player, Position
+from noughts.core.board import MAX_CELLS as BOARD_MAX_CELLS
 from noughts.core.claim import CumulativeGame, MakerBreakerGame, MisereGame, StandardGame
 from noughts.exact import _kernels as K
+from noughts.exact import _wide as KW
 from noughts.exact.result import WIN, Budget, Value, from_int
 
-__all__ = ["MAX_CELLS", "FastSolver", "supports"]
+__all__ = ["MAX_CELLS", "WORD_CELLS", "FastSolver", "supports"]
 
-MAX_CELLS = 64
-"""The largest board the kernels take: one uint64 word per player."""
+MAX_CELLS = BOARD_MAX_CELLS
+"""The largest board the kernels take (every board noughts builds)."""
+
+WORD_CELLS = 64
+"""Boards of at most this many cells go to the one-word kernel (:mod:`noughts.exact._kernels`),
+larger ones to the multi-word kernel (:mod:`noughts.exact._wide`) with one uint64 word per 64
+cells. The one-word kernel is the faster on the boards both take (``bench/solve_targets.py
+--wide`` measures the two side by side)."""
 
 MAX_SYMMETRIES = 64
 """At most this many symmetries (the first listed) key the table; more would cost more per
@@ -40,7 +52,16 @@ node than they save. Any set of symmetries gives a sound key (a key is always an
 position), a larger one merges more positions."""
 
 ENTRY_BYTES = 2 * 8 + 2 * 4 + 1 + 1
-"""Bytes per table entry: the key (two uint64), two int32 bounds, the best move and the work."""
+"""Bytes per table entry of the one-word kernel: the key (two uint64), two int32 bounds, the
+best move and the work."""
+
+
+def entry_bytes(words: int) -> int:
+    """Bytes per table entry of the multi-word kernel: a key of ``2 * words`` uint64, two int32
+    bounds, the best move (int16) and the work.
+    """
+    return 2 * 8 * words + 2 * 4 + 2 + 1
+
 
 SLICE_NODES = 1 << 20
 """Nodes searched between two budget checks (a few tenths of a second at most)."""
@@ -70,16 +91,27 @@ UInt64Array = npt.NDArray[np.uint64]
 
 def supports(game: Game) -> bool:
     """Whether :class:`FastSolver` solves ``game``: standard, misère, Maker-Breaker or cumulative
-    rules (not Otrio, whose quotas are not a claim rule) on a board of at most 64 cells.
+    rules (not Otrio, whose quotas are not a claim rule) on a board of at most
+    :data:`MAX_CELLS` cells.
     """
     return type(game) in _RULES and game.board.num_cells <= MAX_CELLS
 
 
-def default_tt_bytes(game: Game) -> int:
-    """The most table used when none is given: 2^22 entries (104 MiB), fewer on small boards."""
+def words_needed(game: Game) -> int:
+    """The uint64 words a player's cells take on ``game``'s board."""
+    return max(1, (game.board.num_cells + 63) // 64)
+
+
+def default_tt_bytes(game: Game, words: int | None = None) -> int:
+    """The most table used when none is given: 2^22 entries (104 MiB with one-word keys, more
+    with wider ones), fewer on small boards. ``words``: the multi-word kernel's key width
+    (None: the kernel the board gets by default).
+    """
     cells = game.board.num_cells
     entries = 1 << max(12, min(22, cells - 2))
-    return entries * ENTRY_BYTES
+    if words is None and cells > WORD_CELLS:
+        words = words_needed(game)
+    return entries * (ENTRY_BYTES if words is None else entry_bytes(words))
 
 
 class FastSolver:
@@ -90,6 +122,10 @@ class FastSolver:
     against it when the solver is made). ``tt_bytes`` sets the table's size (default
     :func:`default_tt_bytes`, capped at half the budget's memory). ``progress``, if given, is
     called with the node count after every slice of the search.
+
+    Boards of at most :data:`WORD_CELLS` cells go to the one-word kernel, larger ones to the
+    multi-word kernel; ``words`` forces the multi-word kernel with that many words per mask
+    (at least the board needs), on any board (the tests hold it to the reference that way).
     """
 
     def __init__(
@@ -98,12 +134,21 @@ class FastSolver:
         budget: Budget | None = None,
         tt_bytes: int | None = None,
         progress: Callable[[int], None] | None = None,
+        *,
+        words: int | None = None,
     ):
         if not supports(game):
             raise ValueError(
                 f"the fast solver takes standard, misere, maker_breaker and cumulative games on boards of "
                 f"at most {MAX_CELLS} cells, not {game}"
             )
+        if words is None and game.board.num_cells > WORD_CELLS:
+            words = words_needed(game)
+        if words is not None and words < words_needed(game):
+            raise ValueError(f"{game} needs {words_needed(game)} words per mask, not {words}")
+        self.words = words
+        """None for the one-word kernel, else the multi-word kernel's words per mask."""
+        self._entry_bytes = ENTRY_BYTES if words is None else entry_bytes(words)
         self.game = game
         self.budget = budget
         self.progress = progress
@@ -115,59 +160,73 @@ class FastSolver:
         self._scored = rule == K.CUMULATIVE
 
         if tt_bytes is None:
-            tt_bytes = default_tt_bytes(game)
+            tt_bytes = default_tt_bytes(game, words)
             if budget is not None and budget.max_memory is not None:
                 tt_bytes = min(tt_bytes, budget.max_memory // 2)
         entries = 2
-        while entries * 2 * ENTRY_BYTES <= tt_bytes:
+        while entries * 2 * self._entry_bytes <= tt_bytes:
             entries *= 2
-        self.tt_bytes = entries * ENTRY_BYTES
+        self.tt_bytes = entries * self._entry_bytes
         """The most memory the table may take (it starts smaller and grows)."""
         self._max_entries = entries
         if budget is not None:
             budget.check(memory=self.tt_bytes, progress="before the search (the table alone)")
 
-        self._lines = np.array(board.line_masks, dtype=np.uint64)
         width = max(1, board.max_lines_through_cell)
         self._through = np.zeros((cells, width), dtype=np.int64)
         self._nthrough = np.zeros(cells, dtype=np.int64)
         for c, js in enumerate(board.lines_through):
             self._through[c, : len(js)] = js
             self._nthrough[c] = len(js)
-        self._symtab = _symmetry_tables(game.symmetries[:MAX_SYMMETRIES], cells)
+        symmetries = game.symmetries[:MAX_SYMMETRIES]
         k = board.k
         self._weights = _order_weights(rule, k)
 
         depth = cells + 2
-        self._bits = np.zeros((depth, 3), dtype=np.uint64)  # mover's, opponent's, moves to order
-        self._keys = np.zeros((depth, 2), dtype=np.uint64)
         self._stack = np.zeros((depth, K.NUM_FIELDS), dtype=np.int64)
-        self._moves = np.zeros((depth, cells), dtype=np.int64)
         self._cnt = np.zeros((max(1, nlines), 2), dtype=np.int64)
         self._stats = np.zeros(K.NUM_STATS, dtype=np.int64)
-        self._scratch = np.zeros(max(cells + 1, 64 + 6 * nlines + 3), dtype=np.int64)
         self._prm = np.zeros(K.NUM_PARAMS, dtype=np.int64)
         self._prm[K.P_RULE] = rule
         self._prm[K.P_K] = k
         self._prm[K.P_CELLS] = cells
         self._prm[K.P_LINES] = nlines
-        self._prm[K.P_SYMS] = self._symtab.shape[0]
-        self._prm[K.P_BYTES] = self._symtab.shape[1]
+        self._prm[K.P_SYMS] = len(symmetries)
+        self._symtab: npt.NDArray[np.uint64] | Int64Array
+        if words is None:
+            self._lines = np.array(board.line_masks, dtype=np.uint64)
+            self._symtab = _symmetry_tables(symmetries, cells)
+            self._bits = np.zeros((depth, 3), dtype=np.uint64)  # mover's, opponent's, moves to order
+            self._keys = np.zeros((depth, 2), dtype=np.uint64)
+            self._moves = np.zeros((depth, cells), dtype=np.int64)
+            self._scratch = np.zeros(max(cells + 1, 64 + 6 * nlines + 3), dtype=np.int64)
+            self._prm[K.P_BYTES] = self._symtab.shape[1]
+        else:
+            self._lines = _split(board.line_masks, words)
+            self._symtab = np.array(symmetries, dtype=np.int64).reshape(len(symmetries), cells)
+            self._bits = np.zeros((depth, 3, words), dtype=np.uint64)
+            self._keys = np.zeros((depth, 2 * words), dtype=np.uint64)
+            self._moves = np.zeros((depth, cells), dtype=np.int16)
+            self._scratch = np.zeros(cells + 6 * nlines + 3, dtype=np.int64)
+            self._full = _split((board.full_mask,), words)[0]
+            self._tmp = np.zeros((KW.NUM_TMP, 2 * words), dtype=np.uint64)
+            self._prm[KW.P_WORDS] = words
         self._prm[K.P_MAKER] = int(game.maker) if isinstance(game, MakerBreakerGame) else 0
         self._prm[K.P_TT_MIN_EMPTY] = 2
         self._allocate(min(entries, FIRST_ENTRIES))
 
     def _allocate(self, entries: int) -> None:
-        self._tt_key = np.zeros((entries, 2), dtype=np.uint64)
+        wide = self.words is not None
+        self._tt_key = np.zeros((entries, 2 * (self.words or 1)), dtype=np.uint64)
         self._tt_val = np.zeros((entries, 2), dtype=np.int32)
-        self._tt_move = np.zeros(entries, dtype=np.int8)
+        self._tt_move = np.zeros(entries, dtype=np.int16 if wide else np.int8)
         self._tt_work = np.zeros(entries, dtype=np.uint8)
         self._prm[K.P_TT_MASK] = entries - 1
 
     @property
     def table_bytes(self) -> int:
         """The memory the table takes now."""
-        return len(self._tt_work) * ENTRY_BYTES
+        return len(self._tt_work) * self._entry_bytes
 
     def _grow_if_full(self) -> None:
         entries = len(self._tt_work)
@@ -175,7 +234,8 @@ class FastSolver:
             return
         old = (self._tt_key, self._tt_val, self._tt_move, self._tt_work)
         self._allocate(min(self._max_entries, 8 * entries))
-        self._stats[K.S_STORES] = K.tt_rehash(*old, self._tt_key, self._tt_val, self._tt_move, self._tt_work)
+        rehash = K.tt_rehash if self.words is None else KW.tt_rehash
+        self._stats[K.S_STORES] = rehash(*old, self._tt_key, self._tt_val, self._tt_move, self._tt_work)
 
     # -- the public face --------------------------------------------------------------------------
 
@@ -241,12 +301,18 @@ class FastSolver:
         """One null-window search: a value >= gamma (a lower bound) or < gamma (an upper one)."""
         self._prm[K.P_ROOT_MOVER] = mover
         self._prm[K.P_ROOT_EMPTY] = empty
-        self._bits[0, 0] = me
-        self._bits[0, 1] = op
         self._stack[0, K.F_ALPHA] = gamma - 1
         self._stack[0, K.F_BETA] = gamma
         b = (me, op) if mover == 0 else (op, me)
-        K.count_lines(self._prm, self._lines, np.uint64(b[0]), np.uint64(b[1]), self._cnt)
+        if self.words is None:
+            self._bits[0, 0] = me
+            self._bits[0, 1] = op
+            K.count_lines(self._prm, self._lines, np.uint64(b[0]), np.uint64(b[1]), self._cnt)
+        else:
+            words = _split((me, op, b[0], b[1]), self.words)
+            self._bits[0, 0] = words[0]
+            self._bits[0, 1] = words[1]
+            KW.count_lines(self._prm, self._lines, words[2], words[3], self._cnt)
         stats = self._stats
         stats[K.S_DEPTH] = 0
         stats[K.S_MODE] = K.ENTER
@@ -255,7 +321,7 @@ class FastSolver:
         while True:
             growing = len(self._tt_work) < self._max_entries
             limit = min(SLICE_NODES, len(self._tt_work)) if growing else SLICE_NODES
-            status = K.search(  # at most `limit` nodes, then back here to check the budget
+            args = (
                 self._prm,
                 self._lines,
                 self._through,
@@ -273,8 +339,12 @@ class FastSolver:
                 self._cnt,
                 stats,
                 self._scratch,
-                limit,
             )
+            # at most `limit` nodes, then back here to check the budget
+            if self.words is None:
+                status = K.search(*args, limit)
+            else:
+                status = KW.search(*args, self._full, self._tmp, limit)
             self.nodes = int(stats[K.S_NODES])
             if growing:
                 self._grow_if_full()
@@ -313,6 +383,16 @@ def _order_weights(rule: int, k: int) -> Int64Array:
             else:
                 w[0, a, b] = own + theirs
     return w
+
+
+def _split(masks: tuple[int, ...], words: int) -> UInt64Array:
+    """Masks (Python ints) as rows of ``words`` uint64 words, the low word first."""
+    out = np.zeros((len(masks), words), dtype=np.uint64)
+    low = (1 << 64) - 1
+    for r, m in enumerate(masks):
+        for i in range(words):
+            out[r, i] = (m >> (64 * i)) & low
+    return out
 
 
 def _symmetry_tables(perms: tuple[tuple[int, ...], ...], cells: int) -> UInt64Array:

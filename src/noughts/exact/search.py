@@ -26,10 +26,16 @@ Move ordering and pruning (004 §2.1 restricts the tree the same way: take a win
   vetoer loses in 2), and a single winning cell must be vetoed;
 * these tests are bit operations on the state, done before the table is probed. Under misère
   and cumulative rules, and in Notakto, completing a line is no win, so none of them apply;
+* under veto rules, at a veto step with two or more empty cells the pass is not searched: a
+  veto only takes a cell away from the claimer, and every claim leads to the same position as
+  after a pass, so some veto is always at least as good (the tests check this premise on every
+  reachable position of the 3x3 veto games);
 * then cells on more lines first (fewer under misère rules), and moves that cut off before
-  first (history heuristic);
+  first (history heuristic); each child position is made only when its turn comes, so a
+  cut-off spares making the rest;
 * positions a few plies from the end are searched without the table (their key costs more
-  than their search).
+  than their search); on boards of at most 12 cells the key comes from tables of every mask's
+  image under each symmetry (the same key as :meth:`Position.canonical_key`).
 
 The Notakto key of each board is computed once per set of cells and kept (the same key as
 :meth:`Position.canonical_key`, which the tests check).
@@ -213,33 +219,33 @@ class Searcher:
             beta = min(beta, hi)
 
         mover = position.to_move
-        children = [(m, position.play(m)) for m in position.legal_moves()]
-        best, children = self._split_terminal(children, mover)
-        if not self._scored and best == WIN - 1:
-            if key is not None:
-                tt[key] = (best, best)
-            return best
-
+        history = self._history
+        to_parent, window, search = self._to_parent, self._child_window, self._search
         alpha0, beta0 = alpha, beta
-        if best > alpha:
-            alpha = best
-        if best < beta and children:
-            if len(children) > 1:
-                history = self._history
-                priority = rules.priority
-                children.sort(key=lambda mc: (-history.get(mc[0], 0), priority(mc[0])))
-            to_parent, window, search = self._to_parent, self._child_window, self._search
-            for move, child in children:
+        # each child is made only when its turn comes, so a cut-off spares the rest (a win in
+        # one, where the rules allow it, was found by the threat test above)
+        moves = rules.search_moves(position)
+        if len(moves) > 1:
+            priority = rules.priority
+            moves.sort(key=lambda m: (-history.get(m, 0), priority(m)))
+        best = -INF
+        unscored = not self._scored
+        for move in moves:
+            child = position.play(move)
+            if child.is_terminal():
+                self.nodes += 1
+                v = self._terminal_int(child, mover)
+            else:
                 same = child.to_move is mover
                 ca, cb = window(same, alpha, beta)
                 v = to_parent(same, search(child, ca, cb))
-                if v > best:
-                    best = v
-                    if v > alpha:
-                        alpha = v
-                        if v >= beta:
-                            self._history[move] = self._history.get(move, 0) + len(children)
-                            break
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if v >= beta or (unscored and v == WIN - 1):  # nothing beats a win in one
+                        history[move] = history.get(move, 0) + len(moves)
+                        break
 
         if key is None:
             pass
@@ -250,22 +256,6 @@ class Searcher:
         else:
             tt[key] = (best, best)
         return best
-
-    def _split_terminal(
-        self, children: list[tuple[Move, Position]], mover: Player
-    ) -> tuple[int, list[tuple[Move, Position]]]:
-        """The best value among the finished children, and the children still running."""
-        best = -INF
-        running = []
-        for move, child in children:
-            if child.is_terminal():
-                self.nodes += 1
-                v = self._terminal_int(child, mover)
-                if v > best:
-                    best = v
-            else:
-                running.append((move, child))
-        return best, running
 
     # -- lengths of draws (and of scored games) ---------------------------------------------------
 
@@ -336,6 +326,10 @@ class _Rules:
         """The claim of the cell whose bit is ``bit`` (games with threats)."""
         raise NotImplementedError
 
+    def search_moves(self, position: Position) -> list[Move]:
+        """The moves the search must try: the legal moves less those no better than another."""
+        return position.legal_moves()
+
     def priority(self, move: Move) -> Any:
         return 0
 
@@ -370,6 +364,16 @@ class _ClaimRules(_Rules):
         self._full = board.full_mask
         self._cells = board.num_cells
         self._move = game.move
+        self._images = _image_tables(game)
+
+    def key(self, position: Position) -> Hashable:
+        """``position.canonical_key()``, from per-symmetry image tables on small boards."""
+        images = self._images
+        state = position.state
+        if images is None or len(state) != 2:
+            return position.canonical_key()
+        b0, b1 = state
+        return min([(t[b0], t[b1]) for t in images])
 
     def priority(self, move: Move) -> Any:
         return self._priority[self._action(move)]
@@ -445,6 +449,8 @@ class _VetoRules(_Rules):
         self._cells = board.num_cells
         self._full = board.full_mask
         self.line_masks = board.line_masks
+        self._images = _image_tables(game)
+        self._perms = game.symmetries
         inner = type(game.inner)
         if inner is StandardGame:
             self._liner: Player | None = None  # either player wins by a line
@@ -453,6 +459,16 @@ class _VetoRules(_Rules):
             assert isinstance(game.inner, MakerBreakerGame)
             self._liner = game.inner.maker  # only Maker wins by a line
             self.threats = self._threats
+
+    def key(self, position: Position) -> Hashable:
+        """``position.canonical_key()``, from per-symmetry image tables on small boards."""
+        images = self._images
+        if images is None:
+            return position.canonical_key()
+        b0, b1, veto = position.state
+        if veto is None or veto < 0:
+            return min([(t[b0], t[b1], veto) for t in images])
+        return min([(t[b0], t[b1], p[veto]) for t, p in zip(images, self._perms, strict=True)])
 
     def _threats(self, position: Position) -> tuple[int, int, int]:
         b0, b1, veto = position.state
@@ -475,6 +491,18 @@ class _VetoRules(_Rules):
 
     def move_at(self, bit: int) -> Move:
         return Veto(bit.bit_length() - 1)
+
+    def search_moves(self, position: Position) -> list[Move]:
+        """The legal moves less the pass at a veto step with two or more empty cells.
+
+        Passing is then no better than any veto: after a veto the claimer chooses among fewer
+        cells, and every claim leads to the same position as after a pass. (With one empty cell
+        a veto stalls the game, which passing does not.)
+        """
+        moves = position.legal_moves()
+        if position.state[2] is None and len(moves) > 2:
+            moves.pop()  # Veto(None), listed last
+        return moves
 
     def priority(self, move: Move) -> Any:
         if isinstance(move, Veto):
@@ -500,6 +528,28 @@ class _NotaktoRules(_Rules):
         """:meth:`NotaktoGame.canonical_key`, with each board's key looked up."""
         board_key = self._board_key
         return (position.to_move, *sorted(board_key(bits) for bits in position.state))
+
+
+_IMAGE_TABLE_CELLS = 12
+"""Boards of at most this many cells get a table of every mask's image under each symmetry
+(8 x 4096 entries for a 3x4 board), which makes a canonical key a few lookups."""
+
+
+def _image_tables(game: Game) -> list[list[int]] | None:
+    """``tables[s][mask]``: the image of ``mask`` under the game's symmetry s (small boards)."""
+    board = game.board
+    n = board.num_cells
+    if n > _IMAGE_TABLE_CELLS:
+        return None
+    tables = []
+    for perm in game.symmetries:
+        t = [0] * (1 << n)
+        for c in range(n):
+            bit, image = 1 << c, 1 << perm[c]
+            for m in range(bit, 1 << (c + 1)):  # masks whose highest cell is c
+                t[m] = t[m - bit] | image
+        tables.append(t)
+    return tables
 
 
 class _deep_recursion:

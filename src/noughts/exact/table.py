@@ -2,7 +2,13 @@
 
 :func:`build_table` solves every reachable position of a game, one entry per symmetry class
 (positions with equal :meth:`~noughts.core.Position.canonical_key` have equal values and
-distances, see :mod:`noughts.exact.reference`), by a memoised minimax over the classes.
+distances, see :mod:`noughts.exact.reference`). Claim games (standard, misère, Maker-Breaker and
+cumulative rules on at most 64 cells) are built by a retrograde pass over arrays: the classes of
+each ply come from :meth:`noughts.exact._count_kernels.ClaimDag.quotient_levels` (the same DAG
+the counting walks), then, from the last ply back to the start, each class takes the best of its
+children's values, looked up by binary search in the next ply's sorted keys. Every other game
+(veto, Notakto, Otrio) is built by a memoised minimax over the classes through the position API
+(:func:`build_table_reference`, which the tests also hold the array pass to).
 :meth:`SolvedTable.save` writes a versioned, compressed ``.npz`` file; :meth:`SolvedTable.load`
 reads it back without pickle and checks everything (format, version, the game's spec, array
 shapes, dtypes and ranges, key order, a SHA-256 checksum over the contents), raising
@@ -42,14 +48,16 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from numba import njit
 
 import noughts
 from noughts.core import ClaimGame, Game, NotaktoGame, NoughtsError, Outcome, Position, VetoGame
+from noughts.exact import _count_kernels as kernels
 from noughts.exact.reference import terminal_value
-from noughts.exact.result import Budget, Value, from_int, to_int
+from noughts.exact.result import WIN, Budget, Value, from_int, to_int
 from noughts.exact.search import _deep_recursion
 
-__all__ = ["FORMAT", "VERSION", "SolvedTable", "TableError", "build_table"]
+__all__ = ["FORMAT", "VERSION", "SolvedTable", "TableError", "build_table", "build_table_reference"]
 
 FORMAT = "noughts-solved-table"
 VERSION = 1
@@ -336,9 +344,20 @@ def _checksum(spec: str, version: int, columns: str | None, arrays: dict[str, np
 def build_table(game: Game, budget: Budget | None = None) -> SolvedTable:
     """Solve every position reachable from the start of ``game`` and return the table.
 
-    A memoised minimax over symmetry classes (every reachable class needs its exact value, so
-    there is nothing for alpha-beta to prune). ``budget`` bounds the time and memory; over it,
-    ``LimitExceeded`` says how far the work got. ``TableError`` for a game tables do not take.
+    Claim games go through the retrograde pass over arrays (:func:`_build_claim_table`), every
+    other game through :func:`build_table_reference`. ``budget`` bounds the time and memory;
+    over it, ``LimitExceeded`` says how far the work got. ``TableError`` for a game tables do
+    not take.
+    """
+    _codec(game)
+    if kernels.supports(game):
+        return _build_claim_table(game, budget)
+    return build_table_reference(game, budget)
+
+
+def build_table_reference(game: Game, budget: Budget | None = None) -> SolvedTable:
+    """:func:`build_table` by a memoised minimax over symmetry classes through the position API
+    (every reachable class needs its exact value, so there is nothing for alpha-beta to prune).
     """
     codec = _codec(game)
     if budget is None:
@@ -389,3 +408,104 @@ def build_table(game: Game, budget: Budget | None = None) -> SolvedTable:
     plies = np.array([r[1].plies for r in rows], dtype=np.uint16)
     score = np.array([r[1].score for r in rows], dtype=np.int16) if scored else None
     return SolvedTable(game, keys, outcome, plies, score)
+
+
+# -- the retrograde pass over arrays (claim games) ----------------------------------------------------
+
+_ARRAY_ENTRY_BYTES = 64
+"""Bytes per class the array build holds, roughly: the keys, outcome, score, value and plies of
+each ply's classes, and the children of one ply at a time (counted separately)."""
+
+
+@njit(cache=True)
+def _find(s0: np.ndarray, s1: np.ndarray, q0: np.ndarray, q1: np.ndarray) -> np.ndarray:
+    """For each query ``(q0[i], q1[i])`` its row in the sorted, distinct ``(s0, s1)``; -1 if
+    absent (which a correct DAG never gives).
+    """
+    out = np.empty(q0.size, dtype=np.int64)
+    n = s0.size
+    for i in range(q0.size):
+        a = q0[i]
+        b = q1[i]
+        lo = 0
+        hi = n
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if s0[mid] < a or (s0[mid] == a and s1[mid] < b):
+                lo = mid + 1
+            else:
+                hi = mid
+        out[i] = lo if lo < n and s0[lo] == a and s1[lo] == b else -1
+    return out
+
+
+def _build_claim_table(game: Game, budget: Budget | None) -> SolvedTable:
+    """The retrograde pass (see the module docstring). Values are integers from the first
+    player's point of view (a first-player win in n plies ``WIN - n``, scored rules: the final
+    score difference), and each class's ``plies`` is the longest line of best moves among those
+    of equal value (the tie-break of :func:`build_table_reference`).
+    """
+    if budget is None:
+        budget = Budget(max_seconds=None, max_memory=None)
+    dag = kernels.ClaimDag(game)
+    scored = game.properties.is_scored
+    levels: list[kernels.Level] = []
+    held = 0
+    for level in dag.quotient_levels():
+        levels.append(level)
+        held += len(level) * _ARRAY_ENTRY_BYTES
+        budget.check(
+            memory=held, progress=f"{sum(map(len, levels)):,} positions of {game} found up to symmetry"
+        )
+    values: list[npt.NDArray[np.int64]] = [np.zeros(0, dtype=np.int64)] * len(levels)
+    lengths: list[npt.NDArray[np.int64]] = [np.zeros(0, dtype=np.int64)] * len(levels)
+    for ply in range(len(levels) - 1, -1, -1):
+        level = levels[ply]
+        value = np.zeros(len(level), dtype=np.int64)
+        plies = np.zeros(len(level), dtype=np.int64)
+        if scored:
+            assert level.score is not None
+            value[:] = level.score
+        else:
+            value[level.outcome == kernels.FIRST] = WIN
+            value[level.outcome == kernels.SECOND] = -WIN
+        live = np.flatnonzero(level.outcome == kernels.NONE)
+        if live.size:
+            nxt = levels[ply + 1]
+            ch = dag.children(level.b0[live], level.b1[live], ply, range(dag.n))
+            k0, k1 = dag.canonical(ch.b0, ch.b1)
+            row = _find(nxt.b0, nxt.b1, k0, k1)
+            if (row < 0).any():
+                raise AssertionError(f"{game}: a child of ply {ply} is missing from ply {ply + 1}")
+            child = values[ply + 1][row]
+            if not scored:
+                child = child - np.sign(child)  # one ply further from the end
+            mine = child if ply % 2 == 0 else -child  # for the mover: the first moves at even plies
+            longer = lengths[ply + 1][row] + 1
+            order = np.lexsort((longer, mine, ch.parent))  # the best child of each parent last
+            last = np.ones(order.size, dtype=bool)
+            last[:-1] = ch.parent[order[1:]] != ch.parent[order[:-1]]
+            best = order[last]
+            value[live[ch.parent[best]]] = child[best]
+            plies[live[ch.parent[best]]] = longer[best]
+            budget.check(
+                memory=held + ch.b0.size * 48,
+                progress=f"solved {game} back to ply {ply} ({len(levels) - ply} of {len(levels)} plies)",
+            )
+        values[ply] = value
+        lengths[ply] = plies
+    # plies of wins and losses come from the value (WIN - n), the same as the longest line
+    b0 = np.concatenate([lv.b0 for lv in levels])
+    b1 = np.concatenate([lv.b1 for lv in levels])
+    value = np.concatenate(values)
+    plies = np.concatenate(lengths)
+    order = np.lexsort((b1, b0))
+    keys = np.stack([b0[order], b1[order]])
+    value, plies = value[order], plies[order]
+    if scored:
+        outcome = np.sign(value).astype(np.int8)
+        return SolvedTable(game, keys, outcome, plies.astype(np.uint16), value.astype(np.int16))
+    outcome = np.sign(value).astype(np.int8)
+    won = value != 0
+    plies[won] = WIN - np.abs(value[won])
+    return SolvedTable(game, keys, outcome, plies.astype(np.uint16))
