@@ -7,22 +7,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from exact_cases import THREE_BY_THREE  # tests/exact, on pytest's pythonpath
 
 import noughts
 from noughts import NoughtsError, Outcome, Player, Position
 from noughts.agents import Agent, RandomAgent, agent_names, make_agent
 from noughts.agents.perfect import PerfectAgent
 from noughts.exact import Searcher, TableError, build_table, solve
-
-THREE_BY_THREE = [
-    "tictactoe",
-    "misere(tictactoe)",
-    "maker_breaker(tictactoe)",
-    "maker_breaker(tictactoe,breaker_first=true)",
-    "cumulative(tictactoe)",
-    "veto(tictactoe)",
-    "notakto",
-]
 
 
 def play(game: noughts.Game, first: Agent, second: Agent, seed: int) -> Position:
