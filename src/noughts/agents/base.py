@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Protocol, cast, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 import numpy as np
 
 from noughts.core import Move, NoughtsError, Position
 
-__all__ = ["Agent", "RandomAgent", "agent_names", "make_agent"]
+__all__ = ["Agent", "RandomAgent", "agent_names", "make_agent", "read_options"]
 
 
 @runtime_checkable
@@ -56,6 +56,51 @@ def _factory(name: str) -> Callable[..., Agent] | None:
     for part in attr.split("."):
         found = getattr(found, part)
     return cast("Callable[..., Agent]", found)
+
+
+_TRUTH = {
+    "true": True,
+    "1": True,
+    "yes": True,
+    "on": True,
+    "false": False,
+    "0": False,
+    "no": False,
+    "off": False,
+}
+
+
+def read_options(agent: str, options: Mapping[str, object], types: Mapping[str, type]) -> dict[str, Any]:
+    """The options of an agent spec (``name:key=value,...``) read as ``types`` says (``bool``,
+    ``int``, ``float`` or ``str``). Only the options given come back, so callers keep their own
+    defaults; an unknown name or an unreadable value is a ``NoughtsError`` naming the agent.
+
+    >>> read_options("mcts", {"sims": "200", "solver": "yes"}, {"sims": int, "c": float, "solver": bool})
+    {'sims': 200, 'solver': True}
+    """
+    unknown = sorted(set(options) - set(types))
+    if unknown:
+        known = f"it takes {', '.join(types)}" if types else "it takes none"
+        raise NoughtsError(f"unknown option(s) {', '.join(unknown)} for agent {agent}: {known}")
+    out: dict[str, Any] = {}
+    for name, value in options.items():
+        kind = types[name]
+        if isinstance(value, kind) and not (kind is int and isinstance(value, bool)):
+            out[name] = value
+        elif kind is bool:
+            truth = _TRUTH.get(str(value).strip().lower())
+            if truth is None:
+                raise NoughtsError(f"{agent} option {name} is true or false, not {value!r}")
+            out[name] = truth
+        elif kind in (int, float):
+            try:
+                out[name] = kind(str(value).strip())
+            except ValueError:
+                what = "a whole number" if kind is int else "a number"
+                raise NoughtsError(f"{agent} option {name} is {what}, not {value!r}") from None
+        else:
+            out[name] = str(value).strip()
+    return out
 
 
 def agent_names() -> list[str]:

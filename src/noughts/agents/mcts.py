@@ -34,9 +34,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from noughts.agents.base import read_options
 from noughts.core import Move, NoughtsError, Outcome, Player, Position
 from noughts.core.claim import CumulativeGame, MakerBreakerGame, MisereGame, StandardGame
 from noughts.core.game import Game
@@ -329,31 +331,9 @@ class MCTSAgent:
         return self.search(position, rng).best().move
 
 
-def _flag(name: str, value: str) -> bool:
-    v = value.strip().lower()
-    if v in ("1", "true", "yes", "on"):
-        return True
-    if v in ("0", "false", "no", "off"):
-        return False
-    raise NoughtsError(f"mcts option {name} is true or false, not {value!r}")
-
-
 def from_options(**options: str) -> MCTSAgent:
     """The agent of a spec like ``mcts:sims=2000,c=1.4,solver=true,kernel=python``."""
-    sims = options.pop("sims", "1000")
-    c = options.pop("c", "1.4")
-    solver = options.pop("solver", "false")
-    kernel = options.pop("kernel", "auto")
-    if options:
-        raise NoughtsError(
-            f"mcts takes the options sims, c, solver and kernel, not {', '.join(sorted(options))}"
-        )
-    try:
-        n = int(sims)
-    except ValueError:
-        raise NoughtsError(f"mcts sims is a whole number, not {sims!r}") from None
-    try:
-        cf = float(c)
-    except ValueError:
-        raise NoughtsError(f"mcts c is a number, not {c!r}") from None
-    return MCTSAgent(n, cf, solver=_flag("solver", solver), kernel=kernel.strip())
+    o: dict[str, Any] = {"sims": 1000, "c": 1.4, "solver": False, "kernel": "auto"} | read_options(
+        "mcts", options, {"sims": int, "c": float, "solver": bool, "kernel": str}
+    )
+    return MCTSAgent(o["sims"], o["c"], solver=o["solver"], kernel=o["kernel"])

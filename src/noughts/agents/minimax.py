@@ -49,9 +49,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from noughts.agents.base import read_options
 from noughts.core import Move, NoughtsError, Outcome, Player, Position
 from noughts.core.claim import CumulativeGame, MakerBreakerGame, MisereGame, StandardGame
 from noughts.core.game import Game
@@ -397,34 +399,17 @@ class MinimaxAgent:
         return candidates[int(rng.integers(len(candidates)))]
 
 
-def _flag(name: str, value: str) -> bool:
-    v = value.strip().lower()
-    if v in ("1", "true", "yes", "on"):
-        return True
-    if v in ("0", "false", "no", "off"):
-        return False
-    raise NoughtsError(f"minimax option {name} is true or false, not {value!r}")
-
-
 def from_options(**options: str) -> MinimaxAgent:
     """The agent of a spec like ``minimax:depth=3,book=true,reflexes=false,tie=first,order=false``."""
-    depth = options.pop("depth", "3")
-    reflexes = options.pop("reflexes", "true")
-    book = options.pop("book", "false")
-    tie = options.pop("tie", "random")
-    order = options.pop("order", "true")
-    if options:
-        raise NoughtsError(
-            f"minimax takes the options depth, reflexes, book, tie and order, not {', '.join(sorted(options))}"
-        )
-    try:
-        d = int(depth)
-    except ValueError:
-        raise NoughtsError(f"minimax depth is a whole number of plies, not {depth!r}") from None
+    o: dict[str, Any] = {
+        "depth": 3,
+        "reflexes": True,
+        "book": False,
+        "tie": "random",
+        "order": True,
+    } | read_options(
+        "minimax", options, {"depth": int, "reflexes": bool, "book": bool, "tie": str, "order": bool}
+    )
     return MinimaxAgent(
-        d,
-        reflexes=_flag("reflexes", reflexes),
-        book=_flag("book", book),
-        tie_break=tie,
-        ordering=_flag("order", order),
+        o["depth"], reflexes=o["reflexes"], book=o["book"], tie_break=o["tie"], ordering=o["order"]
     )

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from noughts.agents.base import read_options
 from noughts.core import Game, Move, NoughtsError, Position
 from noughts.pairing.files import load_pairing
 from noughts.pairing.hypergraph import check_breaker
@@ -98,9 +99,7 @@ class PairingAgent:
 
 def from_options(**options: str) -> PairingAgent:
     """The agent of a spec ``pairing`` or ``pairing:file=PAIRING.json``."""
-    path = options.pop("file", None)
-    if options:
-        raise TypeError(f"unknown options {sorted(options)}")
+    path = read_options("pairing", options, {"file": str}).get("file")
     if path is None:
         return PairingAgent()
     return PairingAgent(load_pairing(Path(path)), name=f"pairing:file={path}")

@@ -38,6 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 import noughts
+from noughts.agents.base import read_options
 from noughts.core import Game, MisereGame, Move, NoughtsError, Outcome, Position, StandardGame
 
 __all__ = [
@@ -326,42 +327,19 @@ class QAgent:
         return f"QAgent({str(self.game)!r}, positions={self.table.size}, {self.options()})"
 
 
-_BOOL = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
-
-
-def _as_bool(name: str, value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    got = _BOOL.get(str(value).strip().lower())
-    if got is None:
-        raise NoughtsError(f"{name} is true or false, not {value!r}")
-    return got
-
-
-def _as_int(name: str, value: Any) -> int:
-    if isinstance(value, bool):
-        raise NoughtsError(f"{name} is a whole number, not {value!r}")
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise NoughtsError(f"{name} is a whole number, not {value!r}") from None
-
-
 def _tier_options(options: Mapping[str, Any]) -> dict[str, Any]:
-    known = {"reflexes", "depth", "centre_ban", "iron_wall", "depth_bonus", "tie_break"}
-    unknown = set(options) - known
-    if unknown:
-        raise NoughtsError(f"unknown Q-agent option(s) {sorted(unknown)}; known: {sorted(known)}")
-    out: dict[str, Any] = {}
-    for name in ("reflexes", "centre_ban", "iron_wall"):
-        if name in options:
-            out[name] = _as_bool(name, options[name])
-    for name in ("depth", "depth_bonus"):
-        if name in options:
-            out[name] = _as_int(name, options[name])
-    if "tie_break" in options:
-        out["tie_break"] = str(options["tie_break"])
-    return out
+    return read_options(
+        "qlearning",
+        options,
+        {
+            "reflexes": bool,
+            "depth": int,
+            "centre_ban": bool,
+            "iron_wall": bool,
+            "depth_bonus": int,
+            "tie_break": str,
+        },
+    )
 
 
 class HybridAgent:
