@@ -76,7 +76,7 @@ def test_agent_answers_with_the_partner_from_a_file(tmp_path: Path) -> None:
 
 
 def test_agent_options() -> None:
-    with pytest.raises(NoughtsError, match="takes no option"):
+    with pytest.raises(NoughtsError, match=r"unknown option.* depth for agent pairing: it takes file"):
         make_agent("pairing:depth=3")
     with pytest.raises(NoughtsError, match="cannot read pairing file"):
         make_agent("pairing:file=/nonexistent/p.pairing")

@@ -129,4 +129,4 @@ def make_agent(spec: str) -> Agent:
     try:
         return factory(**kwargs)
     except TypeError:
-        raise NoughtsError(f"agent {name!r} takes no option(s) {', '.join(kwargs)}") from None
+        raise NoughtsError(f"unknown option(s) {', '.join(kwargs)} for agent {name}: it takes none") from None

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from noughts.agents.base import read_options
 from noughts.core import Game, Move, NoughtsError, Position
 from noughts.exact.api import ValueOracle, make_engine
 from noughts.exact.reference import after_move, move_key
@@ -70,11 +71,8 @@ class PerfectAgent:
     @classmethod
     def from_options(cls, **options: str) -> PerfectAgent:
         """The agent of a spec like ``perfect:tie=random`` or ``perfect:table=FILE``."""
-        tie = options.pop("tie", "first")
-        table = options.pop("table", None)
-        if options:
-            raise TypeError(f"unknown options {sorted(options)}")
-        return cls(tie_break=tie, table=table)
+        o = read_options("perfect", options, {"tie": str, "table": str})
+        return cls(tie_break=o.get("tie", "first"), table=o.get("table"))
 
     def engine(self, game: Game) -> ValueOracle:
         """The engine that answers for ``game`` (made on first use, then kept)."""
