@@ -29,7 +29,6 @@ import datetime
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 import warnings
@@ -37,14 +36,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from _common import commit, machine, versions  # bench/ is sys.path[0] when a script runs
+from _common import (  # bench/ is sys.path[0] when a script runs
+    ROOT,
+    add_timing_options,
+    command_line,
+    commit,
+    machine,
+    peak_rss_mib,
+    run_worker,
+    settle_timing,
+    versions,
+    write_raw,
+)
 
-try:
-    import resource
-except ImportError:  # not on Windows: peak RSS is then unknown
-    resource = None  # type: ignore[assignment]
-
-ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_JSON = ROOT / "bench" / "results" / "batch_playouts.json"
 
 
@@ -148,13 +152,6 @@ def setup_pgx(batch: int) -> Any:
 # -- the child process: time one case -------------------------------------------------------------
 
 
-def _peak_rss_mib() -> float | None:
-    if resource is None:
-        return None
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak / (1024 * 1024 if sys.platform == "darwin" else 1024)
-
-
 def run_case(case: Case, seconds: float, repeats: int) -> dict[str, Any]:
     warnings.simplefilter("ignore")
     if case.cores == 1 and hasattr(os, "sched_setaffinity"):
@@ -206,7 +203,7 @@ def run_case(case: Case, seconds: float, repeats: int) -> dict[str, Any]:
         "runs": runs,
         "compile_s": compile_s,
         "cpus": cpus,
-        "peak_rss_mib": _peak_rss_mib(),
+        "peak_rss_mib": peak_rss_mib(),
     }
 
 
@@ -224,16 +221,7 @@ def measure(index: int, args: argparse.Namespace) -> dict[str, Any]:
         "--repeats",
         str(args.repeats),
     ]
-    budget = 300 + 3 * args.seconds * (args.repeats + 1)
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=budget, check=False)
-    except subprocess.TimeoutExpired:
-        return {"status": "error", "reason": f"timed out after {budget:.0f} s"}
-    lines = done.stdout.strip().splitlines()
-    if done.returncode != 0 or not lines:
-        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        return {"status": "error", "reason": f"exit {done.returncode}: {tail}"}
-    result: dict[str, Any] = json.loads(lines[-1])
+    result = run_worker(command, 300 + 3 * args.seconds * (args.repeats + 1))
     if result["status"] == "ok":
         runs = result["runs"]
         rates = [r["moves"] / r["seconds"] for r in runs]
@@ -287,18 +275,11 @@ def table(results: list[tuple[Case, dict[str, Any]]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a short smoke test: 0.2 s x 2 repetitions")
-    parser.add_argument("--seconds", type=float, default=None, help="seconds per repetition (default 1.0)")
-    parser.add_argument("--repeats", type=int, default=None, help="repetitions per row (default 7)")
+    add_timing_options(parser, seconds=1.0, repeats=7, per="row")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help="where to write the raw results")
     parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.seconds is None:
-        args.seconds = 0.2 if args.quick else 1.0
-    if args.repeats is None:
-        args.repeats = 2 if args.quick else 7
-    if args.seconds <= 0 or args.repeats < 1:
-        parser.error("--seconds must be positive and --repeats at least 1")
+    settle_timing(parser, args)
 
     if args.worker is not None:
         print(json.dumps(run_case(CASES[args.worker], args.seconds, args.repeats)))
@@ -310,12 +291,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {case.label}, batch {case.batch} ...", file=sys.stderr, flush=True)
         results.append((case, measure(i, args)))
 
-    python = Path(sys.executable)
-    python_name = str(python.relative_to(ROOT)) if python.is_relative_to(ROOT) else "python"
-    command = " ".join(
-        [python_name, "bench/batch_playouts.py", *(argv if argv is not None else sys.argv[1:])]
-    )
-    print(f"# Batched random playouts of tic-tac-toe\n\ncommand: `{command.strip()}`  ")
+    command = command_line("bench/batch_playouts.py", argv)
+    print(f"# Batched random playouts of tic-tac-toe\n\ncommand: `{command}`  ")
     print(f"date: {started:%Y-%m-%d %H:%M} UTC  ")
     print(f"machine: {machine()}  ")
     print(f"noughts commit {commit()}; {versions(('noughts', 'numba', 'numpy', 'pgx', 'jax', 'jaxlib'))}  ")
@@ -333,18 +310,16 @@ def main(argv: list[str] | None = None) -> int:
     for case, r in problems:
         print(f"- {case.label}, batch {case.batch}: {r['status']} ({r['reason']})")
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
         payload = {
             "date": started.isoformat(timespec="seconds"),
-            "command": command.strip(),
+            "command": command,
             "seconds": args.seconds,
             "repeats": args.repeats,
             "machine": machine(),
             "commit": commit(),
             "results": [{"case": c.__dict__, **r} for c, r in results],
         }
-        args.json.write_text(json.dumps(payload, indent=2) + "\n")
-        print(f"\nraw results: {args.json}", file=sys.stderr)
+        write_raw(args.json, payload)
     return 0
 
 

@@ -24,7 +24,6 @@ import os
 import platform
 import random
 import statistics
-import subprocess
 import sys
 import time
 import tracemalloc
@@ -34,14 +33,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from _common import commit, cpu_model  # bench/ is sys.path[0] when a script runs
+from _common import (  # bench/ is sys.path[0] when a script runs
+    ROOT,
+    add_timing_options,
+    command_line,
+    commit,
+    cpu_model,
+    peak_rss_mib,
+    run_worker,
+    settle_timing,
+    write_raw,
+)
 
-try:
-    import resource
-except ImportError:  # not on Windows: peak RSS is then reported as unknown
-    resource = None  # type: ignore[assignment]
-
-ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_JSON = ROOT / "bench" / "results" / "playouts.json"
 TRACEMALLOC_PLAYOUTS = 20  # untimed playouts run under tracemalloc, the same count for everyone
 
@@ -161,13 +164,6 @@ SETUPS: dict[str, Callable[[str], Playout]] = {
 # -- the child process: time one case -------------------------------------------------------------
 
 
-def _peak_rss_mib() -> float | None:
-    if resource is None:
-        return None
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak / (1024 * 1024 if sys.platform == "darwin" else 1024)  # bytes on macOS, KiB elsewhere
-
-
 def _timed_run(playout: Playout, rng: random.Random, seconds: float) -> tuple[int, int, float]:
     """Play whole games until ``seconds`` have passed; return (playouts, moves, elapsed)."""
     clock = time.perf_counter
@@ -188,14 +184,14 @@ def run_case(library: str, game_id: str, seconds: float, repeats: int, seed: int
         playout = SETUPS[library](game_id)
     except ImportError as exc:
         return {"status": "not installed", "reason": f"{type(exc).__name__}: {exc}"}
-    rss_after_setup = _peak_rss_mib()
+    rss_after_setup = peak_rss_mib()
     rng = random.Random(seed)
     _timed_run(playout, rng, min(0.5, seconds / 2))  # warm-up: caches, lazy imports, allocator
     runs = []
     for _ in range(repeats):
         games, moves, elapsed = _timed_run(playout, rng, seconds)
         runs.append({"playouts": games, "moves": moves, "seconds": elapsed})
-    rss_peak = _peak_rss_mib()  # before tracemalloc, whose own tables would count
+    rss_peak = peak_rss_mib()  # before tracemalloc, whose own tables would count
     tracemalloc.start()
     tracemalloc.reset_peak()
     for _ in range(TRACEMALLOC_PLAYOUTS):
@@ -230,16 +226,7 @@ def measure(case: Case, args: argparse.Namespace) -> dict[str, Any]:
         "--seed",
         str(args.seed),
     ]
-    budget = 120 + 3 * args.seconds * (args.repeats + 1)
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=budget, check=False)
-    except subprocess.TimeoutExpired:
-        return {"status": "error", "reason": f"timed out after {budget:.0f} s"}
-    lines = done.stdout.strip().splitlines()
-    if done.returncode != 0 or not lines:
-        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        return {"status": "error", "reason": f"exit {done.returncode}: {tail}"}
-    result: dict[str, Any] = json.loads(lines[-1])
+    result = run_worker(command, 120 + 3 * args.seconds * (args.repeats + 1))
     if result["status"] == "ok":
         runs = result["runs"]
         result["playouts_per_s"] = statistics.median(r["playouts"] / r["seconds"] for r in runs)
@@ -310,19 +297,12 @@ def table(results: list[tuple[Case, dict[str, Any]]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a short smoke test: 0.2 s x 2 repetitions")
-    parser.add_argument("--seconds", type=float, default=None, help="seconds per repetition (default 1.5)")
-    parser.add_argument("--repeats", type=int, default=None, help="repetitions per case (default 7)")
+    add_timing_options(parser, seconds=1.5, repeats=7, per="case")
     parser.add_argument("--seed", type=int, default=20240601, help="seed of the shared random.Random")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help="where to write the raw results")
     parser.add_argument("--worker", nargs=2, metavar=("LIBRARY", "GAME_ID"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.seconds is None:
-        args.seconds = 0.2 if args.quick else 1.5
-    if args.repeats is None:
-        args.repeats = 2 if args.quick else 7
-    if args.seconds <= 0 or args.repeats < 1:
-        parser.error("--seconds must be positive and --repeats at least 1")
+    settle_timing(parser, args)
 
     if args.worker:
         library, game_id = args.worker
@@ -336,10 +316,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {case.library} {case.game_id or GAMES[case.game]} ...", file=sys.stderr, flush=True)
         results.append((case, measure(case, args)))
 
-    python = Path(sys.executable)
-    python_name = str(python.relative_to(ROOT)) if python.is_relative_to(ROOT) else "python"
-    command = " ".join([python_name, "bench/playouts.py", *(argv if argv is not None else sys.argv[1:])])
-    print(f"# Random playouts through the public API\n\ncommand: `{command.strip()}`  ")
+    command = command_line("bench/playouts.py", argv)
+    print(f"# Random playouts through the public API\n\ncommand: `{command}`  ")
     print(f"date: {started:%Y-%m-%d %H:%M} UTC  ")
     print(f"machine: {info['cpu']}, {info['logical_cpus']} logical CPUs, {info['platform']}  ")
     print(f"python: {info['python']}; noughts commit {info['noughts_commit']}  ")
@@ -361,10 +339,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"- {case.library}, {GAMES[case.game]}: {r['status']} ({r['reason']})")
 
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
         payload = {
             "date": started.isoformat(timespec="seconds"),
-            "command": command.strip(),
+            "command": command,
             "seconds": args.seconds,
             "repeats": args.repeats,
             "seed": args.seed,
@@ -373,8 +350,7 @@ def main(argv: list[str] | None = None) -> int:
                 {"library": c.library, "game": c.game, "game_id": c.game_id, **r} for c, r in results
             ],
         }
-        args.json.write_text(json.dumps(payload, indent=2) + "\n")
-        print(f"\nraw results: {args.json}", file=sys.stderr)
+        write_raw(args.json, payload)
     return 0
 
 

@@ -22,7 +22,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from _common import commit, machine, versions  # bench/ is sys.path[0] when a script runs
+from _common import commit, machine, openspiel_self_play, versions  # bench/ is sys.path[0] when a script runs
 
 try:
     import resource
@@ -101,14 +101,7 @@ def openspiel_qlearner(episodes: int) -> Callable[[], int] | None:
             )
             for i in range(2)
         ]
-        for _ in range(episodes):
-            step = env.reset()
-            while not step.last():
-                player = step.observations["current_player"]
-                out = agents[player].step(step)
-                step = env.step([out.action])
-            for agent in agents:
-                agent.step(step)
+        openspiel_self_play(env, agents, episodes)
         return episodes
 
     return run

@@ -30,16 +30,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _common import commit, machine, versions
+from _common import commit, machine, openspiel_self_play, peak_rss_mib, versions
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_JSON = ROOT / "bench" / "results" / "td.json"
-
-
-def _peak_mib() -> float:
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def child_kernel(spec: str, episodes: int, repeats: int) -> dict[str, Any]:
@@ -59,7 +53,7 @@ def child_kernel(spec: str, episodes: int, repeats: int) -> dict[str, Any]:
         assert done == episodes and not fired and rate.episodes == episodes
         if r:
             rates.append(episodes / dt)
-    return {"rates": rates, "peak_mib": _peak_mib()}
+    return {"rates": rates, "peak_mib": peak_rss_mib()}
 
 
 def child_reference(spec: str, episodes: int, repeats: int) -> dict[str, Any]:
@@ -83,7 +77,7 @@ def child_reference(spec: str, episodes: int, repeats: int) -> dict[str, Any]:
         dt = time.perf_counter() - t
         if r:
             rates.append(episodes / dt)
-    return {"rates": rates, "peak_mib": _peak_mib()}
+    return {"rates": rates, "peak_mib": peak_rss_mib()}
 
 
 def child_openspiel(episodes: int, repeats: int) -> dict[str, Any]:
@@ -106,18 +100,11 @@ def child_openspiel(episodes: int, repeats: int) -> dict[str, Any]:
             for i in range(2)
         ]
         t = time.perf_counter()
-        for _ in range(episodes):
-            step = env.reset()
-            while not step.last():
-                player = step.observations["current_player"]
-                out = agents[player].step(step)
-                step = env.step([out.action])
-            for agent in agents:
-                agent.step(step)
+        openspiel_self_play(env, agents, episodes)
         dt = time.perf_counter() - t
         if r:
             rates.append(episodes / dt)
-    return {"rates": rates, "peak_mib": _peak_mib()}
+    return {"rates": rates, "peak_mib": peak_rss_mib()}
 
 
 def _run_child(args: list[str]) -> dict[str, Any]:

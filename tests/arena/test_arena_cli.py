@@ -33,38 +33,14 @@ def test_grade_text():
 
 def test_match_json_and_store(tmp_path):
     db = tmp_path / "m.db"
-    r = run(
-        "match",
-        "random",
-        "minimax:depth=2",
-        "tictactoe",
-        "--games",
-        "6",
-        "--seed",
-        "1",
-        "--json",
-        "--db",
-        str(db),
-    )
+    same_match = ("match", "random", "minimax:depth=2", "tictactoe", "--games", "6", "--seed", "1", "--json")
+    r = run(*same_match, "--db", str(db))
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
     assert doc["games"] == 6 and doc["seed"] == 1 and doc["a_wins"] + doc["draws"] + doc["b_wins"] == 6
     with Store(db) as s:
         assert s.match(doc["match_id"]).games == 6
-    again = json.loads(
-        run(
-            "match",
-            "random",
-            "minimax:depth=2",
-            "tictactoe",
-            "--games",
-            "6",
-            "--seed",
-            "1",
-            "--json",
-            "--no-record",
-        ).stdout
-    )
+    again = json.loads(run(*same_match, "--no-record").stdout)
     assert again["match_id"] is None and again["a_as_first"] == doc["a_as_first"]
 
 
@@ -77,32 +53,14 @@ def test_match_text_default_store(tmp_path):
 
 def test_tournament_and_ratings(tmp_path):
     db = tmp_path / "t.db"
-    r = run(
-        "tournament",
-        "tictactoe",
-        "perfect",
-        "random",
-        "minimax:depth=1",
-        "--games",
-        "2",
-        "--json",
-        "--db",
-        str(db),
-    )
+    agents = ["perfect", "random", "minimax:depth=1"]
+    r = run("tournament", "tictactoe", *agents, "--games", "2", "--json", "--db", str(db))
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
-    assert len(doc["matches"]) == 3 and {s["agent"] for s in doc["standings"]} == {
-        "perfect",
-        "random",
-        "minimax:depth=1",
-    }
+    assert len(doc["matches"]) == 3 and {s["agent"] for s in doc["standings"]} == set(agents)
     r = run("ratings", "--db", str(db), "--json")
     assert r.exit_code == 0, r.output
-    assert {row["agent"] for row in json.loads(r.stdout)["ratings"]} == {
-        "perfect",
-        "random",
-        "minimax:depth=1",
-    }
+    assert {row["agent"] for row in json.loads(r.stdout)["ratings"]} == set(agents)
     assert run("tournament", "tictactoe", "perfect", "random", "--games", "2", "--db", str(db)).exit_code == 0
 
 

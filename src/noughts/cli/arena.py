@@ -71,12 +71,21 @@ def _progress(enabled: bool, title: str) -> Iterator[Callable[[int, int], None]]
         yield update
 
 
-def _store(db: Path | None, no_record: bool) -> Any:
+@contextmanager
+def _recording(db: Path | None, no_record: bool) -> Iterator[Any]:
+    """The store that records the games (``db``, or the per-user one), closed on the way out;
+    None with ``no_record``.
+    """
     if no_record:
-        return None
+        yield None
+        return
     from noughts.store import Store
 
-    return Store(db)
+    store = Store(db)
+    try:
+        yield store
+    finally:
+        store.close()
 
 
 def _pct(x: float | None) -> str:
@@ -179,23 +188,18 @@ def match(
     from noughts.arena.match import play_match
 
     game = noughts.game(spec)
-    store = _store(db, no_record)
-    try:
-        with _progress(not as_json, f"{agent_a} vs {agent_b}") as tick:
-            result = play_match(
-                game,
-                agent_a,
-                agent_b,
-                games=games,
-                swap=swap,
-                seed=seed,
-                store=store,
-                progress=tick,
-                workers=None if workers == 0 else workers,
-            )
-    finally:
-        if store is not None:
-            store.close()
+    with _recording(db, no_record) as store, _progress(not as_json, f"{agent_a} vs {agent_b}") as tick:
+        result = play_match(
+            game,
+            agent_a,
+            agent_b,
+            games=games,
+            swap=swap,
+            seed=seed,
+            store=store,
+            progress=tick,
+            workers=None if workers == 0 else workers,
+        )
     doc = result.to_json()
     if as_json:
         typer.echo(json.dumps(doc))
@@ -246,21 +250,16 @@ def tournament(
     from noughts.arena.tournament import play_tournament
 
     game = noughts.game(spec)
-    store = _store(db, no_record)
-    try:
-        with _progress(not as_json, f"tournament on {game}") as tick:
-            result = play_tournament(
-                game,
-                agents,
-                games=games,
-                seed=seed,
-                store=store,
-                progress=tick,
-                workers=None if workers == 0 else workers,
-            )
-    finally:
-        if store is not None:
-            store.close()
+    with _recording(db, no_record) as store, _progress(not as_json, f"tournament on {game}") as tick:
+        result = play_tournament(
+            game,
+            agents,
+            games=games,
+            seed=seed,
+            store=store,
+            progress=tick,
+            workers=None if workers == 0 else workers,
+        )
     doc = result.to_json()
     if as_json:
         typer.echo(json.dumps(doc))

@@ -12,40 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from noughts.learn._bits import completes, popcount, rng_below, rng_uniform
 from noughts.learn._td_kernels import rate_push
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_TO_UNIT = 1.0 / 9007199254740992.0
-
-
-@njit(cache=True)
-def _next(rng):  # type: ignore[no-untyped-def]
-    rng[0] = rng[0] + _GOLDEN
-    z = rng[0]
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
-def _uniform(rng):  # type: ignore[no-untyped-def]
-    return float(_next(rng) >> np.uint64(11)) * _TO_UNIT
-
-
-@njit(cache=True)
-def _below(rng, n):  # type: ignore[no-untyped-def]
-    return np.int64(((_next(rng) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
-
-@njit(cache=True)
-def _popcount(x):  # type: ignore[no-untyped-def]
-    x = np.uint64(x)
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @njit(cache=True)
@@ -55,8 +23,8 @@ def _features(b0, b1, masks, k, out):  # type: ignore[no-untyped-def]
         out[i] = 0.0
     for j in range(masks.shape[0]):
         m = masks[j]
-        a = _popcount(b0 & m)
-        b = _popcount(b1 & m)
+        a = popcount(b0 & m)
+        b = popcount(b1 & m)
         if b == 0:
             if a == 1:
                 out[1] += 1.0
@@ -79,16 +47,6 @@ def _dot(w, x):  # type: ignore[no-untyped-def]
     for i in range(7):
         s += w[i] * x[i]
     return s
-
-
-@njit(cache=True)
-def _completes(bits, cell, through, nthrough):  # type: ignore[no-untyped-def]
-    b = bits | (np.int64(1) << cell)
-    for t in range(nthrough[cell]):
-        m = through[cell, t]
-        if b & m == m:
-            return True
-    return False
 
 
 @njit(cache=True)
@@ -153,12 +111,12 @@ def lms_games(  # type: ignore[no-untyped-def]
                 if not (occupied >> c) & 1:
                     legal[n] = c
                     n += 1
-            c = legal[_below(rng, n)]
+            c = legal[rng_below(rng, n)]
             if mover == 0:
-                won = _completes(b0, c, through, nthrough)
+                won = completes(b0, c, through, nthrough)
                 b0 |= np.int64(1) << c
             else:
-                won = _completes(b1, c, through, nthrough)
+                won = completes(b1, c, through, nthrough)
                 b1 |= np.int64(1) << c
             if won:
                 result = (2 if mover == 0 else 0) if misere else (0 if mover == 0 else 2)
@@ -175,8 +133,8 @@ def lms_games(  # type: ignore[no-untyped-def]
                     legal[n] = c
                     n += 1
             chosen = -1
-            if epsilon > 0.0 and _uniform(rng) < epsilon:
-                chosen = legal[_below(rng, n)]
+            if epsilon > 0.0 and rng_uniform(rng) < epsilon:
+                chosen = legal[rng_below(rng, n)]
             else:
                 for i in range(n):
                     bit = np.int64(1) << legal[i]
@@ -194,12 +152,12 @@ def lms_games(  # type: ignore[no-untyped-def]
                     if values[i] == best:
                         ties[nt] = legal[i]
                         nt += 1
-                chosen = ties[_below(rng, nt)] if nt > 1 else ties[0]
+                chosen = ties[rng_below(rng, nt)] if nt > 1 else ties[0]
             if mover == 0:
-                won = _completes(b0, chosen, through, nthrough)
+                won = completes(b0, chosen, through, nthrough)
                 b0 |= np.int64(1) << chosen
             else:
-                won = _completes(b1, chosen, through, nthrough)
+                won = completes(b1, chosen, through, nthrough)
                 b1 |= np.int64(1) << chosen
             length += 1
             _features(b0, b1, masks, k, feats[length])

@@ -12,29 +12,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from noughts.learn._bits import GAMMA, completes, rng_uniform
 from noughts.learn._td_kernels import rate_push
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
-_TO_UNIT = 1.0 / 9007199254740992.0  # 2^-53
-
-
-@njit(cache=True)
-def _uniform(rng):  # type: ignore[no-untyped-def]
-    rng[0] = rng[0] + _GOLDEN
-    z = rng[0]
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    z = z ^ (z >> _S31)
-    return float(z >> _S11) * _TO_UNIT
 
 
 @njit(cache=True)
 def _slot(key, slots, keys):  # type: ignore[no-untyped-def]
     mask = slots.shape[0] - 1
-    h = (np.uint64(key) * _GOLDEN) >> np.uint64(33)
+    h = (np.uint64(key) * GAMMA) >> np.uint64(33)
     i = np.int64(h) & mask
     while True:
         j = slots[i]
@@ -63,16 +48,6 @@ def rehash(keys, count, size):  # type: ignore[no-untyped-def]
     for j in range(count):
         slots[_slot(keys[j], slots, keys)] = j
     return slots
-
-
-@njit(cache=True)
-def _completes(bits, cell, through, nthrough):  # type: ignore[no-untyped-def]
-    b = bits | (np.int64(1) << cell)
-    for t in range(nthrough[cell]):
-        m = through[cell, t]
-        if b & m == m:
-            return True
-    return False
 
 
 @njit(cache=True)
@@ -138,18 +113,18 @@ def run_episodes(  # type: ignore[no-untyped-def]
             a = -1
             if reflexes:
                 for i in range(n):
-                    if _completes(b[mover], legal[i], through, nthrough):
+                    if completes(b[mover], legal[i], through, nthrough):
                         a = legal[i]
                         break
                 if a < 0:
                     for i in range(n):
-                        if _completes(b[1 - mover], legal[i], through, nthrough):
+                        if completes(b[1 - mover], legal[i], through, nthrough):
                             a = legal[i]
                             break
             if a < 0:
-                u = _uniform(rng)
+                u = rng_uniform(rng)
                 if u < epsilon:
-                    a = legal[int(_uniform(rng) * n)]
+                    a = legal[int(rng_uniform(rng) * n)]
                 else:
                     best = q[s, legal[0]]
                     for i in range(1, n):
@@ -161,10 +136,10 @@ def run_episodes(  # type: ignore[no-untyped-def]
                         if q[s, legal[i]] == best:
                             ties[nt] = legal[i]
                             nt += 1
-                    a = ties[0] if nt == 1 else ties[int(_uniform(rng) * nt)]
+                    a = ties[0] if nt == 1 else ties[int(rng_uniform(rng) * nt)]
             hist_s[ply] = s
             hist_a[ply] = a
-            won = _completes(b[mover], a, through, nthrough)
+            won = completes(b[mover], a, through, nthrough)
             b[mover] = b[mover] | (np.int64(1) << a)
             ply += 1
             if won:

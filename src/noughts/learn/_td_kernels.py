@@ -10,35 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-GAMMA = np.uint64(0x9E3779B97F4A7C15)
-MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-MIX2 = np.uint64(0x94D049BB133111EB)
-S30 = np.uint64(30)
-S27 = np.uint64(27)
-S31 = np.uint64(31)
-S11 = np.uint64(11)
-S32 = np.uint64(32)
-TWO_TO_MINUS_53 = 1.0 / 9007199254740992.0
-
-
-@njit(cache=True, inline="always")
-def rng_next(st):  # type: ignore[no-untyped-def]
-    s = st[0] + GAMMA
-    st[0] = s
-    z = s
-    z = (z ^ (z >> S30)) * MIX1
-    z = (z ^ (z >> S27)) * MIX2
-    return z ^ (z >> S31)
-
-
-@njit(cache=True, inline="always")
-def rng_uniform(st):  # type: ignore[no-untyped-def]
-    return float(rng_next(st) >> S11) * TWO_TO_MINUS_53
-
-
-@njit(cache=True, inline="always")
-def rng_below(st, n):  # type: ignore[no-untyped-def]
-    return np.int64(((rng_next(st) >> S32) * np.uint64(n)) >> S32)
+from noughts.learn._bits import rng_below, rng_next, rng_uniform
 
 
 @njit(cache=True)

@@ -215,6 +215,20 @@ class Generalizer:
         return w
 
 
+def _summary(config: LMSConfig, seed: int, games: int, counts: tuple[int, int, int]) -> dict[str, Any]:
+    """The training record of a run or a learner (saved with its agent): x's wins, losses, draws."""
+    wins, losses, draws = counts
+    return {
+        "learner": "linear",
+        "games": games,
+        "wins": wins,
+        "losses": losses,
+        "draws": draws,
+        "seed": seed,
+        **config.to_json(),
+    }
+
+
 @dataclass(frozen=True)
 class LMSCheckpoint:
     """The counts and weights after ``games`` training games (a row of 001 Tables 1 and 2)."""
@@ -256,15 +270,7 @@ class LMSRun:
         return LinearAgent(self.game, self.weights, training=self.summary())
 
     def summary(self) -> dict[str, Any]:
-        return {
-            "learner": "linear",
-            "games": self.games,
-            "wins": self.wins,
-            "losses": self.losses,
-            "draws": self.draws,
-            "seed": self.seed,
-            **self.config.to_json(),
-        }
+        return _summary(self.config, self.seed, self.games, (self.wins, self.losses, self.draws))
 
 
 class LinearLearner:
@@ -509,15 +515,7 @@ class LinearLearner:
         return LinearAgent(self.game, self.weights, training=self.summary())
 
     def summary(self) -> dict[str, Any]:
-        return {
-            "learner": "linear",
-            "games": self.episodes,
-            "wins": self.wins,
-            "losses": self.losses,
-            "draws": self.draws,
-            "seed": self.seed,
-            **self.config.to_json(),
-        }
+        return _summary(self.config, self.seed, self.episodes, (self.wins, self.losses, self.draws))
 
     def checkpoint(self) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
         meta = {

@@ -216,6 +216,17 @@ class GameService:
                 f"game {live.id} has {live.ply} moves, not {ply}: it changed since you last saw it; reload it"
             )
 
+    @classmethod
+    def _position_to_play(cls, live: LiveGame, ply: int | None) -> Position:
+        """The position of ``live`` (held under its lock) where a move is to be made: the game
+        has ``ply`` moves when that is given, and is not over.
+        """
+        cls._check_ply(live, ply)
+        position = live.position
+        if position.is_terminal():
+            raise NoughtsError(f"game {live.id} is over ({live.game.outcome_text(position.outcome())})")  # type: ignore[arg-type]
+        return position
+
     def _record(self, live: LiveGame, move: Move) -> None:
         """Play ``move`` (legal: checked by the caller) and record it, the end too."""
         position = live.position.play(move)
@@ -247,10 +258,7 @@ class GameService:
         """
         live = self.get(gid)
         with live.lock:
-            self._check_ply(live, ply)
-            position = live.position
-            if position.is_terminal():
-                raise NoughtsError(f"game {gid} is over ({live.game.outcome_text(position.outcome())})")  # type: ignore[arg-type]
+            position = self._position_to_play(live, ply)
             if live.player(position.to_move) != HUMAN:
                 raise NoughtsError(
                     f"it is {live.player(position.to_move)}'s turn in game {gid}; ask it to move (POST .../turn)"
@@ -275,10 +283,7 @@ class GameService:
         """The agent to move in game ``gid`` makes its move; returns the game and the move."""
         live = self.get(gid)
         with live.lock:
-            self._check_ply(live, ply)
-            position = live.position
-            if position.is_terminal():
-                raise NoughtsError(f"game {gid} is over ({live.game.outcome_text(position.outcome())})")  # type: ignore[arg-type]
+            position = self._position_to_play(live, ply)
             spec = live.player(position.to_move)
             if spec == HUMAN:
                 raise NoughtsError(f"it is the person's turn in game {gid}: send their move")

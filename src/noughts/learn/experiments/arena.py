@@ -29,13 +29,21 @@ episode window), ``results.md`` (with 003's table beside ours), ``training_*.png
 from __future__ import annotations
 
 import csv
-import json
 import time
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from noughts.core import NoughtsError
+from noughts.learn.experiments._report import (
+    grade_cells,
+    grade_markdown,
+    prepare,
+    pyplot,
+    run_jobs,
+    save_figure,
+    slug,
+    wdl,
+    write_runs,
+)
 
 NAME = "arena"
 DESCRIPTION = (
@@ -89,10 +97,9 @@ def _side_rates(result: Any) -> dict[str, Any]:
     n = result.games
     low, high = wilson_interval(result.a_wins, n)
     doc = result.to_json()
-    first, second = doc["a_as_first"], doc["a_as_second"]
     return {
-        "as_first": f"{first['wins']}/{first['draws']}/{first['losses']}",
-        "as_second": f"{second['wins']}/{second['draws']}/{second['losses']}",
+        "as_first": wdl(doc["a_as_first"]),
+        "as_second": wdl(doc["a_as_second"]),
         "games": n,
         "wins": result.a_wins,
         "draws": result.draws,
@@ -171,24 +178,11 @@ def _one_board(job: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _map(executor: Any, jobs: list[dict[str, Any]]) -> Iterable[dict[str, Any]]:
-    if executor is not None and hasattr(executor, "map"):
-        return list(executor.map(_one_board, jobs))
-    return [_one_board(job) for job in jobs]
-
-
 def run(config: dict[str, Any] | None, out_dir: Path, quick: bool = False, executor: Any = None) -> Path:
     """Run the experiment into ``out_dir`` (created); returns the folder. ``config`` overrides
     keys of the default (or, with ``quick``, of the small CI-sized) configuration.
     """
-    base = QUICK_CONFIG if quick else DEFAULT_CONFIG
-    cfg = {**base, **(config or {})}
-    unknown = set(cfg) - set(DEFAULT_CONFIG)
-    if unknown:
-        raise NoughtsError(f"unknown {NAME} setting(s) {sorted(unknown)}; known: {sorted(DEFAULT_CONFIG)}")
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "config.json").write_text(json.dumps({"experiment": NAME, "quick": quick, **cfg}, indent=2))
+    cfg, out_dir = prepare(NAME, config, out_dir, quick, DEFAULT_CONFIG, QUICK_CONFIG)
     jobs = [
         {
             "game": b["game"],
@@ -204,8 +198,8 @@ def run(config: dict[str, Any] | None, out_dir: Path, quick: bool = False, execu
         }
         for b in cfg["boards"]
     ]
-    results = list(_map(executor, jobs))
-    (out_dir / "runs.json").write_text(json.dumps(results, indent=2))
+    results = run_jobs(executor, _one_board, jobs)
+    write_runs(results, out_dir)
     _write_csv(results, out_dir)
     _write_figures(results, out_dir)
     _write_markdown(results, cfg, out_dir)
@@ -269,19 +263,8 @@ def _write_csv(results: list[dict[str, Any]], out_dir: Path) -> None:
         )
         for r in results:
             for player, g in r["grades"].items():
-                a1, a2 = g["as_first"], g["as_second"]
-                w.writerow(
-                    [
-                        r["game"],
-                        f"{r['value']['outcome']} in {r['value']['plies']}",
-                        player,
-                        g["optimal_move_rate"],
-                        g["positions"],
-                        g["sampled"],
-                        f"{a1['wins']}/{a1['draws']}/{a1['losses']}",
-                        f"{a2['wins']}/{a2['draws']}/{a2['losses']}",
-                    ]
-                )
+                value = f"{r['value']['outcome']} in {r['value']['plies']}"
+                w.writerow([r["game"], value, player, *grade_cells(g)])
     with (out_dir / "training.csv").open("w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["game", "episodes", "first_rate", "draw_rate", "second_rate", "mean_length"])
@@ -293,11 +276,7 @@ def _write_csv(results: list[dict[str, Any]], out_dir: Path) -> None:
 
 
 def _write_figures(results: list[dict[str, Any]], out_dir: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     for r in results:
         xs = [w["episodes"] for w in r["windows"]]
         fig, ax = plt.subplots(figsize=(7, 4))
@@ -312,10 +291,7 @@ def _write_figures(results: list[dict[str, Any]], out_dir: Path) -> None:
         ax.set_ylim(0, 1)
         ax.set_title(f"{r['game']}: self-play outcomes while training")
         ax.legend()
-        fig.tight_layout()
-        slug = r["game"].replace("(", "_").replace(")", "").replace(",", "_")
-        fig.savefig(out_dir / f"training_{slug}.png", dpi=100)
-        plt.close(fig)
+        save_figure(fig, out_dir / f"training_{slug(r['game'])}.png")
 
 
 def _pct(x: float) -> str:
@@ -351,13 +327,7 @@ def _write_markdown(results: list[dict[str, Any]], cfg: dict[str, Any], out_dir:
     lines += ["| --- | --- | --- | ---: | ---: | --- | --- |"]
     for r in results:
         for player, g in r["grades"].items():
-            a1, a2 = g["as_first"], g["as_second"]
-            sample = " (sample)" if g["sampled"] else ""
-            lines.append(
-                f"| {r['game']} | {_value_text(r['value'])} | {player} "
-                f"| {g['optimal_move_rate']:.3f} | {g['positions']:,}{sample} "
-                f"| {a1['wins']}/{a1['draws']}/{a1['losses']} | {a2['wins']}/{a2['draws']}/{a2['losses']} |"
-            )
+            lines.append(f"| {r['game']} | {_value_text(r['value'])} | {player} | {grade_markdown(g)} |")
     lines += ["", "## Training speed", ""]
     lines += ["| game | episodes | seconds | episodes per second |", "| --- | ---: | ---: | ---: |"]
     for r in results:

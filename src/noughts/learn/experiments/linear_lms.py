@@ -22,13 +22,20 @@ Outputs: ``config.json``, ``table1.csv`` (counts by games), ``table2.csv`` (weig
 from __future__ import annotations
 
 import csv
-import json
 import time
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from noughts.core import NoughtsError
+from noughts.learn.experiments._report import (
+    grade_cells,
+    grade_markdown,
+    prepare,
+    pyplot,
+    run_jobs,
+    save_figure,
+    slug,
+    write_runs,
+)
 
 NAME = "linear-lms"
 DESCRIPTION = "001 Tables 1-2 and Figures 17-18: the LMS linear agent by games played, graded by the solver"
@@ -156,28 +163,15 @@ def _one_run(job: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _map(executor: Any, jobs: list[dict[str, Any]]) -> Iterable[dict[str, Any]]:
-    if executor is not None and hasattr(executor, "map"):
-        return list(executor.map(_one_run, jobs))
-    return [_one_run(job) for job in jobs]
-
-
 def _slug(game: str, eta: float) -> str:
-    return f"{game.replace('(', '_').replace(')', '').replace(',', '_')}_eta{eta:g}"
+    return f"{slug(game)}_eta{eta:g}"
 
 
 def run(config: dict[str, Any] | None, out_dir: Path, quick: bool = False, executor: Any = None) -> Path:
     """Run the experiment into ``out_dir`` (created); returns the folder. ``config`` overrides
     keys of the default (or, with ``quick``, of the small CI-sized) configuration.
     """
-    base = QUICK_CONFIG if quick else DEFAULT_CONFIG
-    cfg = {**base, **(config or {})}
-    unknown = set(cfg) - set(DEFAULT_CONFIG)
-    if unknown:
-        raise NoughtsError(f"unknown {NAME} setting(s) {sorted(unknown)}; known: {sorted(DEFAULT_CONFIG)}")
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "config.json").write_text(json.dumps({"experiment": NAME, "quick": quick, **cfg}, indent=2))
+    cfg, out_dir = prepare(NAME, config, out_dir, quick, DEFAULT_CONFIG, QUICK_CONFIG)
     jobs = [
         {
             "game": board["game"],
@@ -193,8 +187,8 @@ def run(config: dict[str, Any] | None, out_dir: Path, quick: bool = False, execu
         for board in cfg["boards"]
         for eta in cfg["etas"]
     ]
-    results = list(_map(executor, jobs))
-    (out_dir / "runs.json").write_text(json.dumps(results, indent=2))
+    results = run_jobs(executor, _one_run, jobs)
+    write_runs(results, out_dir)
     _write_tables(results, out_dir)
     _write_figures(results, out_dir)
     _write_markdown(results, cfg, out_dir)
@@ -241,34 +235,16 @@ def _write_tables(results: list[dict[str, Any]], out_dir: Path) -> None:
             if g is None:
                 w.writerow([r["game"], r["eta"], r["games"], r["diverged_at"], "", "", "", "", "", ""])
                 continue
-            a1, a2 = g["as_first"], g["as_second"]
-            w.writerow(
-                [
-                    r["game"],
-                    r["eta"],
-                    r["games"],
-                    "",
-                    g["optimal_move_rate"],
-                    g["positions"],
-                    g["sampled"],
-                    f"{a1['wins']}/{a1['draws']}/{a1['losses']}",
-                    f"{a2['wins']}/{a2['draws']}/{a2['losses']}",
-                    r["vs_random"]["score"],
-                ]
-            )
+            w.writerow([r["game"], r["eta"], r["games"], "", *grade_cells(g), r["vs_random"]["score"]])
 
 
 def _write_figures(results: list[dict[str, Any]], out_dir: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     for r in results:
         cps = r["checkpoints"]
         if not cps:
             continue
-        slug = _slug(r["game"], r["eta"])
+        name = _slug(r["game"], r["eta"])
         xs = [c["games"] for c in cps]
         fig, ax = plt.subplots(figsize=(7, 4))
         for key, label in (("wins", "x wins"), ("losses", "x losses"), ("draws", "draws")):
@@ -277,9 +253,7 @@ def _write_figures(results: list[dict[str, Any]], out_dir: Path) -> None:
         ax.set_ylabel("games (cumulative)")
         ax.set_title(f"{r['game']}, eta={r['eta']:g}: self-play results (cf. 001 Fig. 17)")
         ax.legend()
-        fig.tight_layout()
-        fig.savefig(out_dir / f"figure17_{slug}.png", dpi=100)
-        plt.close(fig)
+        save_figure(fig, out_dir / f"figure17_{name}.png")
         fig, ax = plt.subplots(figsize=(7, 4))
         for i in range(7):
             ax.plot(xs, [c["weights"][i] for c in cps], marker=".", label=f"w{i}")
@@ -287,9 +261,7 @@ def _write_figures(results: list[dict[str, Any]], out_dir: Path) -> None:
         ax.set_ylabel("weight")
         ax.set_title(f"{r['game']}, eta={r['eta']:g}: weights (cf. 001 Fig. 18)")
         ax.legend(ncol=4, fontsize="small")
-        fig.tight_layout()
-        fig.savefig(out_dir / f"figure18_{slug}.png", dpi=100)
-        plt.close(fig)
+        save_figure(fig, out_dir / f"figure18_{name}.png")
 
 
 def _write_markdown(results: list[dict[str, Any]], cfg: dict[str, Any], out_dir: Path) -> None:
@@ -304,11 +276,8 @@ def _write_markdown(results: list[dict[str, Any]], cfg: dict[str, Any], out_dir:
         if g is None:
             lines.append(f"| {r['game']} | {r['eta']:g} | diverged at game {r['diverged_at']} | | | | | |")
             continue
-        a1, a2 = g["as_first"], g["as_second"]
-        sample = " (sample)" if g["sampled"] else ""
         lines.append(
-            f"| {r['game']} | {r['eta']:g} | {r['games']:,} | {g['optimal_move_rate']:.3f} | {g['positions']:,}{sample} "
-            f"| {a1['wins']}/{a1['draws']}/{a1['losses']} | {a2['wins']}/{a2['draws']}/{a2['losses']} "
+            f"| {r['game']} | {r['eta']:g} | {r['games']:,} | {grade_markdown(g)} "
             f"| {r['vs_random']['score']:.3f} |"
         )
     for r in results:
