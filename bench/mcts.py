@@ -3,7 +3,8 @@
 Every bot searches the empty tic-tac-toe board for a given number of simulations (one move's
 search), with random rollouts (one per simulation) and the same exploration constant c = 2:
 
-* noughts ``mcts`` kernel (numba over bitboards), plain UCT and MCTS-Solver;
+* noughts ``mcts`` kernel (numba over bitboards), plain UCT and with ``solver=true``
+  (score-bounded MCTS);
 * noughts' reference MCTS over the public position API (``kernel=python``);
 * OpenSpiel's C++ ``pyspiel.MCTSBot`` with ``RandomRolloutEvaluator(1)``, without and with
   its solver;
@@ -11,9 +12,11 @@ search), with random rollouts (one per simulation) and the same exploration cons
 
 Each (bot, simulations) pair runs in its own child process: warm up (numba compiles or loads
 its cache), then ``--repeats`` timed searches from the start position; the table shows the
-median simulations per second, the ratio to OpenSpiel's C++ bot at the same budget, and the
-child's peak RSS (the whole interpreter). A solver may stop early once the root is proven;
-its rate counts the simulations it actually ran.
+median simulations actually run, the median time per search, the median simulations per
+second, its ratio to OpenSpiel's C++ bot at the same budget, and the child's peak RSS (the
+whole interpreter). A solver may stop early once the root is proven (noughts' proves the empty
+board a draw in about 18,000 simulations); its rate counts the simulations it actually ran,
+and the time column shows what stopping early saves.
 
 Run it as ``python bench/mcts.py`` (``--quick`` is a smoke test).
 """
@@ -72,8 +75,8 @@ def _searcher(bot: str, sims: int) -> Any:
         cpp = pyspiel.MCTSBot(game, evaluator, C, sims, 1 << 30, solve, 0, False)
 
         def run_cpp() -> int:
-            cpp.step(game.new_initial_state())
-            return sims
+            root = cpp.mcts_search(game.new_initial_state())  # what step() runs before it picks
+            return int(root.explore_count)  # the simulations run (its solver may stop early)
 
         return run_cpp
     import numpy as np
@@ -92,13 +95,16 @@ def _searcher(bot: str, sims: int) -> Any:
 def child(bot: str, sims: int, repeats: int) -> None:
     run = _searcher(bot, sims)
     run()  # warm-up: compile or load caches
-    rates = []
+    rates, seconds, runs = [], [], []
     for _ in range(repeats):
         t = time.perf_counter()
         done = run()
-        rates.append(done / (time.perf_counter() - t))
+        dt = time.perf_counter() - t
+        rates.append(done / dt)
+        seconds.append(dt)
+        runs.append(done)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 if resource else None
-    print(json.dumps({"rates": rates, "rss_mib": rss}))
+    print(json.dumps({"rates": rates, "seconds": seconds, "sims_run": runs, "rss_mib": rss}))
 
 
 def measure(bot: str, sims: int, repeats: int) -> dict[str, Any]:
@@ -113,6 +119,8 @@ def measure(bot: str, sims: int, repeats: int) -> dict[str, Any]:
         return {"error": (out.stderr.strip().splitlines() or ["failed"])[-1]}
     doc: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     doc["median"] = statistics.median(doc["rates"])
+    doc["median_ms"] = 1000 * statistics.median(doc["seconds"])
+    doc["median_run"] = statistics.median(doc["sims_run"])
     return doc
 
 
@@ -141,17 +149,23 @@ def main() -> None:
             print(f"{bot:22} {sims:>9,} {rows[-1].get('median', rows[-1].get('error'))}", file=sys.stderr)
     print(f"MCTS simulations per second on tictactoe, one search from the empty board, c = {C:g}\n")
     print(f"{machine()}; {versions(('numba', 'numpy', 'open-spiel'))}; commit {commit()}\n")
-    print("| simulations per search | bot | median sims/s | vs OpenSpiel C++ | peak RSS (MiB) |")
-    print("| ---: | --- | ---: | ---: | ---: |")
+    print(
+        "| simulations per search | bot | simulations run | median ms per search | median sims/s "
+        "| vs OpenSpiel C++ | peak RSS (MiB) |"
+    )
+    print("| ---: | --- | ---: | ---: | ---: | ---: | ---: |")
     for sims in args.sims:
         ref = next((r.get("median") for r in rows if r["sims"] == sims and r["bot"] == "openspiel-cpp"), None)
         for r in (r for r in rows if r["sims"] == sims):
             if "error" in r:
-                print(f"| {sims:,} | {r['bot']} | failed: {r['error']} | | |")
+                print(f"| {sims:,} | {r['bot']} | failed: {r['error']} | | | | |")
                 continue
             ratio = f"{r['median'] / ref:.2f}x" if ref else "n/a"
             rss = f"{r['rss_mib']:.0f}" if r.get("rss_mib") else "?"
-            print(f"| {sims:,} | {r['bot']} | {r['median']:,.0f} | {ratio} | {rss} |")
+            print(
+                f"| {sims:,} | {r['bot']} | {r['median_run']:,.0f} | {r['median_ms']:,.1f} "
+                f"| {r['median']:,.0f} | {ratio} | {rss} |"
+            )
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps({"machine": machine(), "commit": commit(), "rows": rows}, indent=1))
 

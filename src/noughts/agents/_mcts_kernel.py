@@ -3,7 +3,8 @@ as the reference in :mod:`noughts.agents.mcts`, over bitboards and flat node arr
 
 Nodes live in arrays indexed by number (node 0 is the root); a node's children form a linked
 list (``first_child``, ``next_sibling``), and ``untried`` is the bit mask of its legal moves
-not yet expanded. Values and proofs are from the view of the player who moved into the node.
+not yet expanded. Values and the solver's bounds on the exact value (``lower``, ``upper``) are
+from the view of the player who moved into the node.
 Random numbers come from numba's generator, seeded per search, so a search repeats exactly.
 """
 
@@ -23,8 +24,6 @@ NONE = -1  # no outcome yet
 FIRST_WINS = 0
 SECOND_WINS = 1
 DRAW = 2
-
-UNKNOWN = 2  # proven: -1 loss, 0 draw, 1 win (for the player who moved into the node), 2 unknown
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -154,25 +153,29 @@ def search(
     through: np.ndarray,
     nthrough: np.ndarray,
     cap: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int, int]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int, int, int]:
     """UCT from a non-terminal position; returns the root children's moves, visits, summed
-    values and proofs (from the root mover's view), the simulations run, the nodes made and
-    the root's proof (from the root mover's view: 1 win, 0 draw, -1 loss, 2 unknown).
+    values, lower and upper bounds (from the root mover's view), the simulations run, the nodes
+    made and the root's lower and upper bounds (from the root mover's view: 1 win, 0 draw,
+    -1 loss). Without the solver every bound stays -1 and 1.
     """
     np.random.seed(seed)
     # cap: room for the nodes: each simulation makes at most one, and the game tree has no more
-    nb0 = np.zeros(cap, dtype=np.uint64)
-    nb1 = np.zeros(cap, dtype=np.uint64)
-    tomove = np.zeros(cap, dtype=np.int8)
-    parent = np.full(cap, -1, dtype=np.int32)
-    first = np.full(cap, -1, dtype=np.int32)
-    sibling = np.full(cap, -1, dtype=np.int32)
-    move = np.full(cap, -1, dtype=np.int16)
-    untried = np.zeros(cap, dtype=np.uint64)
-    visits = np.zeros(cap, dtype=np.int64)
-    value = np.zeros(cap, dtype=np.float64)
-    proven = np.full(cap, UNKNOWN, dtype=np.int8)
-    outcome = np.full(cap, NONE, dtype=np.int8)
+    # (np.empty, each node's fields set when it is made: a large budget that the solver cuts
+    # short then costs no time filling memory it never uses)
+    nb0 = np.empty(cap, dtype=np.uint64)
+    nb1 = np.empty(cap, dtype=np.uint64)
+    tomove = np.empty(cap, dtype=np.int8)
+    parent = np.empty(cap, dtype=np.int32)
+    first = np.empty(cap, dtype=np.int32)
+    sibling = np.empty(cap, dtype=np.int32)
+    move = np.empty(cap, dtype=np.int16)
+    untried = np.empty(cap, dtype=np.uint64)
+    visits = np.empty(cap, dtype=np.int64)
+    value = np.empty(cap, dtype=np.float64)
+    lower = np.empty(cap, dtype=np.int8)
+    upper = np.empty(cap, dtype=np.int8)
+    outcome = np.empty(cap, dtype=np.int8)
     path = np.zeros(cells + 2, dtype=np.int32)
     empties = np.zeros(cells, dtype=np.int64)
 
@@ -180,10 +183,19 @@ def search(
     nb1[0] = b1
     tomove[0] = to_move
     untried[0] = full_mask & ~(b0 | b1)
+    parent[0] = -1
+    first[0] = -1
+    sibling[0] = -1
+    move[0] = -1
+    visits[0] = 0
+    value[0] = 0.0
+    lower[0] = -1
+    upper[0] = 1
+    outcome[0] = NONE
     nodes = 1
     done = 0
     for _ in range(sims):
-        if solver and proven[0] != UNKNOWN:
+        if solver and lower[0] == upper[0]:
             break
         done += 1
         node = 0
@@ -195,8 +207,8 @@ def search(
             if outcome[node] != NONE:
                 result = outcome[node]
                 break
-            if solver and proven[node] != UNKNOWN:
-                p = proven[node]  # from the view of the player who moved into the node
+            if solver and lower[node] == upper[node]:
+                p = lower[node]  # from the view of the player who moved into the node
                 into = 1 - tomove[node]
                 result = DRAW if p == 0 else (into if p == 1 else 1 - into)
                 break
@@ -226,6 +238,12 @@ def search(
                 sibling[child] = first[node]
                 first[node] = child
                 outcome[child] = out
+                first[child] = -1
+                visits[child] = 0
+                value[child] = 0.0
+                lower[child] = -1
+                upper[child] = 1
+                untried[child] = 0
                 if out == NONE:
                     untried[child] = full_mask & ~(x0 | x1)
                     result = rollout(
@@ -234,25 +252,29 @@ def search(
                 else:
                     result = out
                     if solver:
-                        proven[child] = 0 if out == DRAW else (1 if out == mover else -1)
+                        p = 0 if out == DRAW else (1 if out == mover else -1)
+                        lower[child] = p
+                        upper[child] = p
                 depth += 1
                 path[depth] = child
                 break
-            # every move expanded: descend to the best child by UCT
+            # every move expanded: descend to the best child by UCT; in solver mode skipping
+            # the children whose upper bound cannot beat the best lower bound among them
+            # (the node's upper bound, negated: it is kept for the player who moved into it)
+            floor = -upper[node] if solver else -2
             log_n = math.log(visits[node])
             best = -1
             best_score = -1e300
             ch = first[node]
             while ch != -1:
-                if not (solver and proven[ch] == -1):
+                if upper[ch] > floor:
                     score = value[ch] / visits[ch] + c * math.sqrt(log_n / visits[ch])
                     if score > best_score:
                         best_score = score
                         best = ch
                 ch = sibling[ch]
-            if best == -1:  # only in solver mode, when every child is a proven loss
-                ch = first[node]
-                best = ch
+            if best == -1:  # cannot happen: an unsolved node has a child above its floor
+                best = first[node]
             node = best
             depth += 1
             path[depth] = node
@@ -267,28 +289,25 @@ def search(
                 value[n] += 1.0
             else:
                 value[n] -= 1.0
-        # proofs, from the leaf's parent up
+        # bounds, from the leaf's parent up, while they change: for the mover at a node, its
+        # value is at least its best child's lower bound and at most its best child's upper
+        # bound (1 while a move is untried); stored negated, for the player who moved into it
         if solver:
             for i in range(depth - 1, -1, -1):
                 n = path[i]
-                if proven[n] != UNKNOWN:
-                    break
-                best_p = -2
-                all_proven = untried[n] == 0
+                best_lo = -1
+                best_hi = 1 if untried[n] else -1
                 ch = first[n]
                 while ch != -1:
-                    p = proven[ch]
-                    if p == UNKNOWN:
-                        all_proven = False
-                    elif p > best_p:
-                        best_p = p
+                    if lower[ch] > best_lo:
+                        best_lo = lower[ch]
+                    if upper[ch] > best_hi:
+                        best_hi = upper[ch]
                     ch = sibling[ch]
-                if best_p == 1:
-                    proven[n] = -1
-                elif all_proven:
-                    proven[n] = -best_p
-                else:
+                if lower[n] == -best_hi and upper[n] == -best_lo:
                     break
+                lower[n] = -best_hi
+                upper[n] = -best_lo
     # the root's children, in the order they were expanded
     count = 0
     ch = first[0]
@@ -298,16 +317,16 @@ def search(
     moves = np.zeros(count, dtype=np.int64)
     cv = np.zeros(count, dtype=np.int64)
     cw = np.zeros(count, dtype=np.float64)
-    cp = np.zeros(count, dtype=np.int64)
+    cl = np.zeros(count, dtype=np.int64)
+    cu = np.zeros(count, dtype=np.int64)
     ch = first[0]
     i = count - 1
     while ch != -1:
         moves[i] = move[ch]
         cv[i] = visits[ch]
         cw[i] = value[ch]
-        cp[i] = proven[ch]
+        cl[i] = lower[ch]
+        cu[i] = upper[ch]
         ch = sibling[ch]
         i -= 1
-    root = proven[0]
-    root_view = UNKNOWN if root == UNKNOWN else -root
-    return moves, cv, cw, cp, done, nodes, root_view
+    return moves, cv, cw, cl, cu, done, nodes, -upper[0], -lower[0]

@@ -1,4 +1,4 @@
-"""Monte Carlo tree search: UCT with random rollouts, and an MCTS-Solver mode.
+"""Monte Carlo tree search: UCT with random rollouts, and a score-bounded solver mode.
 
 Each simulation walks from the root by UCB1 (Kocsis and Szepesvári, "Bandit based Monte-Carlo
 planning", ECML 2006): a node's child maximises ``mean + c sqrt(ln N / n)``, where the mean is
@@ -7,14 +7,21 @@ not yet tried expands one of them, chosen at random; from the new node a rollout
 uniformly random moves to the end of the game, and its result is added to every node on the
 path. After ``sims`` simulations the agent plays the most visited move.
 
-**Solver mode** (Winands, Björnsson and Saito, "Monte-Carlo Tree Search Solver", Computers and
-Games 2008) also backs up proofs: a finished position is proven; a node is a proven win for
-its mover as soon as one child is, and proven (a loss, or a draw where draws exist) once every
-move is expanded and proven, its value the best of its children's. Proven losses are never
-selected again, a simulation that reaches a proven node takes its value without a rollout,
-the search stops when the root is proven, and the agent plays a proven win if it has one and
-never a proven loss while another move remains. Under scoring rules only the sign of the
-final score counts (win, draw, loss).
+**Solver mode** is score-bounded MCTS (Cazenave and Saffidine, "Score Bounded Monte-Carlo Tree
+Search", Computers and Games 2010), which extends MCTS-Solver (Winands, Björnsson and Saito,
+Computers and Games 2008) from wins and losses to draws. Every node keeps a lower and an upper
+bound on its exact value (1 win, 0 draw, -1 loss; under scoring rules the sign of the final
+score difference): a finished position's bounds are its result, a new node's are -1 and 1.
+After each simulation the bounds are backed up the path while they change: for the player to
+move at a node, its value lies between its children's best lower bound and their best upper
+bound (1 while a move is untried). A node is solved when its bounds meet. Selection skips the
+children whose upper bound cannot beat the best lower bound among their siblings (so proven
+draws and losses are not revisited once something as good is known), a simulation that reaches
+a solved node takes its value without a rollout, and the search stops when the root is solved.
+Since every simulation then expands one new node, a root is always solved within as many
+simulations as its game tree has nodes. The agent plays a proven win if it has one, never a
+proven loss while another move remains, and prefers a proven draw to any move that is unproven
+and does not look better (see :meth:`SearchResult.best`).
 
 Two implementations of one algorithm: the plain reference over the public position API
 (:func:`reference_search`, every game), and a numba kernel over bitboards
@@ -53,46 +60,79 @@ _RULES: dict[type, int] = {StandardGame: 0, MisereGame: 1, MakerBreakerGame: 2, 
 
 @dataclass(frozen=True)
 class RootStats:
-    """One root move after a search: visits, summed result (root mover's view), proof."""
+    """One root move after a search: visits, summed result and the bounds on its exact value
+    (``lower <= value <= upper``, each 1 win, 0 draw, -1 loss), all from the root mover's view.
+    Without the solver the bounds stay -1 and 1.
+    """
 
     move: Move
     visits: int
     value: float
-    proven: int
+    lower: int = -1
+    upper: int = 1
 
     @property
     def mean(self) -> float:
+        """The average result of the simulations through this move."""
         return self.value / self.visits if self.visits else 0.0
+
+    @property
+    def proven(self) -> int:
+        """The move's proven value (1 win, 0 draw, -1 loss), or 2 while its bounds differ."""
+        return self.lower if self.lower == self.upper else UNKNOWN
 
 
 @dataclass(frozen=True)
 class SearchResult:
     """What a search found: the root moves' statistics, simulations run, nodes made, and the
-    root's proof (1 the mover wins, 0 draw, -1 loses, 2 unknown).
+    bounds on the root's value for its mover (``lower``, ``upper``: 1 win, 0 draw, -1 loss).
     """
 
     children: tuple[RootStats, ...]
     sims: int
     nodes: int
-    proven: int
+    lower: int = -1
+    upper: int = 1
+
+    @property
+    def proven(self) -> int:
+        """The root's proven value for its mover (1, 0, -1), or 2 while its bounds differ."""
+        return self.lower if self.lower == self.upper else UNKNOWN
 
     def best(self) -> RootStats:
-        """The move to play: a proven win (most visited), else the most visited move that is
-        not a proven loss (ties: the higher mean, then the earlier expanded).
+        """The move to play.
+
+        A proven win if there is one (the most visited). Otherwise, with ``floor`` the best
+        value some move is proven to reach (the largest lower bound among the moves that are
+        not proven losses): the most visited move that may still beat the floor and whose mean
+        result does beat it; failing that, the most visited move proven to reach the floor.
+        So a proven draw is played before any move that is unproven and looks no better, and
+        from a solved root the move played is proven best. Ties go to the higher mean, then to
+        the earlier expanded move. Without the solver this is the most visited move.
         """
-        wins = [s for s in self.children if s.proven == 1]
+        wins = [s for s in self.children if s.lower == 1]
         if wins:
-            return max(wins, key=lambda s: s.visits)
-        alive = [s for s in self.children if s.proven != -1] or list(self.children)
-        top = alive[0]
-        for s in alive[1:]:
-            if (s.visits, s.mean) > (top.visits, top.mean):
-                top = s
-        return top
+            return _most_visited(wins)
+        alive = [s for s in self.children if s.upper > -1] or list(self.children)
+        floor = max(s.lower for s in alive)
+        if floor == -1:  # nothing is proven to reach a draw: plain UCT's choice
+            return _most_visited(alive)
+        hopeful = [s for s in alive if s.upper > floor and s.mean > floor]
+        if hopeful:
+            return _most_visited(hopeful)
+        return _most_visited([s for s in alive if s.lower == floor])
+
+
+def _most_visited(stats: list[RootStats]) -> RootStats:
+    top = stats[0]
+    for s in stats[1:]:
+        if (s.visits, s.mean) > (top.visits, top.mean):
+            top = s
+    return top
 
 
 class _Node:
-    __slots__ = ("children", "outcome", "position", "proven", "untried", "value", "visits")
+    __slots__ = ("children", "lower", "outcome", "position", "untried", "upper", "value", "visits")
 
     def __init__(self, position: Position, untried: list[Move]):
         self.position = position
@@ -100,8 +140,10 @@ class _Node:
         self.children: list[tuple[Move, _Node]] = []
         self.visits = 0
         self.value = 0.0  # summed results for the player who moved into this node
-        self.proven = UNKNOWN  # for the player who moved into this node
         self.outcome = position.outcome()
+        # bounds on the node's exact value, for the player who moved into it (solver mode)
+        self.lower = -1
+        self.upper = 1
 
 
 def _result_for(outcome: Outcome, player: Player, scored: bool) -> int:
@@ -118,11 +160,11 @@ def reference_search(
         raise NoughtsError("the game is over: there is nothing to search")
     scored = position.game.properties.is_scored
     root = _Node(position, position.legal_moves())
-    root_into = None  # nobody moved into the root: its proof is kept from its mover's view
+    root_into = None  # nobody moved into the root: its bounds are kept from its mover's view
     nodes = 1
     done = 0
     for _ in range(sims):
-        if solver and root.proven != UNKNOWN:
+        if solver and root.lower == root.upper:
             break
         done += 1
         node = root
@@ -133,9 +175,9 @@ def reference_search(
             if node.outcome is not None:
                 outcome = node.outcome
                 break
-            if solver and node.proven != UNKNOWN and node is not root:
+            if solver and node.lower == node.upper and node is not root:
                 assert into is not None
-                outcome = _proof_outcome(node.proven, into)
+                outcome = _proof_outcome(node.lower, into)
                 break
             mover = node.position.to_move
             if node.untried:
@@ -148,20 +190,23 @@ def reference_search(
                 if child.outcome is not None:
                     outcome = child.outcome
                     if solver:
-                        child.proven = _result_for(child.outcome, mover, scored)
+                        child.lower = child.upper = _result_for(child.outcome, mover, scored)
                 else:
                     outcome = _rollout(child_pos, rng)
                 break
             log_n = math.log(node.visits)
+            # solver: a child whose upper bound cannot beat what another child guarantees
+            # the mover (the best lower bound) is pruned from selection
+            floor = max(ch.lower for _, ch in node.children) if solver else -2
             best: _Node | None = None
             best_score = -math.inf
             for _, ch in node.children:
-                if solver and ch.proven == -1:
+                if ch.upper <= floor:
                     continue
                 score = ch.value / ch.visits + c * math.sqrt(log_n / ch.visits)
                 if score > best_score:
                     best, best_score = ch, score
-            if best is None:
+            if best is None:  # cannot happen: an unsolved node has a child above its floor
                 best = node.children[0][1]
             node = best
             path.append((node, mover))
@@ -172,28 +217,29 @@ def reference_search(
         if solver:
             for i in range(len(path) - 2, -1, -1):
                 n, into = path[i]
-                if n.proven != UNKNOWN:
-                    break
-                mover = n.position.to_move
-                proofs = [ch.proven for _, ch in n.children]  # each from mover's view
-                if 1 in proofs:
-                    n.proven = _flip(1, mover, into)
-                elif not n.untried and UNKNOWN not in proofs:
-                    n.proven = _flip(max(proofs), mover, into)
-                else:
+                if not _back_up_bounds(n, into):
                     break
     # the root's children were moved into by the root's mover: their values are from its view
-    children = tuple(RootStats(move, ch.visits, ch.value, ch.proven) for move, ch in root.children)
-    return SearchResult(children, done, nodes, root.proven)
+    children = tuple(RootStats(move, ch.visits, ch.value, ch.lower, ch.upper) for move, ch in root.children)
+    return SearchResult(children, done, nodes, root.lower, root.upper)
 
 
-def _flip(proof: int, mover: Player, into: Player | None) -> int:
-    """A proof from ``mover``'s view as stored on its node: for the player who moved into it
-    (the root, which nobody moved into, keeps its mover's view).
+def _back_up_bounds(node: _Node, into: Player | None) -> bool:
+    """Recompute ``node``'s bounds from its children's; whether they changed.
+
+    For the mover at ``node`` (the player who moved into every child), the node is worth at
+    least its best child's lower bound, and at most its best child's upper bound (at most 1
+    while a move is untried); for the player who moved into it, the same bounds negated if that
+    is the other player.
     """
-    if into is None or into is mover:
-        return proof
-    return -proof
+    lower = max((ch.lower for _, ch in node.children), default=-1)
+    upper = 1 if node.untried else max(ch.upper for _, ch in node.children)
+    if into is not None and into is not node.position.to_move:
+        lower, upper = -upper, -lower
+    if (lower, upper) == (node.lower, node.upper):
+        return False
+    node.lower, node.upper = lower, upper
+    return True
 
 
 def _proof_outcome(proof: int, holder: Player) -> Outcome:
@@ -249,7 +295,7 @@ class _Kernel:
 
         b0, b1 = position.state[0], position.state[1]
         empty = self.cells - (b0 | b1).bit_count()
-        moves, visits, values, proofs, done, nodes, root = K.search(
+        moves, visits, values, lows, highs, done, nodes, low, high = K.search(
             np.uint64(b0),
             np.uint64(b1),
             int(position.to_move),
@@ -267,16 +313,17 @@ class _Kernel:
             min(sims + 2, _tree_bound(empty)),
         )
         children = tuple(
-            RootStats(int(m), int(v), float(w), int(p))
-            for m, v, w, p in zip(moves, visits, values, proofs, strict=True)
+            RootStats(int(m), int(v), float(w), int(lo), int(hi))
+            for m, v, w, lo, hi in zip(moves, visits, values, lows, highs, strict=True)
         )
-        return SearchResult(children, int(done), int(nodes), int(root))
+        return SearchResult(children, int(done), int(nodes), int(low), int(high))
 
 
 class MCTSAgent:
     """UCT with random rollouts; see the module docstring.
 
-    ``sims``: simulations per move. ``c``: the exploration constant. ``solver``: MCTS-Solver.
+    ``sims``: simulations per move. ``c``: the exploration constant. ``solver``: score-bounded
+    solving (bounds on each node's exact value, backed up; proven-dominated moves pruned).
     ``kernel``: ``auto`` (numba where it applies), ``numba`` (refuse games it does not take)
     or ``python`` (the reference).
     """
