@@ -350,10 +350,11 @@ def _paired(position: Position, side: Player) -> bool:
     lines = np.array(board.line_masks, dtype=np.uint64)
     cnt = np.zeros((len(lines), 2), dtype=np.int64)
     b0, b1 = position.state[0], position.state[1]
-    K.count_lines(np.array([0, board.k, 0, len(lines)] + [0] * (K.NUM_PARAMS - 4)), lines, b0, b1, cnt)
+    prm = np.array([0, board.k, board.num_cells, len(lines)] + [0] * (K.NUM_PARAMS - 4))
+    K.count_lines(prm, lines, b0, b1, cnt)
     empty = np.uint64(board.full_mask & ~(b0 | b1))
     scratch = np.zeros(64 + 6 * len(lines) + 3, dtype=np.int64)
-    return bool(K._paired(lines, cnt, len(lines), board.k, int(side), empty, scratch))
+    return bool(K._paired(prm, lines, cnt, int(side), empty, np.uint64(0), scratch))
 
 
 @pytest.mark.parametrize("spec", ["tictactoe", EXTRA_SIDE, EXTRA_CORNER])

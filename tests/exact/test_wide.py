@@ -1,4 +1,4 @@
-"""The multi-word kernel (noughts.exact._wide) held to the reference and to the one-word kernel.
+"""The multi-word kernel (noughts.exact._kernels, W words per mask) held to the reference and to the one-word kernel.
 
 Forced on the small games (``FastSolver(game, words=W)``) it must give the reference's value and
 distance on every reachable position, with one word per mask and with two (the second word

@@ -50,12 +50,31 @@ a score summed over the lines through them (own lines weighted by how full they 
 opponent's likewise; :func:`noughts.exact.fast._order_weights`). A history heuristic was tried
 and left out: as a tie-breaker it changed node counts by a few per cent either way, and
 weighted like the line score it made mnk(5,5,4) hundreds of times slower.
+
+**Two representations, one search.** A mask of cells (a player's cells, a line, the empty
+cells, the threats, the moves left to order) is either one uint64 (boards of at most 64 cells)
+or a row of ``W`` uint64 words (any board: cell ``c`` is bit ``c % 64`` of word ``c // 64``).
+The search below is written once over a few mask operations (:func:`width`, :func:`word`,
+:func:`zero`, :func:`assign`, :func:`or_line`, ... :func:`canonical`), each overloaded on the
+mask's type: numba compiles :func:`search` once for each representation, with the operations
+inlined, so the one-word search keeps its masks in registers while the multi-word one writes
+them into rows of ``tmp`` (the operations return the mask they made: a new uint64, or the row
+they wrote). What the representations do differently:
+
+* the canonical key: the one-word form ORs per-byte lookup tables (``symtab[s, byte, value]``),
+  the multi-word form maps cell by occupied cell through the symmetries' permutations
+  (``symtab[s, cell]``; byte tables would take ``W * 256 * W`` words per byte position);
+* the table's key is ``2W`` words (two for the one-word form), its best move an int8 or int16.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
+from numba.core import types
+from numba.extending import intrinsic, overload
 
 from noughts.exact.result import WIN
 
@@ -89,7 +108,8 @@ P_TT_MASK = 7  # table entries - 1 (a power of two minus one)
 P_ROOT_MOVER = 8
 P_ROOT_EMPTY = 9
 P_TT_MIN_EMPTY = 10  # positions with fewer empty cells skip the table
-NUM_PARAMS = 11
+P_WORDS = 11  # the multi-word form's words per mask (the one-word form: 1)
+NUM_PARAMS = 12
 
 # indices into the stats array
 S_NODES = 0
@@ -112,6 +132,16 @@ F_CUR = 8
 F_NODES0 = 9
 NUM_FIELDS = 10
 
+# rows of the per-node scratch masks ``tmp`` (multi-word: rows of 2W words, the first W used
+# but in T_IMG; one-word: one uint64 each, unused, since its masks live in registers)
+T_EMPTY = 0
+T_A = 1
+T_B = 2
+T_C = 3
+T_SEEN = 4
+T_IMG = 5  # the image of a position under one symmetry (2W words)
+NUM_TMP = 6
+
 # what _evaluate decides
 EXACT = 0  # the node's value is known: return it
 SEARCH = 1  # search the allowed moves
@@ -127,6 +157,7 @@ _U1 = np.uint64(1)
 _U2 = np.uint64(2)
 _U4 = np.uint64(4)
 _U8 = np.uint64(8)
+_U63 = np.uint64(63)
 _U56 = np.uint64(56)
 _U255 = np.uint64(255)
 _GOLD = np.uint64(0x9E3779B97F4A7C15)
@@ -169,31 +200,480 @@ def from_node(v: int, d: int, rule: int) -> int:
     return v - d if v > 0 else v + d
 
 
-@njit(cache=True)
-def canonical(
-    me: np.uint64, op: np.uint64, symtab: np.ndarray, nsym: int, nbytes: int
-) -> tuple[np.uint64, np.uint64]:
-    """The least image (me', op') of a position under the symmetries in ``symtab``."""
-    best_a = _ALL
-    best_b = _ALL
-    for s in range(nsym):
-        a = _ZERO
-        b = _ZERO
-        for i in range(nbytes):
-            sh = np.uint64(8 * i)
-            a |= symtab[s, i, np.intp((me >> sh) & _U255)]
-            b |= symtab[s, i, np.intp((op >> sh) & _U255)]
-        if a < best_a or (a == best_a and b < best_b):
-            best_a = a
-            best_b = b
-    return best_a, best_b
+# -- the mask operations, for both representations ---------------------------------------------
+#
+# Each is a plain Python function (never called from Python) that numba replaces, at compile
+# time, by the body for the type of its mask argument: an integer (the one-word form: the
+# result is a new uint64, any destination given is ignored) or a 1-d array of W words (the
+# multi-word form: the result is written into the destination row, which is returned). ``w``
+# is the words per mask (:func:`width`).
+
+
+@intrinsic
+def _unowned(typingctx, arr):  # type: ignore[no-untyped-def]
+    """The array ``arr`` without its owner (a view numba does not count references to).
+
+    The masks of the multi-word form are views of rows of ``bits``, ``tmp``, ``lines`` and
+    ``keys``, and every operation returns the row it wrote; views of an owned array are counted
+    (an atomic increment and decrement each), which made the search twice as slow. The caller
+    keeps the arrays alive for the whole call, so the search works on unowned views of them.
+    """
+    if not isinstance(arr, types.Array):
+        return arr(arr), lambda context, builder, sig, args: args[0]
+
+    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
+        src = context.make_array(sig.args[0])(context, builder, value=args[0])
+        out = context.make_array(sig.return_type)(context, builder)
+        context.populate_array(
+            out, data=src.data, shape=src.shape, strides=src.strides, itemsize=src.itemsize, meminfo=None
+        )
+        return out._getvalue()
+
+    return arr(arr), codegen
+
+
+@intrinsic
+def _ptr(typingctx, arr):  # type: ignore[no-untyped-def]
+    """A pointer to the first element of ``arr``: how the multi-word form holds a mask. A
+    pointer is a plain value, so ``x = op(x, ...)`` costs nothing; an array view there made
+    the search two to three times slower (numba keeps each assigned view as a new array).
+    """
+
+    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
+        return context.make_array(sig.args[0])(context, builder, value=args[0]).data
+
+    return types.CPointer(arr.dtype)(arr), codegen  # type: ignore[no-untyped-call]
+
+
+def _multi(x: types.Type) -> bool:
+    return isinstance(x, (types.Array, types.CPointer))
+
+
+def row(bits: Any, d: Any, r: Any) -> Any:
+    """The mask ``bits[d, r]``: the uint64, or a pointer to its W words."""
+
+
+def tmp_row(tmp: Any, r: Any) -> Any:
+    """The scratch mask ``tmp[r]``: a uint64 (unused), or a pointer to the row's words."""
+
+
+def as_mask(x: Any) -> Any:
+    """``x`` (a uint64, or an array of W words) as a mask."""
+
+
+def width(x: Any, prm: Any) -> Any:
+    """Words per mask: 1 (a constant numba folds) for a uint64, ``prm[P_WORDS]`` for a row."""
+
+
+def word(x: Any, i: Any) -> Any:
+    """Word ``i`` of mask ``x`` (the mask itself for a uint64)."""
+
+
+def zero(dst: Any, w: Any) -> Any:
+    """The empty mask (in ``dst``)."""
+
+
+def assign(dst: Any, x: Any, w: Any) -> Any:
+    """``x`` (copied into ``dst``)."""
+
+
+def and_into(dst: Any, x: Any, w: Any) -> Any:
+    """``dst & x``."""
+
+
+def line_word(lines: Any, j: Any, i: Any) -> Any:
+    """Word ``i`` of line ``j`` (``lines[j]`` itself for one-word lines)."""
+
+
+def or_line(dst: Any, lines: Any, j: Any, w: Any) -> Any:
+    """``dst | lines[j]``."""
+
+
+def and_line(dst: Any, lines: Any, j: Any, w: Any) -> Any:
+    """``dst & lines[j]``."""
+
+
+def or_line_andnot(dst: Any, lines: Any, j: Any, y: Any, w: Any) -> Any:
+    """``dst | (lines[j] & ~y)``."""
+
+
+def and_to(dst: Any, x: Any, y: Any, w: Any) -> Any:
+    """``x & y`` (in ``dst``)."""
+
+
+def andnot_to(dst: Any, x: Any, y: Any, w: Any) -> Any:
+    """``x & ~y`` (in ``dst``)."""
+
+
+def empty_to(dst: Any, full: Any, me: Any, op: Any, w: Any) -> Any:
+    """``full & ~(me | op)`` (in ``dst``): the empty cells."""
+
+
+def count(x: Any, w: Any) -> Any:
+    """The cells of ``x``."""
+
+
+def nonzero(x: Any, w: Any) -> Any:
+    """Whether ``x`` has a cell."""
+
+
+def same(x: Any, y: Any, w: Any) -> Any:
+    """Whether ``x == y``."""
+
+
+def has(x: Any, c: Any) -> Any:
+    """Whether cell ``c`` is in ``x``."""
+
+
+def with_cell(x: Any, c: Any) -> Any:
+    """``x`` with cell ``c`` added (in place for a row)."""
+
+
+def without_cell(x: Any, c: Any) -> Any:
+    """``x`` with cell ``c`` removed (in place for a row)."""
+
+
+def put(bits: Any, d: Any, r: Any, x: Any, w: Any) -> Any:
+    """Store mask ``x`` as ``bits[d, r]``."""
+
+
+def canonical(prm: Any, me: Any, op: Any, symtab: Any, key: Any, img: Any) -> Any:
+    """Write into ``key`` the least image (me', op') of a position under the symmetries (the
+    first ``prm[P_SYMS]`` of ``symtab``): one-word, ``key[0], key[1]``, the images ORed from
+    the per-byte tables ``symtab[s, byte, value]``; multi-word, ``key[:2W]``, least in the order
+    of the words, mapped cell by cell through the permutations ``symtab[s, cell]`` (``img``: a
+    row of 2W words to build an image in).
+    """
+
+
+@overload(row, inline="always")
+def _row(bits, d, r):  # type: ignore[no-untyped-def]
+    if bits.ndim == 3:
+        return lambda bits, d, r: _ptr(bits[d, r])  # type: ignore[call-arg]
+    return lambda bits, d, r: bits[d, r]
+
+
+@overload(tmp_row, inline="always")
+def _tmp_row(tmp, r):  # type: ignore[no-untyped-def]
+    if tmp.ndim == 2:
+        return lambda tmp, r: _ptr(tmp[r])  # type: ignore[call-arg]
+    return lambda tmp, r: tmp[r]
+
+
+@overload(as_mask, inline="always")
+def _as_mask(x):  # type: ignore[no-untyped-def]
+    if isinstance(x, types.Array):
+        return lambda x: _ptr(x)  # type: ignore[call-arg]
+    return lambda x: x
+
+
+@overload(width, inline="always")
+def _width(x, prm):  # type: ignore[no-untyped-def]
+    if _multi(x):
+        return lambda x, prm: prm[P_WORDS]
+    return lambda x, prm: 1
+
+
+@overload(word, inline="always")
+def _word(x, i):  # type: ignore[no-untyped-def]
+    if _multi(x):
+        return lambda x, i: x[i]
+    return lambda x, i: x
+
+
+@overload(zero, inline="always")
+def _zero(dst, w):  # type: ignore[no-untyped-def]
+    if _multi(dst):
+
+        def impl(dst, w):  # type: ignore[no-untyped-def]
+            for i in range(w):
+                dst[i] = _ZERO
+            return dst
+
+        return impl
+    return lambda dst, w: _ZERO
+
+
+@overload(assign, inline="always")
+def _assign(dst, x, w):  # type: ignore[no-untyped-def]
+    if _multi(x):
+
+        def impl(dst, x, w):  # type: ignore[no-untyped-def]
+            for i in range(w):
+                dst[i] = x[i]
+            return dst
+
+        return impl
+    return lambda dst, x, w: x
+
+
+@overload(and_into, inline="always")
+def _and_into(dst, x, w):  # type: ignore[no-untyped-def]
+    if _multi(x):
+
+        def impl(dst, x, w):  # type: ignore[no-untyped-def]
+            for i in range(w):
+                dst[i] &= x[i]
+            return dst
+
+        return impl
+    return lambda dst, x, w: dst & x
+
+
+# the lines' operations take (lines, j) rather than the row lines[j]: they run for every line
+# at every node, and making a view of a row there doubled the multi-word form's time
+
+
+@overload(line_word, inline="always")
+def _line_word(lines, j, i):  # type: ignore[no-untyped-def]
+    if lines.ndim == 2:
+        return lambda lines, j, i: lines[j, i]
+    return lambda lines, j, i: lines[j]
+
+
+@overload(or_line, inline="always")
+def _or_line(dst, lines, j, w):  # type: ignore[no-untyped-def]
+    if lines.ndim == 2:
+
+        def impl(dst, lines, j, w):  # type: ignore[no-untyped-def]
+            for i in range(w):
+                dst[i] |= lines[j, i]
+            return dst
+
+        return impl
+    return lambda dst, lines, j, w: dst | lines[j]
+
+
+@overload(and_line, inline="always")
+def _and_line(dst, lines, j, w):  # type: ignore[no-untyped-def]
+    if lines.ndim == 2:
+
+        def impl(dst, lines, j, w):  # type: ignore[no-untyped-def]
+            for i in range(w):
+                dst[i] &= lines[j, i]
+            return dst
+
+        return impl
+    return lambda dst, lines, j, w: dst & lines[j]
+
+
+@overload(or_line_andnot, inline="always")
+def _or_line_andnot(dst, lines, j, y, w):  # type: ignore[no-untyped-def]
+    if lines.ndim == 2:
+
+        def impl(dst, lines, j, y, w):  # type: ignore[no-untyped-def]
+            for i in range(w):
+                dst[i] |= lines[j, i] & ~y[i]
+            return dst
+
+        return impl
+    return lambda dst, lines, j, y, w: dst | (lines[j] & ~y)
+
+
+@overload(and_to, inline="always")
+def _and_to(dst, x, y, w):  # type: ignore[no-untyped-def]
+    if _multi(x):
+
+        def impl(dst, x, y, w):  # type: ignore[no-untyped-def]
+            for i in range(w):
+                dst[i] = x[i] & y[i]
+            return dst
+
+        return impl
+    return lambda dst, x, y, w: x & y
+
+
+@overload(andnot_to, inline="always")
+def _andnot_to(dst, x, y, w):  # type: ignore[no-untyped-def]
+    if _multi(x):
+
+        def impl(dst, x, y, w):  # type: ignore[no-untyped-def]
+            for i in range(w):
+                dst[i] = x[i] & ~y[i]
+            return dst
+
+        return impl
+    return lambda dst, x, y, w: x & ~y
+
+
+@overload(empty_to, inline="always")
+def _empty_to(dst, full, me, op, w):  # type: ignore[no-untyped-def]
+    if _multi(me):
+
+        def impl(dst, full, me, op, w):  # type: ignore[no-untyped-def]
+            for i in range(w):
+                dst[i] = full[i] & ~(me[i] | op[i])
+            return dst
+
+        return impl
+    return lambda dst, full, me, op, w: full & ~(me | op)
+
+
+@overload(count)
+def _count(x, w):  # type: ignore[no-untyped-def]
+    if _multi(x):
+
+        def impl(x, w):  # type: ignore[no-untyped-def]
+            n = 0
+            for i in range(w):
+                n += popcount(x[i])
+            return n
+
+        return impl
+    return lambda x, w: popcount(x)
+
+
+@overload(nonzero, inline="always")
+def _nonzero(x, w):  # type: ignore[no-untyped-def]
+    if _multi(x):
+
+        def impl(x, w):  # type: ignore[no-untyped-def]
+            for i in range(w):  # noqa: SIM110  (a plain loop: numba compiles it without a generator)
+                if x[i] != _ZERO:
+                    return True
+            return False
+
+        return impl
+    return lambda x, w: x != _ZERO
+
+
+@overload(same, inline="always")
+def _same(x, y, w):  # type: ignore[no-untyped-def]
+    if _multi(x):
+
+        def impl(x, y, w):  # type: ignore[no-untyped-def]
+            for i in range(w):  # noqa: SIM110  (a plain loop: numba compiles it without a generator)
+                if x[i] != y[i]:
+                    return False
+            return True
+
+        return impl
+    return lambda x, y, w: x == y
+
+
+@overload(has, inline="always")
+def _has(x, c):  # type: ignore[no-untyped-def]
+    if _multi(x):
+        return lambda x, c: (x[c >> 6] >> np.uint64(c & 63)) & _ONE != _ZERO
+    return lambda x, c: (x & (_ONE << np.uint64(c))) != _ZERO
+
+
+@overload(with_cell, inline="always")
+def _with_cell(x, c):  # type: ignore[no-untyped-def]
+    if _multi(x):
+
+        def impl(x, c):  # type: ignore[no-untyped-def]
+            x[c >> 6] |= _ONE << np.uint64(c & 63)
+            return x
+
+        return impl
+    return lambda x, c: x | (_ONE << np.uint64(c))
+
+
+@overload(without_cell, inline="always")
+def _without_cell(x, c):  # type: ignore[no-untyped-def]
+    if _multi(x):
+
+        def impl(x, c):  # type: ignore[no-untyped-def]
+            x[c >> 6] &= ~(_ONE << np.uint64(c & 63))
+            return x
+
+        return impl
+    return lambda x, c: x & ~(_ONE << np.uint64(c))
+
+
+@overload(put, inline="always")
+def _put(bits, d, r, x, w):  # type: ignore[no-untyped-def]
+    if _multi(x):
+
+        def impl(bits, d, r, x, w):  # type: ignore[no-untyped-def]
+            for i in range(w):
+                bits[d, r, i] = x[i]
+
+        return impl
+
+    def scalar(bits, d, r, x, w):  # type: ignore[no-untyped-def]
+        bits[d, r] = x
+
+    return scalar
+
+
+@overload(canonical)
+def _canonical(prm, me, op, symtab, key, img):  # type: ignore[no-untyped-def]
+    if _multi(me):
+
+        def multi(prm, me, op, symtab, key, img):  # type: ignore[no-untyped-def]
+            w = prm[P_WORDS]
+            for s in range(prm[P_SYMS]):
+                for i in range(2 * w):
+                    img[i] = _ZERO
+                for i in range(w):
+                    x = me[i]
+                    while x != _ZERO:
+                        c = symtab[s, 64 * i + lowest_cell(x)]
+                        img[c >> 6] |= _ONE << np.uint64(c & 63)
+                        x &= x - _ONE
+                    x = op[i]
+                    while x != _ZERO:
+                        c = symtab[s, 64 * i + lowest_cell(x)]
+                        img[w + (c >> 6)] |= _ONE << np.uint64(c & 63)
+                        x &= x - _ONE
+                less = s == 0
+                if not less:
+                    for i in range(2 * w):
+                        if img[i] != key[i]:
+                            less = img[i] < key[i]
+                            break
+                if less:
+                    for i in range(2 * w):
+                        key[i] = img[i]
+
+        return multi
+
+    def one(prm, me, op, symtab, key, img):  # type: ignore[no-untyped-def]
+        best_a = _ALL
+        best_b = _ALL
+        for s in range(prm[P_SYMS]):
+            a = _ZERO
+            b = _ZERO
+            for i in range(prm[P_BYTES]):
+                sh = np.uint64(8 * i)
+                a |= symtab[s, i, np.intp((me >> sh) & _U255)]
+                b |= symtab[s, i, np.intp((op >> sh) & _U255)]
+            if a < best_a or (a == best_a and b < best_b):
+                best_a = a
+                best_b = b
+        key[0] = best_a
+        key[1] = best_b
+
+    return one
+
+
+# -- the search, once -----------------------------------------------------------------------------
 
 
 @njit(cache=True, inline="always")
-def bucket(a: np.uint64, b: np.uint64, mask: int) -> int:
-    h = a * _GOLD + (b ^ (b >> _U29)) * _MIX
+def bucket(key: np.ndarray, nkey: int, mask: int) -> int:
+    """The first slot of ``key``'s bucket of two."""
+    if nkey == 2:
+        b = key[1]
+        h = key[0] * _GOLD + (b ^ (b >> _U29)) * _MIX
+    else:
+        h = _ZERO
+        for i in range(nkey):
+            h = (h ^ key[i]) * _GOLD
+            h ^= h >> _U29
+        h *= _MIX
     h ^= h >> _U32
     return int(np.intp(h & np.uint64(mask))) & ~1
+
+
+@njit(cache=True, inline="always")
+def _same_key(tt_key: np.ndarray, i: int, key: np.ndarray, nkey: int) -> bool:
+    for t in range(nkey):  # noqa: SIM110  (a plain loop: numba compiles it without a generator)
+        if tt_key[i, t] != key[t]:
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -203,19 +683,19 @@ def tt_store(
     tt_move: np.ndarray,
     tt_work: np.ndarray,
     mask: int,
-    a: np.uint64,
-    b: np.uint64,
+    key: np.ndarray,
     lo: int,
     hi: int,
     move: int,
     work: int,
 ) -> int:
-    """Store bounds ``lo <= value <= hi`` (node-relative) for key (a, b); returns 1 if a new
-    entry was written, 0 if an entry for the key was narrowed.
+    """Store bounds ``lo <= value <= hi`` (node-relative) for ``key`` (``tt_key.shape[1]``
+    words); returns 1 if a new entry was written, 0 if an entry for the key was narrowed.
     """
-    slot = bucket(a, b, mask)
+    nkey = tt_key.shape[1]
+    slot = bucket(key, nkey, mask)
     for i in range(slot, slot + 2):
-        if tt_work[i] != 0 and tt_key[i, 0] == a and tt_key[i, 1] == b:
+        if tt_work[i] != 0 and _same_key(tt_key, i, key, nkey):
             tt_val[i, 0] = max(tt_val[i, 0], lo)
             tt_val[i, 1] = min(tt_val[i, 1], hi)
             if move >= 0:
@@ -226,15 +706,15 @@ def tt_store(
     target = slot + 1
     if work >= tt_work[slot]:  # the first slot keeps the larger subtree, the second any
         if tt_work[slot] != 0:
-            tt_key[slot + 1, 0] = tt_key[slot, 0]
-            tt_key[slot + 1, 1] = tt_key[slot, 1]
+            for t in range(nkey):
+                tt_key[slot + 1, t] = tt_key[slot, t]
             tt_val[slot + 1, 0] = tt_val[slot, 0]
             tt_val[slot + 1, 1] = tt_val[slot, 1]
             tt_move[slot + 1] = tt_move[slot]
             tt_work[slot + 1] = tt_work[slot]
         target = slot
-    tt_key[target, 0] = a
-    tt_key[target, 1] = b
+    for t in range(nkey):
+        tt_key[target, t] = key[t]
     tt_val[target, 0] = lo
     tt_val[target, 1] = hi
     tt_move[target] = move
@@ -264,8 +744,7 @@ def tt_rehash(
                 tt_move,
                 tt_work,
                 mask,
-                old_key[i, 0],
-                old_key[i, 1],
+                old_key[i],
                 old_val[i, 0],
                 old_val[i, 1],
                 old_move[i],
@@ -275,22 +754,22 @@ def tt_rehash(
 
 
 @njit(cache=True)
-def count_lines(prm: np.ndarray, lines: np.ndarray, b0: np.uint64, b1: np.uint64, cnt: np.ndarray) -> None:
-    """Fill ``cnt[j, p]``: player p's cells on line j."""
+def count_lines(prm: np.ndarray, lines: np.ndarray, b0: Any, b1: Any, cnt: np.ndarray) -> None:
+    """Fill ``cnt[j, p]``: player p's cells on line j (``b0``, ``b1``: the players' masks)."""
+    w = width(b0, prm)
     for j in range(prm[P_LINES]):
-        cnt[j, 0] = popcount(lines[j] & b0)
-        cnt[j, 1] = popcount(lines[j] & b1)
+        a = 0
+        b = 0
+        for i in range(w):
+            a += popcount(line_word(lines, j, i) & word(b0, i))
+            b += popcount(line_word(lines, j, i) & word(b1, i))
+        cnt[j, 0] = a
+        cnt[j, 1] = b
 
 
 @njit(cache=True)
 def _paired(
-    lines: np.ndarray,
-    cnt: np.ndarray,
-    nlines: int,
-    k: int,
-    side: int,
-    empty: np.uint64,
-    scratch: np.ndarray,
+    prm: np.ndarray, lines: np.ndarray, cnt: np.ndarray, side: int, empty: Any, seen: Any, scratch: np.ndarray
 ) -> bool:
     """Whether every line ``side`` can still complete gets two empty cells of its own: the
     opponent then answers each move in a pair with its partner, so ``side`` never completes a
@@ -299,41 +778,51 @@ def _paired(
     The pairs are a matching that covers two copies of every such line in the bipartite graph
     of line copies and empty cells (002 §3.1); it is found with augmenting paths (Kuhn's
     algorithm; 002 §3.2 uses Hopcroft-Karp, which is faster only on graphs far larger than a
-    board's). ``scratch`` holds at least ``64 + 6 * nlines + 3`` integers.
+    board's). ``scratch`` holds at least ``prm[P_CELLS] + 6 * nlines + 3`` integers; ``seen``
+    is a mask (a row of W words for the multi-word form) to work in.
     """
-    # scratch: [0, 64) the copy that owns each cell (-1: free); then the copies' lines;
+    # scratch: [0, cells) the copy that owns each cell (-1: free); then the copies' lines;
     # then the depth-first stack of copies and of the cells they took
-    owner = scratch[:64]
+    k = prm[P_K]
+    nlines = prm[P_LINES]
+    base = prm[P_CELLS]
+    w = width(empty, prm)
+    owner = scratch[:base]
     n = 0
     for j in range(nlines):
         if cnt[j, 1 - side] != 0:
             continue
         if k - cnt[j, side] < 2:
             return False  # a line one move from complete
-        scratch[64 + n] = j
-        scratch[64 + n + 1] = j
+        scratch[base + n] = j
+        scratch[base + n + 1] = j
         n += 2
-    if n > popcount(empty):
+    if n > count(empty, w):
         return False
-    stack_copy = scratch[64 + n : 64 + 2 * n + 1]
-    stack_cell = scratch[64 + 2 * n + 1 : 64 + 3 * n + 2]
-    rest = empty
-    while rest != _ZERO:
-        owner[lowest_cell(rest)] = -1
-        rest &= rest - _ONE
+    stack_copy = scratch[base + n : base + 2 * n + 1]
+    stack_cell = scratch[base + 2 * n + 1 : base + 3 * n + 2]
+    for i in range(w):
+        x = word(empty, i)
+        while x != _ZERO:
+            owner[64 * i + lowest_cell(x)] = -1
+            x &= x - _ONE
     for copy in range(n):
         stack_copy[0] = copy
         depth = 0
-        seen = _ZERO
+        seen = zero(seen, w)
         found = False
         while depth >= 0:
-            j = scratch[64 + stack_copy[depth]]
-            cand = lines[j] & empty & ~seen
-            if cand == _ZERO:
+            j = scratch[base + stack_copy[depth]]
+            c = -1
+            for i in range(w):
+                cand = line_word(lines, j, i) & word(empty, i) & ~word(seen, i)
+                if cand != _ZERO:
+                    c = 64 * i + lowest_cell(cand)
+                    break
+            if c < 0:
                 depth -= 1
                 continue
-            c = lowest_cell(cand)
-            seen |= bit(c)
+            seen = with_cell(seen, c)
             stack_cell[depth] = c
             if owner[c] < 0:  # a free cell: shift the cells along the path
                 for level in range(depth, -1, -1):
@@ -352,29 +841,33 @@ def _evaluate(
     prm: np.ndarray,
     lines: np.ndarray,
     cnt: np.ndarray,
-    me: np.uint64,
-    op: np.uint64,
+    me: Any,
+    op: Any,
     mover: int,
     d: int,
     e: int,
-    full: np.uint64,
+    full: Any,
+    tmp: np.ndarray,
     scratch: np.ndarray,
-) -> tuple[int, int, int, int, np.uint64, int]:
+    allowed: Any,
+) -> tuple[int, int, int, int, Any, int]:
     """What the rules say about a node before any move is searched.
 
     Returns ``(kind, value, lb, ub, allowed, init)``: ``kind`` EXACT with ``value``, or SEARCH
-    with static bounds ``lb <= value <= ub``, the mask of moves worth searching and ``init``,
-    the best value among the moves left out (-INF if none).
+    with static bounds ``lb <= value <= ub``, the mask of moves worth searching (made in the
+    ``allowed`` given) and ``init``, the best value among the moves left out (-INF if none).
     """
     rule = prm[P_RULE]
     k = prm[P_K]
     nlines = prm[P_LINES]
+    w = width(me, prm)
     other = 1 - mover
-    empty = full & ~(me | op)
+    empty = empty_to(tmp_row(tmp, T_EMPTY), full, me, op, w)
+    seen = tmp_row(tmp, T_SEEN)
     if rule == STANDARD:
-        thr_m = _ZERO
-        thr_o = _ZERO
-        live = _ZERO
+        thr_o = zero(tmp_row(tmp, T_A), w)
+        live = zero(tmp_row(tmp, T_B), w)
+        win_m = False
         max_m = -1
         max_o = -1
         live_m = 0
@@ -383,26 +876,27 @@ def _evaluate(
             a = cnt[j, mover]
             b = cnt[j, other]
             if a == 0 or b == 0:
-                live |= lines[j]
+                live = or_line(live, lines, j, w)
             if b == 0:
                 live_m += 1
                 if a > max_m:
                     max_m = a
                 if a == k - 1:
-                    thr_m |= lines[j] & ~me
+                    win_m = True
+                    break
             if a == 0:
                 live_o += 1
                 if b > max_o:
                     max_o = b
                 if b == k - 1:
-                    thr_o |= lines[j] & ~op
-        if thr_m != _ZERO:
-            return EXACT, WIN - (d + 1), 0, 0, _ZERO, 0
+                    thr_o = or_line_andnot(thr_o, lines, j, op, w)
+        if win_m:
+            return EXACT, WIN - (d + 1), 0, 0, allowed, 0
         if e == 0:
-            return EXACT, 0, 0, 0, _ZERO, 0
-        nthr = popcount(thr_o)
+            return EXACT, 0, 0, 0, allowed, 0
+        nthr = count(thr_o, w)
         if nthr >= 2:
-            return EXACT, -(WIN - (d + 2)), 0, 0, _ZERO, 0
+            return EXACT, -(WIN - (d + 2)), 0, 0, allowed, 0
         ub = 0
         if max_m >= 0:
             t = 2 * (k - max_m) - 1
@@ -414,19 +908,21 @@ def _evaluate(
             if t <= e:
                 lb = -(WIN - (d + t))
         # a pairing needs two empty cells for each line
-        if ub > 0 and 2 * live_m <= e and _paired(lines, cnt, nlines, k, mover, empty, scratch):
+        if ub > 0 and 2 * live_m <= e and _paired(prm, lines, cnt, mover, empty, seen, scratch):
             ub = 0
-        if lb < 0 and nthr == 0 and 2 * live_o <= e and _paired(lines, cnt, nlines, k, other, empty, scratch):
+        if lb < 0 and nthr == 0 and 2 * live_o <= e and _paired(prm, lines, cnt, other, empty, seen, scratch):
             lb = 0
         if lb == ub:
-            return EXACT, lb, 0, 0, _ZERO, 0
+            return EXACT, lb, 0, 0, allowed, 0
         if nthr == 1:
-            return SEARCH, 0, lb, ub, thr_o, (-(WIN - (d + 2)) if e >= 2 else -INF)
+            allowed = assign(allowed, thr_o, w)
+            return SEARCH, 0, lb, ub, allowed, (-(WIN - (d + 2)) if e >= 2 else -INF)
         # a cell on no line that either side can still complete is worth no more than a pass,
         # and claiming a cell is never worse than passing (the strategy-stealing argument)
-        return SEARCH, 0, lb, ub, empty & live, -INF
+        allowed = and_to(allowed, empty, live, w)
+        return SEARCH, 0, lb, ub, allowed, -INF
     if rule == MISERE:
-        poison = _ZERO
+        poison = zero(tmp_row(tmp, T_A), w)
         live_m = False
         live_o = False
         for j in range(nlines):
@@ -435,29 +931,30 @@ def _evaluate(
             if b == 0:
                 live_m = True
                 if a == k - 1:
-                    poison |= lines[j] & ~me
+                    poison = or_line_andnot(poison, lines, j, me, w)
             if a == 0:
                 live_o = True
         if e == 0:
-            return EXACT, 0, 0, 0, _ZERO, 0
-        safe = empty & ~poison
-        if safe == _ZERO:
-            return EXACT, -(WIN - (d + 1)), 0, 0, _ZERO, 0
+            return EXACT, 0, 0, 0, allowed, 0
+        allowed = andnot_to(allowed, empty, poison, w)
+        if not nonzero(allowed, w):
+            return EXACT, -(WIN - (d + 1)), 0, 0, allowed, 0
         if e == 1:
-            return EXACT, 0, 0, 0, _ZERO, 0
+            return EXACT, 0, 0, 0, allowed, 0
         # the mover plays safe, so the opponent can at best be forced to lose at ply 2, and
         # the mover can be forced no sooner than ply 3; a side with no line it could still
         # be made to complete never loses
         lb = -(WIN - (d + 3)) if live_m and e >= 3 else 0
         ub = WIN - (d + 2) if live_o else 0
-        return SEARCH, 0, lb, ub, safe, (-(WIN - (d + 1)) if safe != empty else -INF)
+        init = -INF if same(allowed, empty, w) else -(WIN - (d + 1))
+        return SEARCH, 0, lb, ub, allowed, init
     if rule == MAKER_BREAKER:
         maker = prm[P_MAKER]
         breaker = 1 - maker
         maker_bits = me if mover == maker else op
-        thr = _ZERO
-        hit = full
-        alive = _ZERO
+        thr = zero(tmp_row(tmp, T_A), w)
+        hit = assign(tmp_row(tmp, T_B), full, w)
+        alive = zero(tmp_row(tmp, T_C), w)
         nsurv = 0
         max_a = -1
         for j in range(nlines):
@@ -468,63 +965,68 @@ def _evaluate(
             if a > max_a:
                 max_a = a
             if a == k - 1:
-                thr |= lines[j] & ~maker_bits
-            hit &= lines[j]
-            alive |= lines[j]
-        hit &= empty
+                thr = or_line_andnot(thr, lines, j, maker_bits, w)
+            hit = and_line(hit, lines, j, w)
+            alive = or_line(alive, lines, j, w)
+        hit = and_into(hit, empty, w)
         latest = WIN - (d + e)  # Breaker's win when the board is full, at the latest
         if mover == maker:
             if nsurv == 0:  # Breaker has already won (only at a root given so)
-                return EXACT, -(WIN - d), 0, 0, _ZERO, 0
-            if thr != _ZERO:
-                return EXACT, WIN - (d + 1), 0, 0, _ZERO, 0
-            nhit = popcount(hit)
+                return EXACT, -(WIN - d), 0, 0, allowed, 0
+            if nonzero(thr, w):
+                return EXACT, WIN - (d + 1), 0, 0, allowed, 0
+            nhit = count(hit, w)
             if nhit >= 2:
-                return EXACT, -(WIN - (d + 2)), 0, 0, _ZERO, 0
+                return EXACT, -(WIN - (d + 2)), 0, 0, allowed, 0
             t = 2 * (k - max_a) - 1
             ub = WIN - (d + t) if t <= e else -latest
-            if ub > -latest and _paired(lines, cnt, nlines, k, maker, empty, scratch):
+            if ub > -latest and _paired(prm, lines, cnt, maker, empty, seen, scratch):
                 ub = -latest
             if nhit == 1:
-                return SEARCH, 0, -(WIN - (d + 2)), ub, hit, (-(WIN - (d + 2)) if e >= 2 else -INF)
+                allowed = assign(allowed, hit, w)
+                return SEARCH, 0, -(WIN - (d + 2)), ub, allowed, (-(WIN - (d + 2)) if e >= 2 else -INF)
             # a cell on no surviving line is worth a pass to either side; see STANDARD
-            return SEARCH, 0, -(WIN - (d + 4)), ub, empty & alive, -INF
+            allowed = and_to(allowed, empty, alive, w)
+            return SEARCH, 0, -(WIN - (d + 4)), ub, allowed, -INF
         if nsurv == 0:
-            return EXACT, WIN - d, 0, 0, _ZERO, 0
-        if hit != _ZERO:
-            return EXACT, WIN - (d + 1), 0, 0, _ZERO, 0
-        nthr = popcount(thr)
+            return EXACT, WIN - d, 0, 0, allowed, 0
+        if nonzero(hit, w):
+            return EXACT, WIN - (d + 1), 0, 0, allowed, 0
+        nthr = count(thr, w)
         if nthr >= 2:
-            return EXACT, -(WIN - (d + 2)), 0, 0, _ZERO, 0
+            return EXACT, -(WIN - (d + 2)), 0, 0, allowed, 0
         t = 2 * (k - max_a)
         lb = -(WIN - (d + t)) if t <= e else latest
-        if lb < latest and _paired(lines, cnt, nlines, k, maker, empty, scratch):
+        if lb < latest and _paired(prm, lines, cnt, maker, empty, seen, scratch):
             lb = latest
         ub = WIN - (d + 3)
         if lb == ub:
-            return EXACT, lb, 0, 0, _ZERO, 0
+            return EXACT, lb, 0, 0, allowed, 0
         if nthr == 1:
-            return SEARCH, 0, lb, ub, thr, (-(WIN - (d + 2)) if e >= 2 else -INF)
-        return SEARCH, 0, lb, ub, empty & alive, -INF
+            allowed = assign(allowed, thr, w)
+            return SEARCH, 0, lb, ub, allowed, (-(WIN - (d + 2)) if e >= 2 else -INF)
+        allowed = and_to(allowed, empty, alive, w)
+        return SEARCH, 0, lb, ub, allowed, -INF
     # cumulative
     if e == 0:
-        return EXACT, 0, 0, 0, _ZERO, 0
+        return EXACT, 0, 0, 0, allowed, 0
     live_m = 0
     live_o = 0
-    live = _ZERO
+    live = zero(tmp_row(tmp, T_A), w)
     for j in range(nlines):
         a = cnt[j, mover]
         b = cnt[j, other]
         if b == 0 and a < k:
             live_m += 1
-            live |= lines[j]
+            live = or_line(live, lines, j, w)
         if a == 0 and b < k:
             live_o += 1
-            live |= lines[j]
+            live = or_line(live, lines, j, w)
     # a pairing strategy holds a side to no more lines (its opponent's gains are >= 0)
-    ub = 0 if live_m > 0 and _paired(lines, cnt, nlines, k, mover, empty, scratch) else live_m
-    lb = 0 if live_o > 0 and _paired(lines, cnt, nlines, k, other, empty, scratch) else -live_o
-    return SEARCH, 0, lb, ub, empty & live, -INF  # dead cells: see STANDARD
+    ub = 0 if live_m > 0 and _paired(prm, lines, cnt, mover, empty, seen, scratch) else live_m
+    lb = 0 if live_o > 0 and _paired(prm, lines, cnt, other, empty, seen, scratch) else -live_o
+    allowed = and_to(allowed, empty, live, w)
+    return SEARCH, 0, lb, ub, allowed, -INF  # dead cells: see STANDARD
 
 
 @njit(cache=True, inline="always")
@@ -557,7 +1059,7 @@ def _order(
     moves: np.ndarray,
     scores: np.ndarray,
     n: int,
-    cells: np.uint64,
+    cells: Any,
     mover: int,
 ) -> int:
     """Append ``cells`` to ``moves[n:]``, best score first (ties: lower cell first); returns the
@@ -565,18 +1067,20 @@ def _order(
     """
     role = 1 if prm[P_RULE] == MAKER_BREAKER and mover != prm[P_MAKER] else 0
     first = n
-    while cells != _ZERO:
-        c = lowest_cell(cells)
-        cells &= cells - _ONE
-        s = _move_score(through, nthrough, cnt, weights, c, mover, role)
-        i = n
-        while i > first and scores[i - 1] < s:
-            scores[i] = scores[i - 1]
-            moves[i] = moves[i - 1]
-            i -= 1
-        scores[i] = s
-        moves[i] = c
-        n += 1
+    for i in range(width(cells, prm)):
+        x = word(cells, i)
+        while x != _ZERO:
+            c = 64 * i + lowest_cell(x)
+            x &= x - _ONE
+            s = _move_score(through, nthrough, cnt, weights, c, mover, role)
+            t = n
+            while t > first and scores[t - 1] < s:
+                scores[t] = scores[t - 1]
+                moves[t] = moves[t - 1]
+                t -= 1
+            scores[t] = s
+            moves[t] = c
+            n += 1
     return n
 
 
@@ -599,22 +1103,33 @@ def search(
     cnt: np.ndarray,
     stats: np.ndarray,
     scratch: np.ndarray,
+    full: np.uint64 | np.ndarray,
+    tmp: np.ndarray,
     limit: int,
 ) -> int:
     """Run the search set up in ``bits[0]``, ``stack[0]`` (window) and ``stats`` for at most
     ``limit`` more nodes. Returns DONE (the root's value is in ``stats[S_RET]``) or PAUSED (call
     again to go on).
+
+    ``bits[d]`` holds three masks (the mover's cells, the opponent's, the moves still to
+    order), ``keys[d]`` the node's key, ``full`` the board's cells: one-word, ``bits`` is
+    (depth, 3) uint64, ``full`` a uint64 and ``tmp`` NUM_TMP unused uint64; multi-word, ``bits``
+    is (depth, 3, W), ``full`` W words and ``tmp`` (NUM_TMP, 2W) rows to work in.
     """
     rule = prm[P_RULE]
-    ncells = prm[P_CELLS]
-    nsym = prm[P_SYMS]
-    nbytes = prm[P_BYTES]
     mask = prm[P_TT_MASK]
     root_mover = prm[P_ROOT_MOVER]
     root_empty = prm[P_ROOT_EMPTY]
     tt_min = prm[P_TT_MIN_EMPTY]
     k = prm[P_K]
-    full = (_ONE << np.uint64(ncells)) - _ONE if ncells < 64 else _ALL
+    w = width(full, prm)
+    nkey = 2 * w  # the key's words
+    bits = _unowned(bits)  # type: ignore[call-arg]
+    keys = _unowned(keys)
+    lines = _unowned(lines)
+    tmp = _unowned(tmp)
+    full = as_mask(full)
+    img = tmp[T_IMG]
 
     d = stats[S_DEPTH]
     mode = stats[S_MODE]
@@ -633,13 +1148,15 @@ def search(
                 stats[S_STORES] = stores
                 return PAUSED
             nodes += 1
-            me = bits[d, 0]
-            op = bits[d, 1]
+            me = row(bits, d, 0)
+            op = row(bits, d, 1)
             alpha = stack[d, F_ALPHA]
             beta = stack[d, F_BETA]
             e = root_empty - d
             mover = (root_mover + d) & 1
-            kind, v, lb, ub, allowed, init = _evaluate(prm, lines, cnt, me, op, mover, d, e, full, scratch)
+            kind, v, lb, ub, allowed, init = _evaluate(
+                prm, lines, cnt, me, op, mover, d, e, full, tmp, scratch, row(bits, d, 2)
+            )
             if kind == EXACT:
                 ret = v
                 mode = RETURN
@@ -656,12 +1173,11 @@ def search(
             keyed = 0
             if e >= tt_min:
                 keyed = 1
-                a, b = canonical(me, op, symtab, nsym, nbytes)
-                keys[d, 0] = a
-                keys[d, 1] = b
-                slot = bucket(a, b, mask)
+                key = keys[d]
+                canonical(prm, me, op, symtab, key, img)
+                slot = bucket(key, nkey, mask)
                 for i in range(slot, slot + 2):
-                    if tt_work[i] != 0 and tt_key[i, 0] == a and tt_key[i, 1] == b:
+                    if tt_work[i] != 0 and _same_key(tt_key, i, key, nkey):
                         lo = max(from_node(tt_val[i, 0], d, rule), lb)
                         hi = min(from_node(tt_val[i, 1], d, rule), ub)
                         best_move = tt_move[i]
@@ -676,14 +1192,15 @@ def search(
                     continue
             stack[d, F_KEYED] = keyed
             stack[d, F_NODES0] = nodes
-            # the table's best move first; the others are scored only if it does not cut off
-            if best_move >= 0 and (allowed & bit(best_move)) != _ZERO:
+            # the table's best move first; the others (left in bits[d, 2]) are scored only if
+            # it does not cut off
+            if best_move >= 0 and has(allowed, best_move):
                 moves[d, 0] = best_move
                 n = 1
-                bits[d, 2] = allowed & ~bit(best_move)
+                put(bits, d, 2, without_cell(allowed, best_move), w)
             else:
                 n = _order(prm, through, nthrough, cnt, weights, moves[d], scratch, 0, allowed, mover)
-                bits[d, 2] = _ZERO
+                put(bits, d, 2, zero(allowed, w), w)
             stack[d, F_IDX] = 0
             stack[d, F_NMOV] = n
             stack[d, F_BEST] = init
@@ -693,12 +1210,13 @@ def search(
             best = stack[d, F_BEST]
             beta = stack[d, F_BETA]
             idx = stack[d, F_IDX]
-            if idx == stack[d, F_NMOV] and best < beta and bits[d, 2] != _ZERO:
+            rest = row(bits, d, 2)
+            if idx == stack[d, F_NMOV] and best < beta and nonzero(rest, w):
                 mover = (root_mover + d) & 1
                 stack[d, F_NMOV] = _order(
-                    prm, through, nthrough, cnt, weights, moves[d], scratch, idx, bits[d, 2], mover
+                    prm, through, nthrough, cnt, weights, moves[d], scratch, idx, rest, mover
                 )
-                bits[d, 2] = _ZERO
+                put(bits, d, 2, zero(rest, w), w)
             if best >= beta or idx == stack[d, F_NMOV]:
                 bm = stack[d, F_BMOVE]
                 if stack[d, F_KEYED] != 0:
@@ -714,14 +1232,12 @@ def search(
                         hi = best
                     lo = to_node(lo, d, rule)
                     hi = to_node(hi, d, rule)
-                    a = keys[d, 0]
-                    b = keys[d, 1]
                     work = 1
                     span = nodes - stack[d, F_NODES0]
                     while span > 0 and work < 255:
                         span >>= 1
                         work += 1
-                    stores += tt_store(tt_key, tt_val, tt_move, tt_work, mask, a, b, lo, hi, bm, work)
+                    stores += tt_store(tt_key, tt_val, tt_move, tt_work, mask, keys[d], lo, hi, bm, work)
                 ret = best
                 mode = RETURN
                 continue
@@ -738,10 +1254,8 @@ def search(
             stack[d, F_PTS] = p
             for t in range(nthrough[c]):
                 cnt[through[c, t], mover] += 1
-            me = bits[d, 0]
-            op = bits[d, 1]
-            bits[d + 1, 0] = op
-            bits[d + 1, 1] = me | bit(c)
+            put(bits, d + 1, 0, row(bits, d, 1), w)
+            put(bits, d + 1, 1, with_cell(assign(row(bits, d + 1, 1), row(bits, d, 0), w), c), w)
             alpha = max(stack[d, F_ALPHA], best)
             stack[d + 1, F_ALPHA] = p - beta
             stack[d + 1, F_BETA] = p - alpha

@@ -3,10 +3,10 @@
 :class:`FastSolver` gives the exact value of any position of a claim game (standard, misère,
 Maker-Breaker or cumulative rules) on any board noughts builds, with exact distances: the
 winner wins as fast as possible and the loser loses as slowly as possible. Boards of at most 64
-cells go to the one-word kernel (:mod:`noughts.exact._kernels`: a player's cells are one
-uint64), larger ones to the multi-word kernel (:mod:`noughts.exact._wide`: one uint64 per 64
-cells), the same search over wider masks. Both are held to the plain memoised minimax of
-:mod:`noughts.exact.reference` by the tests on every reachable position of the 3x3 games (the
+cells go to the one-word kernel (a player's cells are one uint64), larger ones to the
+multi-word kernel (one uint64 per 64 cells): one search, :func:`noughts.exact._kernels.search`,
+that numba compiles once for each of the two mask representations. Both are held to the
+plain memoised minimax of :mod:`noughts.exact.reference` by the tests on every reachable position of the 3x3 games (the
 multi-word kernel forced on them with one and two words) and on every position reachable from
 sampled deep positions of larger boards, 4x4 to 12x11.
 
@@ -32,7 +32,6 @@ from noughts.core import Game, Player, Position
 from noughts.core.board import MAX_CELLS as BOARD_MAX_CELLS
 from noughts.core.claim import CumulativeGame, MakerBreakerGame, MisereGame, StandardGame
 from noughts.exact import _kernels as K
-from noughts.exact import _wide as KW
 from noughts.exact.result import WIN, Budget, Value, from_int
 
 __all__ = ["MAX_CELLS", "WORD_CELLS", "FastSolver", "supports"]
@@ -41,10 +40,10 @@ MAX_CELLS = BOARD_MAX_CELLS
 """The largest board the kernels take (every board noughts builds)."""
 
 WORD_CELLS = 64
-"""Boards of at most this many cells go to the one-word kernel (:mod:`noughts.exact._kernels`),
-larger ones to the multi-word kernel (:mod:`noughts.exact._wide`) with one uint64 word per 64
-cells. The one-word kernel is the faster on the boards both take (``bench/solve_targets.py
---wide`` measures the two side by side)."""
+"""Boards of at most this many cells go to the one-word kernel (masks of one uint64), larger
+ones to the multi-word kernel (masks of one uint64 word per 64 cells; both are
+:func:`noughts.exact._kernels.search`). The one-word kernel is the faster on the boards both
+take (``bench/solve_targets.py --wide`` measures the two side by side)."""
 
 MAX_SYMMETRIES = 64
 """At most this many symmetries (the first listed) key the table; more would cost more per
@@ -200,7 +199,10 @@ class FastSolver:
             self._keys = np.zeros((depth, 2), dtype=np.uint64)
             self._moves = np.zeros((depth, cells), dtype=np.int64)
             self._scratch = np.zeros(max(cells + 1, 64 + 6 * nlines + 3), dtype=np.int64)
+            self._full: np.uint64 | UInt64Array = np.uint64(board.full_mask)
+            self._tmp = np.zeros(K.NUM_TMP, dtype=np.uint64)  # unused: one-word masks live in registers
             self._prm[K.P_BYTES] = self._symtab.shape[1]
+            self._prm[K.P_WORDS] = 1
         else:
             self._lines = _split(board.line_masks, words)
             self._symtab = np.array(symmetries, dtype=np.int64).reshape(len(symmetries), cells)
@@ -209,8 +211,8 @@ class FastSolver:
             self._moves = np.zeros((depth, cells), dtype=np.int16)
             self._scratch = np.zeros(cells + 6 * nlines + 3, dtype=np.int64)
             self._full = _split((board.full_mask,), words)[0]
-            self._tmp = np.zeros((KW.NUM_TMP, 2 * words), dtype=np.uint64)
-            self._prm[KW.P_WORDS] = words
+            self._tmp = np.zeros((K.NUM_TMP, 2 * words), dtype=np.uint64)
+            self._prm[K.P_WORDS] = words
         self._prm[K.P_MAKER] = int(game.maker) if isinstance(game, MakerBreakerGame) else 0
         self._prm[K.P_TT_MIN_EMPTY] = 2
         self._allocate(min(entries, FIRST_ENTRIES))
@@ -234,8 +236,7 @@ class FastSolver:
             return
         old = (self._tt_key, self._tt_val, self._tt_move, self._tt_work)
         self._allocate(min(self._max_entries, 8 * entries))
-        rehash = K.tt_rehash if self.words is None else KW.tt_rehash
-        self._stats[K.S_STORES] = rehash(*old, self._tt_key, self._tt_val, self._tt_move, self._tt_work)
+        self._stats[K.S_STORES] = K.tt_rehash(*old, self._tt_key, self._tt_val, self._tt_move, self._tt_work)
 
     # -- the public face --------------------------------------------------------------------------
 
@@ -312,7 +313,7 @@ class FastSolver:
             words = _split((me, op, b[0], b[1]), self.words)
             self._bits[0, 0] = words[0]
             self._bits[0, 1] = words[1]
-            KW.count_lines(self._prm, self._lines, words[2], words[3], self._cnt)
+            K.count_lines(self._prm, self._lines, words[2], words[3], self._cnt)
         stats = self._stats
         stats[K.S_DEPTH] = 0
         stats[K.S_MODE] = K.ENTER
@@ -339,12 +340,12 @@ class FastSolver:
                 self._cnt,
                 stats,
                 self._scratch,
+                self._full,
+                self._tmp,
+                limit,
             )
             # at most `limit` nodes, then back here to check the budget
-            if self.words is None:
-                status = K.search(*args, limit)
-            else:
-                status = KW.search(*args, self._full, self._tmp, limit)
+            status = K.search(*args)
             self.nodes = int(stats[K.S_NODES])
             if growing:
                 self._grow_if_full()
