@@ -194,6 +194,38 @@ def _solve(
     )
 
 
+def _prove(
+    spec: str,
+    position: str | None,
+    who: str,
+    as_json: bool,
+    max_seconds: float,
+    max_memory: int,
+    console: Console,
+) -> None:
+    from noughts.exact.api import prove
+
+    players = {"first": Player.FIRST, "second": Player.SECOND, "mover": None}
+    if who not in players:
+        raise NoughtsError(f"--prove takes first, second or mover, not {who!r}")
+    game = noughts.game(spec)
+    result = prove(
+        game,
+        position,
+        players[who],
+        max_seconds=max_seconds,
+        max_memory=max_memory * 2**20,
+        progress=not as_json,
+    )
+    if as_json:
+        typer.echo(json.dumps({"game": str(game), **result.to_json()}))
+        return
+    console.print(f"{game}: {result.describe()}", style="bold")
+    if result.move is not None:
+        console.print(f"a winning move: {game.format_move(result.move)}")
+    console.print(f"{result.nodes:,} nodes expanded in {result.seconds:.3f} s ({result.method})", style="dim")
+
+
 @app.command()
 def solve(
     spec: SpecArg,
@@ -208,9 +240,20 @@ def solve(
     table: Annotated[
         Path | None, typer.Option(metavar="FILE", help="Answer from a table saved with --save.")
     ] = None,
+    prove: Annotated[
+        str | None,
+        typer.Option(
+            metavar="PLAYER",
+            help="Only ask whether PLAYER (first, second or mover) can force a win, by proof-number"
+            " search: an independent check of the value, sharing no code with alpha-beta.",
+        ),
+    ] = None,
 ) -> None:
     """Solve a position exactly: its value, every move's value and distance, the best line."""
     console = Console(highlight=False)
+    if prove is not None:
+        _prove(spec, position, prove, as_json, max_seconds, max_memory, console)
+        return
     if save is not None:
         from noughts.exact.table import build_table
 

@@ -23,13 +23,16 @@ A move's value is the value of the position it leads to: after c1 the game is ov
 from __future__ import annotations
 
 import time
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import noughts
-from noughts.core import Game, LimitExceeded, Move, NoughtsError, Position
+from noughts.core import Game, LimitExceeded, Move, NoughtsError, Player, Position
 from noughts.exact.reference import after_move, move_key, terminal_value
 from noughts.exact.result import Budget, MoveValue, SolveResult, Value
 from noughts.exact.search import Searcher
+
+if TYPE_CHECKING:
+    from noughts.exact.pns import ProofResult
 
 __all__ = [
     "DEFAULT_MAX_MEMORY",
@@ -40,6 +43,7 @@ __all__ = [
     "make_engine",
     "move_values",
     "principal_variation",
+    "prove",
     "solve",
 ]
 
@@ -212,6 +216,43 @@ def _attach(oracle: object, view: _ProgressView | None) -> None:
         oracle.on_progress = None if view is None else (lambda s: view.tick(s.nodes))
     elif hasattr(oracle, "progress") and not callable(getattr(type(oracle), "progress", None)):
         oracle.progress = None if view is None else view.tick
+
+
+def prove(
+    game: Game | str,
+    position: Position | str | None = None,
+    player: Player | None = None,
+    *,
+    max_seconds: float | None = DEFAULT_MAX_SECONDS,
+    max_memory: int | None = DEFAULT_MAX_MEMORY,
+    progress: bool = False,
+) -> ProofResult:
+    """Whether ``player`` (default: the side to move) can force a win from ``position`` (the
+    start by default), by proof-number search (:mod:`noughts.exact.pns`): a yes/no answer that
+    shares no code with the alpha-beta engines, so it checks them independently. Budgets and
+    progress as in :func:`solve`.
+
+    >>> prove("hypercube(3,3)").describe()
+    'x can force a win'
+    """
+    from noughts.exact.pns import Prover
+
+    if isinstance(game, str):
+        game = noughts.game(game)
+    if position is None:
+        position = game.start()
+    elif isinstance(position, str):
+        position = game.parse(position)
+    prover = Prover(
+        game, position.to_move if player is None else player, budget=Budget(max_seconds, max_memory)
+    )
+    view = _ProgressView(progress, f"proof-number search on {game}", 1)
+    view.describe("nodes expanded")
+    prover.on_progress = lambda p: view.tick(p.nodes)
+    try:
+        return prover.prove(position)
+    finally:
+        view.close()
 
 
 class _ProgressView:

@@ -1,0 +1,93 @@
+"""``solve``, ``explain`` and ``count`` at the command line: what they print agrees with the
+library, their JSON documents keep the README's keys, and bad input is one message and status 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cli_cases import invoke
+
+import noughts
+from noughts.cli.analysis import solve_json
+
+
+def test_solve_json_is_the_librarys_answer() -> None:
+    r = invoke("solve", "tictactoe", "--position", "x../.o./...", "--json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    expected = solve_json(noughts.solve("tictactoe", "x../.o./..."))
+    assert {k: v for k, v in doc.items() if k not in ("seconds", "nodes")} == {
+        k: v for k, v in expected.items() if k not in ("seconds", "nodes")
+    }
+    assert doc["value"] == "draw" and doc["to_move"] == "first"
+    assert {m["move"] for m in doc["moves"]} == {"b1", "c1", "a2", "c2", "a3", "b3", "c3"}
+    assert all(set(m) >= {"move", "cells", "value", "plies"} for m in doc["moves"])
+
+
+def test_solve_prints_every_first_move() -> None:
+    r = invoke("solve", "mnk(4,4,4)")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines()[0] == "mnk(4,4,4): draw"
+    for cell in ("a1", "b2", "d4"):
+        assert f" {cell} " in r.stdout
+
+
+def test_explain_marks_every_cell_and_the_centre_is_the_only_safe_misere_opening() -> None:
+    r = invoke("explain", "misere(tictactoe)")
+    assert r.exit_code == 0, r.output
+    grid = [line.split()[1:] for line in r.stdout.splitlines() if line[:1] in "123" and "L" in line]
+    assert grid == [["L9", "L9", "L9"], ["L9", "D", "L9"], ["L9", "L9", "L9"]]
+
+
+def test_count_json_keys_and_figures() -> None:
+    r = invoke("count", "tictactoe", "--json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["positions"] == 5478 and doc["positions_up_to_symmetry"] == 765
+    assert doc["games_by_outcome"] == {"first": 131184, "second": 77904, "draw": 46080}
+    assert doc["terminal_positions"] == 958 and doc["tree_nodes"] == 549946
+
+
+def test_save_then_answer_from_the_table(tmp_path: Path) -> None:
+    path = tmp_path / "t.npz"
+    r = invoke("solve", "misere(tictactoe)", "--save", str(path), "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["positions"] > 0 and path.exists()
+    searched = json.loads(invoke("solve", "misere(tictactoe)", "--position", "x../.../...", "--json").stdout)
+    looked_up = invoke(
+        "solve", "misere(tictactoe)", "--position", "x../.../...", "--table", str(path), "--json"
+    )
+    assert looked_up.exit_code == 0, looked_up.output
+    assert [(m["move"], m["value"], m["plies"]) for m in json.loads(looked_up.stdout)["moves"]] == [
+        (m["move"], m["value"], m["plies"]) for m in searched["moves"]
+    ]
+
+
+def test_prove_agrees_with_the_value() -> None:
+    r = invoke("solve", "hypercube(3,3)", "--prove", "first", "--json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["proved"] is True and doc["game"] == "hypercube(3,3)"
+    r = invoke("solve", "tictactoe", "--prove", "mover")
+    assert r.exit_code == 0 and "x cannot force a win" in r.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("solve", "tictactoe", "--position", "xxx/ooo/..."), "position"),
+        (("solve", "tictactoe("), "spec"),
+        (("solve", "tictactoe", "--prove", "nobody"), "--prove takes first, second or mover"),
+        (("solve", "mnk(5,5,4)", "--max-seconds", "0.01"), "stopped"),
+        (("solve", "tictactoe", "--table", "/nonexistent/t.npz"), "t.npz"),
+        (("count", "mnk(9,9,5)", "--max-seconds", "0.5"), "stopped"),
+    ],
+)
+def test_bad_input_is_one_message_and_status_2(args: tuple[str, ...], message: str) -> None:
+    r = invoke(*args)
+    assert r.exit_code == 2, r.output
+    # one message (a spec error adds the spec with a caret under the column), no traceback
+    assert r.stderr.lstrip().startswith("noughts: error: ") and r.stderr.count("noughts: error") == 1
+    assert message in r.stderr and "Traceback" not in r.output
