@@ -327,8 +327,9 @@ def count(
     max_seconds: MaxSeconds = 600.0,
     max_memory: MaxMemory = 4096,
 ) -> None:
-    """Count a game exactly: positions (per ply, up to symmetry), games by outcome and length,
-    terminal positions, game-tree nodes.
+    """Count a game exactly: positions, games by outcome and length, terminal positions, tree nodes.
+
+    Positions are counted per ply and up to symmetry; docs/counting.md defines every count.
     """
     from noughts.exact.count import count as run_count
 

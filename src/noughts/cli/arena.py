@@ -118,8 +118,10 @@ def grade(
     ] = 600.0,
     as_json: JsonOpt = False,
 ) -> None:
-    """Grade an agent against the exact solver: the share of reachable positions where its move
-    is optimal, its results as each side against the perfect player, and its worst blunders.
+    """Grade an agent against the exact solver: optimal-move rate, results against perfect play.
+
+    The share of reachable positions where its move is optimal, its results as each side
+    against the perfect player, and its worst blunders.
     """
     from noughts.agents import make_agent
     from noughts.arena.grade import grade as run_grade

@@ -397,8 +397,9 @@ def criterion(spec: SpecArg, position: PositionOpt = None, as_json: JsonOpt = Fa
 
 
 def classify(spec: SpecArg, as_json: JsonOpt = False) -> None:
-    """Name a game's outcome class (000 §3.1.4) with the pairings that witness it, and check the
-    pairings of 000 Appendix A.2.
+    """Name a game's outcome class (000 §3.1.4), with the pairings that witness it.
+
+    Also checks the pairings of 000 Appendix A.2 for their roles.
     """
     from rich.progress import Progress
 
