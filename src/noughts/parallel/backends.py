@@ -6,6 +6,7 @@ import logging
 import math
 import multiprocessing
 import os
+import pickle  # the pool pickles work anyway; doing it here keeps failures in this thread
 import time
 import traceback
 from abc import ABC, abstractmethod
@@ -57,6 +58,12 @@ def _run_chunk(fn: Callable[[Any], Any], start: int, chunk: Sequence[Any]) -> li
             detail = "".join(traceback.format_exception_only(type(error), error)).strip()
             raise _ChunkFailure(start + offset, detail, traceback.format_exc()) from None
     return out
+
+
+def _run_payload(payload: bytes) -> list[Any]:
+    """Run a chunk that the main process pickled itself (see :meth:`ProcessExecutor._map`)."""
+    fn, start, chunk = pickle.loads(payload)  # bytes this process's parent made a moment ago
+    return _run_chunk(fn, start, chunk)
 
 
 class _ChunkFailure(Exception):
@@ -231,7 +238,11 @@ class ProcessExecutor(Executor):
         pending: dict[Future[list[R]], tuple[int, int]] = {}
         try:
             for start, stop in _chunks(len(seq), chunksize):
-                pending[pool.submit(_run_chunk, fn, start, seq[start:stop])] = (start, stop)
+                # Pickled here, not in the pool's feeder thread: work that cannot be pickled then
+                # fails at once in this thread, instead of leaving the pool unable to shut down
+                # (a failure in the feeder thread can hang ProcessPoolExecutor.shutdown).
+                payload = pickle.dumps((fn, start, seq[start:stop]), protocol=pickle.HIGHEST_PROTOCOL)
+                pending[pool.submit(_run_payload, payload)] = (start, stop)
             while pending:
                 done, _ = wait(pending, timeout=PROGRESS_DELAY, return_when=FIRST_COMPLETED)
                 if not done:
