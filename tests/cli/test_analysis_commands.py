@@ -10,14 +10,13 @@ import pytest
 from cli_cases import invoke
 
 import noughts
-from noughts.cli.analysis import solve_json
 
 
 def test_solve_json_is_the_librarys_answer() -> None:
     r = invoke("solve", "tictactoe", "--position", "x../.o./...", "--json")
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
-    expected = solve_json(noughts.solve("tictactoe", "x../.o./..."))
+    expected = noughts.solve("tictactoe", "x../.o./...").to_json()
     assert {k: v for k, v in doc.items() if k not in ("seconds", "nodes")} == {
         k: v for k, v in expected.items() if k not in ("seconds", "nodes")
     }

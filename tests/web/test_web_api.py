@@ -11,7 +11,6 @@ import pytest
 from web_cases import best_move, client
 
 import noughts
-from noughts.cli.analysis import solve_json
 from noughts.store import Store
 from noughts.web.app import PRESETS, STATIC
 
@@ -211,7 +210,7 @@ def test_analysis_is_the_solvers_answer(spec: str, position: str | None) -> None
     with client() as c:
         data = c.post("/api/analyse", json={"game": spec, "position": position}).json()
     assert data["solved"]
-    expected = solve_json(noughts.solve(spec, position))
+    expected = noughts.solve(spec, position).to_json()
     for key in ("game", "position", "value", "plies", "score", "moves", "pv"):
         assert data["solve"][key] == expected[key]
     mover = expected["to_move"]

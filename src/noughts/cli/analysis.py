@@ -15,29 +15,9 @@ from noughts.core import ClaimGame, Game, NotaktoGame, OtrioGame, Outcome, Playe
 from noughts.core.text import render_grid
 from noughts.exact.result import SolveResult, Value
 
-__all__ = ["count_table", "marked_board", "moves_table", "solve_json", "value_json", "value_text"]
+__all__ = ["count_table", "marked_board", "moves_table", "value_text"]
 
 VALUE_STYLES = {"win": "bold green", "draw": "yellow", "loss": "bold red"}
-
-
-def value_json(game: Game, value: Value) -> dict[str, Any]:
-    """A value as JSON: who wins (``first``/``second``/``draw``), in how many plies, the score."""
-    return {"value": value.outcome.value, "plies": value.plies, "score": value.score}
-
-
-def solve_json(result: SolveResult) -> dict[str, Any]:
-    """The ``solve --json`` document (its schema is in the README)."""
-    game = result.game
-    return {
-        "game": str(game),
-        "position": result.position.text(),
-        "to_move": result.position.to_move.name.lower(),
-        **value_json(game, result.value),
-        "moves": [{**game.move_json(mv.move), **value_json(game, mv.value)} for mv in result.moves],
-        "pv": [game.format_move(m) for m in result.pv],
-        "nodes": result.nodes,
-        "seconds": round(result.seconds, 6),
-    }
 
 
 def _verdict(value: Value, mover: Player) -> str:

@@ -23,7 +23,7 @@ from typer.core import TyperGroup
 
 import noughts
 from noughts.agents import Agent, agent_names, make_agent
-from noughts.cli.analysis import best_line, count_table, marked_board, moves_table, solve_json, value_text
+from noughts.cli.analysis import best_line, count_table, marked_board, moves_table, value_text
 from noughts.cli.session import HUMAN, PlaySession
 from noughts.cli.views import example_specs, game_facts, params_text, styled_board, styled_line
 from noughts.core import ENTRIES, NoughtsError, Player
@@ -271,7 +271,7 @@ def solve(
         return
     result = _solve(spec, position, max_seconds, max_memory, table, progress=not as_json)
     if as_json:
-        typer.echo(json.dumps(solve_json(result)))
+        typer.echo(json.dumps(result.to_json()))
         return
     game = result.game
     console.print(styled_line(f"{game}: {value_text(game, result.value)}"), style="bold")
@@ -292,7 +292,7 @@ def explain(
     """Explain a position: the board with every empty cell marked by its value, and why."""
     result = _solve(spec, position, max_seconds, max_memory, table, progress=not as_json)
     if as_json:
-        typer.echo(json.dumps(solve_json(result)))
+        typer.echo(json.dumps(result.to_json()))
         return
     console = Console(highlight=False)
     game, pos = result.game, result.position

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from noughts.core import Game, LimitExceeded, Move, Outcome, Player, Position
 
@@ -35,6 +36,10 @@ class Value:
     outcome: Outcome
     plies: int
     score: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Who wins (``first``/``second``/``draw``), in how many plies, and the score."""
+        return {"value": self.outcome.value, "plies": self.plies, "score": self.score}
 
     def describe(self, game: Game) -> str:
         """E.g. ``x wins in 5``, ``draw``, ``Breaker (o) wins in 8``, ``draw (score 1-1)``."""
@@ -91,6 +96,20 @@ class SolveResult:
     pv: tuple[Move, ...]
     nodes: int
     seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``solve --json`` document (its schema is in the README); the web API serves it too."""
+        game = self.game
+        return {
+            "game": str(game),
+            "position": self.position.text(),
+            "to_move": self.position.to_move.name.lower(),
+            **self.value.to_json(),
+            "moves": [{**game.move_json(mv.move), **mv.value.to_json()} for mv in self.moves],
+            "pv": [game.format_move(m) for m in self.pv],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
 
 
 @dataclass

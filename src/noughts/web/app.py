@@ -426,8 +426,6 @@ def _routes(app: FastAPI, arena: Arena) -> None:
         distance, the principal variation (the ``solve --json`` document), and the per-cell
         view of the evaluation overlay. Over budget: ``solved`` is false and ``reason`` says why.
         """
-        from noughts.cli.analysis import solve_json
-
         game = check_game(request.game, limits)
         position = game.start() if not request.position else game.parse(request.position)
         seconds = _solve_seconds(limits, request.max_seconds)
@@ -435,7 +433,7 @@ def _routes(app: FastAPI, arena: Arena) -> None:
             result = arena.engines.analyse(game, position, seconds)
         except LimitExceeded as e:
             return {"solved": False, "reason": str(e)}
-        return {"solved": True, "solve": solve_json(result), "evaluation": evaluation_json(result)}
+        return {"solved": True, "solve": result.to_json(), "evaluation": evaluation_json(result)}
 
     @app.post("/api/count", tags=["analysis"])
     def count(request: CountRequest) -> dict[str, Any]:
