@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 
 import noughts
-from noughts.agents import Agent, make_agent
-from noughts.arena.match import game_rng, play_game
+from noughts.agents import Agent
+from noughts.arena.match import as_agent, game_rng, play_game
 from noughts.core import Game, LimitExceeded, NoughtsError, Outcome, Player, Position
 from noughts.exact.api import ValueOracle, make_engine
 from noughts.exact.reference import after_move, move_key
@@ -213,10 +213,7 @@ def grade(
     """
     started = time.perf_counter()
     g = noughts.game(game) if isinstance(game, str) else game
-    if isinstance(agent, str):
-        agent_name, agent = agent.strip(), make_agent(agent)
-    else:
-        agent_name = str(getattr(agent, "name", type(agent).__name__))
+    agent, agent_name = as_agent(agent)
     if rng is None:
         rng = np.random.default_rng(seed)
     budget = Budget(max_seconds=max_seconds, max_memory=2 * 1024**3)

@@ -235,7 +235,8 @@ def _finite(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
-def _as_agent(agent: Agent | str) -> tuple[Agent, str]:
+def as_agent(agent: Agent | str) -> tuple[Agent, str]:
+    """An agent and its name: a spec is built with ``make_agent`` and named by itself."""
     if isinstance(agent, str):
         return make_agent(agent), agent.strip()
     return agent, str(getattr(agent, "name", type(agent).__name__))
@@ -292,8 +293,7 @@ def play_match(
     )
     parallel = workers != 1 and isinstance(agent_a, str) and isinstance(agent_b, str)
     if not parallel:
-        for i in range(games):
-            run.record(_one(run.game, run.a, run.b, run.seed, swap, i, run.begin))
+        run.play_here()
     else:
         from noughts.parallel import executor
 
@@ -326,8 +326,8 @@ class _MatchRun:
         if games < 1:
             raise NoughtsError(f"a match has at least one game, not {games}")
         self.game = noughts.game(game) if isinstance(game, str) else game
-        self.a, a_name = _as_agent(agent_a)
-        self.b, b_name = _as_agent(agent_b)
+        self.a, a_name = as_agent(agent_a)
+        self.b, b_name = as_agent(agent_b)
         self.specs = (agent_a, agent_b)
         self.seed = secrets.randbelow(2**31) if seed is None else seed
         g = self.game
@@ -354,6 +354,11 @@ class _MatchRun:
             (str(self.game), a, b, self.seed, self.swap, range(s, min(self.games, s + size)), self.start_text)
             for s in range(0, self.games, size)
         ]
+
+    def play_here(self) -> None:
+        """Play and record every game of the match in this process."""
+        for i in range(self.games):
+            self.record(_one(self.game, self.a, self.b, self.seed, self.swap, i, self.begin))
 
     def record(self, played: GamePlayed) -> None:
         result = self.result

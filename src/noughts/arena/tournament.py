@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 import noughts
-from noughts.arena.match import CONFIDENCE, MatchResult, _MatchRun, _one, _play_chunk
+from noughts.arena.match import CONFIDENCE, MatchResult, _MatchRun, _play_chunk
 from noughts.arena.ratings import Ratings, bradley_terry, elo
 from noughts.core import Game, NoughtsError
 
@@ -173,8 +173,7 @@ def play_tournament(
     ]
     if workers == 1:
         for run in runs:
-            for k in range(games):
-                run.record(_one(run.game, run.a, run.b, run.seed, True, k, run.begin))
+            run.play_here()
     else:
         from noughts.parallel import executor
 

@@ -88,6 +88,31 @@ def _recording(db: Path | None, no_record: bool) -> Iterator[Any]:
         store.close()
 
 
+def _play_recorded(
+    play: Callable[..., Any],
+    args: tuple[Any, ...],
+    *,
+    title: str,
+    show: bool,
+    db: Path | None,
+    no_record: bool,
+    workers: int,
+    **options: Any,
+) -> dict[str, Any]:
+    """Run ``play(*args, **options)`` (a match or a tournament) recording in the store, with a
+    progress bar when ``show``; its result as JSON. ``workers`` 0 means one per CPU.
+    """
+    with _recording(db, no_record) as store, _progress(show, title) as tick:
+        result = play(*args, store=store, progress=tick, workers=None if workers == 0 else workers, **options)
+    doc: dict[str, Any] = result.to_json()
+    return doc
+
+
+def _rating(rating: float, stderr: float | None) -> str:
+    """A rating on the Elo scale with its standard error when there is one."""
+    return f"{rating:+.0f}" + ("" if stderr is None else f" ± {stderr:.0f}")
+
+
 def _pct(x: float | None) -> str:
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
 
@@ -190,19 +215,18 @@ def match(
     from noughts.arena.match import play_match
 
     game = noughts.game(spec)
-    with _recording(db, no_record) as store, _progress(not as_json, f"{agent_a} vs {agent_b}") as tick:
-        result = play_match(
-            game,
-            agent_a,
-            agent_b,
-            games=games,
-            swap=swap,
-            seed=seed,
-            store=store,
-            progress=tick,
-            workers=None if workers == 0 else workers,
-        )
-    doc = result.to_json()
+    doc = _play_recorded(
+        play_match,
+        (game, agent_a, agent_b),
+        title=f"{agent_a} vs {agent_b}",
+        show=not as_json,
+        db=db,
+        no_record=no_record,
+        workers=workers,
+        games=games,
+        swap=swap,
+        seed=seed,
+    )
     if as_json:
         typer.echo(json.dumps(doc))
         return
@@ -252,17 +276,17 @@ def tournament(
     from noughts.arena.tournament import play_tournament
 
     game = noughts.game(spec)
-    with _recording(db, no_record) as store, _progress(not as_json, f"tournament on {game}") as tick:
-        result = play_tournament(
-            game,
-            agents,
-            games=games,
-            seed=seed,
-            store=store,
-            progress=tick,
-            workers=None if workers == 0 else workers,
-        )
-    doc = result.to_json()
+    doc = _play_recorded(
+        play_tournament,
+        (game, agents),
+        title=f"tournament on {game}",
+        show=not as_json,
+        db=db,
+        no_record=no_record,
+        workers=workers,
+        games=games,
+        seed=seed,
+    )
     if as_json:
         typer.echo(json.dumps(doc))
         return
@@ -281,10 +305,7 @@ def _standings_table(rows: list[dict[str, Any]]) -> Table:
     for col in ("agent", "games", "wins", "draws", "losses", "score", "rating", "elo"):
         table.add_column(col, justify="left" if col == "agent" else "right")
     for r in rows:
-        se = r.get("rating_stderr")
-        rating = (
-            "-" if r["rating"] is None else f"{r['rating']:+.0f}" + ("" if se is None else f" ± {se:.0f}")
-        )
+        rating = "-" if r["rating"] is None else _rating(r["rating"], r.get("rating_stderr"))
         table.add_row(
             r["agent"],
             str(r["games"]),
@@ -321,7 +342,7 @@ def ratings(
     for col in ("agent", "games", "rating"):
         table.add_column(col, justify="left" if col == "agent" else "right")
     for name, rating, se, n in bt.table():
-        table.add_row(name, str(n), f"{rating:+.0f}" + ("" if se is None else f" ± {se:.0f}"))
+        table.add_row(name, str(n), _rating(rating, se))
     Console(highlight=False).print(table)
 
 

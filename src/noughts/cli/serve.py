@@ -37,13 +37,12 @@ def serve(
     """
     import uvicorn
 
-    from noughts.store import Store, default_path
+    from noughts.store import Store
     from noughts.web import create_app
 
-    path = db if db is not None else default_path()
-    store = Store(path)
+    sock = _bind(host, port)  # first, so a port in use leaves no store open behind it
+    store = Store(db)  # None: the per-user store
     app = create_app(store=store)
-    sock = _bind(host, port)
     bound_port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     address = f"http://{shown}:{bound_port}"
@@ -56,7 +55,7 @@ def serve(
             if server.should_exit:
                 return
             threading.Event().wait(0.02)
-        typer.echo(f"noughts arena ready at {address}  (records: {path}; Ctrl-C stops)")
+        typer.echo(f"noughts arena ready at {address}  (records: {store.path}; Ctrl-C stops)")
         if open_browser:
             webbrowser.open(address)
 

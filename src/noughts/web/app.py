@@ -11,7 +11,6 @@ request that does not match the schema or work over its budget, 429 when the are
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import secrets
 import tempfile
@@ -32,7 +31,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 import noughts
 from noughts.agents import Agent, make_agent
-from noughts.core import LimitExceeded, NoughtsError, Player
+from noughts.core import Game, LimitExceeded, NoughtsError, Player, Position
 from noughts.exact.result import Budget
 from noughts.store import Store
 from noughts.web.boards import board_view, evaluation_json, move_info
@@ -297,6 +296,11 @@ def _solve_seconds(limits: Limits, asked: float | None) -> float:
     return asked
 
 
+def _position(game: Game, text: str | None) -> Position:
+    """The position a request names by its text; the start when it names none."""
+    return game.parse(text) if text else game.start()
+
+
 def _routes(app: FastAPI, arena: Arena) -> None:
     limits = arena.limits
     games = arena.games
@@ -334,7 +338,7 @@ def _routes(app: FastAPI, arena: Arena) -> None:
         from noughts.core.registry import rules_summary
 
         game = check_game(spec, limits)
-        start = game.parse(position) if position else game.start()
+        start = _position(game, position)
         return {
             "game": str(game),
             "rules": rules_summary(game),
@@ -359,16 +363,14 @@ def _routes(app: FastAPI, arena: Arena) -> None:
             {"spec": "perfect:tie=random", "name": "Perfect (random ties)", "note": "a random best move"},
             {"spec": "random", "name": "Random", "note": "a uniformly random legal move"},
         ]
-        if importlib.util.find_spec("noughts.agents.minimax") is not None:
-            out += [
-                {"spec": f"minimax:depth={d}", "name": f"Minimax depth {d}", "note": "depth-limited search"}
-                for d in (2, 4)
-            ]
-        if importlib.util.find_spec("noughts.agents.mcts") is not None:
-            out += [
-                {"spec": f"mcts:sims={n}", "name": f"MCTS {n}", "note": "Monte Carlo tree search"}
-                for n in (200, 2000)
-            ]
+        out += [
+            {"spec": f"minimax:depth={d}", "name": f"Minimax depth {d}", "note": "depth-limited search"}
+            for d in (2, 4)
+        ]
+        out += [
+            {"spec": f"mcts:sims={n}", "name": f"MCTS {n}", "note": "Monte Carlo tree search"}
+            for n in (200, 2000)
+        ]
         for record in arena.store.agents():
             game = f" for {record.spec}" if record.spec else ""
             out.append(
@@ -427,7 +429,7 @@ def _routes(app: FastAPI, arena: Arena) -> None:
         view of the evaluation overlay. Over budget: ``solved`` is false and ``reason`` says why.
         """
         game = check_game(request.game, limits)
-        position = game.start() if not request.position else game.parse(request.position)
+        position = _position(game, request.position)
         seconds = _solve_seconds(limits, request.max_seconds)
         try:
             result = arena.engines.analyse(game, position, seconds)
@@ -451,7 +453,7 @@ def _routes(app: FastAPI, arena: Arena) -> None:
         runs out of budget: a heuristic for the side to move (larger is better), not a value.
         """
         game = check_game(request.game, limits)
-        position = game.start() if not request.position else game.parse(request.position)
+        position = _position(game, request.position)
         if position.is_terminal():
             raise NoughtsError("the game is over: there are no moves to estimate")
         width = len(position.legal_moves())
@@ -460,15 +462,10 @@ def _routes(app: FastAPI, arena: Arena) -> None:
                 f"an estimate at depth {request.depth} over {width} moves is too much work for the arena; "
                 f"ask for depth {max(1, int(math.log(ESTIMATE_WORK, width)))}"
             )
-        try:
-            agent = make_agent(f"minimax:depth={request.depth}")
-        except ImportError:
-            raise NoughtsError("the minimax agent is not available in this installation") from None
-        scores = getattr(agent, "move_scores", None)
-        if scores is None:
-            raise NoughtsError("this minimax agent gives no per-move scores")
+        from noughts.agents.minimax import MinimaxAgent
+
         started = time.perf_counter()
-        rated = scores(position)
+        rated = MinimaxAgent(request.depth).move_scores(position)
         moves = [{**move_info(game, m), "score": int(v)} for m, v in rated.items()]
         moves.sort(key=lambda m: -m["score"])
         return {
@@ -481,7 +478,7 @@ def _routes(app: FastAPI, arena: Arena) -> None:
     def suggest(request: SuggestRequest) -> dict[str, Any]:
         """The move an agent would play in a position (a hint where the solver cannot help)."""
         game = check_game(request.game, limits)
-        position = game.start() if not request.position else game.parse(request.position)
+        position = _position(game, request.position)
         if position.is_terminal():
             raise NoughtsError("the game is over: there is no move to suggest")
         spec = arena.agents.check(request.agent)
