@@ -11,7 +11,7 @@ import numpy as np
 
 from noughts.core import Move, NoughtsError, Position
 
-__all__ = ["Agent", "RandomAgent", "agent_names", "make_agent", "read_options"]
+__all__ = ["Agent", "RandomAgent", "agent_names", "make_agent", "read_options", "split_spec"]
 
 
 @runtime_checkable
@@ -108,6 +108,22 @@ def agent_names() -> list[str]:
     return sorted(_FACTORIES)
 
 
+def split_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """An agent spec ``name:key=value,...`` split into its name and its options (as text).
+
+    >>> split_spec("minimax:depth=3,book=true")
+    ('minimax', {'depth': '3', 'book': 'true'})
+    """
+    name, _, options = spec.strip().partition(":")
+    kwargs: dict[str, str] = {}
+    for item in filter(None, options.split(",")):
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise NoughtsError(f"cannot read agent option {item!r}: write key=value")
+        kwargs[key.strip()] = value.strip()
+    return name.strip(), kwargs
+
+
 def make_agent(spec: str) -> Agent:
     """An agent from a spec ``name`` or ``name:key=value,...``; ``NoughtsError`` if unknown."""
     if spec.strip().endswith(".json") and spec.strip().partition(":")[0] not in _FACTORIES:
@@ -116,16 +132,10 @@ def make_agent(spec: str) -> Agent:
 
         agent: Agent = load_agent(Path(spec.strip()))
         return agent
-    name, _, options = spec.strip().partition(":")
+    name, kwargs = split_spec(spec)
     factory = _factory(name)
     if factory is None:
         raise NoughtsError(f"unknown agent {name!r}; known agents: {', '.join(agent_names())}")
-    kwargs: dict[str, str] = {}
-    for item in filter(None, options.split(",")):
-        key, eq, value = item.partition("=")
-        if not eq:
-            raise NoughtsError(f"cannot read agent option {item!r}: write key=value")
-        kwargs[key.strip()] = value.strip()
     try:
         return factory(**kwargs)
     except TypeError:

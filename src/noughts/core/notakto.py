@@ -46,7 +46,8 @@ class NotaktoGame(Game):
     def player_label(self, player: Player) -> str:
         return f"{player} player"
 
-    def _is_dead(self, bits: int) -> bool:
+    def is_dead(self, bits: int) -> bool:
+        """Whether a board with these marks is dead (holds a line, or is full)."""
         return bits == self.board.full_mask or any(bits & m == m for m in self.board.line_masks)
 
     # -- protocol -------------------------------------------------------------------------------
@@ -60,7 +61,7 @@ class NotaktoGame(Game):
         n = self.board.num_cells
         moves: list[Move] = []
         for b, bits in enumerate(position.state):
-            if not self._is_dead(bits):
+            if not self.is_dead(bits):
                 moves.extend(NotaktoMove(b, c) for c in range(n) if not bits >> c & 1)
         return moves
 
@@ -73,7 +74,7 @@ class NotaktoGame(Game):
         if not (type(b) is int and 0 <= b < self.boards and type(c) is int and 0 <= c < self.board.num_cells):
             raise IllegalMoveError(f"{move!r} is not a cell of {self.spec}")
         bits = position.state[b]
-        if self._is_dead(bits):
+        if self.is_dead(bits):
             raise IllegalMoveError(f"{self.format_move(move)} is illegal: board {b + 1} is dead")
         if bits >> c & 1:
             raise IllegalMoveError(f"{self.format_move(move)} is illegal: the cell is taken")
@@ -94,7 +95,7 @@ class NotaktoGame(Game):
     # -- symmetry -------------------------------------------------------------------------------
 
     def _board_key(self, bits: int) -> int:
-        if self._is_dead(bits):
+        if self.is_dead(bits):
             return _DEAD
         t = self.board.transform_mask
         return min(t(bits, p) for p in self.symmetries)
@@ -143,12 +144,12 @@ class NotaktoGame(Game):
             state.append(sum(1 << c for c, ch in enumerate(chars) if ch == "x"))
         # a dead board was killed by its last move, so removing some cell must revive it
         for b, bits in enumerate(state):
-            if self._is_dead(bits) and not any(
-                not self._is_dead(bits & ~(1 << c)) for c in range(self.board.num_cells) if bits >> c & 1
+            if self.is_dead(bits) and not any(
+                not self.is_dead(bits & ~(1 << c)) for c in range(self.board.num_cells) if bits >> c & 1
             ):
                 raise NotationError(f"cannot read position {text!r}: no game reaches board {b + 1}")
         total = sum(bits.bit_count() for bits in state)
-        live = sum(1 for bits in state if not self._is_dead(bits))
+        live = sum(1 for bits in state if not self.is_dead(bits))
         to_move = Player.FIRST if total % 2 == 0 else Player.SECOND
         outcome = Outcome.win_for(to_move) if live == 0 else None
         return Position(self, tuple(state), to_move, outcome, live)
@@ -157,7 +158,7 @@ class NotaktoGame(Game):
         blocks = []
         for b, bits in enumerate(position.state):
             body = render_grid(self.board, self._chars(bits))
-            title = f"board {b + 1}" + (" (dead)" if self._is_dead(bits) else "")
+            title = f"board {b + 1}" + (" (dead)" if self.is_dead(bits) else "")
             w = max(len(line) for line in body + [title])
             blocks.append([title.ljust(w)] + [line.ljust(w) for line in body])
         height = max(len(b) for b in blocks)

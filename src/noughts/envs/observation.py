@@ -91,8 +91,6 @@ class ObservationEncoder:
         self.high = np.array([float(lines) if n.endswith("_score") else 1.0 for n in names], dtype=np.float32)
         self._on_board = np.zeros(self._grid_size, dtype=np.float32)
         self._on_board[self._points] = 1.0
-        self._dead_masks = board.line_masks
-        self._full = board.full_mask
 
     @property
     def num_planes(self) -> int:
@@ -137,15 +135,14 @@ class ObservationEncoder:
         planes.append(np.full(self._grid_size, float(player is Player.FIRST), dtype=np.float32))
         return np.stack(planes, axis=-1).reshape(self.shape)
 
-    def _is_dead(self, bits: int) -> bool:
-        return bits == self._full or any(bits & m == m for m in self._dead_masks)
-
     def _encode_notakto(self, position: Position, player: Player) -> npt.NDArray[np.float32]:
+        game = position.game
+        assert isinstance(game, NotaktoGame)
         out = np.zeros((len(position.state), self._grid_size, self.num_planes), dtype=np.float32)
         names = self.plane_names
         for b, bits in enumerate(position.state):
             out[b, :, 0] = self._cells(bits)
-            out[b, :, 1] = float(self._is_dead(bits))
+            out[b, :, 1] = float(game.is_dead(bits))
             if self._holes:
                 out[b, :, names.index("on_board")] = self._on_board
         out[:, :, -1] = float(player is Player.FIRST)

@@ -159,7 +159,7 @@ def board_view(game: Game, position: Position) -> dict[str, Any]:
         for b in range(game.boards):
             board_marks = marks[b * n : (b + 1) * n]
             bits = position.state[b]
-            is_dead = game._is_dead(bits)
+            is_dead = game.is_dead(bits)
             dead.append(is_dead)
             title = f"board {b + 1}" + (" (dead)" if is_dead else "")
             panels.extend(_panels_of_grid(game, board_marks, offset=b * n, title=title))

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from noughts.agents import Agent, agent_names, make_agent
+from noughts.agents.base import split_spec
 from noughts.agents.perfect import PerfectAgent
 from noughts.core import Game, LimitExceeded, Move, NoughtsError, Position
 from noughts.exact.api import ValueOracle, move_values, principal_variation
@@ -147,7 +148,6 @@ def check_agent_spec(spec: str, limits: Limits) -> tuple[str, dict[str, str]]:
         )
     name, _, options = text.partition(":")
     name = name.strip()
-    opts: dict[str, str] = {}
     if name == "saved":
         if not options.strip():
             raise NoughtsError("write a saved agent as 'saved:NAME' (see the agents list)")
@@ -156,11 +156,7 @@ def check_agent_spec(spec: str, limits: Limits) -> tuple[str, dict[str, str]]:
         raise NoughtsError(
             f"unknown agent {name!r}; known agents: {', '.join([HUMAN, *agent_names(), 'saved'])}"
         )
-    for item in filter(None, (s.strip() for s in options.split(","))):
-        key, eq, value = item.partition("=")
-        if not eq:
-            raise NoughtsError(f"cannot read agent option {item!r}: write key=value")
-        opts[key.strip()] = value.strip()
+    _, opts = split_spec(text)
     if name == "perfect" and "table" in opts:
         raise NoughtsError(
             "the arena's perfect player needs no table: write 'perfect' or 'perfect:tie=random'"
