@@ -13,7 +13,7 @@ import noughts
 from noughts import LimitExceeded, NoughtsError, Outcome
 from noughts.core import Move, Position
 from noughts.exact import Searcher, SolveResult, Value, build_table, make_engine, solve
-from noughts.exact.api import _ProgressView
+from noughts.exact.api import _ProgressView, prove
 from noughts.exact.reference import after_move, move_key
 
 
@@ -80,6 +80,15 @@ def test_bad_inputs_are_clear_errors() -> None:
         solve("tictactoe", noughts.game("misere(tictactoe)").start())
     with pytest.raises(NoughtsError, match="a game is"):
         solve(42)  # type: ignore[arg-type]
+
+
+def test_prove_reads_its_inputs_as_solve_does() -> None:
+    assert prove("tictactoe", "x../.o./...").proved is False
+    assert prove(noughts.game("mnk(4,3,3)")).proved is True
+    with pytest.raises(NoughtsError, match="not of"):
+        prove("tictactoe", noughts.game("misere(tictactoe)").start())
+    with pytest.raises(NoughtsError, match="a game is"):
+        prove(42)  # type: ignore[arg-type]
 
 
 def test_finished_position() -> None:

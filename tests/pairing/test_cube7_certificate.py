@@ -65,6 +65,20 @@ def test_a_wrong_pair_is_found_and_its_case_named(small_cert, tmp_path):
         assert "not a pairing" in result.first_failure
 
 
+def test_a_wrong_pair_in_the_f0_leaf_is_found(small_cert, tmp_path):
+    def change(doc, arrays):
+        # the f0 leaf's own stream (Maker takes Breaker's intended cell): move its first cell
+        cells = arrays["mnk4-2__d2_cell"]
+        cells[0] = (cells[0] + 5) % 16
+
+    bad = _rewrite(small_cert, tmp_path / "f0.json", change, fix_digest=True)
+    for fast in (True, False):
+        result = check_certificate(bad, fast=fast)
+        assert not result.valid
+        assert result.first_failure.startswith("mnk4-2 case Maker ")
+        assert result.first_failure.endswith("the stored pairing is not a pairing of its residual hypergraph")
+
+
 def test_a_dropped_pair_is_found(small_cert, tmp_path):
     def change(doc, arrays):
         lens = arrays["mnk4-2__d1_len"]

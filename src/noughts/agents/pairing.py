@@ -35,7 +35,6 @@ import numpy as np
 from noughts.agents.base import read_options
 from noughts.core import Game, Move, NoughtsError, Position
 from noughts.pairing.files import load_pairing
-from noughts.pairing.hypergraph import check_breaker
 from noughts.pairing.matching import Pairing, find_pairing
 from noughts.pairing.potential import potential_move
 from noughts.pairing.verify import pairing_move
@@ -74,7 +73,6 @@ class PairingAgent:
         kept = self._found.get(position.game)
         if kept is not None and self._fits(kept, position):
             return kept
-        check_breaker(position.game, position.to_move, position)
         found = find_pairing(position, position.to_move)
         if found.pairing is None:
             self._found.pop(position.game, None)

@@ -182,7 +182,7 @@ def check(
     player = _player(role, "--role")
     loaded = load_pairing(pairing, game, player)
     structure = check_structure(loaded)
-    free = bin(game.board.full_mask & ~(loaded.position.state[0] | loaded.position.state[1])).count("1")
+    free = (game.board.full_mask & ~(loaded.position.state[0] | loaded.position.state[1])).bit_count()
     do_search = search == "always" or (search == "auto" and free <= 16)
     report = None
     if do_search:

@@ -237,12 +237,8 @@ def prove(
     """
     from noughts.exact.pns import Prover
 
-    if isinstance(game, str):
-        game = noughts.game(game)
-    if position is None:
-        position = game.start()
-    elif isinstance(position, str):
-        position = game.parse(position)
+    game = _as_game(game)
+    position = _as_position(game, position)
     prover = Prover(
         game, position.to_move if player is None else player, budget=Budget(max_seconds, max_memory)
     )

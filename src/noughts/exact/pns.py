@@ -51,7 +51,6 @@ reachable position of the 3x3 games and the added-square boards, for both player
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -71,6 +70,7 @@ from noughts.core import (
     StandardGame,
 )
 from noughts.exact.result import Budget
+from noughts.exact.search import _deep_recursion
 
 __all__ = ["INFINITY", "ProofResult", "Prover", "prove_win", "supports_bitboards"]
 
@@ -531,19 +531,3 @@ def prove_win(
     if player is None:
         player = position.to_move
     return Prover(game, player, budget=budget, max_nodes=max_nodes, fast=fast).prove(position)
-
-
-class _deep_recursion:
-    """Room for a search as deep as the longest game (restored afterwards)."""
-
-    def __init__(self, depth: int):
-        self.depth = depth
-        self.saved = 0
-
-    def __enter__(self) -> None:
-        self.saved = sys.getrecursionlimit()
-        if self.saved < self.depth:
-            sys.setrecursionlimit(self.depth)
-
-    def __exit__(self, *exc: object) -> None:
-        sys.setrecursionlimit(self.saved)

@@ -502,10 +502,9 @@ def _build_claim_table(game: Game, budget: Budget | None) -> SolvedTable:
     order = np.lexsort((b1, b0))
     keys = np.stack([b0[order], b1[order]])
     value, plies = value[order], plies[order]
-    if scored:
-        outcome = np.sign(value).astype(np.int8)
-        return SolvedTable(game, keys, outcome, plies.astype(np.uint16), value.astype(np.int16))
     outcome = np.sign(value).astype(np.int8)
+    if scored:
+        return SolvedTable(game, keys, outcome, plies.astype(np.uint16), value.astype(np.int16))
     won = value != 0
     plies[won] = WIN - np.abs(value[won])
     return SolvedTable(game, keys, outcome, plies.astype(np.uint16))

@@ -160,6 +160,41 @@ def coverage(pl: Any) -> dict[str, Any]:
 
 
 @njit(cache=True)
+def _mark_alive(
+    alive: np.ndarray, breaker_row: np.ndarray, extra: int, ptr: np.ndarray, lines_at: np.ndarray
+) -> None:  # pragma: no cover - numba
+    """``alive[l]`` = 1 for the lines through none of Breaker's cells: ``breaker_row`` (-1 pads) and ``extra``."""
+    alive[:] = 1
+    for j in range(breaker_row.shape[0]):
+        b = breaker_row[j]
+        if b >= 0:
+            for t in range(ptr[b], ptr[b + 1]):
+                alive[lines_at[t]] = 0
+    for t in range(ptr[extra], ptr[extra + 1]):
+        alive[lines_at[t]] = 0
+
+
+@njit(cache=True)
+def _is_pairing(
+    mate: np.ndarray, owner: np.ndarray, alive: np.ndarray, free: np.ndarray, on_line: np.ndarray
+) -> bool:  # pragma: no cover - numba
+    """Whether copies ``2l``, ``2l+1`` of each alive line ``l`` sit on two distinct free cells of
+    that line, no cell used twice (``mate[copy]`` = its cell); fills ``owner[cell]`` = its copy.
+    """
+    n_cells = free.shape[0]
+    owner[:] = -1
+    for ln in range(alive.shape[0]):
+        if alive[ln] == 0:
+            continue
+        for c in range(2 * ln, 2 * ln + 2):
+            v = mate[c]
+            if v < 0 or v >= n_cells or free[v] == 0 or on_line[ln, v] == 0 or owner[v] >= 0:
+                return False
+            owner[v] = c
+    return True
+
+
+@njit(cache=True)
 def _verify(
     line_cells: np.ndarray,
     ptr: np.ndarray,
@@ -229,14 +264,7 @@ def _verify(
             result[0] = verified
             return
         free[f0] = 0
-        alive[:] = 1
-        for j in range(breaker.shape[1]):
-            b = breaker[i, j]
-            if b >= 0:
-                for t in range(ptr[b], ptr[b + 1]):
-                    alive[lines_at[t]] = 0
-        for t in range(ptr[f0], ptr[f0 + 1]):
-            alive[lines_at[t]] = 0
+        _mark_alive(alive, breaker[i], f0, ptr, lines_at)
         # replay the node's delta
         if p1 + d1_len[i] > d1_copy.shape[0]:
             result[1] = i
@@ -248,20 +276,7 @@ def _verify(
             mate[d1_copy[t]] = d1_cell[t]
         p1 += d1_len[i]
         # 1: the node's matching pairs every surviving line with two free cells on it
-        owner[:] = -1
-        bad = False
-        for ln in range(n_lines):
-            if alive[ln] == 0:
-                continue
-            for c in range(2 * ln, 2 * ln + 2):
-                v = mate[c]
-                if v < 0 or v >= n_cells or free[v] == 0 or on_line[ln, v] == 0 or owner[v] >= 0:
-                    bad = True
-                    break
-                owner[v] = c
-            if bad:
-                break
-        if bad:  # name the node's first leaf
+        if not _is_pairing(mate, owner, alive, free, on_line):  # name the node's first leaf
             result[1] = i
             result[2] = -1
             for m in range(n_cells):
@@ -336,27 +351,9 @@ def _verify(
             p2 += d2_len[i]
             bad = f1 < 0
             if not bad:
-                alive[:] = 1
-                for j in range(breaker.shape[1]):
-                    b = breaker[i, j]
-                    if b >= 0:
-                        for t in range(ptr[b], ptr[b + 1]):
-                            alive[lines_at[t]] = 0
-                for t in range(ptr[f1], ptr[f1 + 1]):
-                    alive[lines_at[t]] = 0
+                _mark_alive(alive, breaker[i], f1, ptr, lines_at)
                 free[f1] = 0  # f0 stays taken (by Maker now)
-                owner2[:] = -1
-                for ln in range(n_lines):
-                    if alive[ln] == 0:
-                        continue
-                    for c in range(2 * ln, 2 * ln + 2):
-                        v = mate2[c]
-                        if v < 0 or v >= n_cells or free[v] == 0 or on_line[ln, v] == 0 or owner2[v] >= 0:
-                            bad = True
-                            break
-                        owner2[v] = c
-                    if bad:
-                        break
+                bad = not _is_pairing(mate2, owner2, alive, free, on_line)
             if bad:
                 result[1] = i
                 result[2] = f0

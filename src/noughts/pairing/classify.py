@@ -154,7 +154,7 @@ def check_classifiable(game: Game) -> None:
     """``NoughtsError`` unless :func:`classify` takes ``game``: rules with a breaking side for
     both players (standard, cumulative) on at most 12 cells.
     """
-    check_breaker(game, Player.FIRST, game.start())
+    check_breaker(game, Player.FIRST)
     if game.board.num_cells > MAX_CLASSIFY_CELLS:
         raise NoughtsError(
             f"{game} has {game.board.num_cells} cells: classifying searches every pairing of the board, "
@@ -174,8 +174,10 @@ def classify(game: Game, progress: Callable[[int, int], None] | None = None) -> 
     value = noughts.solve(game, max_seconds=None).value.outcome
     plays = dict(noughts.count(game).games_by_outcome)
     orbits: list[PairingRoles] = []
+    count = 0
     if value is Outcome.DRAW:
         reps = _orbits(game)
+        count = sum(size for _, size in reps)
         for i, (pairs, size) in enumerate(reps):
             orbits.append(check_pairing_roles(game, pairs, size))
             if progress is not None:
@@ -190,7 +192,6 @@ def classify(game: Game, progress: Callable[[int, int], None] | None = None) -> 
             name = f"{who}-player forced win without draw possibility"
         else:
             name = f"{who}-player forced win, draws possible"
-    count = sum(size for _, size in _orbits(game)) if value is Outcome.DRAW else 0
     return Classification(game, name, value, plays, count, tuple(orbits), time.perf_counter() - started)
 
 

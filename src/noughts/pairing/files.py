@@ -109,7 +109,7 @@ def pairing_from_grid(game: Game, text: str, breaker: Player | None = None) -> P
     position = game.parse(format_grid(board, marks))
     from noughts.pairing.hypergraph import check_breaker
 
-    side = check_breaker(game, breaker, position)
+    side = check_breaker(game, breaker)
     return pairing_of(position, side, [(v[0], v[1]) for v in where.values()])
 
 
@@ -170,7 +170,7 @@ def pairing_from_json(
         breaker = named
     from noughts.pairing.hypergraph import check_breaker
 
-    breaker = check_breaker(file_game, breaker, position)
+    breaker = check_breaker(file_game, breaker)
     raw = data.get("pairs")
     if not isinstance(raw, list):
         raise _fail(where, "'pairs' must be a list of pairs of cells")

@@ -31,8 +31,8 @@ from noughts.core.board import Board
 __all__ = ["Residual", "breaking_side", "check_breaker", "residual"]
 
 
-def check_breaker(game: Game, breaker: Player | None, position: Position) -> Player:
-    """The breaking side of ``position`` (see the module docstring); ``NoughtsError`` if the
+def check_breaker(game: Game, breaker: Player | None) -> Player:
+    """The breaking side of ``game`` (see the module docstring); ``NoughtsError`` if the
     rules have none or ``breaker`` cannot break under them.
     """
     if isinstance(game, MakerBreakerGame):
@@ -52,7 +52,7 @@ def check_breaker(game: Game, breaker: Player | None, position: Position) -> Pla
 
 def breaking_side(position: Position, breaker: Player | None = None) -> Player:
     """The player whose pairing blocks the other's lines in ``position`` (module docstring)."""
-    return check_breaker(position.game, breaker, position)
+    return check_breaker(position.game, breaker)
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ def residual(position: Position, breaker: Player | None = None) -> Residual:
     (7, 14)
     """
     game = position.game
-    side = check_breaker(game, breaker, position)
+    side = check_breaker(game, breaker)
     board = game.board
     state = position.state
     blocked = state[side]

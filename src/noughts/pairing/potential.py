@@ -139,7 +139,7 @@ class _State:
 
 
 def _sides(position: Position, breaker: Player | None) -> tuple[Player, Player]:
-    side = check_breaker(position.game, breaker, position)
+    side = check_breaker(position.game, breaker)
     return side.other, side
 
 
@@ -250,7 +250,7 @@ def simulate(
         raise NoughtsError(f"Maker plays one of {', '.join(MAKERS)}, not {maker!r}")
     if breaker not in BREAKERS:
         raise NoughtsError(f"Breaker plays one of {', '.join(BREAKERS)}, not {breaker!r}")
-    check_breaker(game, None, game.start())
+    check_breaker(game, None)
     board = game.board
     if opening is not None and not 0 <= opening < board.num_cells:
         raise NoughtsError(f"the opening {opening!r} is not a cell of {board.spec}")
