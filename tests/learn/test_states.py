@@ -72,9 +72,14 @@ def test_outcome_codes_and_to_move_agree_with_positions():
 
 
 def test_reference_walk_handles_other_games():
-    space = enumerate_reference(noughts.game("notakto(mnk(2,2,2))"))
+    game = noughts.game("notakto(mnk(2,2,2))")
+    space = enumerate_reference(game)
     assert space.size > 1
     assert (space.outcome >= 0).any()
+    # the same positions as the exact counter and the reference minimax find
+    assert space.size == noughts.count(str(game)).positions == len(reference_values(game))
+    for i in range(space.size):
+        assert space.outcome[i] == OUTCOME_CODES[space.position(i).outcome()]
 
 
 def test_too_many_states_is_a_clear_error():
@@ -110,3 +115,10 @@ def test_optimal_sets_keep_the_value():
             continue
         keep = [a for a in range(9) if space.next[i, a] >= 0 and values[space.next[i, a]] == values[i]]
         assert keep and sets[i] == sum(1 << a for a in keep)
+
+
+def test_claim_subclasses_are_not_taken_for_plain_claim_games():
+    # Otrio subclasses StandardGame but its positions are not two cell masks: the bit-board path
+    # must refuse it (state_space then walks it through the position API)
+    with pytest.raises(NoughtsError, match="not a claim game"):
+        enumerate_claim(noughts.game("otrio"))

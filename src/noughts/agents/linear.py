@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-import noughts
+from noughts.agents.saved import saved_game
 from noughts.core import (
     ClaimGame,
     CumulativeGame,
@@ -202,10 +202,7 @@ class LinearAgent:
 
 def from_saved(meta: Mapping[str, Any], arrays: Mapping[str, npt.NDArray[Any]]) -> LinearAgent:
     """A :class:`LinearAgent` from saved metadata and arrays, validated (``NoughtsError`` if bad)."""
-    spec = meta.get("game")
-    if not isinstance(spec, str):
-        raise NoughtsError("a saved linear agent names its game as a spec string under 'game'")
-    game = noughts.game(spec)
+    game = saved_game(meta, "linear agent")
     if "weights" not in arrays:
         raise NoughtsError("a saved linear agent has a 'weights' array")
     weights = np.asarray(arrays["weights"])

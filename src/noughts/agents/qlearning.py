@@ -39,6 +39,7 @@ import numpy.typing as npt
 
 import noughts
 from noughts.agents.base import read_options
+from noughts.agents.saved import saved_game
 from noughts.core import Game, MisereGame, Move, NoughtsError, Outcome, Position, StandardGame
 
 __all__ = [
@@ -105,10 +106,6 @@ class QTable:
     @classmethod
     def empty(cls, cells: int, capacity: int = 1024) -> QTable:
         return cls(cells, np.zeros(capacity, dtype=np.int64), np.zeros((capacity, cells)), 0)
-
-    def as_dict(self) -> dict[int, npt.NDArray[np.float64]]:
-        """``{key: q-row}`` for every position in the table."""
-        return {int(self.keys[i]): self.q[i] for i in range(self.size)}
 
     def lookup(self) -> dict[int, int]:
         """``{key: index}``."""
@@ -371,10 +368,7 @@ def from_options(**options: str) -> HybridAgent:
 
 def from_saved(meta: Mapping[str, Any], arrays: Mapping[str, npt.NDArray[Any]]) -> QAgent:
     """A :class:`QAgent` from saved metadata and arrays, validated (``NoughtsError`` if bad)."""
-    spec = meta.get("game")
-    if not isinstance(spec, str):
-        raise NoughtsError("a saved Q-agent names its game as a spec string under 'game'")
-    game = noughts.game(spec)
+    game = saved_game(meta, "Q-agent")
     cells = game.board.num_cells
     for name in ("keys", "q"):
         if name not in arrays:

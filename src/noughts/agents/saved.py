@@ -37,6 +37,7 @@ import os
 import re
 import tempfile
 import zipfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from noughts.core import NoughtsError
+from noughts.core import Game, NoughtsError
+from noughts.core.registry import game as game_from_spec
 
 __all__ = [
     "FORMAT",
@@ -57,6 +59,7 @@ __all__ = [
     "load_arena_zip",
     "load_saved",
     "save_agent",
+    "saved_game",
 ]
 
 FORMAT = "noughts-agent"
@@ -76,6 +79,16 @@ _NAME = re.compile(r"^[A-Za-z0-9_.\-]+\.npz$")
 
 class SavedAgentError(NoughtsError, ValueError):
     """A saved agent that cannot be loaded: the message names the file and what is wrong."""
+
+
+def saved_game(meta: Mapping[str, Any], agent: str) -> Game:
+    """The game a saved ``agent``'s metadata names under ``'game'`` (its spec string), read;
+    ``NoughtsError`` if it names none. Every kind's ``from_saved`` starts here.
+    """
+    spec = meta.get("game")
+    if not isinstance(spec, str):
+        raise NoughtsError(f"a saved {agent} names its game as a spec string under 'game'")
+    return game_from_spec(spec)
 
 
 def _version() -> str:

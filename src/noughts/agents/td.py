@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-import noughts
+from noughts.agents.saved import saved_game
 from noughts.core import Game, Move, NoughtsError, Position
 from noughts.learn.states import StateSpace, state_space
 
@@ -100,10 +100,7 @@ class TDAgent:
 
 def from_saved(meta: Mapping[str, Any], arrays: Mapping[str, npt.NDArray[Any]]) -> TDAgent:
     """A :class:`TDAgent` from saved metadata and arrays, validated (``NoughtsError`` if bad)."""
-    spec = meta.get("game")
-    if not isinstance(spec, str):
-        raise NoughtsError("a saved TD agent names its game as a spec string under 'game'")
-    game = noughts.game(spec)
+    game = saved_game(meta, "TD agent")
     positions = meta.get("positions")
     if not isinstance(positions, int) or isinstance(positions, bool) or positions < 1:
         raise NoughtsError("a saved TD agent gives its number of positions under 'positions'")

@@ -37,7 +37,6 @@ Both take standard and misère rules on boards of up to 32 cells.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -368,9 +367,8 @@ class QLearner:
         episodes: int,
         *,
         chunk: int = 2000,
-        on_chunk: Callable[[QLearner, TrainingStats], None] | None = None,
     ) -> TrainingStats:
-        """Play and learn ``episodes`` more games; ``on_chunk`` sees each chunk's statistics."""
+        """Play and learn ``episodes`` more games, ``chunk`` at a time; their statistics."""
         if episodes < 0:
             raise NoughtsError(f"episodes must be 0 or more, not {episodes}")
         done = TrainingStats()
@@ -381,8 +379,6 @@ class QLearner:
             part = TrainingStats(self.stats.outcomes[before:], self.stats.lengths[before:])
             done.extend(part.outcomes, part.lengths)
             left -= part.outcomes.shape[0]
-            if on_chunk is not None:
-                on_chunk(self, part)
         return done
 
     # -- the training-loop protocol (noughts.learn.train.Learner) ------------------------------

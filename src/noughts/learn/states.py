@@ -13,32 +13,22 @@ objects. :class:`StateSpace` is that numbering:
 
 Two ways to build it, held to each other by the tests on every 3x3 claim game:
 :func:`enumerate_reference` walks the public position API breadth first (any game), and the
-claim-game path enumerates bit boards level by level with NumPy (standard, misère,
-Maker-Breaker and cumulative rules on boards of up to 32 cells). Claim-game states are keyed by
+claim-game path takes the levels of the exact counter's NumPy kernels
+(:class:`noughts.exact._count_kernels.ClaimDag`: standard, misère, Maker-Breaker and cumulative
+rules; here on boards of up to 32 cells). Claim-game states are keyed by
 ``first_bits | second_bits << cells`` and sorted, so a position's index is a binary search.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from noughts.core import (
-    ClaimGame,
-    CumulativeGame,
-    Game,
-    LimitExceeded,
-    MakerBreakerGame,
-    MisereGame,
-    NoughtsError,
-    Outcome,
-    Position,
-    StandardGame,
-)
+from noughts.core import Game, LimitExceeded, NoughtsError, Outcome, Position
 from noughts.core.text import format_grid
+from noughts.exact import _count_kernels as kernels
 
 __all__ = ["DEFAULT_MAX_STATES", "OUTCOME_CODES", "StateSpace", "enumerate_reference", "state_space"]
 
@@ -48,7 +38,12 @@ DEFAULT_MAX_STATES = 5_000_000
 OUTCOME_CODES: dict[Outcome | None, int] = {None: -1, Outcome.FIRST: 0, Outcome.DRAW: 1, Outcome.SECOND: 2}
 """How ``StateSpace.outcome`` stores how a game ended."""
 
-_CLAIM_RULES = (StandardGame, MisereGame, MakerBreakerGame, CumulativeGame)
+_FROM_DAG = np.array(
+    [-1, OUTCOME_CODES[Outcome.FIRST], OUTCOME_CODES[Outcome.SECOND], OUTCOME_CODES[Outcome.DRAW]],
+    dtype=np.int8,
+)
+"""The counting kernels' outcome codes (``NONE, FIRST, SECOND, DRAW`` = -1..2), shifted by one,
+mapped to :data:`OUTCOME_CODES`."""
 
 IntArray = npt.NDArray[np.int32]
 Int8Array = npt.NDArray[np.int8]
@@ -145,7 +140,10 @@ def state_space(game: Game, max_states: int = DEFAULT_MAX_STATES) -> StateSpace:
 
 
 def _claim_supported(game: Game) -> bool:
-    return isinstance(game, _CLAIM_RULES) and game.board.num_cells <= 32
+    """The four claim rules exactly (the kernels' test: subclasses such as Otrio are not
+    claim games here) on a board whose two masks fit one 64-bit key.
+    """
+    return kernels.supports(game) and game.board.num_cells <= 32
 
 
 def _too_many(game: Game, max_states: int) -> LimitExceeded:
@@ -202,91 +200,31 @@ def _claim_marks(game: Game) -> tuple[str, str]:
     return marks[0], marks[1]
 
 
-def _owned_lines(bits: npt.NDArray[np.uint64], lines: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
-    """For each bit mask, how many lines it owns completely."""
-    owned: npt.NDArray[np.int64] = np.count_nonzero(
-        (bits[:, None] & lines[None, :]) == lines[None, :], axis=1
-    )
-    return owned
-
-
-def _untouched_lines(bits: npt.NDArray[np.uint64], lines: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
-    """For each bit mask, how many lines hold none of its cells."""
-    untouched: npt.NDArray[np.int64] = np.count_nonzero((bits[:, None] & lines[None, :]) == 0, axis=1)
-    return untouched
-
-
-def claim_outcomes(
-    game: ClaimGame, b0: npt.NDArray[np.uint64], b1: npt.NDArray[np.uint64]
-) -> npt.NDArray[np.int8]:
-    """The outcome code of each claim-game position, judged from its bits alone (positions
-    reached by play: at most the last mover can own a line under standard and misère rules).
-    """
-    lines = np.array(game.board.line_masks, dtype=np.uint64)
-    full = (b0 | b1) == np.uint64(game.board.full_mask)
-    out = np.full(b0.shape[0], -1, dtype=np.int8)
-    if isinstance(game, CumulativeGame):
-        s0, s1 = _owned_lines(b0, lines), _owned_lines(b1, lines)
-        out[full] = np.where(s0 > s1, 0, np.where(s1 > s0, 2, 1))[full]
-        return out
-    if isinstance(game, MakerBreakerGame):
-        maker, breaker = (b1, b0) if game.breaker_first else (b0, b1)
-        maker_code, breaker_code = (2, 0) if game.breaker_first else (0, 2)
-        out[_untouched_lines(breaker, lines) == 0] = breaker_code
-        out[_owned_lines(maker, lines) > 0] = maker_code
-        return out
-    w0, w1 = _owned_lines(b0, lines) > 0, _owned_lines(b1, lines) > 0
-    out[full] = 1
-    if isinstance(game, MisereGame):
-        out[w0] = 2
-        out[w1] = 0
-    else:
-        out[w0] = 0
-        out[w1] = 2
-    return out
-
-
 def enumerate_claim(game: Game, max_states: int = DEFAULT_MAX_STATES) -> StateSpace:
-    """The state space of a claim game by levels of bit boards (vectorised NumPy)."""
+    """The state space of a claim game from the levels of the counting kernels
+    (:class:`noughts.exact._count_kernels.ClaimDag`), numbered by sorted bit key.
+    """
     if not _claim_supported(game):
         raise NoughtsError(f"{game} is not a claim game on at most 32 cells")
-    assert isinstance(game, ClaimGame)
     cells = game.board.num_cells
     shift = np.uint64(cells)
-    cell_bits = np.array([1 << c for c in range(cells)], dtype=np.uint64)
-    levels: list[npt.NDArray[np.uint64]] = [np.zeros(1, dtype=np.uint64)]
-    total = 1
-    frontier_b0 = np.zeros(1, dtype=np.uint64)
-    frontier_b1 = np.zeros(1, dtype=np.uint64)
-    ply = 0
-    while frontier_b0.shape[0]:
-        mover_first = ply % 2 == 0  # players are named by turn order: FIRST moves at even plies
-        occupied = frontier_b0 | frontier_b1
-        empty = (occupied[:, None] & cell_bits[None, :]) == 0
-        rows, cols = np.nonzero(empty)
-        if mover_first:
-            c0 = frontier_b0[rows] | cell_bits[cols]
-            c1 = frontier_b1[rows]
-        else:
-            c0 = frontier_b0[rows]
-            c1 = frontier_b1[rows] | cell_bits[cols]
-        child = np.unique(c0 | (c1 << shift))
-        total += child.shape[0]
+    b0s, b1s, outcomes, movers = [], [], [], []
+    total = 0
+    for level in kernels.ClaimDag(game).levels():
+        total += len(level)
         if total > max_states:
             raise _too_many(game, max_states)
-        levels.append(child)
-        cb0, cb1 = child & np.uint64((1 << cells) - 1), child >> shift
-        live = claim_outcomes(game, cb0, cb1) < 0
-        frontier_b0, frontier_b1 = cb0[live], cb1[live]
-        ply += 1
-    keys = np.concatenate(levels)
+        b0s.append(level.b0)
+        b1s.append(level.b1)
+        outcomes.append(level.outcome)
+        movers.append(np.full(len(level), level.ply & 1, dtype=np.int8))  # FIRST moves at even plies
+    keys = np.concatenate(b0s) | (np.concatenate(b1s) << shift)
     order = np.argsort(keys, kind="stable")
     keys = keys[order]
     b0, b1 = keys & np.uint64((1 << cells) - 1), keys >> shift
-    outcome = claim_outcomes(game, b0, b1)
-    counts0 = _popcount(b0)
-    counts1 = _popcount(b1)
-    to_move = np.where(counts0 > counts1, 1, 0).astype(np.int8)
+    outcome = _FROM_DAG[np.concatenate(outcomes)[order] + 1]
+    to_move = np.concatenate(movers)[order]
+    cell_bits = np.array([1 << c for c in range(cells)], dtype=np.uint64)
     nxt = np.full((keys.shape[0], cells), -1, dtype=np.int32)
     live_rows = np.nonzero(outcome < 0)[0]
     occupied = b0[live_rows] | b1[live_rows]
@@ -301,28 +239,6 @@ def enumerate_claim(game: Game, max_states: int = DEFAULT_MAX_STATES) -> StateSp
         nxt[rows, c] = np.searchsorted(keys, child).astype(np.int32)
     start = int(np.searchsorted(keys, np.uint64(0)))
     return StateSpace(game, nxt, to_move, outcome, start, keys)
-
-
-def _popcount(bits: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
-    out = np.zeros(bits.shape[0], dtype=np.int64)
-    b = bits.copy()
-    while np.any(b):
-        out += (b & np.uint64(1)).astype(np.int64)
-        b >>= np.uint64(1)
-    return out
-
-
-def describe(space: StateSpace) -> dict[str, Any]:
-    """Counts for people: positions, finished positions, positions by outcome."""
-    out = space.outcome
-    return {
-        "game": str(space.game),
-        "positions": space.size,
-        "terminal": int(np.count_nonzero(out >= 0)),
-        "first_wins": int(np.count_nonzero(out == 0)),
-        "draws": int(np.count_nonzero(out == 1)),
-        "second_wins": int(np.count_nonzero(out == 2)),
-    }
 
 
 def exact_values(space: StateSpace) -> npt.NDArray[np.int64]:

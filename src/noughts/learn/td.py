@@ -30,7 +30,6 @@ loop over the position API that defines the algorithm.
 
 from __future__ import annotations
 
-import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -38,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from noughts.core import Game, NoughtsError, Position
-from noughts.learn.convergence import RateWindow, RateWindowState
+from noughts.learn.convergence import RateWindowState
 from noughts.learn.evaluation import INITS, initial_values
 from noughts.learn.rng import MASK64, SplitMix64
 from noughts.learn.states import (
@@ -281,15 +280,6 @@ def greedy_sets(space: StateSpace, v1: FloatArray, v2: FloatArray) -> npt.NDArra
     return kernel(space.next, space.outcome, space.to_move, v1, v2)  # type: ignore[no-any-return]
 
 
-def _popcount64(x: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
-    out = np.zeros(x.shape, dtype=np.int64)
-    b = x.copy()
-    while np.any(b):
-        out += (b & np.uint64(1)).astype(np.int64)
-        b >>= np.uint64(1)
-    return out
-
-
 def grade_sets(
     greedy: npt.NDArray[np.uint64],
     optimal: npt.NDArray[np.uint64],
@@ -302,16 +292,4 @@ def grade_sets(
     g, o = greedy[live], optimal[live]
     if strict:
         return float(np.mean((g & ~o) == 0))
-    return float(np.mean(_popcount64(g & o) / np.maximum(_popcount64(g), 1)))
-
-
-def benchmark_rate(
-    game: Game, config: TDConfig, episodes: int, window: int = 20_000, delta: float = 1e-8
-) -> float:
-    """Episodes per second of the kernel with the convergence test on (for ``bench/td.py``)."""
-    learner = TDLearner(game, config)
-    rate = RateWindow(window, delta).new_state()
-    learner.play(10, rate, delta, False)  # compile
-    t = time.perf_counter()
-    learner.play(episodes, rate, 0.0, True)  # delta 0: the test runs but never fires
-    return episodes / (time.perf_counter() - t)
+    return float(np.mean(np.bitwise_count(g & o) / np.maximum(np.bitwise_count(g), 1)))
