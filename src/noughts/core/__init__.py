@@ -5,6 +5,7 @@ Depends on the standard library and NumPy only.
 
 from noughts.core.board import Board, hypercube, mnk, shape
 from noughts.core.claim import ClaimGame, CumulativeGame, MakerBreakerGame, MisereGame, StandardGame
+from noughts.core.codes import Result, Rule
 from noughts.core.common import Action, Cell, Move, NotaktoMove, Outcome, Player, Ring, Veto
 from noughts.core.errors import IllegalMoveError, LimitExceeded, NotationError, NoughtsError, SpecError
 from noughts.core.game import Game, GameProperties, Position
@@ -35,7 +36,9 @@ __all__ = [
     "Outcome",
     "Player",
     "Position",
+    "Result",
     "Ring",
+    "Rule",
     "SpecError",
     "StandardGame",
     "Veto",

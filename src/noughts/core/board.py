@@ -26,6 +26,7 @@ import numpy as np
 
 from noughts.core.common import Cell
 from noughts.core.errors import LimitExceeded, NotationError, SpecError
+from noughts.core.tables import KernelTables
 
 __all__ = ["MAX_CELLS", "Board", "hypercube", "mnk", "shape"]
 
@@ -123,6 +124,13 @@ class Board:
                 ok &= cells[:, i] >= 0
             for row in cells[ok]:
                 yield tuple(int(c) for c in row)
+
+    @cached_property
+    def tables(self) -> KernelTables:
+        """The arrays kernels read (line masks, lines through each cell, symmetry tables), built
+        once on first use (:mod:`noughts.core.tables`).
+        """
+        return KernelTables(self)
 
     @property
     def max_lines_through_cell(self) -> int:

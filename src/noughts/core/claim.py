@@ -20,6 +20,7 @@ from collections.abc import Hashable, Iterator
 from typing import Any
 
 from noughts.core.board import Board
+from noughts.core.codes import Rule
 from noughts.core.common import Cell, Move, Outcome, Player
 from noughts.core.errors import IllegalMoveError, NotationError
 from noughts.core.game import Game, GameProperties, Position
@@ -36,6 +37,7 @@ class ClaimGame(Game):
     rules_name = "standard"
     has_draws = True
     is_scored = False
+    claim_rule: Rule | None = Rule.STANDARD
 
     def __init__(self, board: Board):
         self.board = board
@@ -79,6 +81,9 @@ class ClaimGame(Game):
         return any(bits & m == m for m in self.board.line_masks)
 
     # -- protocol -------------------------------------------------------------------------------
+
+    def owned(self, position: Position, player: Player) -> int:
+        return position.state[player]  # type: ignore[no-any-return]
 
     def start(self) -> Position:
         return Position(self, (0, 0), _FIRST, None, self._initial_aux())
@@ -244,6 +249,7 @@ class MisereGame(ClaimGame):
     """Misère rules: the first to own a whole line loses; a full board is a draw (004 §4.2)."""
 
     rules_name = "misere"
+    claim_rule = Rule.MISERE
 
     def _after_claim(
         self, mover: Player, cell: Cell, mine: int, theirs: int, full: bool, aux: Any
@@ -275,6 +281,8 @@ class MakerBreakerGame(ClaimGame):
 
     rules_name = "maker_breaker"
     has_draws = False
+    claim_rule = Rule.MAKER_BREAKER
+    maker: Player
 
     def __init__(self, board: Board, breaker_first: bool = False):
         self.breaker_first = breaker_first
@@ -295,6 +303,10 @@ class MakerBreakerGame(ClaimGame):
 
     def _initial_aux(self) -> Any:
         return len(self.board.lines)
+
+    def survivors(self, position: Position) -> int:
+        """The lines Breaker has not touched yet (Maker could still complete them)."""
+        return position._aux  # type: ignore[no-any-return]
 
     def _after_claim(
         self, mover: Player, cell: Cell, mine: int, theirs: int, full: bool, aux: Any
@@ -330,6 +342,7 @@ class CumulativeGame(ClaimGame):
 
     rules_name = "cumulative"
     is_scored = True
+    claim_rule = Rule.CUMULATIVE
 
     def _initial_aux(self) -> Any:
         return (0, 0)

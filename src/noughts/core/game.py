@@ -16,8 +16,9 @@ import numpy as np
 import numpy.typing as npt
 
 from noughts.core.board import Board
+from noughts.core.codes import Rule
 from noughts.core.common import Action, Move, Outcome, Player
-from noughts.core.errors import NotationError
+from noughts.core.errors import NotationError, NoughtsError
 
 __all__ = ["Game", "GameProperties", "Position"]
 
@@ -90,6 +91,14 @@ class Position:
     def score(self) -> tuple[int, int] | None:
         """(first, second) scores under scoring rules, else None."""
         return self.game.score(self)
+
+    def owned(self, player: Player) -> int:
+        """The cells ``player`` holds, as a bit mask over the board's cells (cell c is bit c)."""
+        return self.game.owned(self, player)
+
+    def occupied(self) -> int:
+        """The cells either player holds, as a bit mask."""
+        return self.game.occupied(self)
 
     # -- learning interface -------------------------------------------------------------------
 
@@ -169,6 +178,12 @@ class Game(ABC):
     spec: str
     properties: GameProperties
     num_actions: int
+    claim_rule: Rule | None = None
+    """The claim kernels' code for these rules (:mod:`noughts.core.codes`), or None where a turn
+    is more than claiming one empty cell of one board (veto, Notakto, Otrio): a capability the
+    game declares, so no algorithm dispatches on the game's class."""
+    maker: Player | None = None
+    """Maker's player under Maker-Breaker rules, None elsewhere."""
 
     # -- the protocol every rules family implements ---------------------------------------------
 
@@ -184,6 +199,21 @@ class Game(ABC):
 
     def score(self, position: Position) -> tuple[int, int] | None:
         return None
+
+    # -- typed access to a position: code outside core never reads ``Position.state`` ------------
+
+    def owned(self, position: Position, player: Player) -> int:
+        """The cells ``player`` holds in ``position``, as a bit mask over ``board``'s cells."""
+        raise NoughtsError(f"in {self.spec} no cell belongs to one player")
+
+    def occupied(self, position: Position) -> int:
+        """The cells either player holds, as a bit mask."""
+        return self.owned(position, Player.FIRST) | self.owned(position, Player.SECOND)
+
+    def completed_lines(self, position: Position, player: Player) -> tuple[int, ...]:
+        """The indices (into ``board.lines``) of the lines ``player`` holds whole."""
+        mine = self.owned(position, player)
+        return tuple(j for j, m in enumerate(self.board.line_masks) if mine & m == m)
 
     @abstractmethod
     def canonical_key(self, position: Position) -> Hashable: ...

@@ -50,6 +50,16 @@ class NotaktoGame(Game):
         """Whether a board with these marks is dead (holds a line, or is full)."""
         return bits == self.board.full_mask or any(bits & m == m for m in self.board.line_masks)
 
+    # -- typed access -----------------------------------------------------------------------------
+
+    def board_marks(self, position: Position) -> tuple[int, ...]:
+        """Each board's ``x`` cells, as bit masks, board by board."""
+        return position.state
+
+    def live_boards(self, position: Position) -> tuple[int, ...]:
+        """The indices of the boards still in play."""
+        return tuple(b for b, bits in enumerate(position.state) if not self.is_dead(bits))
+
     # -- protocol -------------------------------------------------------------------------------
 
     def start(self) -> Position:

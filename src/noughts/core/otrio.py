@@ -32,6 +32,8 @@ RINGS_PER_SIZE = 3
 class OtrioGame(StandardGame):
     """Two-player Otrio; see the module docstring."""
 
+    claim_rule = None  # the ring quotas are no claim rule: the claim kernels do not play Otrio
+
     def __init__(self) -> None:
         super().__init__(hypercube(3, 3))
         self.spec = "otrio"

@@ -57,6 +57,28 @@ class VetoGame(Game):
             return Outcome.win_for(inner.breaker)
         return Outcome.DRAW
 
+    # -- typed access -----------------------------------------------------------------------------
+
+    def owned(self, position: Position, player: Player) -> int:
+        return position.state[player]  # type: ignore[no-any-return]
+
+    def is_veto_step(self, position: Position) -> bool:
+        """Whether the next move is a veto (or a pass) rather than a claim."""
+        return position._outcome is None and position.state[2] is None
+
+    def forbidden_cell(self, position: Position) -> int | None:
+        """The cell the claimer may not take this turn (None at a veto step or after a pass)."""
+        veto = position.state[2]
+        return None if veto is None or veto == _PASS else veto
+
+    def claimer(self, position: Position) -> Player:
+        """Who claims next (at a veto step, the veto is made by the other player)."""
+        return self._claimer(position.state)
+
+    def inner_position(self, position: Position) -> Position:
+        """The claim-game position of the same marks (the veto step forgotten)."""
+        return self._inner_position(position)
+
     def _inner_position(self, position: Position) -> Position:
         s = position.state
         return Position(self.inner, (s[0], s[1]), self._claimer(s), position._outcome, position._aux)
