@@ -138,8 +138,8 @@ def child(spec: str, mode: str, repeats: int, max_seconds: float, limit: float |
     t = time.perf_counter()
     import noughts
     from noughts.core import LimitExceeded
+    from noughts.core.budget import Budget
     from noughts.exact.fast import FastSolver
-    from noughts.exact.result import Budget
     from noughts.exact.table import build_table, build_table_reference
 
     import_seconds = time.perf_counter() - t

@@ -18,9 +18,9 @@ import pytest
 
 import noughts
 from noughts import Game, LimitExceeded, NotaktoMove, Veto
+from noughts.core.budget import Budget
 from noughts.exact import _count_kernels as kernels
 from noughts.exact.count import CountResult, count, fixed_action_sets, reference_levels
-from noughts.exact.result import Budget
 
 CLAIM_3X3 = [
     "tictactoe",

@@ -15,9 +15,10 @@ import pytest
 
 import noughts
 from noughts import Game, LimitExceeded, Outcome, Player, Position
+from noughts.core.budget import Budget
 from noughts.exact import fast
 from noughts.exact.fast import ENTRY_BYTES, FastSolver, supports
-from noughts.exact.result import WIN, Budget, Value, from_int
+from noughts.exact.result import WIN, Value, from_int
 
 try:
     from noughts.exact.reference import reference_values

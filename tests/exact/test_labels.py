@@ -7,8 +7,9 @@ import pytest
 
 import noughts
 from noughts import Outcome
+from noughts.core.budget import Budget
 from noughts.exact.labels import fast_values, label_of, labels, retrograde_values
-from noughts.exact.result import WIN, Budget
+from noughts.exact.result import WIN
 
 CLAIM_3X3 = [
     "tictactoe",

@@ -17,9 +17,10 @@ from exact_cases import EXTRA_CORNER, EXTRA_CORNER_SIDE, EXTRA_SIDE, deep_positi
 import noughts
 from noughts import LimitExceeded, Outcome, Player
 from noughts.core import Position
+from noughts.core.budget import Budget
 from noughts.exact.pns import ProofResult, Prover, _Bitboards, prove_win, supports_bitboards
 from noughts.exact.reference import reference_values
-from noughts.exact.result import Budget, Value
+from noughts.exact.result import Value
 
 BITBOARD_GAMES = [
     "tictactoe",

@@ -27,9 +27,9 @@ import numpy as np
 
 from noughts.agents.base import read_options
 from noughts.core import Game, Move, NoughtsError, Position
+from noughts.core.budget import Budget
 from noughts.exact.api import ValueOracle, make_engine
 from noughts.exact.reference import after_move, move_key
-from noughts.exact.result import Budget
 from noughts.exact.table import SolvedTable
 
 __all__ = ["PerfectAgent"]

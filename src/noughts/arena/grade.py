@@ -38,9 +38,10 @@ import noughts
 from noughts.agents import Agent
 from noughts.arena.match import as_agent, game_rng, play_game
 from noughts.core import Game, LimitExceeded, NoughtsError, Outcome, Player, Position
+from noughts.core.budget import Budget
 from noughts.exact.api import ValueOracle, make_engine
 from noughts.exact.reference import after_move, move_key
-from noughts.exact.result import Budget, Value
+from noughts.exact.result import Value
 
 __all__ = ["Blunder", "Grade", "SideResult", "grade", "reachable_positions", "sample_positions"]
 

@@ -27,7 +27,8 @@ from noughts.cli.analysis import best_line, count_table, marked_board, moves_tab
 from noughts.cli.session import HUMAN, PlaySession
 from noughts.cli.views import example_specs, game_facts, params_text, styled_board, styled_line
 from noughts.core import ENTRIES, NoughtsError, Player
-from noughts.exact.result import Budget, SolveResult
+from noughts.core.budget import Budget
+from noughts.exact.result import SolveResult
 
 
 def load_table(path: Path, game: noughts.Game) -> object:

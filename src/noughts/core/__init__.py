@@ -4,6 +4,7 @@ Depends on the standard library and NumPy only.
 """
 
 from noughts.core.board import Board, hypercube, mnk, shape
+from noughts.core.budget import Budget
 from noughts.core.claim import ClaimGame, CumulativeGame, MakerBreakerGame, MisereGame, StandardGame
 from noughts.core.codes import Result, Rule
 from noughts.core.common import Action, Cell, Move, NotaktoMove, Outcome, Player, Ring, Veto
@@ -18,6 +19,7 @@ __all__ = [
     "ENTRIES",
     "Action",
     "Board",
+    "Budget",
     "Cell",
     "ClaimGame",
     "CumulativeGame",

@@ -5,9 +5,10 @@ agents all come from it. Every algorithm here has a plain reference over the pub
 API (:mod:`noughts.exact.reference`) that the fast paths are tested against.
 """
 
+from noughts.core.budget import Budget
 from noughts.exact.api import best_moves, make_engine, move_values, principal_variation, solve
 from noughts.exact.reference import reference_values
-from noughts.exact.result import WIN, Budget, MoveValue, SolveResult, Value, from_int, to_int
+from noughts.exact.result import WIN, MoveValue, SolveResult, Value, from_int, to_int
 from noughts.exact.search import Searcher
 from noughts.exact.table import SolvedTable, TableError, build_table
 

@@ -27,8 +27,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import noughts
 from noughts.core import Game, LimitExceeded, Move, NoughtsError, Player, Position
+from noughts.core.budget import Budget
 from noughts.exact.reference import after_move, move_key, terminal_value
-from noughts.exact.result import Budget, MoveValue, SolveResult, Value
+from noughts.exact.result import MoveValue, SolveResult, Value
 from noughts.exact.search import Searcher
 
 if TYPE_CHECKING:

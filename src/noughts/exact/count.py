@@ -47,8 +47,8 @@ from typing import Any, Literal
 
 from noughts.core import ClaimGame, Game, NotaktoGame, Outcome, Position, VetoGame
 from noughts.core import game as make_game
+from noughts.core.budget import Budget
 from noughts.exact import _count_kernels as kernels
-from noughts.exact.result import Budget
 
 __all__ = ["CountResult", "count", "fixed_action_sets"]
 

@@ -30,9 +30,10 @@ import numpy.typing as npt
 
 from noughts.core import Game, Player, Position
 from noughts.core.board import MAX_CELLS as BOARD_MAX_CELLS
+from noughts.core.budget import Budget
 from noughts.core.claim import CumulativeGame, MakerBreakerGame, MisereGame, StandardGame
 from noughts.exact import _kernels as K
-from noughts.exact.result import WIN, Budget, Value, from_int
+from noughts.exact.result import WIN, Value, from_int
 
 __all__ = ["MAX_CELLS", "WORD_CELLS", "FastSolver", "supports"]
 

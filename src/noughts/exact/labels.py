@@ -36,9 +36,10 @@ import numpy.typing as npt
 
 from noughts.core import Game, Player, Position, VetoGame
 from noughts.core import game as make_game
+from noughts.core.budget import Budget
 from noughts.exact import _count_kernels as kernels
 from noughts.exact.count import progress_bar, reference_levels
-from noughts.exact.result import WIN, Budget
+from noughts.exact.result import WIN
 
 __all__ = ["LABELS", "LabelResult", "fast_values", "label_of", "labels", "retrograde_values"]
 

@@ -69,7 +69,7 @@ from noughts.core import (
     Position,
     StandardGame,
 )
-from noughts.exact.result import Budget
+from noughts.core.budget import Budget
 from noughts.exact.search import _deep_recursion
 
 __all__ = ["INFINITY", "ProofResult", "Prover", "prove_win", "supports_bitboards"]

@@ -15,13 +15,12 @@ better for the mover, so negamax can compare values as integers.
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from noughts.core import Game, LimitExceeded, Move, Outcome, Player, Position
+from noughts.core import Game, Move, Outcome, Player, Position
 
-__all__ = ["WIN", "Budget", "MoveValue", "SolveResult", "Value", "from_int", "to_int"]
+__all__ = ["WIN", "MoveValue", "SolveResult", "Value", "from_int", "to_int"]
 
 WIN = 1_000_000
 """The integer value of a win in zero plies; a win in n plies is ``WIN - n``."""
@@ -110,29 +109,3 @@ class SolveResult:
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
         }
-
-
-@dataclass
-class Budget:
-    """Limits for long work: wall-clock seconds and memory (bytes of tables). ``check`` raises
-    ``LimitExceeded`` saying how far the work got.
-    """
-
-    max_seconds: float | None = 60.0
-    max_memory: int | None = 2 * 1024**3
-    started: float = field(default_factory=time.perf_counter)
-
-    def elapsed(self) -> float:
-        return time.perf_counter() - self.started
-
-    def check(self, memory: int = 0, progress: str = "") -> None:
-        """Raise ``LimitExceeded`` if the time or ``memory`` (bytes in use) is over budget."""
-        if self.max_seconds is not None and self.elapsed() > self.max_seconds:
-            raise LimitExceeded(f"stopped after {self.max_seconds:g} s (the time budget){_so_far(progress)}")
-        if self.max_memory is not None and memory > self.max_memory:
-            mib = self.max_memory / 2**20
-            raise LimitExceeded(f"stopped at {mib:.0f} MiB (the memory budget){_so_far(progress)}")
-
-
-def _so_far(progress: str) -> str:
-    return f"; {progress}" if progress else ""

@@ -67,8 +67,9 @@ from noughts.core import (
     Veto,
     VetoGame,
 )
+from noughts.core.budget import Budget
 from noughts.exact.reference import terminal_value
-from noughts.exact.result import WIN, Budget, Value, from_int, to_int
+from noughts.exact.result import WIN, Value, from_int, to_int
 
 __all__ = ["Searcher"]
 

@@ -52,9 +52,10 @@ from numba import njit
 
 import noughts
 from noughts.core import ClaimGame, Game, NotaktoGame, NoughtsError, Outcome, Position, VetoGame
+from noughts.core.budget import Budget
 from noughts.exact import _count_kernels as kernels
 from noughts.exact.reference import terminal_value
-from noughts.exact.result import WIN, Budget, Value, from_int, to_int
+from noughts.exact.result import WIN, Value, from_int, to_int
 from noughts.exact.search import _deep_recursion
 
 __all__ = ["FORMAT", "VERSION", "SolvedTable", "TableError", "build_table", "build_table_reference"]

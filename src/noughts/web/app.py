@@ -32,7 +32,7 @@ from starlette.types import Message, Receive, Scope, Send
 import noughts
 from noughts.agents import Agent, make_agent
 from noughts.core import Game, LimitExceeded, NoughtsError, Player, Position
-from noughts.exact.result import Budget
+from noughts.core.budget import Budget
 from noughts.store import Store
 from noughts.web.boards import board_view, evaluation_json, move_info
 from noughts.web.engines import AgentPool, EngineCache

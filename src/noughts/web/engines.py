@@ -27,9 +27,10 @@ from noughts.agents import Agent, agent_names, make_agent
 from noughts.agents.base import split_spec
 from noughts.agents.perfect import PerfectAgent
 from noughts.core import Game, LimitExceeded, Move, NoughtsError, Position
+from noughts.core.budget import Budget
 from noughts.exact.api import ValueOracle, move_values, principal_variation
 from noughts.exact.reference import after_move, terminal_value
-from noughts.exact.result import Budget, SolveResult
+from noughts.exact.result import SolveResult
 from noughts.web.limits import Limits
 
 __all__ = ["HUMAN", "AgentPool", "EngineCache", "check_agent_spec"]
