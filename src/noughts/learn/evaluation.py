@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from noughts.core import ClaimGame, Game, NoughtsError, Position
-from noughts.learn.rng import SplitMix64, derive_seed
+from noughts.kernels.rng import SplitMix64, derive_seed
 from noughts.learn.states import StateSpace
 
 __all__ = [
