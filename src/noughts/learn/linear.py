@@ -45,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from noughts.agents.linear import NUM_FEATURES, LineFeatures, check_claim_game
-from noughts.core import Game, MisereGame, NoughtsError, Outcome, Position, StandardGame
+from noughts.core import Game, NoughtsError, Outcome, Position, Rule
 from noughts.kernels.rng import MASK64, SplitMix64
 
 __all__ = [
@@ -298,7 +298,7 @@ class LinearLearner:
             raise NoughtsError("give either config or its options, not both")
         if engine not in ("auto", "kernel", "reference"):
             raise NoughtsError(f"engine is 'auto', 'kernel' or 'reference', not {engine!r}")
-        fits = type(game) in (StandardGame, MisereGame) and game.board.num_cells <= 62
+        fits = game.claim_rule in (Rule.STANDARD, Rule.MISERE) and game.board.num_cells <= 62
         if engine == "kernel" and not fits:
             raise NoughtsError(
                 f"the LMS kernel plays standard and misère rules on up to 62 cells, not {game}"
@@ -439,14 +439,7 @@ class LinearLearner:
         else:
             rate_state, use_rate = rate, True
         board = self.game.board
-        cells = board.num_cells
-        masks = np.array(board.line_masks, dtype=np.int64)
-        width = max(1, board.max_lines_through_cell)
-        through = np.zeros((cells, width), dtype=np.int64)
-        nthrough = np.zeros(cells, dtype=np.int64)
-        for c, ms in enumerate(board.masks_through):
-            nthrough[c] = len(ms)
-            through[c, : len(ms)] = ms
+        tables = board.tables
         k = len(board.lines[0])
         config = self.config
         rng = np.array([self.rng_state], dtype=np.uint64)
@@ -461,12 +454,13 @@ class LinearLearner:
             ran, overflow, fired = kernels.lms_games(
                 n,
                 self.episodes + 1,
-                cells,
-                masks,
-                through,
-                nthrough,
+                board.num_cells,
+                int(self.game.claim_rule),  # type: ignore[arg-type]  # use_kernel: standard or misère
+                tables.line_bits,
+                tables.through,
+                tables.nthrough,
+                tables.full_bits,
                 k,
-                type(self.game) is MisereGame,
                 self.weights,
                 rng,
                 config.eta,
