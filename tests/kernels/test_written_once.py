@@ -28,7 +28,7 @@ PRIMITIVES = {
     "SplitMix64": "kernels/rng.py",
     "derive_seed": "kernels/rng.py",
     "claim_after": "kernels/claim.py",
-    "claim_after_many": "kernels/claim.py",
+    "claim_after_many": "kernels/claim_numpy.py",
     "completes": "kernels/claim.py",
     "covers_line": "kernels/masks.py",
     "unowned": "kernels/masks.py",
@@ -92,17 +92,17 @@ def test_the_primitives_constants_stand_in_one_place(constant: str) -> None:
 
 
 def test_rule_and_result_codes_are_declared_once() -> None:
-    """The codes are core's enums; kernels.claim gives them to numba as plain ints derived from
+    """The codes are core's enums; kernels.codes gives them to numba as plain ints derived from
     them; nothing else assigns a rule or result code at module level."""
     codes = re.compile(
         r"^(STANDARD|MISERE|MAKER_BREAKER|CUMULATIVE|RUNNING|NONE|FIRST_WINS|SECOND_WINS)\s*=", re.M
     )
-    assert [path for path, text in FILES.items() if codes.search(text)] == ["kernels/claim.py"]
+    assert [path for path, text in FILES.items() if codes.search(text)] == ["kernels/codes.py"]
     derived = re.compile(
         r"^(STANDARD|MISERE|MAKER_BREAKER|CUMULATIVE|RUNNING|FIRST|SECOND|DRAW) = int\((Rule|Result)\.\1\)$",
         re.M,
     )
-    assert len(derived.findall(FILES["kernels/claim.py"])) == 8
+    assert len(derived.findall(FILES["kernels/codes.py"])) == 8
 
 
 def test_no_kernel_driver_builds_its_own_tables() -> None:

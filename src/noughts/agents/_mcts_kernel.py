@@ -20,13 +20,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
-from noughts.kernels.bits import cell_bit, nth_cell, popcount, rng_below
-from noughts.kernels.claim import DRAW, RUNNING, claim_after
+from noughts.kernels.bits import cell_bit, entry, internal, nth_cell, popcount, rng_below
+from noughts.kernels.claim import claim_after
+from noughts.kernels.codes import DRAW, RUNNING
 
 
-@njit(cache=True)
+@internal
 def rollout(
     b0: np.uint64,
     b1: np.uint64,
@@ -61,11 +61,11 @@ def rollout(
                 rule, maker, 1, b1, b0, c, n == 0, lines, through, nthrough, aux0, aux1
             )
         if out != RUNNING:
-            return out
+            return int(out)
         mover = 1 - mover
 
 
-@njit(cache=True)
+@entry
 def search(
     b0: np.uint64,
     b1: np.uint64,
@@ -158,8 +158,8 @@ def search(
                 x0 = nb0[node]
                 x1 = nb1[node]
                 full = (x0 | x1 | bit) == full_mask
-                a0 = np.int64(na0[node])
-                a1 = np.int64(na1[node])
+                a0 = int(na0[node])
+                a1 = int(na1[node])
                 if mover == 0:
                     x0 |= bit
                     out, a0, a1 = claim_after(

@@ -81,8 +81,8 @@ from numba import njit
 from numba.extending import overload
 
 from noughts.exact.result import WIN
-from noughts.kernels.bits import GOLDEN, ONE, ZERO, lowest_cell
-from noughts.kernels.claim import CUMULATIVE, MAKER_BREAKER, MISERE, STANDARD
+from noughts.kernels.bits import GOLDEN, INTERNAL, ONE, ZERO, entry, internal, lowest_cell
+from noughts.kernels.codes import CUMULATIVE, MAKER_BREAKER, MISERE, STANDARD
 from noughts.kernels.masks import (
     and_line,
     and_to,
@@ -182,7 +182,7 @@ _U255 = np.uint64(255)
 _MIX = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def to_node(v: int, d: int, rule: int) -> int:
     """A root-relative value at depth d as the node-relative value the table stores."""
     if rule == CUMULATIVE or v == 0 or v >= INF or v <= -INF:
@@ -190,7 +190,7 @@ def to_node(v: int, d: int, rule: int) -> int:
     return v + d if v > 0 else v - d
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def from_node(v: int, d: int, rule: int) -> int:
     if rule == CUMULATIVE or v == 0 or v >= INF or v <= -INF:
         return v
@@ -210,7 +210,7 @@ def canonical(prm: Any, me: Any, op: Any, symtab: Any, key: Any, img: Any) -> An
     """
 
 
-@overload(canonical, jit_options={"no_cfunc_wrapper": True})
+@overload(canonical, jit_options=INTERNAL)
 def _canonical(prm, me, op, symtab, key, img):  # type: ignore[no-untyped-def]
     if is_multi(me):
 
@@ -264,7 +264,7 @@ def _canonical(prm, me, op, symtab, key, img):  # type: ignore[no-untyped-def]
 # -- the search, once -----------------------------------------------------------------------------
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def bucket(key: np.ndarray, nkey: int, mask: int) -> int:
     """The first slot of ``key``'s bucket of two."""
     if nkey == 2:
@@ -280,7 +280,7 @@ def bucket(key: np.ndarray, nkey: int, mask: int) -> int:
     return int(np.intp(h & np.uint64(mask))) & ~1
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def _same_key(tt_key: np.ndarray, i: int, key: np.ndarray, nkey: int) -> bool:
     for t in range(nkey):  # noqa: SIM110  (a plain loop: numba compiles it without a generator)
         if tt_key[i, t] != key[t]:
@@ -288,7 +288,7 @@ def _same_key(tt_key: np.ndarray, i: int, key: np.ndarray, nkey: int) -> bool:
     return True
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def tt_store(
     tt_key: np.ndarray,
     tt_val: np.ndarray,
@@ -365,7 +365,7 @@ def tt_rehash(
     return stored
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def _paired(
     prm: np.ndarray, lines: np.ndarray, cnt: np.ndarray, side: int, empty: Any, seen: Any, scratch: np.ndarray
 ) -> bool:
@@ -444,7 +444,7 @@ def _paired(
 # rule's function (:func:`search_kernel`).
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def _evaluate_standard(  # type: ignore[no-untyped-def]
     prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed
 ):
@@ -511,7 +511,7 @@ def _evaluate_standard(  # type: ignore[no-untyped-def]
     return SEARCH, 0, lb, ub, allowed, -INF
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def _evaluate_misere(  # type: ignore[no-untyped-def]
     prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed
 ):
@@ -548,7 +548,7 @@ def _evaluate_misere(  # type: ignore[no-untyped-def]
     return SEARCH, 0, lb, ub, allowed, init
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def _evaluate_maker_breaker(  # type: ignore[no-untyped-def]
     prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed
 ):
@@ -615,7 +615,7 @@ def _evaluate_maker_breaker(  # type: ignore[no-untyped-def]
     return SEARCH, 0, lb, ub, allowed, -INF
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def _evaluate_cumulative(  # type: ignore[no-untyped-def]
     prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed
 ):
@@ -645,7 +645,7 @@ def _evaluate_cumulative(  # type: ignore[no-untyped-def]
     return SEARCH, 0, lb, ub, allowed, -INF  # dead cells: see STANDARD
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def _move_score(
     through: np.ndarray,
     nthrough: np.ndarray,
@@ -665,7 +665,7 @@ def _move_score(
     return s
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def _order(
     prm: np.ndarray,
     through: np.ndarray,
@@ -716,7 +716,7 @@ def search_kernel(rule: int) -> Any:
 
 
 def _search_for(rule: int) -> Any:
-    @njit(cache=True, no_cfunc_wrapper=True)
+    @entry
     def search(
         prm: np.ndarray,
         lines: np.ndarray,

@@ -34,7 +34,7 @@ from noughts.core.budget import Budget
 from noughts.core.tables import split_words
 from noughts.exact import _kernels as K
 from noughts.exact.result import WIN, Value, from_int
-from noughts.kernels.claim import CUMULATIVE, MAKER_BREAKER, MISERE
+from noughts.kernels.codes import CUMULATIVE, MAKER_BREAKER, MISERE
 
 __all__ = ["MAX_CELLS", "WORD_CELLS", "FastSolver", "supports"]
 

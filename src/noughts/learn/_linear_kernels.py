@@ -11,14 +11,14 @@ numbers are drawn in the reference's order, so a run agrees with the reference b
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from noughts.kernels.bits import ONE, ZERO, cell_bit, popcount, rng_below, rng_uniform
-from noughts.kernels.claim import RUNNING, claim_after
+from noughts.kernels.bits import ONE, ZERO, cell_bit, entry, internal, popcount, rng_below, rng_uniform
+from noughts.kernels.claim import claim_after
+from noughts.kernels.codes import RUNNING
 from noughts.learn._td_kernels import rate_code, rate_push
 
 
-@njit(cache=True)
+@internal
 def _features(b0, b1, lines, k, out):  # type: ignore[no-untyped-def]
     out[0] = 1.0
     for i in range(1, 7):
@@ -43,7 +43,7 @@ def _features(b0, b1, lines, k, out):  # type: ignore[no-untyped-def]
                 out[6] += 1.0
 
 
-@njit(cache=True)
+@internal
 def _claim(rule, mover, b0, b1, c, full, lines, through, nthrough):  # type: ignore[no-untyped-def]
     """``mover`` claims cell ``c``: the new boards and the window test's code of the result
     (-1 while the game runs).
@@ -57,7 +57,7 @@ def _claim(rule, mover, b0, b1, c, full, lines, through, nthrough):  # type: ign
     return b0, b1, (-1 if code == RUNNING else rate_code(code))
 
 
-@njit(cache=True)
+@internal
 def _dot(w, x):  # type: ignore[no-untyped-def]
     s = 0.0
     for i in range(7):
@@ -65,7 +65,7 @@ def _dot(w, x):  # type: ignore[no-untyped-def]
     return s
 
 
-@njit(cache=True)
+@entry
 def lms_games(  # type: ignore[no-untyped-def]
     n_games,
     first_game,

@@ -10,14 +10,14 @@ SplitMix64 stream as the reference loop, so the two agree bit for bit (the tests
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from noughts.kernels.bits import GOLDEN, ONE, cell_bit, rng_uniform
-from noughts.kernels.claim import RUNNING, claim_after, completes
+from noughts.kernels.bits import GOLDEN, ONE, cell_bit, entry, internal, rng_uniform
+from noughts.kernels.claim import claim_after, completes
+from noughts.kernels.codes import RUNNING
 from noughts.learn._td_kernels import rate_code, rate_push
 
 
-@njit(cache=True)
+@internal
 def _slot(key, slots, keys):  # type: ignore[no-untyped-def]
     mask = slots.shape[0] - 1
     h = (np.uint64(key) * GOLDEN) >> np.uint64(33)
@@ -29,7 +29,7 @@ def _slot(key, slots, keys):  # type: ignore[no-untyped-def]
         i = (i + 1) & mask
 
 
-@njit(cache=True)
+@internal
 def index_of(key, slots, keys, count):  # type: ignore[no-untyped-def]
     """The index of ``key`` (adding it as index ``count[0]`` if new)."""
     i = _slot(key, slots, keys)
@@ -42,7 +42,7 @@ def index_of(key, slots, keys, count):  # type: ignore[no-untyped-def]
     return j
 
 
-@njit(cache=True)
+@entry
 def rehash(keys, count, size):  # type: ignore[no-untyped-def]
     """A fresh slot array of ``size`` (a power of two) for the first ``count`` keys."""
     slots = np.full(size, -1, dtype=np.int64)
@@ -51,7 +51,7 @@ def rehash(keys, count, size):  # type: ignore[no-untyped-def]
     return slots
 
 
-@njit(cache=True)
+@entry
 def run_episodes(  # type: ignore[no-untyped-def]
     episodes,
     cells,

@@ -12,30 +12,12 @@ one copy of the test: the Q-learning and LMS kernels call it, and so does
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from noughts.kernels.bits import rng_below, rng_next, rng_uniform
-from noughts.kernels.claim import DRAW, FIRST
-
-
-@njit(cache=True)
-def rng_draws(seed, count, kind, n):  # type: ignore[no-untyped-def]
-    """``count`` draws for the tests: kind 0 raw bits, 1 uniform, 2 below(n)."""
-    st = np.empty(1, np.uint64)
-    st[0] = seed
-    out = np.empty(count, np.float64)
-    raw = np.empty(count, np.uint64)
-    for i in range(count):
-        if kind == 0:
-            raw[i] = rng_next(st)
-        elif kind == 1:
-            out[i] = rng_uniform(st)
-        else:
-            out[i] = rng_below(st, n)
-    return raw, out
+from noughts.kernels.bits import entry, internal, rng_below, rng_uniform
+from noughts.kernels.codes import DRAW, FIRST
 
 
-@njit(cache=True)
+@internal
 def rate_code(result):  # type: ignore[no-untyped-def]
     """The window test's code of a claim's result (:class:`noughts.core.Result`): 0 the first
     player won, 1 a draw, 2 the second player won.
@@ -43,7 +25,7 @@ def rate_code(result):  # type: ignore[no-untyped-def]
     return 0 if result == FIRST else (1 if result == DRAW else 2)
 
 
-@njit(cache=True)
+@entry
 def rate_push(outcome, counts, buf, sums, shift, delta):  # type: ignore[no-untyped-def]
     """Feed one outcome code (0 first won, 1 draw, 2 second won) to 000 §4.2's test; whether
     it now holds. ``counts``: first wins, draws, second wins, episodes; ``buf``: the last ``W``
@@ -99,7 +81,7 @@ def rate_push(outcome, counts, buf, sums, shift, delta):  # type: ignore[no-unty
     return v1 < delta and vd < delta
 
 
-@njit(cache=True)
+@entry
 def td_run(  # type: ignore[no-untyped-def]
     nxt,
     outcome_of,
@@ -186,7 +168,7 @@ def td_run(  # type: ignore[no-untyped-def]
     return max_episodes, False
 
 
-@njit(cache=True)
+@entry
 def null_run(p_first, p_draw, st, max_episodes, counts, buf, sums, shift, delta):  # type: ignore[no-untyped-def]
     """Outcomes drawn at fixed rates fed to the 000 §4.2 test: (episodes, converged)."""
     for ep in range(max_episodes):
@@ -202,7 +184,7 @@ def null_run(p_first, p_draw, st, max_episodes, counts, buf, sums, shift, delta)
     return max_episodes, False
 
 
-@njit(cache=True)
+@entry
 def greedy_sets(nxt, outcome_of, to_move, v1, v2):  # type: ignore[no-untyped-def]
     """For each state, the bit set of actions whose successor has the mover's greatest value
     (0 at finished positions): the greedy policy, ties included.
