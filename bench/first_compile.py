@@ -11,7 +11,7 @@ With ``--base REV`` the same runs are made, interleaved (A B, then B A), against
 out into a temporary git worktree (``bench/regression.py``'s), each child importing that tree's
 ``src``; the table then shows both and their ratio.
 
-Run it as ``python bench/startup.py [--spec "mnk(4,4,4)"] [--rounds 5] [--base REV]``.
+Run it as ``python bench/first_compile.py [--spec "mnk(4,4,4)"] [--rounds 5] [--base REV]``.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def main() -> None:
     parser.add_argument("--spec", default="mnk(4,4,4)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--base", help="also run this revision, interleaved")
-    parser.add_argument("--json", type=Path, default=ROOT / "bench" / "results" / "startup.json")
+    parser.add_argument("--json", type=Path, default=ROOT / "bench" / "results" / "first_compile.json")
     args = parser.parse_args()
     cli = ["solve", args.spec]
     with ExitStack() as stack:
