@@ -332,10 +332,12 @@ def count(
 
     Positions are counted per ply and up to symmetry; docs/counting.md defines every count.
     """
+    from noughts.cli.progress import step_bar
     from noughts.exact.count import count as run_count
 
     game = noughts.game(spec)
-    result = run_count(game, budget=Budget(max_seconds, max_memory * 2**20), progress=not as_json)
+    with step_bar(not as_json, f"counting {game}") as progress:
+        result = run_count(game, budget=Budget(max_seconds, max_memory * 2**20), progress=progress)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
         return
