@@ -5,7 +5,7 @@ import noughts
 from noughts.agents.td import TDAgent
 from noughts.core import NoughtsError
 from noughts.learn.evaluation import initial_values
-from noughts.learn.states import state_space
+from noughts.exact.states import state_space
 
 
 def _agent(spec="cumulative(tictactoe)", init="tcd"):

@@ -13,7 +13,7 @@ from noughts.learn.evaluation import (
     terminal_values,
     wtcd,
 )
-from noughts.learn.states import state_space
+from noughts.exact.states import state_space
 
 
 @pytest.mark.parametrize("spec", ["cumulative(tictactoe)", "tictactoe", "mnk(3,4,3)"])

@@ -1,6 +1,7 @@
 """Every reachable position of a small game, numbered, with its move table.
 
-Tabular learners (TD, Q-learning) keep one number per position; their numba kernels work on
+It lies below both ``agents`` and ``learn``: the tabular agents play from it and the learners
+train over it. Tabular learners (TD, Q-learning) keep one number per position; their numba kernels work on
 integer position indices and a transition table instead of :class:`~noughts.core.Position`
 objects. :class:`StateSpace` is that numbering:
 
@@ -14,7 +15,7 @@ objects. :class:`StateSpace` is that numbering:
 Two ways to build it, held to each other by the tests on every 3x3 claim game:
 :func:`enumerate_reference` walks the public position API breadth first (any game), and the
 claim-game path takes the levels of the exact counter's NumPy kernels
-(:class:`noughts.exact._count_kernels.ClaimDag`: standard, misère, Maker-Breaker and cumulative
+(``ClaimDag`` in ``noughts.exact._count_kernels``: standard, misère, Maker-Breaker and cumulative
 rules; here on boards of up to 32 cells). Claim-game states are keyed by
 ``first_bits | second_bits << cells`` and sorted, so a position's index is a binary search.
 """
@@ -30,7 +31,14 @@ from noughts.core import Game, LimitExceeded, NoughtsError, Outcome, Position
 from noughts.core.text import format_grid
 from noughts.exact import _count_kernels as kernels
 
-__all__ = ["DEFAULT_MAX_STATES", "OUTCOME_CODES", "StateSpace", "enumerate_reference", "state_space"]
+__all__ = [
+    "DEFAULT_MAX_STATES",
+    "OUTCOME_CODES",
+    "StateSpace",
+    "enumerate_reference",
+    "state_space",
+    "terminal_values",
+]
 
 DEFAULT_MAX_STATES = 5_000_000
 """The most positions a state space may hold unless the caller allows more."""
@@ -76,7 +84,7 @@ class StateSpace:
         if position.game != self.game:
             raise NoughtsError(f"position of {position.game} given to a state space of {self.game}")
         if self.keys is not None:
-            b0, b1 = position.state[0], position.state[1]
+            b0, b1 = position.cell_masks()
             key = np.uint64(b0 | (b1 << self.game.board.num_cells))
             i = int(np.searchsorted(self.keys, key))
             if i < self.keys.shape[0] and self.keys[i] == key:
@@ -202,7 +210,7 @@ def _claim_marks(game: Game) -> tuple[str, str]:
 
 def enumerate_claim(game: Game, max_states: int = DEFAULT_MAX_STATES) -> StateSpace:
     """The state space of a claim game from the levels of the counting kernels
-    (:class:`noughts.exact._count_kernels.ClaimDag`), numbered by sorted bit key.
+    (``ClaimDag`` in ``noughts.exact._count_kernels``), numbered by sorted bit key.
     """
     if not _claim_supported(game):
         raise NoughtsError(f"{game} is not a claim game on at most 32 cells")
@@ -239,6 +247,11 @@ def enumerate_claim(game: Game, max_states: int = DEFAULT_MAX_STATES) -> StateSp
         nxt[rows, c] = np.searchsorted(keys, child).astype(np.int32)
     start = int(np.searchsorted(keys, np.uint64(0)))
     return StateSpace(game, nxt, to_move, outcome, start, keys)
+
+
+def terminal_values(space: StateSpace) -> npt.NDArray[np.float64]:
+    """The first player's payoff at each finished position (+1, 0, -1), 0 elsewhere."""
+    return np.select([space.outcome == 0, space.outcome == 2], [1.0, -1.0], 0.0)
 
 
 def exact_values(space: StateSpace) -> npt.NDArray[np.int64]:
