@@ -27,7 +27,14 @@ from noughts.core.errors import IllegalMoveError, NotationError
 from noughts.core.game import Game, GameProperties, Position
 from noughts.core.text import format_grid, parse_grid, render_grid
 
-__all__ = ["ClaimGame", "CumulativeGame", "MakerBreakerGame", "MisereGame", "StandardGame", "outcome_by_score"]
+__all__ = [
+    "ClaimGame",
+    "CumulativeGame",
+    "MakerBreakerGame",
+    "MisereGame",
+    "StandardGame",
+    "outcome_by_score",
+]
 
 _FIRST, _SECOND = Player.FIRST, Player.SECOND
 
@@ -151,7 +158,8 @@ class ClaimGame(Game):
 
     def fixed_action_sets(self) -> tuple[int, dict[frozenset[int], int]] | None:
         """A symmetry moves the claim of cell ``c`` to the claim of ``perm[c]`` (Otrio too: its
-        action is the cube cell of the ring)."""
+        action is the cube cell of the ring).
+        """
         perms = self.symmetries
         return len(perms), dict(fixed_cell_sets(self.board.num_cells, perms))
 
