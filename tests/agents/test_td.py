@@ -4,8 +4,8 @@ import pytest
 import noughts
 from noughts.agents.td import TDAgent
 from noughts.core import NoughtsError
-from noughts.learn.evaluation import initial_values
 from noughts.exact.states import state_space
+from noughts.learn.evaluation import initial_values
 
 
 def _agent(spec="cumulative(tictactoe)", init="tcd"):

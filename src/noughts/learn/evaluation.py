@@ -30,8 +30,8 @@ import numpy as np
 import numpy.typing as npt
 
 from noughts.core import Game, NoughtsError, Position
-from noughts.learn.rng import SplitMix64, derive_seed
 from noughts.exact.states import StateSpace, terminal_values
+from noughts.learn.rng import SplitMix64, derive_seed
 
 __all__ = [
     "EVALUATIONS",
@@ -50,7 +50,8 @@ FloatArray = npt.NDArray[np.float64]
 
 def _claims_cells(game: Game) -> bool:
     """Whether each turn claims a cell of the one board (claim games and Otrio; not veto rules,
-    whose turns open with a veto)."""
+    whose turns open with a veto).
+    """
     return game.line_rule is not None and not game.has_veto_step
 
 
