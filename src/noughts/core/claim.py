@@ -98,6 +98,10 @@ class ClaimGame(Game):
     def cell_masks(self, position: Position) -> tuple[int, int]:
         return position.state
 
+    def occupied(self, position: Position) -> int:
+        state = position.state
+        return state[0] | state[1]  # type: ignore[no-any-return]
+
     def start(self) -> Position:
         return Position(self, (0, 0), _FIRST, None, self._initial_aux())
 

@@ -71,6 +71,17 @@ class VetoGame(Game):
     def cell_masks(self, position: Position) -> tuple[int, int]:
         return position.state[0], position.state[1]
 
+    def occupied(self, position: Position) -> int:
+        state = position.state
+        return state[0] | state[1]  # type: ignore[no-any-return]
+
+    def veto_state(self, position: Position) -> tuple[int, int, int | None]:
+        """``(first's cells, second's cells, pending)`` in one call, for searches: ``pending`` is
+        None at a veto step, -1 after a pass, else the forbidden cell (the parts of a running
+        position's :meth:`canonical_key` before symmetry).
+        """
+        return position.state
+
     def claimable(self, position: Position, player: Player) -> int:
         veto = self.forbidden_cell(position)
         empty: int = self.board.full_mask & ~(position.state[0] | position.state[1])

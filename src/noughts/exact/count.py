@@ -226,7 +226,7 @@ def checked_progress(progress: object) -> Progress | None:
         raise TypeError(
             f"progress is a callback (done, total, description) or None, not {type(progress).__name__}"
         )
-    return progress  # type: ignore[return-value]
+    return progress
 
 
 def fixed_action_sets(game: Game) -> tuple[int, dict[frozenset[int], int]] | None:
