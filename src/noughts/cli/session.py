@@ -11,14 +11,17 @@ import shlex
 import sys
 import time
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
-import numpy as np
-from rich.console import Console
 from rich.text import Text
 
 from noughts.agents import Agent
 from noughts.cli.views import styled_board, styled_line
 from noughts.core import Game, NoughtsError, Player, Position
+
+if TYPE_CHECKING:
+    import numpy as np
+    from rich.console import Console
 
 __all__ = ["COMMANDS", "HUMAN", "PlaySession"]
 
