@@ -18,7 +18,7 @@ from typer.core import TyperGroup
 
 import noughts
 from noughts.agents import agent_names
-from noughts.cli.session import HUMAN
+from noughts.cli import HUMAN
 from noughts.core import ENTRIES, NoughtsError, Player
 from noughts.core.budget import Budget
 
@@ -53,6 +53,17 @@ class NoughtsGroup(TyperGroup):
         except NoughtsError as error:
             typer.echo(f"noughts: error: {error}", err=True)
             raise typer.Exit(BAD_INPUT) from None
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """The commands, each with its whole summary (click's own list cuts them short)."""
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=1000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
 
 app = typer.Typer(

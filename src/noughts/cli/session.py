@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from noughts.agents import Agent
+from noughts.cli import HUMAN
 from noughts.cli.views import styled_board, styled_line
 from noughts.core import Game, NoughtsError, Player, Position
 
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
 
 __all__ = ["COMMANDS", "HUMAN", "PlaySession"]
 
-HUMAN = "human"
 """The player name that means: a person types this player's moves."""
 
 COMMANDS = {
