@@ -3,6 +3,7 @@ import pytest
 
 import noughts
 from noughts.core import NoughtsError
+from noughts.exact.states import state_space
 from noughts.learn.evaluation import (
     EVALUATIONS,
     bounds,
@@ -13,7 +14,6 @@ from noughts.learn.evaluation import (
     terminal_values,
     wtcd,
 )
-from noughts.learn.states import state_space
 
 
 @pytest.mark.parametrize("spec", ["cumulative(tictactoe)", "tictactoe", "mnk(3,4,3)"])

@@ -50,17 +50,7 @@ import numpy as np
 import numpy.typing as npt
 
 from noughts.agents.saved import saved_game
-from noughts.core import (
-    ClaimGame,
-    CumulativeGame,
-    Game,
-    MakerBreakerGame,
-    MisereGame,
-    Move,
-    NoughtsError,
-    Position,
-    StandardGame,
-)
+from noughts.core import Game, Move, NoughtsError, Position
 
 __all__ = [
     "FEATURE_NAMES",
@@ -88,16 +78,17 @@ FEATURE_NAMES = (
 )
 
 
-def check_claim_game(game: Game) -> ClaimGame:
-    """``game`` as a claim game (players claim cells of one board), or a clear ``NoughtsError``."""
-    if type(game) not in (StandardGame, MisereGame, MakerBreakerGame, CumulativeGame):
+def check_claim_game(game: Game) -> Game:
+    """``game`` if it is a claim game (players claim cells of one board: ``game.claim_rule``),
+    else a clear ``NoughtsError``.
+    """
+    if game.claim_rule is None:
         raise NoughtsError(
             f"the linear (LMS) features are defined over the marks of one board; {game} is not a claim game"
         )
     lengths = {len(line) for line in game.board.lines}
     if len(lengths) != 1:
         raise NoughtsError(f"the lines of {game.board.spec} differ in length; the features need one k")
-    assert isinstance(game, ClaimGame)
     return game
 
 
@@ -137,7 +128,7 @@ class LineFeatures:
         """The feature vector of ``position`` (which must be a position of this game)."""
         if position.game != self.game:
             raise NoughtsError(f"a position of {position.game}, not of {self.game}")
-        return self.of_bits(position.state[0], position.state[1])
+        return self.of_bits(*position.cell_masks())
 
 
 def features(position: Position) -> npt.NDArray[np.float64]:

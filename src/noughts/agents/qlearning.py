@@ -37,10 +37,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-import noughts
 from noughts.agents.base import read_options
 from noughts.agents.saved import saved_game
-from noughts.core import Game, MisereGame, Move, NoughtsError, Outcome, Position, StandardGame
+from noughts.core import Game, Move, NoughtsError, Outcome, Position, Rule
+from noughts.core import game as make_game
 
 __all__ = [
     "KIND",
@@ -83,7 +83,7 @@ def _corner_cells(game: Game) -> list[int]:
 
 def check_q_game(game: Game) -> Game:
     """``game`` if the tabular Q-learner takes it (standard or misère rules, <= 32 cells)."""
-    if type(game) not in (StandardGame, MisereGame):
+    if game.claim_rule not in (Rule.STANDARD, Rule.MISERE):
         raise NoughtsError(f"the Q-learner plays standard or misère claim games, not {game}")
     if game.board.num_cells > 32:
         raise NoughtsError(
@@ -159,7 +159,8 @@ class _Heuristic:
 def heuristic(position: Position, player: int, *, iron_wall: bool = False) -> float:
     """003 §A.1's evaluation of ``position`` for ``player`` (0 first, 1 second)."""
     h = _Heuristic(position.game)
-    return h(position.state[player], position.state[1 - player], iron_wall)
+    masks = position.cell_masks()
+    return h(masks[player], masks[1 - player], iron_wall)
 
 
 class QAgent:
@@ -186,7 +187,7 @@ class QAgent:
             raise NoughtsError(f"tie_break is 'random' or 'first', not {tie_break!r}")
         if depth < 0 or depth_bonus < 0:
             raise NoughtsError("depth and depth_bonus are 0 or more")
-        if (depth or depth_bonus or iron_wall) and type(game) is not StandardGame:
+        if (depth or depth_bonus or iron_wall) and game.claim_rule is not Rule.STANDARD:
             raise NoughtsError(f"the search tier's heuristic is written for standard rules, not {game}")
         if table is None:
             table = QTable.empty(game.board.num_cells, 0)
@@ -224,14 +225,14 @@ class QAgent:
         when ``centre_ban`` is on.
         """
         moves: list[int] = position.legal_moves()  # type: ignore[assignment]
-        if self._banned and position.state[0] == 0 and position.state[1] == 0:
+        if self._banned and position.occupied() == 0:
             kept = [m for m in moves if m not in self._banned]
             moves = kept or moves
         return moves
 
     def q_values(self, position: Position) -> npt.NDArray[np.float64] | None:
         """The learned row ``Q(position, .)``, or None if training never visited it."""
-        b0, b1 = position.state[0], position.state[1]
+        b0, b1 = position.cell_masks()
         i = self._index.get(b0 | (b1 << self.game.board.num_cells))
         return None if i is None else self.table.q[i]
 
@@ -239,7 +240,7 @@ class QAgent:
         masks = self.game.board.masks_through
         me = int(position.to_move)
         for player in (me, 1 - me):
-            bits = position.state[player]
+            bits = position.cell_masks()[player]
             for m in moves:
                 b = bits | (1 << m)
                 if any(b & line == line for line in masks[m]):
@@ -264,7 +265,8 @@ class QAgent:
             return (_WIN + depth) if outcome.winner == me else -(_WIN + depth)
         if depth <= 0:
             assert self._heuristic is not None
-            return self._heuristic(position.state[me], position.state[1 - me], iron)
+            masks = position.cell_masks()
+            return self._heuristic(masks[me], masks[1 - me], iron)
         maximise = position.to_move == me
         best = -math.inf if maximise else math.inf
         for m in position.legal_moves():
@@ -408,7 +410,7 @@ def from_arena(snapshot: Any, **options: Any) -> QAgent:
     game reaches (mark counts that do not alternate) are refused. ``options`` set the tiers.
     """
     grid, k = int(snapshot.grid_size), int(snapshot.win_length)
-    game = noughts.game(f"mnk({grid},{grid},{k})")
+    game = make_game(f"mnk({grid},{grid},{k})")
     cells = grid * grid
     check_q_game(game)
     rows: dict[int, npt.NDArray[np.float64]] = {}

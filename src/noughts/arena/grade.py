@@ -34,10 +34,10 @@ from typing import Any
 
 import numpy as np
 
-import noughts
 from noughts.agents import Agent
 from noughts.arena.match import as_agent, game_rng, play_game
 from noughts.core import Game, LimitExceeded, NoughtsError, Outcome, Player, Position
+from noughts.core import game as make_game
 from noughts.core.budget import Budget
 from noughts.exact.api import ValueOracle, make_engine
 from noughts.exact.reference import after_move, move_key
@@ -213,7 +213,7 @@ def grade(
     whole work (``LimitExceeded``). ``progress(done, total)`` is called as positions are graded.
     """
     started = time.perf_counter()
-    g = noughts.game(game) if isinstance(game, str) else game
+    g = make_game(game) if isinstance(game, str) else game
     agent, agent_name = as_agent(agent)
     if rng is None:
         rng = np.random.default_rng(seed)

@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-import noughts
 from noughts.agents import Agent, make_agent
 from noughts.core import Game, IllegalMoveError, Move, NoughtsError, Outcome, Player, Position
+from noughts.core import game as make_game
 
 if TYPE_CHECKING:
     from noughts.store import Store
@@ -242,10 +242,10 @@ def as_agent(agent: Agent | str) -> tuple[Agent, str]:
     return agent, str(getattr(agent, "name", type(agent).__name__))
 
 
-def _play_chunk(job: tuple[str, str, str, int, bool, Sequence[int], str | None]) -> list[GamePlayed]:
+def play_chunk(job: tuple[str, str, str, int, bool, Sequence[int], str | None]) -> list[GamePlayed]:
     """Play the games ``indices`` of a match between agent specs (for the parallel executor)."""
     spec, a_spec, b_spec, seed, swap, indices, start = job
-    game = noughts.game(spec)
+    game = make_game(spec)
     a, b = make_agent(a_spec), make_agent(b_spec)
     begin = game.start() if start is None else game.parse(start)
     return [_one(game, a, b, seed, swap, i, begin) for i in indices]
@@ -288,7 +288,7 @@ def play_match(
     games through :func:`noughts.parallel.executor` (local processes; agents given as specs
     only, else in this process), in chunks; the result is the same as in one process.
     """
-    run = _MatchRun(
+    run = MatchRun(
         game, agent_a, agent_b, games, swap, seed, start, store, progress, confidence, tournament_id
     )
     parallel = workers != 1 and isinstance(agent_a, str) and isinstance(agent_b, str)
@@ -300,13 +300,13 @@ def play_match(
         with executor(workers=workers) as ex:
             jobs = run.jobs(max(1, -(-games // (4 * ex.workers))))
             description = f"{run.result.agent_a} vs {run.result.agent_b}"
-            for played_chunk in ex.map(_play_chunk, jobs, description=description, chunksize=1):
+            for played_chunk in ex.map(play_chunk, jobs, description=description, chunksize=1):
                 for played in played_chunk:
                     run.record(played)
     return run.finish()
 
 
-class _MatchRun:
+class MatchRun:
     """One match being played: its agents, its result so far, and where its games go."""
 
     def __init__(
@@ -325,7 +325,7 @@ class _MatchRun:
     ):
         if games < 1:
             raise NoughtsError(f"a match has at least one game, not {games}")
-        self.game = noughts.game(game) if isinstance(game, str) else game
+        self.game = make_game(game) if isinstance(game, str) else game
         self.a, a_name = as_agent(agent_a)
         self.b, b_name = as_agent(agent_b)
         self.specs = (agent_a, agent_b)
@@ -347,7 +347,7 @@ class _MatchRun:
         self.started = time.perf_counter()
 
     def jobs(self, size: int) -> list[tuple[str, str, str, int, bool, Sequence[int], str | None]]:
-        """The match's games in chunks of ``size``, as jobs for :func:`_play_chunk`."""
+        """The match's games in chunks of ``size``, as jobs for :func:`play_chunk`."""
         a, b = self.specs
         assert isinstance(a, str) and isinstance(b, str)
         return [

@@ -8,8 +8,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from noughts.core import NoughtsError
 
@@ -109,6 +107,9 @@ def train(
     ] = False,
 ) -> None:
     """Train a learning agent by self-play until a stopping criterion holds; save it."""
+    from rich.console import Console
+    from rich.table import Table
+
     import noughts
     from noughts.learn.train import learner_class
     from noughts.learn.train import resume as resume_from
@@ -216,6 +217,8 @@ def experiment(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
 ) -> None:
     """Run an experiment that reproduces a source's study; it writes CSV, Markdown, PNG and its configuration."""
+    from rich.console import Console
+
     from noughts.learn.experiments import EXPERIMENTS
     from noughts.learn.experiments import experiment as find
 

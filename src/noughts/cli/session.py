@@ -11,18 +11,21 @@ import shlex
 import sys
 import time
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
-import numpy as np
-from rich.console import Console
 from rich.text import Text
 
 from noughts.agents import Agent
+from noughts.cli import HUMAN
 from noughts.cli.views import styled_board, styled_line
 from noughts.core import Game, NoughtsError, Player, Position
 
+if TYPE_CHECKING:
+    import numpy as np
+    from rich.console import Console
+
 __all__ = ["COMMANDS", "HUMAN", "PlaySession"]
 
-HUMAN = "human"
 """The player name that means: a person types this player's moves."""
 
 COMMANDS = {

@@ -9,7 +9,7 @@ from noughts.core.claim import ClaimGame, CumulativeGame, MakerBreakerGame, Mise
 from noughts.core.codes import Result, Rule
 from noughts.core.common import Action, Cell, Move, NotaktoMove, Outcome, Player, Ring, Veto
 from noughts.core.errors import IllegalMoveError, LimitExceeded, NotationError, NoughtsError, SpecError
-from noughts.core.game import Game, GameProperties, Position
+from noughts.core.game import Game, GameProperties, Layout, Position
 from noughts.core.notakto import NotaktoGame
 from noughts.core.otrio import OtrioGame
 from noughts.core.registry import ENTRIES, board, game
@@ -26,6 +26,7 @@ __all__ = [
     "Game",
     "GameProperties",
     "IllegalMoveError",
+    "Layout",
     "LimitExceeded",
     "MakerBreakerGame",
     "MisereGame",

@@ -25,8 +25,8 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any, Protocol
 
-import noughts
 from noughts.core import Game, LimitExceeded, Move, NoughtsError, Player, Position
+from noughts.core import game as make_game
 from noughts.core.budget import Budget
 from noughts.exact.reference import after_move, move_key, terminal_value
 from noughts.exact.result import MoveValue, SolveResult, Value
@@ -191,7 +191,7 @@ def _as_game(game: Game | str) -> Game:
     if isinstance(game, Game):
         return game
     if isinstance(game, str):
-        return noughts.game(game)
+        return make_game(game)
     raise NoughtsError(f"a game is a spec string or a Game, not {type(game).__name__}")
 
 

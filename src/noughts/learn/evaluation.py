@@ -29,9 +29,9 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from noughts.core import ClaimGame, Game, NoughtsError, Position
+from noughts.core import Game, NoughtsError, Position
+from noughts.exact.states import StateSpace, terminal_values
 from noughts.learn.rng import SplitMix64, derive_seed
-from noughts.learn.states import StateSpace
 
 __all__ = [
     "EVALUATIONS",
@@ -48,10 +48,17 @@ __all__ = [
 FloatArray = npt.NDArray[np.float64]
 
 
+def _claims_cells(game: Game) -> bool:
+    """Whether each turn claims a cell of the one board (claim games and Otrio; not veto rules,
+    whose turns open with a veto).
+    """
+    return game.line_rule is not None and not game.has_veto_step
+
+
 def _claim_bits(position: Position) -> tuple[int, int]:
-    if not isinstance(position.game, ClaimGame):
+    if not _claims_cells(position.game):
         raise NoughtsError(f"the TCD family of evaluation functions needs a claim game, not {position.game}")
-    return position.state[0], position.state[1]
+    return position.cell_masks()
 
 
 def cell_weights(game: Game) -> tuple[float, ...]:
@@ -105,7 +112,7 @@ def evaluation_table(space: StateSpace, name: str) -> FloatArray:
     """
     if name not in EVALUATIONS:
         raise NoughtsError(f"unknown evaluation {name!r}; known: {', '.join(EVALUATIONS)}")
-    if not isinstance(space.game, ClaimGame) or space.keys is None:
+    if not _claims_cells(space.game) or space.keys is None:
         raise NoughtsError(f"the TCD family of evaluation functions needs a claim game, not {space.game}")
     board = space.game.board
     b0, b1 = space.bits()
@@ -138,11 +145,6 @@ def bounds(space: StateSpace, name: str) -> tuple[float, float]:
     """
     d = evaluation_table(space, name)[space.nonterminal()]
     return float(d.min()), float(d.max())
-
-
-def terminal_values(space: StateSpace) -> FloatArray:
-    """The first player's payoff at each finished position (+1, 0, -1), 0 elsewhere."""
-    return np.select([space.outcome == 0, space.outcome == 2], [1.0, -1.0], 0.0)
 
 
 def initial_values(space: StateSpace, init: str, seed: int = 0) -> tuple[FloatArray, FloatArray]:

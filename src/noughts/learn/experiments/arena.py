@@ -114,13 +114,14 @@ def _one_board(job: dict[str, Any]) -> dict[str, Any]:
     """Train on one board and evaluate; plain data in and out (for executors)."""
     import numpy as np
 
-    import noughts
     from noughts.agents.qlearning import QAgent
     from noughts.arena.grade import grade
     from noughts.arena.match import play_match
+    from noughts.core import game as make_game
+    from noughts.exact.api import solve
     from noughts.learn.qlearning import QConfig, QLearner
 
-    game = noughts.game(job["game"])
+    game = make_game(job["game"])
     seed = job["seed"]
     QLearner(game, QConfig(**job["training"]), seed=seed).train(1)  # load the compiled kernel first
     learner = QLearner(game, QConfig(**job["training"]), seed=seed)
@@ -161,7 +162,7 @@ def _one_board(job: dict[str, Any]) -> dict[str, Any]:
                 "mean_length": float(learner.stats.lengths[start : start + w].mean()),
             }
         )
-    value = noughts.solve(game).value
+    value = solve(game).value
     return {
         "game": str(game),
         "episodes": job["episodes"],

@@ -120,12 +120,12 @@ def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
 
 def run_one(job: dict[str, Any]) -> dict[str, Any]:
     """Train, test, grade and (stage 2) play one run; a plain function of plain data."""
-    import noughts
+    from noughts.core import game as make_game
     from noughts.learn.convergence import RateWindow, null_convergence
     from noughts.learn.td import TDConfig, TDLearner
     from noughts.learn.train import train
 
-    game = noughts.game(job["game"])
+    game = make_game(job["game"])
     config = TDConfig(
         epsilon=job["epsilon"], alpha=job["alpha"], init=job["init"], update=job["update"], seed=job["seed"]
     )

@@ -117,12 +117,12 @@ def published_checks() -> list[dict[str, Any]]:
 
 def _one_run(job: dict[str, Any]) -> dict[str, Any]:
     """Train, grade and play one (board, eta) run; a plain function of plain data (for executors)."""
-    import noughts
     from noughts.arena.grade import grade
     from noughts.arena.match import play_match
+    from noughts.core import game as make_game
     from noughts.learn.linear import train_lms
 
-    game = noughts.game(job["game"])
+    game = make_game(job["game"])
     marks = [c for c in job["checkpoints"] if c <= job["games"]]
     started = time.perf_counter()
     run = train_lms(
