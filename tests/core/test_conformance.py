@@ -2,7 +2,9 @@
 
 Each spec in ``CONFORMANCE_SPECS`` (every registry entry, every rules wrapper on every board kind)
 plays seeded random games to the end through the public API only, and every position on the way
-is checked against the protocol's promises.
+is checked against the protocol's promises. Games that need not end (``properties.bounded`` is
+false: marks vanish or move) are played for at most ``properties.truncation`` plies; every check
+of a position still applies, and a position met twice in one game must be the same value.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from core_cases import CONFORMANCE_SPECS, all_moves, random_game, reachable
 
 import noughts
 from noughts import IllegalMoveError, NotationError, Outcome, Position
-from noughts.core import ENTRIES, Game, NotaktoMove, Ring, Veto
+from noughts.core import ENTRIES, Game, NotaktoMove, Ring, Slide, Veto
 from noughts.core.spec import Call, parse_spec
 
 MOVE_BUDGET = 40_000  # roughly moves checked per spec, so that big boards get fewer games
@@ -28,7 +30,7 @@ def _snapshot(p: Position) -> tuple[object, ...]:
 
 
 def _games_for(g: Game) -> int:
-    return max(MIN_GAMES, min(MAX_GAMES, MOVE_BUDGET // (g.num_actions * g.properties.max_length) + 1))
+    return max(MIN_GAMES, min(MAX_GAMES, MOVE_BUDGET // (g.num_actions * g.properties.move_cap) + 1))
 
 
 def _check_moves(g: Game, p: Position, moves: list[object]) -> None:
@@ -108,14 +110,20 @@ def test_random_games(spec: str) -> None:
     for seed in range(games):
         rng = random.Random(f"{spec}/{seed}")
         positions = random_game(g, rng)
-        assert len(positions) - 1 <= g.properties.max_length
+        assert len(positions) - 1 <= g.properties.move_cap
+        capped = not positions[-1].is_terminal()
+        assert not capped or not g.properties.bounded, "a bounded game ended past its max_length"
+        seen: dict[str, Position] = {}
+        for p in positions:
+            q = seen.setdefault(p.text(), p)
+            assert q == p and hash(q) == hash(p), "one text form, two different positions"
         # the symmetry check costs |G|^2: every position on small groups, a few per game on big ones
         if len(g.symmetries) <= 8:
             sym_steps = set(range(len(positions)))
         else:
             sym_steps = set(rng.sample(range(len(positions)), min(len(positions), 6))) | {len(positions) - 1}
         for i, p in enumerate(positions):
-            assert p.is_terminal() == (i == len(positions) - 1)
+            assert p.is_terminal() == (i == len(positions) - 1 and not capped)
             _check_text(g, p)
             if p.is_terminal():
                 _check_terminal(g, p, moves)
@@ -143,7 +151,13 @@ def test_properties_are_sane(spec: str) -> None:
     g = noughts.game(spec)
     props = g.properties
     assert props.zero_sum
-    assert props.max_length >= 1
+    if props.bounded:
+        assert props.max_length is not None and props.max_length >= 1
+        assert props.truncation is None
+    else:
+        assert props.has_draws, "a game that need not end can be drawn by endless play"
+        assert props.truncation is not None and props.truncation >= 1
+    assert props.move_cap >= 1
     assert g.num_actions >= 1
     assert (g.start().score() is not None) == props.is_scored
     assert props.same_marks == spec.startswith("notakto")
@@ -179,6 +193,9 @@ def test_junk_moves_are_refused(spec: str) -> None:
         Ring(9, 0),
         Ring(0, 3),
         Ring(-1, 0),
+        Slide(0, 0),
+        Slide(0, n),
+        Slide(-1, 1),
     ]
     for m in junk:
         with pytest.raises(IllegalMoveError):
@@ -207,7 +224,16 @@ def test_every_registry_entry_and_board_kind_is_covered() -> None:
     # "standard" is what a bare board means: the same game under another name
     assert set(ENTRIES) - {"standard"} <= named
     assert noughts.game("standard(tictactoe)") == noughts.game("tictactoe")
-    for rules in ("misere", "maker_breaker", "cumulative", "veto", "notakto"):
+    for rules in (
+        "misere",
+        "maker_breaker",
+        "cumulative",
+        "veto",
+        "notakto",
+        "forget",
+        "vanishing",
+        "morris",
+    ):
         kinds = {noughts.game(s).board.kind for s in CONFORMANCE_SPECS if s.startswith(rules + "(")}
         assert kinds == {"mnk", "hypercube", "shape"}, rules
 
@@ -222,6 +248,9 @@ def test_every_registry_entry_and_board_kind_is_covered() -> None:
         "veto(tictactoe)",
         "mnk(3,4,3)",
         "notakto",
+        'forget(tictactoe,count="plies")',
+        "vanishing(mnk(3,3,3),keep=2)",
+        'morris(judge="before",blocked="passes")',
     ],
 )
 def test_equal_canonical_keys_mean_the_same_game(spec: str) -> None:

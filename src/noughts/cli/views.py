@@ -40,6 +40,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "veto": ("veto(tictactoe)", "veto(misere(mnk(4,4,4)))"),
     "notakto": ("notakto", "notakto(boards=3)"),
     "otrio": ("otrio",),
+    "forget": ("forget(tictactoe)", 'forget(tictactoe,count="plies")', 'forget(tictactoe,judge="before")'),
+    "vanishing": ("vanishing(tictactoe)", "vanishing(mnk(4,4,4),keep=4)"),
+    "morris": ("morris", "morris(diagonals=false)", 'morris(mnk(4,4,4),pieces=4,blocked="passes")'),
 }
 """Example specs for ``noughts games``; the tests build every one of them."""
 
@@ -63,7 +66,12 @@ def params_text(entry: Entry) -> str:
         bounds = ""
         if p.minimum is not None:
             bounds = f"{p.minimum}..{p.maximum}" if p.maximum is not None else f"≥{p.minimum}"
-        kind = {"int": bounds, "str": "quoted", "claim": "a board or claim game"}.get(p.kind, p.kind)
+        kind = {
+            "int": bounds,
+            "str": "quoted",
+            "claim": "a board or claim game",
+            "choice": " or ".join(p.choices),
+        }.get(p.kind, p.kind)
         parts.append(f"{text} ({kind})" if kind and kind != p.name else text)
     return ", ".join(parts) or "none"
 

@@ -45,7 +45,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from noughts.core import ClaimGame, Game, NotaktoGame, Outcome, Position, VetoGame
+from noughts.core import ClaimGame, Game, NotaktoGame, Outcome, Position, VetoGame, require_bounded
 from noughts.core import game as make_game
 from noughts.core.budget import Budget
 from noughts.exact import _count_kernels as kernels
@@ -144,6 +144,10 @@ def count(
     g = make_game(game)
     budget = Budget() if budget is None else budget
     started = time.perf_counter()
+    if not g.properties.bounded:  # positions repeat: count the state graph instead
+        from noughts.exact.retro import count_states
+
+        return count_states(g, budget=budget, symmetry=symmetry, progress=progress, method=method)
     fast = kernels.supports(g)
     if method == "fast" and not fast:
         raise ValueError(
@@ -305,8 +309,9 @@ def reference_levels(
 ) -> Iterator[dict[Position, int]]:
     """Yield, ply by ply, each reachable position with the number of paths reaching it (moves
     restricted to the actions in ``allowed`` when given). The plain reference over the public
-    position API: every game, slowly.
+    position API: every game that ends, slowly.
     """
+    require_bounded(game, "counting by levels of plies")
     level = {game.start(): 1}
     ply = 0
     seen = 1
@@ -328,7 +333,8 @@ def reference_levels(
 def _count_reference(game: Game, budget: Budget, symmetry: bool, show: bool) -> dict[str, Any]:
     tally = _Tally()
     all_positions: set[Position] = set()
-    with progress_bar(show, game.properties.max_length + 1, f"counting {game}") as bar:
+    plies = require_bounded(game, "counting by levels of plies")
+    with progress_bar(show, plies + 1, f"counting {game}") as bar:
         for ply, level in enumerate(reference_levels(game, budget)):
             bar.step(f"ply {ply}: {len(level):,} positions")
             tally.positions_by_ply.append(len(level))
@@ -404,7 +410,9 @@ def _quotient_reference(game: Game, budget: Budget) -> tuple[list[int], int, int
 def _count_fast(game: Game, budget: Budget, symmetry: bool, show: bool) -> dict[str, Any]:
     dag = kernels.ClaimDag(game)
     tally = _Tally()
-    with progress_bar(show, game.properties.max_length + 1, f"counting {game}") as bar:
+    with progress_bar(
+        show, require_bounded(game, "counting by levels of plies") + 1, f"counting {game}"
+    ) as bar:
         for level in dag.levels():
             _tally_level(tally, level)
             bar.step(f"ply {level.ply}: {len(level):,} positions")

@@ -68,6 +68,7 @@ from noughts.core import (
     Player,
     Position,
     StandardGame,
+    require_bounded,
 )
 from noughts.core.budget import Budget
 from noughts.exact.search import _deep_recursion
@@ -161,6 +162,7 @@ class Prover:
         max_nodes: int | None = None,
         fast: bool | None = None,
     ):
+        self._depth = 2 * require_bounded(game, "proof-number search") + 200
         if fast is None:
             fast = supports_bitboards(game)
         elif fast and not supports_bitboards(game):
@@ -201,7 +203,7 @@ class Prover:
             proved = position.outcome() is Outcome.win_for(self.player)
         else:
             node = self._gen.root(position)
-            with _deep_recursion(2 * self.game.properties.max_length + 200):
+            with _deep_recursion(self._depth):
                 pn, _ = self._mid(node, INFINITY, INFINITY)
             proved = pn == 0
             if proved and position.to_move is self.player:

@@ -66,6 +66,7 @@ from noughts.core import (
     StandardGame,
     Veto,
     VetoGame,
+    require_bounded,
 )
 from noughts.core.budget import Budget
 from noughts.exact.reference import terminal_value
@@ -109,6 +110,7 @@ class Searcher:
     """
 
     def __init__(self, game: Game, budget: Budget | None = None):
+        self._depth = 2 * require_bounded(game, "alpha-beta search") + 200
         self.game = game
         self.budget = budget if budget is not None else Budget(max_seconds=None, max_memory=None)
         self.nodes = 0
@@ -129,7 +131,7 @@ class Searcher:
             raise ValueError(f"the position belongs to {position.game}, not {self.game}")
         if position.is_terminal():
             return terminal_value(position)
-        with _deep_recursion(2 * self.game.properties.max_length + 200):
+        with _deep_recursion(self._depth):
             v = self.int_value(position)
             plies = WIN - abs(v) if not self._scored and v != 0 else self._length(position, v)
         return from_int(v, position.to_move, plies, self._scored)
@@ -138,7 +140,7 @@ class Searcher:
         """The exact value as the search's integer, seen by the side to move."""
         if position.is_terminal():
             return to_int(terminal_value(position), position.to_move)
-        with _deep_recursion(2 * self.game.properties.max_length + 200):
+        with _deep_recursion(self._depth):
             return self._search(position, -INF, INF)
 
     @property

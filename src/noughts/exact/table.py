@@ -51,7 +51,16 @@ import numpy.typing as npt
 from numba import njit
 
 import noughts
-from noughts.core import ClaimGame, Game, NotaktoGame, NoughtsError, Outcome, Position, VetoGame
+from noughts.core import (
+    ClaimGame,
+    Game,
+    NotaktoGame,
+    NoughtsError,
+    Outcome,
+    Position,
+    VetoGame,
+    require_bounded,
+)
 from noughts.core.budget import Budget
 from noughts.exact import _count_kernels as kernels
 from noughts.exact.reference import terminal_value
@@ -287,8 +296,9 @@ class SolvedTable:
             raise bad("its checksum does not match its contents (the file was changed or damaged)")
         if not np.isin(outcome, (-1, 0, 1)).all():
             raise bad("outcome holds codes other than -1, 0 and 1")
-        if int(plies.max()) > game.properties.max_length:
-            raise bad(f"a distance exceeds the longest game of {game} ({game.properties.max_length} plies)")
+        longest = require_bounded(game, "a solved table of minimax values")
+        if int(plies.max()) > longest:
+            raise bad(f"a distance exceeds the longest game of {game} ({longest} plies)")
         if not _strictly_sorted(keys):
             raise bad("its keys are not sorted and distinct")
         table = cls(game, np.ascontiguousarray(keys), outcome, plies, score)
@@ -351,6 +361,7 @@ def build_table(game: Game, budget: Budget | None = None) -> SolvedTable:
     not take.
     """
     _codec(game)
+    require_bounded(game, "a solved table of minimax values")
     if kernels.supports(game):
         return _build_claim_table(game, budget)
     return build_table_reference(game, budget)
@@ -399,7 +410,7 @@ def build_table_reference(game: Game, budget: Budget | None = None) -> SolvedTab
         memo[key] = entry
         return entry
 
-    with _deep_recursion(2 * game.properties.max_length + 200):
+    with _deep_recursion(2 * require_bounded(game, "a solved table of minimax values") + 200):
         solve(game.start())
 
     n = len(memo)
