@@ -49,15 +49,17 @@ ply and the oldest leaves first, so the owners alternate along ``order`` and the
 last mover's. Text form: the grid, then the cells of ``order`` separated by spaces, oldest
 first: ``x../.o./..x a1 b2 c3`` (o to move; a1 leaves first).
 
-**morris(B=tictactoe, pieces=3, diagonals=true, judge="after", blocked="loses")**: Three
-Men's Morris and its relatives. Players alternately place a mark on an empty cell until each
-has placed ``pieces``; from then on a turn moves one own mark to an *adjacent* empty cell (a
-:class:`~noughts.core.common.Slide`, written ``a1-b2``). Two cells are adjacent when they stand
-next to each other on a winning line of the board, along a row or column, and with
-``diagonals=true`` also along a diagonal line: on tic-tac-toe that is the traditional Three
-Men's Morris board, the eight lines drawn through nine points (a corner is adjacent to two
-edge cells and the centre, an edge cell to two corners and the centre, the centre to all).
-A line is judged after every move:
+**morris(B=tictactoe, pieces=3, diagonals=true, jump=false, judge="after", blocked="loses")**:
+Three Men's Morris and its relatives. Players alternately place a mark on an empty cell until
+each has placed ``pieces``; from then on a turn moves one own mark to an *adjacent* empty cell
+(a :class:`~noughts.core.common.Slide`, written ``a1-b2``). The board's winning lines are the
+lines drawn on a Morris board: two cells are adjacent when they stand next to each other on one
+of them. On tic-tac-toe that is the traditional Three Men's Morris board, the eight lines drawn
+through nine points (a corner is adjacent to two edge cells and the centre, an edge cell to two
+corners and the centre, the centre to all). With ``diagonals=false`` the diagonal lines are not
+drawn: marks neither move along them nor win on them (rows and columns only, the board of the
+variant without diagonals). With ``jump=true`` a mark may move to any empty cell (Murray's
+"nine holes"). A line is judged after every move:
 
 * ``judge="after"`` (the default): after the moved mark has left its cell, which then does not
   count;
@@ -427,15 +429,23 @@ class VanishingGame(FadingGame):
 # -- morris ---------------------------------------------------------------------------------------------
 
 
-def adjacency(board: Board, diagonals: bool) -> tuple[tuple[Cell, ...], ...]:
-    """For each cell, the cells next to it on a winning line of ``board`` (along rows and
-    columns, and along diagonal lines if ``diagonals``), in increasing order.
+def _diagonal(board: Board, line: tuple[Cell, ...]) -> bool:
+    """Whether a line runs diagonally (its direction changes more than one coordinate)."""
+    a, b = board.coords[line[0]], board.coords[line[1]]
+    return sum(x != y for x, y in zip(a, b, strict=True)) > 1
+
+
+def adjacency(
+    board: Board, lines: tuple[tuple[Cell, ...], ...], jump: bool = False
+) -> tuple[tuple[Cell, ...], ...]:
+    """For each cell, the cells next to it on one of ``lines`` (every other cell with
+    ``jump``), in increasing order.
     """
-    near: list[set[Cell]] = [set() for _ in range(board.num_cells)]
-    for line in board.lines:
-        a, b = board.coords[line[0]], board.coords[line[1]]
-        if not diagonals and sum(x != y for x, y in zip(a, b, strict=True)) > 1:
-            continue
+    n = board.num_cells
+    if jump:
+        return tuple(tuple(v for v in range(n) if v != u) for u in range(n))
+    near: list[set[Cell]] = [set() for _ in range(n)]
+    for line in lines:
         for u, v in itertools.pairwise(line):
             near[u].add(v)
             near[v].add(u)
@@ -443,13 +453,16 @@ def adjacency(board: Board, diagonals: bool) -> tuple[tuple[Cell, ...], ...]:
 
 
 class MorrisGame(_LoopyGame):
-    """``morris(B, pieces, diagonals, judge, blocked)``: place, then slide (see the module docstring)."""
+    """``morris(B, pieces, diagonals, jump, judge, blocked)``: place, then slide (see the module
+    docstring).
+    """
 
     def __init__(
         self,
         board: Board | None = None,
         pieces: int = 3,
         diagonals: bool = True,
+        jump: bool = False,
         judge: str = "after",
         blocked: str = "loses",
     ):
@@ -462,9 +475,22 @@ class MorrisGame(_LoopyGame):
             )
         self.pieces = pieces
         self.diagonals = diagonals
+        self.jump = jump
         self.judge = _choice("judge", judge, JUDGES)
         self.blocked = _choice("blocked", blocked, BLOCKED)
-        self.adjacent = adjacency(self.board, diagonals)
+        self.line_indices = tuple(
+            j for j, line in enumerate(self.board.lines) if diagonals or not _diagonal(self.board, line)
+        )
+        """The board's lines in play (indices into ``board.lines``): all, or without diagonals
+        only those along rows and columns."""
+        if not self.line_indices:
+            raise SpecError(f"morris: {self.board.spec} has no line along a row or column")
+        self.line_masks = tuple(self.board.line_masks[j] for j in self.line_indices)
+        in_play = set(self.line_indices)
+        self._through = tuple(
+            tuple(self.board.line_masks[j] for j in js if j in in_play) for js in self.board.lines_through
+        )
+        self.adjacent = adjacency(self.board, tuple(self.board.lines[j] for j in self.line_indices), jump)
         self.steps: tuple[tuple[Cell, Cell], ...] = tuple((u, v) for u in range(n) for v in self.adjacent[u])
         """The directed pairs of adjacent cells, in the order of their actions."""
         self._step_action = {s: n + i for i, s in enumerate(self.steps)}
@@ -478,11 +504,25 @@ class MorrisGame(_LoopyGame):
             args.append(f"pieces={pieces}")
         if not diagonals:
             args.append("diagonals=false")
+        if jump:
+            args.append("jump=true")
         if judge != "after":
             args.append(f"judge={format_value(judge)}")
         if blocked != "loses":
             args.append(f"blocked={format_value(blocked)}")
         self.spec = f"morris({','.join(args)})" if args else "morris"
+
+    def _line_through(self, bits: int, cell: Cell) -> bool:
+        return any(bits & m == m for m in self._through[cell])
+
+    def _has_line(self, bits: int) -> bool:
+        return any(bits & m == m for m in self.line_masks)
+
+    def completed_lines(self, position: Position, player: Player) -> tuple[int, ...]:
+        mine = position.state[player]
+        return tuple(
+            j for j in self.line_indices if mine & self.board.line_masks[j] == self.board.line_masks[j]
+        )
 
     # -- typed access ------------------------------------------------------------------------------
 
@@ -541,7 +581,7 @@ class MorrisGame(_LoopyGame):
                     f"{self.format_move(move)} is illegal: {self.board.cell_name(v)} is taken"
                 )
             landed = mine | (1 << v)
-            if self.judge == "before" and _line_through(self.board, landed, v):
+            if self.judge == "before" and self._line_through(landed, v):
                 bits[mover] = landed
                 return Position(self, (bits[0], bits[1]), mover.other, Outcome.win_for(mover))
             bits[mover] = landed & ~(1 << u)
@@ -559,7 +599,7 @@ class MorrisGame(_LoopyGame):
             bits[mover] = mine | (1 << move)
             target = move
         state = (bits[0], bits[1])
-        if _line_through(self.board, bits[mover], target):
+        if self._line_through(bits[mover], target):
             return Position(self, state, mover.other, Outcome.win_for(mover))
         return self._after(state, mover.other)
 
@@ -611,7 +651,7 @@ class MorrisGame(_LoopyGame):
     def _judged(self, b0: int, b1: int, to_move: Player) -> Position:
         bits = (b0, b1)
         last = to_move.other
-        if _has_line(self.board, bits[last]):
+        if self._has_line(bits[last]):
             return Position(self, bits, to_move, Outcome.win_for(last))
         if self._moves(b0, b1, to_move):
             return Position(self, bits, to_move, None)
@@ -675,7 +715,7 @@ class MorrisGame(_LoopyGame):
             )
         if extra and position._outcome is None:
             raise NotationError(f"cannot read position {text!r}: {_MARKS[to_move.other]} has a mark too many")
-        if _has_line(self.board, (b0, b1)[to_move]) or not self._reachable(position):
+        if self._has_line((b0, b1)[to_move]) or not self._reachable(position):
             raise NotationError(f"cannot read position {text!r}: no game of {self.spec} reaches it")
         return position
 
@@ -689,12 +729,12 @@ class MorrisGame(_LoopyGame):
             return True
         winner = outcome.winner
         assert winner is not None
-        if not _has_line(self.board, target.state[winner]):
+        if not self._has_line(target.state[winner]):
             return True  # a blocked player's loss: any running position with that board
         for before in self._unmoves(target, winner):
             b0, b1 = before.state
             counted = self._mover_from_counts(b0, b1)
-            if _has_line(self.board, b0) or _has_line(self.board, b1) or counted not in (None, winner):
+            if self._has_line(b0) or self._has_line(b1) or counted not in (None, winner):
                 continue
             if before._outcome is None:
                 for m in before.legal_moves():

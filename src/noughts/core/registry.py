@@ -152,12 +152,13 @@ ENTRIES: dict[str, Entry] = {
                 Param("board", "board", _tictactoe),
                 Param("pieces", "int", 3, 1, 2048),
                 Param("diagonals", "bool", True),
+                Param("jump", "bool", False),
                 Param("judge", "choice", "after", choices=JUDGES),
                 Param("blocked", "choice", "loses", choices=BLOCKED),
             ),
             MorrisGame,
-            "Three Men's Morris: place `pieces` marks each, then slide one to an adjacent empty cell;"
-            " need not end",
+            "Three Men's Morris: place `pieces` marks each, then slide one to an adjacent empty cell"
+            " (any empty cell with jump=true); need not end",
         ),
     )
 }

@@ -78,12 +78,12 @@ class CountResult:
     positions_up_to_symmetry: int | None
     positions_up_to_symmetry_by_ply: list[int] | None
     terminal_positions_up_to_symmetry: int | None
-    games: int
+    games: int | None
     games_by_outcome: dict[str, int]
     games_by_length: dict[int, int]
     terminal_positions: int
     terminal_positions_by_outcome: dict[str, int]
-    tree_nodes: int
+    tree_nodes: int | None
     games_up_to_symmetry_orbits: int | None
     games_up_to_symmetry_quotient: int | None
     symmetry_group_order: int | None
