@@ -53,7 +53,9 @@ def moves_table(result: SolveResult) -> Table:
             game.format_move(mv.move),
             Text(verdict, style=VALUE_STYLES[verdict]),
             styled_line(game.outcome_text(mv.value.outcome)),
-            str(mv.value.plies + 1),
+            ""
+            if mv.value.outcome is Outcome.DRAW and not game.properties.bounded
+            else str(mv.value.plies + 1),
         ]
         if game.properties.is_scored:
             row.append(f"{mv.value.score:+d}" if mv.value.score is not None else "")

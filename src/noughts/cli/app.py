@@ -33,9 +33,9 @@ from noughts.exact.result import SolveResult
 
 def load_table(path: Path, game: noughts.Game) -> object:
     """A solved table saved by ``solve --save``, checked against ``game``."""
-    from noughts.exact.table import SolvedTable
+    from noughts.exact.retro import load_table as load
 
-    return SolvedTable.load(path, game)
+    return load(path, game)
 
 
 __all__ = ["NoughtsGroup", "app", "main"]
@@ -256,11 +256,12 @@ def solve(
         _prove(spec, position, prove, as_json, max_seconds, max_memory, console)
         return
     if save is not None:
+        from noughts.exact.retro import solve_table
         from noughts.exact.table import build_table
 
         game = noughts.game(spec)
         budget = Budget(max_seconds, max_memory * 2**20)
-        built = build_table(game, budget)
+        built = build_table(game, budget) if game.properties.bounded else solve_table(game, budget=budget)
         built.save(save)
         summary = {"game": str(game), "positions": len(built), "file": str(save), "seconds": budget.elapsed()}
         if as_json:
@@ -367,9 +368,9 @@ def games() -> None:
 
 def _register_command_groups() -> None:
     """Commands that live in modules of their own, each a few lines over its library."""
-    from noughts.cli import arena, learn, pairing, prove, serve
+    from noughts.cli import arena, learn, pairing, prove, retro, serve
 
-    for module in (pairing, prove, arena, learn, serve):
+    for module in (pairing, prove, arena, learn, serve, retro):
         module.register(app)
 
 

@@ -26,7 +26,7 @@ import time
 from typing import TYPE_CHECKING, Any, Protocol
 
 import noughts
-from noughts.core import Game, LimitExceeded, Move, NoughtsError, Player, Position
+from noughts.core import Game, LimitExceeded, Move, NoughtsError, Outcome, Player, Position
 from noughts.core.budget import Budget
 from noughts.exact.reference import after_move, move_key, terminal_value
 from noughts.exact.result import MoveValue, SolveResult, Value
@@ -66,8 +66,14 @@ and loading the compiled kernel would cost more than the search."""
 def make_engine(game: Game, budget: Budget | None = None, *, prefer_fast: bool | None = None) -> ValueOracle:
     """The best exact solver for ``game``: the numba kernel where it takes the game, else the
     Python :class:`~noughts.exact.search.Searcher`. ``prefer_fast`` forces the choice; by
-    default the kernel serves boards of more than :data:`PYTHON_SEARCH_CELLS` cells.
+    default the kernel serves boards of more than :data:`PYTHON_SEARCH_CELLS` cells. A game that
+    need not end is solved whole by retrograde analysis on the first question
+    (:class:`~noughts.exact.retro.RetroOracle`).
     """
+    if not game.properties.bounded:
+        from noughts.exact.retro import RetroOracle
+
+        return RetroOracle(game, budget)
     if prefer_fast is None:
         prefer_fast = game.board.num_cells > PYTHON_SEARCH_CELLS
     if prefer_fast:
@@ -109,10 +115,25 @@ def principal_variation(
 ) -> tuple[Move, ...]:
     """The line both sides play from ``position`` when each plays the first best move in
     ``legal_moves()`` order, to the end of the game. Its length is the value's ``plies``.
+
+    In a game that need not end, a drawn line never ends: it follows the first move that keeps
+    the draw and stops when a position comes back (the line then repeats).
     """
     if value is None:
         value = oracle.value(position)
     line: list[Move] = []
+    if value.outcome is Outcome.DRAW and not position.game.properties.bounded:
+        seen = {position}
+        while not position.is_terminal():
+            move = next(
+                m for m in position.legal_moves() if oracle.value(position.play(m)).outcome is Outcome.DRAW
+            )
+            line.append(move)
+            position = position.play(move)
+            if position in seen:
+                break
+            seen.add(position)
+        return tuple(line)
     while not position.is_terminal():
         target = Value(value.outcome, value.plies - 1, value.score)
         for move in position.legal_moves():

@@ -68,6 +68,7 @@ __all__ = [
     "canonical_codes",
     "count_states",
     "fast_graph",
+    "load_table",
     "reference_graph",
     "reference_values",
     "retrograde",
@@ -754,6 +755,26 @@ class RetroTable:
         return table
 
 
+def load_table(path: str | os.PathLike[str], game: Game | None = None) -> Any:
+    """A saved table of either kind, by the format mark in the file: a
+    :class:`~noughts.exact.table.SolvedTable` (games that end) or a :class:`RetroTable`
+    (games that need not end); with ``game``, checked to be a table of that game.
+    """
+    from noughts.exact.table import SolvedTable
+
+    if game is not None:
+        return SolvedTable.load(path, game) if game.properties.bounded else RetroTable.load(path, game)
+    where = os.fspath(path)
+    try:
+        with np.load(where, allow_pickle=False) as npz:
+            mark = _text(npz["format"]) if "format" in npz.files else None
+    except FileNotFoundError:
+        raise TableError(f"no such table file: {where}") from None
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError, AttributeError) as e:
+        raise TableError(f"{where} is not a readable noughts table ({e})") from None
+    return RetroTable.load(path) if mark == FORMAT else SolvedTable.load(path)
+
+
 def _text(array: npt.NDArray[Any] | None) -> str | None:
     if array is None or array.shape != () or array.dtype.kind != "U":
         return None
@@ -882,7 +903,7 @@ def count_states(
     symmetry, and the finished ones by outcome. Games and game-tree nodes are infinitely many:
     those fields are None.
     """
-    from noughts.exact.count import OUTCOME_KEYS
+    from noughts.exact.count import OUTCOME_KEYS, CountResult
 
     g = noughts.game(game)
     started = time.perf_counter()
