@@ -87,6 +87,8 @@ LOOPY_SPECS = [
     'morris(judge="before")',
     'morris(blocked="passes")',
     'morris(mnk(3,4,3),diagonals=false,judge="before",blocked="passes")',
+    "morris(diagonals=false,diagonal_mills=false)",
+    "morris(jump=true,diagonal_mills=false)",
     "morris(mnk(4,4,4),pieces=4)",
     "morris(hypercube(3,3),pieces=5)",
     f"morris({EXTRA_SIDE},pieces=2)",

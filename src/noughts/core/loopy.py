@@ -49,17 +49,20 @@ ply and the oldest leaves first, so the owners alternate along ``order`` and the
 last mover's. Text form: the grid, then the cells of ``order`` separated by spaces, oldest
 first: ``x../.o./..x a1 b2 c3`` (o to move; a1 leaves first).
 
-**morris(B=tictactoe, pieces=3, diagonals=true, jump=false, judge="after", blocked="loses")**:
-Three Men's Morris and its relatives. Players alternately place a mark on an empty cell until
-each has placed ``pieces``; from then on a turn moves one own mark to an *adjacent* empty cell
-(a :class:`~noughts.core.common.Slide`, written ``a1-b2``). The board's winning lines are the
-lines drawn on a Morris board: two cells are adjacent when they stand next to each other on one
-of them. On tic-tac-toe that is the traditional Three Men's Morris board, the eight lines drawn
-through nine points (a corner is adjacent to two edge cells and the centre, an edge cell to two
-corners and the centre, the centre to all). With ``diagonals=false`` the diagonal lines are not
-drawn: marks neither move along them nor win on them (rows and columns only, the board of the
-variant without diagonals). With ``jump=true`` a mark may move to any empty cell (Murray's
-"nine holes"). A line is judged after every move:
+**morris(B=tictactoe, pieces=3, diagonals=true, diagonal_mills=true, jump=false,
+judge="after", blocked="loses")**: Three Men's Morris and its relatives. Players alternately
+place a mark on an empty cell until each has placed ``pieces``; from then on a turn moves one
+own mark to an *adjacent* empty cell (a :class:`~noughts.core.common.Slide`, written
+``a1-b2``). The board's winning lines are the lines drawn on a Morris board: two cells are
+adjacent when they stand next to each other on one of them, along a row or column, and with
+``diagonals=true`` also along a diagonal line. On tic-tac-toe that is the traditional Three
+Men's Morris board, the eight lines drawn through nine points (a corner is adjacent to two edge
+cells and the centre, an edge cell to two corners and the centre, the centre to all); with
+``diagonals=false``, the moves of Murray's "three men's morris" (corner to edge, edge to centre
+or corner: no move along a diagonal). Three in a row along a diagonal line wins unless
+``diagonal_mills=false`` (with ``diagonals=false`` too: a board with no diagonals at all). With
+``jump=true`` a mark may move to any empty cell (Murray's "nine holes"). A line is judged after
+every move:
 
 * ``judge="after"`` (the default): after the moved mark has left its cell, which then does not
   count;
@@ -453,8 +456,8 @@ def adjacency(
 
 
 class MorrisGame(_LoopyGame):
-    """``morris(B, pieces, diagonals, jump, judge, blocked)``: place, then slide (see the module
-    docstring).
+    """``morris(B, pieces, diagonals, diagonal_mills, jump, judge, blocked)``: place, then slide
+    (see the module docstring).
     """
 
     def __init__(
@@ -462,6 +465,7 @@ class MorrisGame(_LoopyGame):
         board: Board | None = None,
         pieces: int = 3,
         diagonals: bool = True,
+        diagonal_mills: bool = True,
         jump: bool = False,
         judge: str = "after",
         blocked: str = "loses",
@@ -475,14 +479,15 @@ class MorrisGame(_LoopyGame):
             )
         self.pieces = pieces
         self.diagonals = diagonals
+        self.diagonal_mills = diagonal_mills
         self.jump = jump
         self.judge = _choice("judge", judge, JUDGES)
         self.blocked = _choice("blocked", blocked, BLOCKED)
         self.line_indices = tuple(
-            j for j, line in enumerate(self.board.lines) if diagonals or not _diagonal(self.board, line)
+            j for j, line in enumerate(self.board.lines) if diagonal_mills or not _diagonal(self.board, line)
         )
-        """The board's lines in play (indices into ``board.lines``): all, or without diagonals
-        only those along rows and columns."""
+        """The lines that win (indices into ``board.lines``): all, or with
+        ``diagonal_mills=false`` those along rows and columns only."""
         if not self.line_indices:
             raise SpecError(f"morris: {self.board.spec} has no line along a row or column")
         self.line_masks = tuple(self.board.line_masks[j] for j in self.line_indices)
@@ -490,7 +495,8 @@ class MorrisGame(_LoopyGame):
         self._through = tuple(
             tuple(self.board.line_masks[j] for j in js if j in in_play) for js in self.board.lines_through
         )
-        self.adjacent = adjacency(self.board, tuple(self.board.lines[j] for j in self.line_indices), jump)
+        drawn = tuple(line for line in self.board.lines if diagonals or not _diagonal(self.board, line))
+        self.adjacent = adjacency(self.board, drawn, jump)
         self.steps: tuple[tuple[Cell, Cell], ...] = tuple((u, v) for u in range(n) for v in self.adjacent[u])
         """The directed pairs of adjacent cells, in the order of their actions."""
         self._step_action = {s: n + i for i, s in enumerate(self.steps)}
@@ -504,6 +510,8 @@ class MorrisGame(_LoopyGame):
             args.append(f"pieces={pieces}")
         if not diagonals:
             args.append("diagonals=false")
+        if not diagonal_mills:
+            args.append("diagonal_mills=false")
         if jump:
             args.append("jump=true")
         if judge != "after":

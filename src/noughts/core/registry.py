@@ -152,6 +152,7 @@ ENTRIES: dict[str, Entry] = {
                 Param("board", "board", _tictactoe),
                 Param("pieces", "int", 3, 1, 2048),
                 Param("diagonals", "bool", True),
+                Param("diagonal_mills", "bool", True),
                 Param("jump", "bool", False),
                 Param("judge", "choice", "after", choices=JUDGES),
                 Param("blocked", "choice", "loses", choices=BLOCKED),
