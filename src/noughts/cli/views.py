@@ -42,7 +42,12 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "otrio": ("otrio",),
     "forget": ("forget(tictactoe)", 'forget(tictactoe,count="plies")', 'forget(tictactoe,judge="before")'),
     "vanishing": ("vanishing(tictactoe)", "vanishing(mnk(4,4,4),keep=4)"),
-    "morris": ("morris", "morris(diagonals=false)", "morris(jump=true)", 'morris(mnk(4,4,4),pieces=4,blocked="passes")'),
+    "morris": (
+        "morris",
+        "morris(diagonals=false)",
+        "morris(jump=true)",
+        'morris(mnk(4,4,4),pieces=4,blocked="passes")',
+    ),
 }
 """Example specs for ``noughts games``; the tests build every one of them."""
 

@@ -46,6 +46,7 @@ __all__ = [
     "principal_variation",
     "prove",
     "solve",
+    "value_of_best",
 ]
 
 DEFAULT_MAX_SECONDS = 60.0
@@ -108,6 +109,15 @@ def best_moves(oracle: ValueOracle, position: Position) -> list[Move]:
     mover = position.to_move
     top = move_key(after_move(rated[0].value), mover)
     return [mv.move for mv in rated if move_key(after_move(mv.value), mover) == top]
+
+
+def value_of_best(game: Game, best: Value) -> Value:
+    """The value of a position from the value its best move leads to: one ply further; a draw
+    in a game that need not end has no length (plies 0).
+    """
+    if best.outcome is Outcome.DRAW and not game.properties.bounded:
+        return Value(Outcome.DRAW, 0, best.score)
+    return after_move(best)
 
 
 def principal_variation(
@@ -194,7 +204,7 @@ def solve(
             view.advance(_nodes(oracle))
         mover = position.to_move
         rated.sort(key=lambda mv: move_key(after_move(mv.value), mover), reverse=True)
-        value = after_move(rated[0].value)
+        value = value_of_best(game, rated[0].value)
         view.describe("the principal variation")
         pv = principal_variation(oracle, position, value)
     except LimitExceeded as e:

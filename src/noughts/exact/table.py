@@ -360,8 +360,8 @@ def build_table(game: Game, budget: Budget | None = None) -> SolvedTable:
     over it, ``LimitExceeded`` says how far the work got. ``TableError`` for a game tables do
     not take.
     """
-    _codec(game)
     require_bounded(game, "a solved table of minimax values")
+    _codec(game)
     if kernels.supports(game):
         return _build_claim_table(game, budget)
     return build_table_reference(game, budget)

@@ -100,7 +100,11 @@ PRESETS: tuple[tuple[str, str, str], ...] = (
     ("vanishing(tictactoe)", "Vanishing marks", "three marks each; a fourth removes your oldest"),
     ("morris", "Three Men's Morris", "place three, then slide along the lines (diagonals too)"),
     ("morris(diagonals=false)", "Three Men's Morris (Murray)", "no moves along the diagonals (Murray 1913)"),
-    ("morris(diagonals=false,diagonal_mills=false)", "Three Men's Morris, no diagonals", "rows and columns only"),
+    (
+        "morris(diagonals=false,diagonal_mills=false)",
+        "Three Men's Morris, no diagonals",
+        "rows and columns only",
+    ),
 )
 """The games of the sources, for the game picker: spec, name, note."""
 
