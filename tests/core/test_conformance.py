@@ -23,14 +23,19 @@ from noughts.core.spec import Call, parse_spec
 MOVE_BUDGET = 40_000  # roughly moves checked per spec, so that big boards get fewer games
 MAX_GAMES = 30
 MIN_GAMES = 4
+LOOPY_CAP = 64  # plies a game that need not end is played for here (positions repeat well before)
 
 
 def _snapshot(p: Position) -> tuple[object, ...]:
     return (p.text(), p.state, hash(p), p.to_move, p.outcome(), p.score())
 
 
+def _cap(g: Game) -> int:
+    return g.properties.move_cap if g.properties.bounded else min(LOOPY_CAP, g.properties.move_cap)
+
+
 def _games_for(g: Game) -> int:
-    return max(MIN_GAMES, min(MAX_GAMES, MOVE_BUDGET // (g.num_actions * g.properties.move_cap) + 1))
+    return max(MIN_GAMES, min(MAX_GAMES, MOVE_BUDGET // (g.num_actions * _cap(g)) + 1))
 
 
 def _check_moves(g: Game, p: Position, moves: list[object]) -> None:
@@ -109,8 +114,8 @@ def test_random_games(spec: str) -> None:
     games = _games_for(g)
     for seed in range(games):
         rng = random.Random(f"{spec}/{seed}")
-        positions = random_game(g, rng)
-        assert len(positions) - 1 <= g.properties.move_cap
+        positions = random_game(g, rng, _cap(g))
+        assert len(positions) - 1 <= _cap(g)
         capped = not positions[-1].is_terminal()
         assert not capped or not g.properties.bounded, "a bounded game ended past its max_length"
         seen: dict[str, Position] = {}
