@@ -17,7 +17,14 @@ def test_retro_json_is_the_librarys_report() -> None:
     data = json.loads(r.output)
     report, _ = retro.analyse("morris")
     expected = report.to_json()
-    for key in ("states", "states_up_to_symmetry", "edges", "finished_by_outcome", "states_by_value", "start"):
+    for key in (
+        "states",
+        "states_up_to_symmetry",
+        "edges",
+        "finished_by_outcome",
+        "states_by_value",
+        "start",
+    ):
         assert data[key] == expected[key], key
     assert data["moves"] == expected["moves"] and data["longest_win"] == expected["longest_win"]
 

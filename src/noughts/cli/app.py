@@ -25,7 +25,7 @@ import noughts
 from noughts.agents import Agent, agent_names, make_agent
 from noughts.cli.analysis import best_line, count_table, marked_board, moves_table, value_text
 from noughts.cli.session import HUMAN, PlaySession
-from noughts.cli.views import example_specs, game_facts, params_text, styled_board, styled_line
+from noughts.cli.views import example_specs, game_facts, params_parts, params_text, styled_board, styled_line
 from noughts.core import ENTRIES, NoughtsError, Player
 from noughts.core.budget import Budget
 from noughts.exact.result import SolveResult
@@ -356,9 +356,10 @@ def games() -> None:
     table.add_column("summary and examples", overflow="fold")
     for entry in ENTRIES.values():
         examples = Text(" ".join(example_specs(entry)), style="green")
-        table.add_row(
-            entry.name, entry.makes, params_text(entry), Text("\n").join([Text(entry.summary), examples])
-        )
+        params = params_text(entry)
+        if len(params) > 60:  # one parameter a line
+            params = "\n".join(params_parts(entry))
+        table.add_row(entry.name, entry.makes, params, Text("\n").join([Text(entry.summary), examples]))
     console.print(table)
     console.print(
         "A bare board is played under standard rules; rules nest, e.g. veto(misere(mnk(4,4,4))). "

@@ -19,6 +19,7 @@ __all__ = [
     "MARK_STYLES",
     "example_specs",
     "game_facts",
+    "params_parts",
     "params_text",
     "rules_summary",
     "styled_board",
@@ -61,6 +62,11 @@ def example_specs(entry: Entry) -> tuple[str, ...]:
 
 def params_text(entry: Entry) -> str:
     """An entry's parameters as people read them, e.g. ``m (≥1)`` or ``boards=1 (1..16)``."""
+    return ", ".join(params_parts(entry)) or "none"
+
+
+def params_parts(entry: Entry) -> list[str]:
+    """Each parameter of :func:`params_text` on its own."""
     parts = []
     for p in entry.params:
         if p.required:
@@ -78,7 +84,7 @@ def params_text(entry: Entry) -> str:
             "choice": " or ".join(p.choices),
         }.get(p.kind, p.kind)
         parts.append(f"{text} ({kind})" if kind and kind != p.name else text)
-    return ", ".join(parts) or "none"
+    return parts
 
 
 def _spec_word(value: object) -> str:

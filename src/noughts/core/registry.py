@@ -131,8 +131,7 @@ ENTRIES: dict[str, Entry] = {
                 Param("judge", "choice", "after", choices=JUDGES),
             ),
             ForgetGame,
-            "004's Tic-Tac-Toe Forget: a mark leaves after it has been on the board for `turns` turns"
-            " (its owner's, or plies with count=plies); need not end",
+            "004's Tic-Tac-Toe Forget: a mark leaves after `turns` turns; need not end",
         ),
         Entry(
             "vanishing",
@@ -143,7 +142,7 @@ ENTRIES: dict[str, Entry] = {
                 Param("judge", "choice", "after", choices=JUDGES),
             ),
             VanishingGame,
-            "at most `keep` marks each: placing one more removes the player's oldest; need not end",
+            "at most `keep` marks each, a new one removes the oldest; need not end",
         ),
         Entry(
             "morris",
@@ -158,8 +157,7 @@ ENTRIES: dict[str, Entry] = {
                 Param("blocked", "choice", "loses", choices=BLOCKED),
             ),
             MorrisGame,
-            "Three Men's Morris: place `pieces` marks each, then slide one to an adjacent empty cell"
-            " (any empty cell with jump=true); need not end",
+            "Three Men's Morris: place `pieces` marks, then slide them; need not end",
         ),
     )
 }

@@ -53,6 +53,7 @@ import noughts
 from noughts.core import FadingGame, Game, MorrisGame, NoughtsError, Outcome, Player, Position, Result
 from noughts.core.budget import Budget
 from noughts.exact.result import Value
+from noughts.exact.table import TableError
 
 if TYPE_CHECKING:
     from noughts.exact.count import CountResult
@@ -578,10 +579,6 @@ def value_of(winner: int, dist: int) -> Value:
 
 
 # -- the solved table -------------------------------------------------------------------------------
-
-
-class TableError(NoughtsError, ValueError):
-    """A retrograde table that cannot be built, read or used (the message says why)."""
 
 
 _OUTCOME_CODE = {0: 1, 1: -1, DRAW_CODE: 0}
