@@ -62,6 +62,16 @@ def test_the_perfect_player_keeps_what_it_holds_quick() -> None:
         _play("forget(tictactoe)", "random", i % 2 == 1, i)
 
 
+def test_grading_works_on_games_that_need_not_end() -> None:
+    from noughts.arena.grade import grade
+
+    running = int((retro.fast_graph("morris").outcome < 0).sum())
+    g = grade("perfect:tie=random", "morris", games=2, seed=0)
+    assert g.optimal_move_rate == 1.0 and g.positions == running
+    sampled = grade("random", "forget(tictactoe)", sample=100, games=1, seed=1)
+    assert sampled.positions == 100 and 0.0 < sampled.optimal_move_rate < 1.0
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("spec", GAMES)
 @pytest.mark.parametrize("opponent", OPPONENTS)
