@@ -223,7 +223,8 @@ def _verdict(value: Value, mover: Player) -> str:
 def evaluation_json(result: SolveResult) -> dict[str, Any]:
     """The solver's answer as the page shows it: the position's value for the side to move, and
     per legal move its slot key, ``verdict`` (``win``, ``draw`` or ``loss`` for the mover) and
-    ``plies`` (to the end of the game, the move included), best first.
+    ``plies`` (to the end of the game, the move included; None for a draw in a game that need not
+    end), best first.
     """
     game, position = result.game, result.position
     mover = position.to_move
@@ -237,7 +238,10 @@ def evaluation_json(result: SolveResult) -> dict[str, Any]:
             {
                 **move_info(game, mv.move),
                 "verdict": _verdict(mv.value, mover),
-                "plies": mv.value.plies + 1,
+                # a draw in a game that need not end has no length
+                "plies": None
+                if mv.value.outcome is Outcome.DRAW and not game.properties.bounded
+                else mv.value.plies + 1,
                 "score": mv.value.score,
                 "describe": mv.value.describe(game),
             }
