@@ -152,7 +152,7 @@ class _LoopyGame(Game):
         """The grid's characters and the words after it."""
         if not isinstance(text, str):
             raise NotationError(f"a position is text, not {type(text).__name__}")
-        words = text.strip().split()
+        words = text.strip().lower().split()
         if not words:
             raise NotationError("cannot read an empty position")
         return parse_grid(self.board, words[0], "xo."), words[1:]
