@@ -319,3 +319,26 @@ def propagate(
     cursor[0] = head
     cursor[1] = tail
     return steps
+
+
+# -- predecessor lists ------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def predecessor_lists(succ_ptr: np.ndarray, succ: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The predecessor lists of a successor CSR, by a counting sort in O(states + moves): for each
+    state, the states with a move into it (once per move), in increasing order.
+    """
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    for k in range(succ.size):
+        ptr[succ[k] + 1] += 1
+    for s in range(n):
+        ptr[s + 1] += ptr[s]
+    fill = ptr[:-1].copy()
+    pred = np.empty(succ.size, dtype=np.int32)
+    for s in range(n):
+        for k in range(succ_ptr[s], succ_ptr[s + 1]):
+            t = succ[k]
+            pred[fill[t]] = s
+            fill[t] += 1
+    return ptr, pred

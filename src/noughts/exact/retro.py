@@ -203,17 +203,23 @@ def _has_codes(game: Game) -> bool:
     return isinstance(game, (FadingGame, MorrisGame)) and game.code_bits <= 64
 
 
-def _csr(rows: Int64Array, cols: IntArray, n: int) -> tuple[Int64Array, IntArray]:
-    """CSR arrays of the pairs ``(rows[k], cols[k])`` grouped by row (stable within a row)."""
-    order = np.argsort(rows, kind="stable")
-    ptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows, minlength=n), out=ptr[1:])
-    return ptr, cols[order].astype(np.int32)
+def _sorted_unique(values: CodeArray) -> CodeArray:
+    """``values`` sorted, each once (a sort and a comparison of neighbours)."""
+    if values.size == 0:
+        return values
+    out = np.sort(values)
+    keep = np.empty(out.size, dtype=bool)
+    keep[0] = True
+    np.not_equal(out[1:], out[:-1], out=keep[1:])
+    return out[keep]
 
 
 def _predecessors(succ_ptr: Int64Array, succ: IntArray, n: int) -> tuple[Int64Array, IntArray]:
-    parents = np.repeat(np.arange(n, dtype=np.int32), np.diff(succ_ptr))
-    return _csr(succ.astype(np.int64), parents, n)
+    """Each state's predecessors (once per move into it, in increasing order)."""
+    from noughts.exact._retro_kernels import predecessor_lists
+
+    ptr, pred = predecessor_lists(succ_ptr, succ, n)
+    return ptr, pred
 
 
 def reference_graph(
@@ -412,15 +418,15 @@ def fast_graph(
         found: list[CodeArray] = []
         for lo in range(0, frontier.size, CHUNK_STATES):
             _, _, kids = ex.expand(frontier[lo : lo + CHUNK_STATES])
-            found.append(np.unique(kids))
+            found.append(_sorted_unique(kids))
             budget.check(
                 memory=seen.nbytes * 3 + sum(f.nbytes for f in found),
                 progress=f"{seen.size:,} states of {g} found, {len(levels)} plies from the start",
             )
-        kids = np.unique(np.concatenate(found)) if found else np.zeros(0, dtype=np.uint64)
+        kids = _sorted_unique(np.concatenate(found)) if found else np.zeros(0, dtype=np.uint64)
         new = kids[~_in_sorted(kids, seen)]
         if new.size:
-            seen = np.union1d(seen, new)
+            seen = np.sort(np.concatenate([seen, new]), kind="stable")  # two sorted runs: a merge
             levels.append(new)
         frontier = new
         if progress is not None:
@@ -910,8 +916,8 @@ def count_states(
     terminal_classes: int | None = None
     if symmetry and graph.codes is not None:
         canon = canonical_codes(g, graph.codes)
-        classes = int(np.unique(canon).size)
-        terminal_classes = int(np.unique(canon[graph.outcome >= 0]).size)
+        classes = int(_sorted_unique(canon).size)
+        terminal_classes = int(_sorted_unique(canon[graph.outcome >= 0]).size)
     elif symmetry and graph.positions is not None:
         keys = [p.canonical_key() for p in graph.positions]
         classes = len(set(keys))
@@ -1019,7 +1025,7 @@ def analyse(
         checked = True
     classes = None
     if graph.codes is not None:
-        classes = int(np.unique(canonical_codes(g, graph.codes)).size)
+        classes = int(_sorted_unique(canonical_codes(g, graph.codes)).size)
     elif graph.positions is not None:
         classes = len({p.canonical_key() for p in graph.positions})
     names = ("first", "second", "draw")
