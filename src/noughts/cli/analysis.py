@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from noughts.cli.views import MARK_STYLES, styled_line
-from noughts.core import ClaimGame, Game, NotaktoGame, OtrioGame, Outcome, Player
+from noughts.core import ClaimGame, FadingGame, Game, NotaktoGame, OtrioGame, Outcome, Player
 from noughts.core.text import render_grid
 from noughts.exact.result import SolveResult, Value
 
@@ -80,9 +80,9 @@ def marked_board(result: SolveResult) -> Text | None:
     (W5: wins in 5 plies, D: draw, L6: loses in 6), where moves are cells; else None.
     """
     game, position = result.game, result.position
-    # a cell move's action indexes game.marks (Notakto: board * cells + cell); Otrio's rings
-    # and veto's two steps have no one mark per move
-    if not isinstance(game, (ClaimGame, NotaktoGame)) or isinstance(game, OtrioGame):
+    # a cell move's action indexes game.marks (Notakto: board * cells + cell); Otrio's rings,
+    # veto's two steps and Morris slides have no one mark per move
+    if not isinstance(game, (ClaimGame, NotaktoGame, FadingGame)) or isinstance(game, OtrioGame):
         return None
     board = game.board
     chars = list(game.marks(position))
