@@ -58,9 +58,13 @@ def retro(
     game = noughts.game(spec)
     console = Console(highlight=False, stderr=as_json)
     budget = Budget(max_seconds, max_memory * 2**20)
-    with console.status(f"solving {game} by retrograde analysis ...", spinner="dots"):
+    with console.status(f"solving {game} by retrograde analysis ...", spinner="dots") as status:
+
+        def progress(stage: str, done: int) -> None:
+            status.update(f"solving {game} by retrograde analysis: {stage}, {done:,} states")
+
         try:
-            report, table = analyse(game, budget=budget, method=method, check=check)
+            report, table = analyse(game, budget=budget, method=method, check=check, progress=progress)
         except AssertionError as e:
             typer.echo(f"noughts: check failed: {e}", err=True)
             raise typer.Exit(CHECK_FAILED) from None

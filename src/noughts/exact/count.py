@@ -218,6 +218,11 @@ class _Progress:
         if self._bar is not None:
             self._bar.update(self._task, advance=1, description=description)
 
+    def describe(self, description: str) -> None:
+        """Say what is being done, without advancing."""
+        if self._bar is not None:
+            self._bar.update(self._task, description=description)
+
 
 @contextmanager
 def progress_bar(enabled: bool, total: int, description: str) -> Iterator[_Progress]:

@@ -906,22 +906,30 @@ def count_states(
     symmetry, and the finished ones by outcome. Games and game-tree nodes are infinitely many:
     those fields are None.
     """
-    from noughts.exact.count import OUTCOME_KEYS, CountResult
+    from noughts.exact.count import OUTCOME_KEYS, CountResult, progress_bar
 
     g = noughts.game(game)
     started = time.perf_counter()
-    callback = progress if callable(progress) else None
-    graph = state_graph(g, budget=budget, method=method, progress=callback)
     classes: int | None = None
     terminal_classes: int | None = None
-    if symmetry and graph.codes is not None:
-        canon = canonical_codes(g, graph.codes)
-        classes = int(_sorted_unique(canon).size)
-        terminal_classes = int(_sorted_unique(canon[graph.outcome >= 0]).size)
-    elif symmetry and graph.positions is not None:
-        keys = [p.canonical_key() for p in graph.positions]
-        classes = len(set(keys))
-        terminal_classes = len({k for k, o in zip(keys, graph.outcome, strict=True) if o >= 0})
+    with progress_bar(progress is True, 2, f"counting the states of {g}") as bar:
+
+        def tick(stage: str, done: int) -> None:
+            if callable(progress):
+                progress(stage, done)
+            bar.describe(f"{stage} the states of {g}: {done:,}")
+
+        graph = state_graph(g, budget=budget, method=method, progress=tick)
+        bar.step(f"{graph.size:,} states of {g}; their classes under symmetry")
+        if symmetry and graph.codes is not None:
+            canon = canonical_codes(g, graph.codes)
+            classes = int(_sorted_unique(canon).size)
+            terminal_classes = int(_sorted_unique(canon[graph.outcome >= 0]).size)
+        elif symmetry and graph.positions is not None:
+            keys = [p.canonical_key() for p in graph.positions]
+            classes = len(set(keys))
+            terminal_classes = len({k for k, o in zip(keys, graph.outcome, strict=True) if o >= 0})
+        bar.step("counted")
     names = {int(Result.FIRST): "first", int(Result.SECOND): "second", int(Result.DRAW): "draw"}
     by_outcome = dict.fromkeys(OUTCOME_KEYS, 0)
     for code, k in zip(*np.unique(graph.outcome[graph.outcome >= 0], return_counts=True), strict=True):
