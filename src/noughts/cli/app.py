@@ -110,6 +110,8 @@ def show(
 
 
 def _word(value: object) -> str:
+    if value is None:
+        return "none"
     return ("yes" if value else "no") if isinstance(value, bool) else str(value)
 
 
