@@ -72,3 +72,13 @@ def test_bad_loopy_input_is_one_message() -> None:
     assert r.exit_code == 2 and "need not end" in r.output
     r = invoke("games")
     assert "forget" in r.output and "vanishing" in r.output and "morris" in r.output
+
+
+def test_retro_verify_checks_a_saved_table(tmp_path: Path) -> None:
+    path = tmp_path / "m.npz"
+    assert invoke("retro", "morris", "--save", str(path)).exit_code == 0
+    r = invoke("retro", "morris", "--verify", str(path), "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["ok"] is True
+    other = invoke("retro", "morris(jump=true)", "--verify", str(path))
+    assert other.exit_code == 2 and "not of" in other.output

@@ -318,9 +318,37 @@ def test_three_mens_morris_against_the_published_facts() -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("spec", FULL)
-def test_full_games_kernel_and_references_agree_on_every_state(spec: str) -> None:
+def test_full_games_kernel_and_references_agree_on_every_state(spec: str, tmp_path: Path) -> None:
+    from noughts.exact.retro_check import check_table
+
     report, table = retro.analyse(spec, check=True)
     assert report.checked and table is not None and len(table) == report.states
+    table.save(tmp_path / "t.npz")
+    assert check_table(tmp_path / "t.npz").ok
     fast = graph(spec, "fast")
     winner, dist = retro.retrograde(fast)
     _check_graph_semantics(fast, winner, dist)
+
+
+def test_a_saved_table_is_a_certificate_the_independent_checker_accepts(tmp_path: Path) -> None:
+    from noughts.exact.retro_check import check_table
+
+    for spec in ("morris", "vanishing(mnk(3,3,3),keep=2)"):
+        path = tmp_path / "t.npz"
+        retro.solve_table(spec).save(path)
+        result = check_table(path)
+        assert result.ok and result.positions == graph(spec, "fast").size, result.failure
+        with np.load(path) as npz:
+            contents = {k: npz[k] for k in npz.files}
+        decided = np.flatnonzero(contents["outcome"] != 0)
+        target = int(decided[decided.size // 2]) if decided.size else len(contents["outcome"]) // 2
+        for name in ("plies", "outcome"):
+            bad = dict(contents, **{name: contents[name].copy()})
+            if name == "plies":
+                bad[name][target] += 1
+            else:  # a win thrown to the other side, or a draw claimed as a win
+                bad[name][target] = -bad[name][target] if decided.size else 1
+                bad["plies"] = bad["plies"].copy()
+                bad["plies"][target] = max(1, int(bad["plies"][target]))
+            np.savez(tmp_path / "bad.npz", **bad)
+            assert not check_table(tmp_path / "bad.npz").ok

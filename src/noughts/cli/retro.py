@@ -4,7 +4,9 @@ Every state reachable from the start, how many there are (also up to symmetry), 
 each, the value of the start and of every first move, and the longest forced win of any state.
 ``--check`` enumerates again through the position API and computes every value again by the
 plain value iteration, and fails (exit 1) unless both agree with the kernels on every state.
-Library: :func:`noughts.exact.retro.analyse`.
+``--verify FILE`` checks a saved table as a certificate, by a checker that shares no code with
+the solver (:mod:`noughts.exact.retro_check`), exit 1 if it fails. Library:
+:func:`noughts.exact.retro.analyse`.
 """
 
 from __future__ import annotations
@@ -44,6 +46,10 @@ def retro(
         str, typer.Option(help="auto, fast (numba kernels) or reference (the position API) to enumerate.")
     ] = "auto",
     save: Annotated[Path | None, typer.Option(metavar="FILE", help="Save the solved table (.npz).")] = None,
+    verify: Annotated[
+        Path | None,
+        typer.Option(metavar="FILE", help="Only check a saved table of SPEC, independently of the solver."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
     max_seconds: Annotated[
         float, typer.Option("--max-seconds", min=0.001, help="Stop (exit 2) after this.")
@@ -58,6 +64,9 @@ def retro(
     game = noughts.game(spec)
     console = Console(highlight=False, stderr=as_json)
     budget = Budget(max_seconds, max_memory * 2**20)
+    if verify is not None:
+        _verify(game, verify, budget, as_json, console)
+        return
     with console.status(f"solving {game} by retrograde analysis ...", spinner="dots") as status:
 
         def progress(stage: str, done: int) -> None:
@@ -106,6 +115,34 @@ def retro(
     console.print(timing, style="dim")
     if save is not None:
         console.print(f"saved the table of {report.states:,} states to {save}")
+
+
+def _verify(game: noughts.Game, path: Path, budget: Budget, as_json: bool, console: Console) -> None:
+    from noughts.exact.retro import load_table
+    from noughts.exact.retro_check import check_table
+
+    load_table(path, game)  # the file is a valid table of this game (format, checksum, spec)
+    with console.status(f"checking {path} against the rules of {game} ...", spinner="dots"):
+        result = check_table(path, budget)
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "game": result.game,
+                    "positions": result.positions,
+                    "ok": result.ok,
+                    "failure": result.failure,
+                }
+            )
+        )
+    elif result.ok:
+        console.print(
+            f"{path}: every one of the {result.positions:,} reachable positions of {game} obeys the rules"
+        )
+    else:
+        console.print(f"{path}: check failed at {result.failure}")
+    if not result.ok:
+        raise typer.Exit(CHECK_FAILED)
 
 
 def register(app: typer.Typer) -> None:
