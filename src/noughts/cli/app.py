@@ -33,9 +33,9 @@ if TYPE_CHECKING:
 
 def load_table(path: Path, game: noughts.Game) -> object:
     """A solved table saved by ``solve --save``, checked against ``game``."""
-    from noughts.exact.table import SolvedTable
+    from noughts.exact.retro import load_table as load
 
-    return SolvedTable.load(path, game)
+    return load(path, game)
 
 
 __all__ = ["NoughtsGroup", "app", "main"]
@@ -148,6 +148,8 @@ def show(
 
 
 def _word(value: object) -> str:
+    if value is None:
+        return "none"
     return ("yes" if value else "no") if isinstance(value, bool) else str(value)
 
 
@@ -306,11 +308,12 @@ def solve(
         _prove(spec, position, prove, as_json, max_seconds, max_memory, console)
         return
     if save is not None:
+        from noughts.exact.retro import solve_table
         from noughts.exact.table import build_table
 
         game = noughts.game(spec)
         budget = Budget(max_seconds, max_memory * 2**20)
-        built = build_table(game, budget)
+        built = build_table(game, budget) if game.properties.bounded else solve_table(game, budget=budget)
         built.save(save)
         summary = {"game": str(game), "positions": len(built), "file": str(save), "seconds": budget.elapsed()}
         if as_json:
@@ -412,7 +415,7 @@ def games() -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from noughts.cli.views import example_specs, params_text
+    from noughts.cli.views import example_specs, params_parts, params_text
 
     console = Console(highlight=False)
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
@@ -422,9 +425,10 @@ def games() -> None:
     table.add_column("summary and examples", overflow="fold")
     for entry in ENTRIES.values():
         examples = Text(" ".join(example_specs(entry)), style="green")
-        table.add_row(
-            entry.name, entry.makes, params_text(entry), Text("\n").join([Text(entry.summary), examples])
-        )
+        params = params_text(entry)
+        if len(params) > 60:  # one parameter a line
+            params = "\n".join(params_parts(entry))
+        table.add_row(entry.name, entry.makes, params, Text("\n").join([Text(entry.summary), examples]))
     console.print(table)
     console.print(
         "A bare board is played under standard rules; rules nest, e.g. veto(misere(mnk(4,4,4))). "
@@ -434,9 +438,9 @@ def games() -> None:
 
 def _register_command_groups() -> None:
     """Commands that live in modules of their own, each a few lines over its library."""
-    from noughts.cli import arena, learn, pairing, prove, serve
+    from noughts.cli import arena, learn, pairing, prove, retro, serve
 
-    for module in (pairing, prove, arena, learn, serve):
+    for module in (pairing, prove, arena, learn, serve, retro):
         module.register(app)
 
 

@@ -42,7 +42,7 @@ from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
-from noughts.core import Game, Outcome, Position
+from noughts.core import Game, Outcome, Position, Result, require_bounded
 from noughts.core import game as make_game
 from noughts.core.budget import Budget
 from noughts.exact import _count_kernels as kernels
@@ -80,12 +80,12 @@ class CountResult:
     positions_up_to_symmetry: int | None
     positions_up_to_symmetry_by_ply: list[int] | None
     terminal_positions_up_to_symmetry: int | None
-    games: int
+    games: int | None
     games_by_outcome: dict[str, int]
     games_by_length: dict[int, int]
     terminal_positions: int
     terminal_positions_by_outcome: dict[str, int]
-    tree_nodes: int
+    tree_nodes: int | None
     games_up_to_symmetry_orbits: int | None
     games_up_to_symmetry_quotient: int | None
     symmetry_group_order: int | None
@@ -147,6 +147,8 @@ def count(
     budget = Budget() if budget is None else budget
     progress = checked_progress(progress)
     started = time.perf_counter()
+    if not g.properties.bounded:  # positions repeat: count the state graph instead
+        return count_states(g, budget=budget, symmetry=symmetry, progress=progress, method=method)
     fast = kernels.supports(g)
     if method == "fast" and not fast:
         raise ValueError(
@@ -219,6 +221,11 @@ class Plies:
         if self.progress is not None:
             self.progress(self.done, self.total, description)
 
+    def describe(self, description: str) -> None:
+        """Say what is being done, without advancing."""
+        if self.progress is not None:
+            self.progress(self.done, self.total, description)
+
 
 def checked_progress(progress: object) -> Progress | None:
     """``progress`` if it is a callback (or None); a clear ``TypeError`` otherwise."""
@@ -261,8 +268,9 @@ def reference_levels(
 ) -> Iterator[dict[Position, int]]:
     """Yield, ply by ply, each reachable position with the number of paths reaching it (moves
     restricted to the actions in ``allowed`` when given). The plain reference over the public
-    position API: every game, slowly.
+    position API: every game that ends, slowly.
     """
+    require_bounded(game, "counting by levels of plies")
     level = {game.start(): 1}
     ply = 0
     seen = 1
@@ -284,7 +292,7 @@ def reference_levels(
 def _count_reference(game: Game, budget: Budget, symmetry: bool, progress: Progress | None) -> dict[str, Any]:
     tally = _Tally()
     all_positions: set[Position] = set()
-    plies = Plies(progress, game.properties.max_length + 1)
+    plies = Plies(progress, require_bounded(game, "counting by levels of plies") + 1)
     for ply, level in enumerate(reference_levels(game, budget)):
         plies.step(f"ply {ply}: {len(level):,} positions")
         tally.positions_by_ply.append(len(level))
@@ -360,7 +368,7 @@ def _quotient_reference(game: Game, budget: Budget) -> tuple[list[int], int, int
 def _count_fast(game: Game, budget: Budget, symmetry: bool, progress: Progress | None) -> dict[str, Any]:
     dag = kernels.ClaimDag(game)
     tally = _Tally()
-    plies = Plies(progress, game.properties.max_length + 1)
+    plies = Plies(progress, require_bounded(game, "counting by levels of plies") + 1)
     for level in dag.levels():
         _tally_level(tally, level)
         plies.step(f"ply {level.ply}: {len(level):,} positions")
@@ -418,3 +426,65 @@ def _tally_level(tally: _Tally, level: kernels.Level) -> None:
             tally.games_by_outcome[key] += paths
             games_here += paths
     tally.games_by_length.append(games_here)
+
+
+def count_states(
+    game: Game | str,
+    *,
+    budget: Budget | None = None,
+    symmetry: bool = True,
+    progress: Progress | None = None,
+    method: str = "auto",
+) -> CountResult:
+    """``noughts.count`` for a game that need not end: its reachable positions (the states of
+    the graph; ``positions_by_ply`` counts them by their distance from the start), those up to
+    symmetry, and the finished ones by outcome. Games and game-tree nodes are infinitely many:
+    those fields are None.
+    """
+    import numpy as np
+
+    from noughts.exact.retro import canonical_codes, sorted_unique, state_graph
+
+    g = make_game(game)
+    started = time.perf_counter()
+    classes: int | None = None
+    terminal_classes: int | None = None
+    bar = Plies(progress, 2)
+
+    def tick(stage: str, done: int) -> None:
+        bar.describe(f"{stage} the states of {g}: {done:,}")
+
+    graph = state_graph(g, budget=budget, method=method, progress=tick)
+    bar.step(f"{graph.size:,} states of {g}; their classes under symmetry")
+    if symmetry and graph.codes is not None:
+        canon = canonical_codes(g, graph.codes)
+        classes = int(sorted_unique(canon).size)
+        terminal_classes = int(sorted_unique(canon[graph.outcome >= 0]).size)
+    elif symmetry and graph.positions is not None:
+        keys = [p.canonical_key() for p in graph.positions]
+        classes = len(set(keys))
+        terminal_classes = len({k for k, o in zip(keys, graph.outcome, strict=True) if o >= 0})
+    bar.step("counted")
+    names = {int(Result.FIRST): "first", int(Result.SECOND): "second", int(Result.DRAW): "draw"}
+    by_outcome = dict.fromkeys(OUTCOME_KEYS, 0)
+    for code, k in zip(*np.unique(graph.outcome[graph.outcome >= 0], return_counts=True), strict=True):
+        by_outcome[names[int(code)]] = int(k)
+    return CountResult(
+        game=str(g),
+        positions=graph.size,
+        positions_by_ply=graph.positions_by_depth(),
+        positions_up_to_symmetry=classes,
+        positions_up_to_symmetry_by_ply=None,
+        terminal_positions_up_to_symmetry=terminal_classes,
+        games=None,
+        games_by_outcome={},
+        games_by_length={},
+        terminal_positions=int((graph.outcome >= 0).sum()),
+        terminal_positions_by_outcome=by_outcome,
+        tree_nodes=None,
+        games_up_to_symmetry_orbits=None,
+        games_up_to_symmetry_quotient=None,
+        symmetry_group_order=g.symmetry_count if symmetry else None,
+        method=graph.method,
+        seconds=time.perf_counter() - started,
+    )

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from noughts.core import Game, LimitExceeded, NoughtsError, Outcome, Position
+from noughts.core import Game, LimitExceeded, NoughtsError, Outcome, Position, require_bounded
 from noughts.core.text import format_grid
 from noughts.exact import _count_kernels as kernels
 
@@ -136,6 +136,7 @@ def state_space(game: Game, max_states: int = DEFAULT_MAX_STATES) -> StateSpace:
     to 32 cells, the reference enumeration otherwise. Raises ``LimitExceeded`` when the game has
     more than ``max_states`` reachable positions.
     """
+    require_bounded(game, "a learner's state space (values backed up from the ends of games)")
     key = (str(game), max_states)
     space = _CACHE.get(key)
     if space is None:
@@ -262,6 +263,7 @@ def exact_values(space: StateSpace) -> npt.NDArray[np.int64]:
     solver defines values; this is its cheap equivalent for whole state spaces, held to
     ``noughts.solve`` by the tests.)
     """
+    require_bounded(space.game, "backward induction over the move table")
     n = space.size
     values = np.zeros(n, dtype=np.int64)
     scored = space.game.properties.is_scored

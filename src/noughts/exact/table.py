@@ -50,7 +50,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from noughts.core import Game, NoughtsError, Outcome, Position
+from noughts.core import Game, NoughtsError, Outcome, Position, require_bounded
 from noughts.core import game as make_game
 from noughts.core.budget import Budget
 from noughts.exact import _count_kernels as kernels
@@ -265,8 +265,9 @@ class SolvedTable:
             raise bad("its checksum does not match its contents (the file was changed or damaged)")
         if not np.isin(outcome, (-1, 0, 1)).all():
             raise bad("outcome holds codes other than -1, 0 and 1")
-        if int(plies.max()) > game.properties.max_length:
-            raise bad(f"a distance exceeds the longest game of {game} ({game.properties.max_length} plies)")
+        longest = require_bounded(game, "a solved table of minimax values")
+        if int(plies.max()) > longest:
+            raise bad(f"a distance exceeds the longest game of {game} ({longest} plies)")
         if not _strictly_sorted(keys):
             raise bad("its keys are not sorted and distinct")
         table = cls(game, np.ascontiguousarray(keys), outcome, plies, score)
@@ -328,6 +329,7 @@ def build_table(game: Game, budget: Budget | None = None) -> SolvedTable:
     over it, ``LimitExceeded`` says how far the work got. ``TableError`` for a game tables do
     not take.
     """
+    require_bounded(game, "a solved table of minimax values")
     _codec(game)
     if kernels.supports(game):
         return _build_claim_table(game, budget)
