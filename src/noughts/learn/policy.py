@@ -76,6 +76,23 @@ def children_first(space: StateSpace) -> npt.NDArray[np.int64]:
     return np.array(order, dtype=np.int64)
 
 
+def _levels(space: StateSpace) -> list[npt.NDArray[np.int64]]:
+    """Groups of positions, deepest first, each group's successors all in earlier groups: the
+    claim plies (cells taken) where the space has bit keys, else one position at a time.
+    """
+    if space.keys is not None:
+        b0, b1 = space.bits()
+        ply = np.bitwise_count(b0 | b1).astype(np.int64)
+        return [np.nonzero(ply == k)[0] for k in range(int(ply.max()), -1, -1)]
+    return [np.array([s], dtype=np.int64) for s in children_first(space)]
+
+
+def _chosen(space: StateSpace, rows: npt.NDArray[np.int64], sets: Sets) -> npt.NDArray[np.bool_]:
+    """``(len(rows), num_actions)``: which actions each row's set holds."""
+    bits = np.uint64(1) << np.arange(space.num_actions, dtype=np.uint64)
+    return (sets[rows][:, None] & bits[None, :]) != 0
+
+
 def all_moves(space: StateSpace) -> Sets:
     """Every legal action of every position (the uniformly random player)."""
     _check(space)
@@ -95,9 +112,14 @@ def perfect_moves(space: StateSpace, strict: bool = True) -> Sets:
     if not strict:
         return optimal_action_sets(space)
     from noughts.agents.perfect import PerfectAgent
+    from noughts.exact.table import build_table
 
     game = space.game
-    perfect = PerfectAgent(game, tie_break="random")
+    try:
+        table = build_table(game)  # a backward pass over arrays: each look-up is then a search
+    except NoughtsError:
+        table = None
+    perfect = PerfectAgent(game, tie_break="random", table=table)
     out = np.zeros(space.size, dtype=np.uint64)
     for s in np.nonzero(space.outcome < 0)[0]:
         bits = 0
@@ -138,16 +160,22 @@ def outcome_probabilities(space: StateSpace, first: Sets, second: Sets) -> Float
     probs = np.zeros((space.size, 3), dtype=np.float64)
     finished = space.outcome >= 0
     probs[finished, space.outcome[finished]] = 1.0
-    for s in children_first(space):
-        if finished[s]:
+    sets = np.where(space.to_move == 0, first, second)
+    for level in _levels(space):
+        rows = level[~finished[level]]
+        if rows.size == 0:
             continue
-        bits = int(first[s] if space.to_move[s] == 0 else second[s])
-        actions = [a for a in range(space.num_actions) if bits >> a & 1]
-        if not actions:
-            raise NoughtsError(f"the policy has no move at position {s} of {space.game}")
-        if any(nxt[s, a] < 0 for a in actions):
-            raise NoughtsError(f"the policy plays an illegal move at position {s} of {space.game}")
-        probs[s] = probs[nxt[s, actions]].mean(axis=0)
+        chosen = _chosen(space, rows, sets)
+        count = chosen.sum(axis=1)
+        if np.any(count == 0):
+            raise NoughtsError(
+                f"the policy has no move at position {int(rows[count == 0][0])} of {space.game}"
+            )
+        children = nxt[rows]
+        if np.any(chosen & (children < 0)):
+            raise NoughtsError(f"the policy plays an illegal move in {space.game}")
+        picked = probs[np.where(chosen, children, 0)] * chosen[:, :, None]
+        probs[rows] = picked.sum(axis=1) / count[:, None]
     return probs
 
 
@@ -174,14 +202,18 @@ def best_against_random(space: StateSpace) -> tuple[float, float]:
     best = np.zeros((space.size, 2), dtype=np.float64)  # column p: agent plays side p
     best[finished, 0] = space.outcome[finished] == 0
     best[finished, 1] = space.outcome[finished] == 2
-    for s in children_first(space):
-        if finished[s]:
+    for level in _levels(space):
+        rows = level[~finished[level]]
+        if rows.size == 0:
             continue
-        children = nxt[s][nxt[s] >= 0]
-        mover = int(space.to_move[s])
-        values = best[children]
-        best[s, mover] = values[:, mover].max()  # the agent's move
-        best[s, 1 - mover] = values[:, 1 - mover].mean()  # the random player's move
+        legal = nxt[rows] >= 0
+        values = best[np.where(legal, nxt[rows], 0)]  # (rows, actions, side)
+        mover = space.to_move[rows].astype(np.int64)
+        for side in (0, 1):
+            v = values[:, :, side]
+            top = np.where(legal, v, -np.inf).max(axis=1)  # the agent's move
+            mean = np.where(legal, v, 0.0).sum(axis=1) / legal.sum(axis=1)  # the random player's
+            best[rows, side] = np.where(mover == side, top, mean)
     return float(best[space.start, 0]), float(best[space.start, 1])
 
 
