@@ -253,3 +253,26 @@ def test_training_loop_drives_the_linear_learner():
     with pytest.raises(NoughtsError, match="no option"):
         LinearLearner.from_options(TTT, gamma="1")
     assert LinearLearner.from_options(TTT, alpha="0.002").config.eta == 0.002  # the loop's step size
+
+
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+def test_a_traced_run_records_block_envelopes(engine):
+    from noughts.learn.linear import LinearLearner
+
+    options = {"eta": 0.01, "features": "rowcol", "opponent": "random", "seed": 5, "engine": engine}
+    traced = LinearLearner(TTT, **options)
+    doc = traced.play_traced(250, every=50)
+    plain = LinearLearner(TTT, **options)
+    plain.play_games(250, marks=list(range(1, 251)))
+    every_game = np.array([c.weights for c in plain.checkpoints])
+    assert doc["games"].tolist() == [50, 100, 150, 200, 250]
+    assert doc["weights"].tolist() == every_game[49::50].tolist()
+    blocks = every_game.reshape(5, 50, 7)
+    assert doc["low"].tolist() == blocks.min(axis=1).tolist()
+    assert doc["high"].tolist() == blocks.max(axis=1).tolist()
+    assert np.allclose(doc["mean"], blocks.mean(axis=1))
+    assert doc["counts"][-1].tolist() == plain.counts.tolist() == traced.counts.tolist()
+    assert traced.weights.tolist() == plain.weights.tolist()
+    # 001's setting overflows: the trace stops at the last whole block before it
+    bad = LinearLearner(TTT, eta=0.4, features="rowcol", seed=1, engine=engine).play_traced(5000, every=100)
+    assert bad["diverged_at"] is not None and bad["games"][-1] < bad["diverged_at"]

@@ -547,6 +547,123 @@ class LinearLearner:
             )
         return played, fired, bad
 
+    def play_traced(self, games: int, every: int) -> dict[str, Any]:
+        """Play and learn up to ``games`` games, recording every block of ``every`` games: x's
+        cumulative (wins, losses, draws) and the weights at the block's end, and each weight's
+        least, greatest and mean value over the block's games, so that swings between two
+        samples are seen, not aliased (001 Figures 17-18 drawn densely). Stops before a game
+        whose update overflows; ``diverged_at`` names it (None if none did).
+
+        Returns arrays ``games`` (block ends), ``counts`` (blocks x 3), ``weights``, ``low``,
+        ``high``, ``mean`` (blocks x 7) and ``diverged_at``.
+        """
+        if games < 0 or every < 1:
+            raise NoughtsError("play_traced needs games >= 0 and every >= 1")
+        ends: list[int] = []
+        counts: list[npt.NDArray[np.int64]] = []
+        w_end: list[FloatArray] = []
+        lows: list[FloatArray] = []
+        highs: list[FloatArray] = []
+        means: list[FloatArray] = []
+        diverged: int | None = None
+        per_call = max(1, 20_000 // every) * every
+        done = 0
+        while done < games and diverged is None:
+            n = min(per_call, games - done)
+            first = self.episodes + 1
+            if self.use_kernel:
+                ran, bad, cp_counts, cp_w = self._kernel_marked(n)
+            else:
+                before = len(self.checkpoints)
+                ran, _, bad = self._reference(n, list(range(first, first + n)), None, 0.0, False)
+                cps = self.checkpoints[before:]
+                del self.checkpoints[before:]
+                cp_counts = np.array([(c.wins, c.losses, c.draws) for c in cps], dtype=np.int64).reshape(
+                    -1, 3
+                )
+                cp_w = np.array([c.weights for c in cps], dtype=np.float64).reshape(-1, NUM_FEATURES)
+            done += ran
+            diverged = bad
+            for b in range(0, ran - ran % every if bad is not None else ran, every):
+                block = cp_w[b : b + every]
+                if block.shape[0] < every:
+                    break
+                ends.append(first + b + every - 1)
+                counts.append(cp_counts[b + every - 1])
+                w_end.append(block[-1])
+                lows.append(block.min(axis=0))
+                highs.append(block.max(axis=0))
+                means.append(block.mean(axis=0))
+        empty = np.zeros((0, NUM_FEATURES))
+        return {
+            "games": np.array(ends, dtype=np.int64),
+            "counts": np.array(counts, dtype=np.int64).reshape(-1, 3),
+            "weights": np.array(w_end) if w_end else empty,
+            "low": np.array(lows) if lows else empty,
+            "high": np.array(highs) if highs else empty,
+            "mean": np.array(means) if means else empty,
+            "diverged_at": diverged,
+        }
+
+    def _kernel_marked(self, games: int) -> tuple[int, int | None, npt.NDArray[np.int64], FloatArray]:
+        """``games`` games through the kernel recording the counts and weights after every one
+        (for :meth:`play_traced`): (played, overflowed game or None, counts, weights).
+        """
+        from noughts.learn import _linear_kernels as kernels
+        from noughts.learn.convergence import RateWindowState
+
+        rate_state = RateWindowState.empty(2)
+        board = self.game.board
+        cells = board.num_cells
+        masks = np.array(LineFeatures(self.game, self.config.features).masks, dtype=np.int64)
+        width = max(1, board.max_lines_through_cell)
+        through = np.zeros((cells, width), dtype=np.int64)
+        nthrough = np.zeros(cells, dtype=np.int64)
+        for c, ms in enumerate(board.masks_through):
+            nthrough[c] = len(ms)
+            through[c, : len(ms)] = ms
+        config = self.config
+        rng = np.array([self.rng_state], dtype=np.uint64)
+        first = self.episodes + 1
+        marks_arr = np.arange(first, first + games, dtype=np.int64)
+        mark_pos = np.zeros(1, dtype=np.int64)
+        cp_counts = np.zeros((games, 3), dtype=np.int64)
+        cp_w = np.zeros((games, NUM_FEATURES), dtype=np.float64)
+        ran, overflow, _ = kernels.lms_games(
+            games,
+            first,
+            cells,
+            masks,
+            through,
+            nthrough,
+            len(board.lines[0]),
+            type(self.game) is MisereGame,
+            self.weights,
+            rng,
+            config.eta,
+            config.epsilon,
+            config.opening_plies,
+            np.array([config.win, config.draw, config.loss], dtype=np.float64),
+            self.counts,
+            marks_arr,
+            mark_pos,
+            cp_counts,
+            cp_w,
+            rate_state.counts,
+            rate_state.buf,
+            rate_state.sums,
+            rate_state.shift,
+            0.0,
+            False,
+            False,
+            config.opponent == "random",
+            config.normalised,
+        )
+        self.episodes += int(ran)
+        self.rng_state = int(rng[0])
+        played = int(mark_pos[0])
+        return int(ran), (int(overflow) if overflow else None), cp_counts[:played], cp_w[:played]
+
     # -- the training-loop protocol (noughts.learn.train.Learner) ------------------------------
 
     def play(self, episodes: int, rate: Any, delta: float, stop_on_rate: bool) -> tuple[int, bool]:
