@@ -59,7 +59,7 @@ def test_quick_run_writes_its_folder(tmp_path):
         "stage1_grid.png",
         "null_vs_learning.png",
     } <= names
-    rows = list(csv.DictReader((out / "runs.csv").open()))
+    rows = list(csv.DictReader((out / "runs.csv").read_text().splitlines()))
     assert len(rows) == 3 + 3 * 3  # stage 1, then random / tcd-paper / tcd on three seeds
     stage2 = [r for r in rows if r["stage"] == "2"]
     assert {r["init"] for r in stage2} == {"random", "tcd-paper", "tcd"}
@@ -72,7 +72,7 @@ def test_quick_run_writes_its_folder(tmp_path):
             assert float(r[f"vs_perfect_{side}_win"]) == 0  # nothing beats perfect play
     assert all(0 < float(r["grade"]) <= 1 for r in rows)
     assert all(r["null_episodes"] for r in rows)  # the null baseline "converges" too
-    curves = list(csv.DictReader((out / "curves.csv").open()))
+    curves = list(csv.DictReader((out / "curves.csv").read_text().splitlines()))
     first = [c for c in curves if c["init"] == "tcd" and c["seed"] == "126"]
     assert [int(c["episodes"]) for c in first][:3] == [0, 2000, 4000]
     assert int(first[-1]["episodes"]) == 40_000  # the curve runs on past convergence
