@@ -136,8 +136,8 @@ def _value(  # type: ignore[no-untyped-def]
 ):  # fmt: skip
     """The depth-limited minimax value of a position with ``depth`` plies left, from ``me``'s
     side; ``my_turn`` (1 or 0): whether ``me`` moves. Fail-soft alpha-beta: exact inside the
-    window, a bound beyond it. (Integer flags, not literal booleans: numba specialises literal
-    arguments of a recursive function and then cannot link the recursion.)
+    window, a bound beyond it. Integer flags, not literal booleans: numba specialises literal
+    arguments of a recursive function and then cannot link the recursion.
     """
     nodes[0] += 1
     if depth <= 0:
