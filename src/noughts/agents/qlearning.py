@@ -64,6 +64,7 @@ __all__ = [
     "QTable",
     "centre_cells",
     "check_q_game",
+    "corner_cells",
     "from_arena",
     "from_options",
     "from_saved",
@@ -88,6 +89,11 @@ def centre_cells(game: Game) -> list[int]:
     return [
         c for c, coord in enumerate(board.coords) if all(x in w for x, w in zip(coord, wanted, strict=True))
     ]
+
+
+def corner_cells(game: Game) -> list[int]:
+    """The corner cells of the board (003 §A.1's ``K``): every coordinate at an end."""
+    return _corner_cells(game)
 
 
 def _corner_cells(game: Game) -> list[int]:
@@ -284,6 +290,12 @@ class QAgent:
         i = self._index.get(b0 | (b1 << self.game.board.num_cells))
         return None if i is None else self.table.q[i]
 
+    def reflex_move(self, position: Position, moves: list[int]) -> int | None:
+        """The reflex tier (003 §3.2): the first of ``moves`` that wins now, else the first
+        that blocks the opponent's win next move, else None.
+        """
+        return self._reflex(position, moves)
+
     def _reflex(self, position: Position, moves: list[int]) -> int | None:
         masks = self.game.board.masks_through
         me = int(position.to_move)
@@ -378,7 +390,7 @@ class QAgent:
                 "masks": np.array(board.line_masks, dtype=np.uint64),
                 "k": len(board.lines[0]),
                 "centre": np.uint64(sum(1 << c for c in centre_cells(self.game))),
-                "corners": np.uint64(sum(1 << c for c in _corner_cells(self.game))),
+                "corners": np.uint64(sum(1 << c for c in corner_cells(self.game))),
                 "through": through,
                 "nthrough": nthrough,
                 "keys": keys,
