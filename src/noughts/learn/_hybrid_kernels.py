@@ -153,10 +153,8 @@ def hybrid_episodes(  # type: ignore[no-untyped-def]
                     d = 0
                     if depth > 0 or depth_bonus > 0 or rule == 1:
                         extra = depth_bonus if (mover == 1 and side >= 4) else 0
-                        if rule == 1:
-                            d = (9 if side <= 3 else min(depth, n)) + extra
-                        else:
-                            d = depth + extra
+                        base = (9 if side <= 3 else min(depth, n)) if rule == 1 else depth
+                        d = base + extra
                     nt = 0
                     if d > 0 and n > 1:
                         allowed = np.uint64(0)
