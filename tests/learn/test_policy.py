@@ -106,3 +106,31 @@ def test_a_policy_without_a_move_is_refused():
     r = all_moves(space)
     with pytest.raises(NoughtsError, match="no move"):
         outcome_probabilities(space, np.zeros_like(r), r)
+
+
+def test_expected_length_and_any_agent_as_a_policy():
+    from noughts.agents.qlearning import QAgent
+
+    game = noughts.game("tictactoe")
+    space = state_space(game)
+    r = all_moves(space)
+    # random tic-tac-toe lasts 7.7 moves on average; the reference: the recursion over positions
+    memo = {}
+
+    def mean_length(p):
+        if p in memo:
+            return memo[p]
+        if p.is_terminal():
+            return Fraction(0)
+        moves = p.legal_moves()
+        memo[p] = 1 + sum((mean_length(p.play(m)) for m in moves), Fraction(0)) / len(moves)
+        return memo[p]
+
+    from noughts.learn.policy import agent_moves, expected_length
+
+    assert expected_length(space, r, r) == pytest.approx(float(mean_length(game.start())), abs=1e-12)
+    searcher = QAgent(game, None, depth=9)
+    sets = agent_moves(space, searcher.candidates)
+    perfect = perfect_moves(space, strict=False)
+    live = space.nonterminal()
+    assert np.all((sets[live] & ~perfect[live]) == 0)  # a search to the end keeps every value

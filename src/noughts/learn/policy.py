@@ -34,9 +34,11 @@ from noughts.core import NoughtsError, Outcome, Position
 from noughts.learn.states import StateSpace, optimal_action_sets
 
 __all__ = [
+    "agent_moves",
     "all_moves",
     "best_against_random",
     "children_first",
+    "expected_length",
     "outcome_probabilities",
     "outcome_reference",
     "perfect_moves",
@@ -99,6 +101,22 @@ def all_moves(space: StateSpace) -> Sets:
     out = np.zeros(space.size, dtype=np.uint64)
     for a in range(space.num_actions):
         out[space.next[:, a] >= 0] |= np.uint64(1 << a)
+    return out
+
+
+def agent_moves(space: StateSpace, candidates: Callable[[Position], list[Any]]) -> Sets:
+    """Any agent as a policy: ``candidates(position)`` lists the moves it chooses among
+    uniformly (e.g. :meth:`noughts.agents.qlearning.QAgent.candidates`), asked at every
+    unfinished position.
+    """
+    _check(space)
+    game = space.game
+    out = np.zeros(space.size, dtype=np.uint64)
+    for s in np.nonzero(space.outcome < 0)[0]:
+        bits = 0
+        for m in candidates(space.position(int(s))):
+            bits |= 1 << game.action(m)
+        out[s] = np.uint64(bits)
     return out
 
 
@@ -177,6 +195,26 @@ def outcome_probabilities(space: StateSpace, first: Sets, second: Sets) -> Float
         picked = probs[np.where(chosen, children, 0)] * chosen[:, :, None]
         probs[rows] = picked.sum(axis=1) / count[:, None]
     return probs
+
+
+def expected_length(space: StateSpace, first: Sets, second: Sets) -> float:
+    """The expected number of moves of a game from the start between the two policies."""
+    _check(space)
+    nxt = space.next
+    length = np.zeros(space.size, dtype=np.float64)
+    finished = space.outcome >= 0
+    sets = np.where(space.to_move == 0, first, second)
+    for level in _levels(space):
+        rows = level[~finished[level]]
+        if rows.size == 0:
+            continue
+        chosen = _chosen(space, rows, sets)
+        count = chosen.sum(axis=1)
+        if np.any(count == 0):
+            raise NoughtsError(f"the policy has no move in {space.game}")
+        picked = np.where(chosen, length[np.where(chosen, nxt[rows], 0)], 0.0)
+        length[rows] = 1.0 + picked.sum(axis=1) / count
+    return float(length[space.start])
 
 
 def versus(space: StateSpace, agent: Sets, opponent: Sets) -> dict[str, dict[str, float]]:
