@@ -39,6 +39,7 @@ __all__ = [
     "best_against_random",
     "children_first",
     "expected_length",
+    "live_positions",
     "outcome_probabilities",
     "outcome_reference",
     "perfect_moves",
@@ -104,17 +105,31 @@ def all_moves(space: StateSpace) -> Sets:
     return out
 
 
-def agent_moves(space: StateSpace, candidates: Callable[[Position], list[Any]]) -> Sets:
+def live_positions(space: StateSpace) -> list[Position]:
+    """The unfinished positions of ``space`` in index order (build them once, for
+    :func:`agent_moves` called on many agents).
+    """
+    return [space.position(int(s)) for s in np.nonzero(space.outcome < 0)[0]]
+
+
+def agent_moves(
+    space: StateSpace, candidates: Callable[[Position], list[Any]], positions: list[Position] | None = None
+) -> Sets:
     """Any agent as a policy: ``candidates(position)`` lists the moves it chooses among
     uniformly (e.g. :meth:`noughts.agents.qlearning.QAgent.candidates`), asked at every
-    unfinished position.
+    unfinished position (``positions``: :func:`live_positions`, if already built).
     """
     _check(space)
     game = space.game
+    live = np.nonzero(space.outcome < 0)[0]
+    if positions is None:
+        positions = live_positions(space)
+    if len(positions) != live.size:
+        raise NoughtsError("the positions given are not the unfinished positions of the space")
     out = np.zeros(space.size, dtype=np.uint64)
-    for s in np.nonzero(space.outcome < 0)[0]:
+    for s, p in zip(live, positions, strict=True):
         bits = 0
-        for m in candidates(space.position(int(s))):
+        for m in candidates(p):
             bits |= 1 << game.action(m)
         out[s] = np.uint64(bits)
     return out
