@@ -54,7 +54,7 @@ import numpy.typing as npt
 import noughts
 from noughts.agents.base import read_options
 from noughts.agents.saved import saved_game
-from noughts.core import Game, MisereGame, Move, NoughtsError, Outcome, Position, StandardGame
+from noughts.core import Game, MisereGame, Move, NoughtsError, Outcome, Player, Position, StandardGame
 
 __all__ = [
     "DEPTH_RULES",
@@ -315,7 +315,7 @@ class QAgent:
         board = self.game.board
         if min(board.grid) < 4 or position.to_move != 1 or position.occupied().bit_count() > 2:
             return []
-        opponent = position.owned(0)
+        opponent = position.owned(Player.FIRST)
         held = [c for c in centre_cells(self.game) if opponent >> c & 1]
         if held:
             here = board.coords[held[0]]
@@ -402,7 +402,7 @@ class QAgent:
         me = int(position.to_move)
         allowed = sum(1 << m for m in moves)
         bits = hk.tied_best(
-            np.uint64(position.owned(me)), np.uint64(position.owned(1 - me)), me, depth, np.uint64(allowed),
+            np.uint64(position.owned(Player(me))), np.uint64(position.owned(Player(1 - me))), me, depth, np.uint64(allowed),
             kd["cells"], kd["full"], kd["order"], kd["masks"], kd["k"], kd["centre"], kd["corners"],
             self._iron(me), kd["through"], kd["nthrough"], kd["keys"], kd["q"], kd["slots"], self.leaf_blend,
             kd["nodes"],
@@ -411,12 +411,12 @@ class QAgent:
 
     def _leaf(self, position: Position, me: int, iron: bool) -> float:
         assert self._heuristic is not None
-        h = self._heuristic(position.owned(me), position.owned(1 - me), iron)
+        h = self._heuristic(position.owned(Player(me)), position.owned(Player(1 - me)), iron)
         if self.leaf_blend > 0 and position.to_move == me:
             row = self.q_values(position)
             if row is not None:
-                moves = position.legal_moves()
-                q_avg = sum(float(row[m]) for m in moves) / len(moves)
+                moves: list[int] = position.legal_moves()  # type: ignore[assignment]
+                q_avg = sum((float(row[m]) for m in moves), 0.0) / len(moves)
                 return h + self.leaf_blend * q_avg
         return h
 

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from noughts.agents.qlearning import DEPTH_RULES, QAgent, QTable, centre_cells, corner_cells, search_order
-from noughts.core import Game, LimitExceeded, NoughtsError, Outcome, StandardGame
+from noughts.core import Game, LimitExceeded, NoughtsError, Outcome, Player, StandardGame
 from noughts.learn.qlearning import OUTCOME_CODE, QConfig, TrainingStats
 from noughts.learn.rng import MASK64, SplitMix64
 
@@ -111,7 +111,7 @@ def train_hybrid_reference(
         history: list[tuple[int, int]] = []
         while not position.is_terminal():
             moves: list[int] = [m for m in position.legal_moves() if not (not history and m in banned)]  # type: ignore[misc]
-            key = position.owned(0) | (position.owned(1) << cells)
+            key = position.owned(Player.FIRST) | (position.owned(Player.SECOND) << cells)
             if key not in q:
                 q[key] = [0.0] * cells
                 order.append(key)

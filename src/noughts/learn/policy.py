@@ -93,7 +93,8 @@ def _levels(space: StateSpace) -> list[npt.NDArray[np.int64]]:
 def _chosen(space: StateSpace, rows: npt.NDArray[np.int64], sets: Sets) -> npt.NDArray[np.bool_]:
     """``(len(rows), num_actions)``: which actions each row's set holds."""
     bits = np.uint64(1) << np.arange(space.num_actions, dtype=np.uint64)
-    return (sets[rows][:, None] & bits[None, :]) != 0
+    chosen: npt.NDArray[np.bool_] = (sets[rows][:, None] & bits[None, :]) != 0
+    return chosen
 
 
 def all_moves(space: StateSpace) -> Sets:

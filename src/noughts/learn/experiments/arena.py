@@ -202,7 +202,7 @@ def _exact(space: Any, sets: Any, opponents: dict[str, Any], optimal: Any) -> di
     live = space.nonterminal()
     out: dict[str, Any] = {"grade": grade_sets(sets, optimal, live), "exact": True}
     for name, opp in opponents.items():
-        v = versus(space, sets, opp)
+        v: dict[str, Any] = dict(versus(space, sets, opp))
         v["alternated_win"] = (v["as_first"]["win"] + v["as_second"]["win"]) / 2
         v["alternated_score"] = (
             v["as_first"]["win"]
@@ -227,7 +227,7 @@ def _sampled(game: Any, agent: Any, opponents: dict[str, Any], job: dict[str, An
             continue
         m = play_match(game, agent, opp, games=2 * job["games"], seed=seed)
         doc = m.to_json()
-        sides = {}
+        sides: dict[str, Any] = {}
         for key, side in (("as_first", "a_as_first"), ("as_second", "a_as_second")):
             s = doc[side]
             n = max(s["games"], 1)
@@ -401,7 +401,7 @@ def _job_93(job: dict[str, Any]) -> dict[str, Any]:
 
     game = noughts.game(job["game"])
     arm, spec = job["arm"], job["spec"]
-    cond = CONDITIONS[job["condition"]]
+    cond: dict[str, Any] = dict(CONDITIONS[job["condition"]])
     search = {**spec["search"], **cond}
     learner = _train(arm, spec, game, job["episodes"], job["seed"], search=search)
     last = learner.stats.outcomes[-job["window"] :]
@@ -818,12 +818,12 @@ def _write_figures(
             for k, (key, label) in enumerate(
                 (("first", "agent 1 wins"), ("second", "agent 2 wins"), ("draw", "draws"))
             ):
-                m = [entry["conditions"][c][key]["mean"] for c in conds]
+                heights = [entry["conditions"][c][key]["mean"] for c in conds]
                 lo = [
                     entry["conditions"][c][key]["mean"] - max(entry["conditions"][c][key]["low"], 0)
                     for c in conds
                 ]
-                ax.bar(x + (k - 1) * 0.25, m, 0.25, yerr=lo, label=label, color=colours[key])
+                ax.bar(x + (k - 1) * 0.25, heights, 0.25, yerr=lo, label=label, color=colours[key])
                 ax.plot(x + (k - 1) * 0.25, [PUBLISHED_93[c][2 * k] for c in conds], "o", color="black", ms=4)
             ax.set_xticks(x, conds, fontsize="small")
             ax.set_ylim(0, 1.05)

@@ -339,13 +339,13 @@ def _write_csv(out: Path, rows: list[dict[str, Any]]) -> None:
         for r in flat:
             w.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in keys})
     with (out / "curves.csv").open("w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(
+        cw = csv.writer(f)
+        cw.writerow(
             ["init", "seed", "episodes", "grade", "var_first", "var_draw", "null_var_first", "null_var_draw"]
         )
         for r in rows:
             for c in r.get("curve", []):
-                w.writerow(
+                cw.writerow(
                     [r["init"], r["seed"], c["episodes"], c["grade"], c.get("var_first", ""), c.get("var_draw", ""),
                      c.get("null_var_first", ""), c.get("null_var_draw", "")]
                 )  # fmt: skip
@@ -850,17 +850,17 @@ def _write_figures(
         group = [r for r in s2 if r["init"] == init and r.get("curve")]
         if not group:
             continue
-        xs = np.array([c["episodes"] for c in group[0]["curve"][1:]])
+        xa = np.array([c["episodes"] for c in group[0]["curve"][1:]])
         v = np.array([[c["var_first"] for c in r["curve"][1:]] for r in group], dtype=float)
-        ok = xs >= cfg["window"]
-        ax.plot(xs[ok], np.nanmedian(v[:, ok], axis=0), color=colour[init], lw=1.2, label=f"{init}: learning")
+        ok = xa >= cfg["window"]
+        ax.plot(xa[ok], np.nanmedian(v[:, ok], axis=0), color=colour[init], lw=1.2, label=f"{init}: learning")
     group = [r for r in s2 if r.get("curve")]
     if group:
-        xs = np.array([c["episodes"] for c in group[0]["curve"][1:]])
+        xa = np.array([c["episodes"] for c in group[0]["curve"][1:]])
         v = np.array([[c["null_var_first"] for c in r["curve"][1:]] for r in group], dtype=float)
-        ok = xs >= cfg["window"]
+        ok = xa >= cfg["window"]
         ax.plot(
-            xs[ok],
+            xa[ok],
             np.nanmedian(v[:, ok], axis=0),
             color="grey",
             lw=2,
@@ -926,10 +926,10 @@ def _write_figures(
     plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(5, 4))
-    x = _capped(rows, "episodes", cap)
-    y = _capped(rows, "null_episodes", cap)
-    ax.scatter(x, y, s=10)
-    top = max(x + y + [1.0])
+    xl = _capped(rows, "episodes", cap)
+    yl = _capped(rows, "null_episodes", cap)
+    ax.scatter(xl, yl, s=10)
+    top = max([*xl, *yl, 1.0])
     ax.plot([0, top], [0, top], color="grey", lw=0.8)
     ax.set_xlabel("episodes to convergence (learning)")
     ax.set_ylabel("episodes to convergence (null, no learning)")

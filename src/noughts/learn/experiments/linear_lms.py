@@ -402,11 +402,11 @@ def _summarise(results: list[dict[str, Any]], cfg: dict[str, Any]) -> dict[str, 
             if first_rows
             else None
         )
-        dists = [
+        found = [
             distance_to_table1({c["games"]: (c["wins"], c["losses"], c["draws"]) for c in r["checkpoints"]})
             for r in finished
         ]
-        dists = [d for d in dists if d is not None]
+        dists = [d for d in found if d is not None]
         entry["distance"] = _mean_ci(dists) if dists else None
         entry["p_final_win"] = (
             _ttest_1samp(shares[:, 0].tolist(), published_final[1] / published_final[0])
