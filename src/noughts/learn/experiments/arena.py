@@ -1097,10 +1097,10 @@ def _reading(summary: dict[str, Any], cfg: dict[str, Any]) -> str:
         means = {c: conds[c]["first"]["mean"] for c in conds}
         if len(means) > 1 and _same(list(means.values())):
             parts.append(
-                "On 4x4 with three in a row none of the Iron Wall conditions changes a game in 003's own setting: "
-                "the opening book answers the second player's first move and its reflexes block every threat "
-                "after it, so its search (where the Iron Wall weights and the depth bonus act) almost never "
-                "decides a move, and when it does the three conditions choose alike."
+                "On 4x4 with three in a row the three Iron Wall conditions give the same results in every run of "
+                "003's own setting: the Iron Wall weights and the depth bonus act only in the second player's "
+                "search, and there its first move comes from the opening book and its later ones mostly from "
+                "its reflexes (blocking threats), so the search seldom decides a move and never differently here."
             )
         elif _same([means[c] for c in means if c != "iron wall full"]):
             parts.append(
