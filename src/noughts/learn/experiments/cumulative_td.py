@@ -523,6 +523,31 @@ def _episodes_cell(s: dict[str, Any]) -> str:
     return f"{_msd(e)} [95% CI {_fmt(e['low'])}, {_fmt(e['high'])}] (n={e['n']}, {s['converged']}/{s['runs']} converged)"
 
 
+def _overtaken(rows: list[dict[str, Any]], a: str, b: str) -> str:
+    """The first curve point from which start ``a``'s mean grade (over seeds) stays above start
+    ``b``'s, as text ("never" if it does not).
+    """
+    curves = {}
+    for init in (a, b):
+        group = [r["curve"] for r in rows if r["stage"] == 2 and r["init"] == init and r.get("curve")]
+        if not group:
+            return "—"
+        n = min(len(c) for c in group)
+        curves[init] = (
+            [c["episodes"] for c in group[0][:n]],
+            np.mean([[c["grade"] for c in g[:n]] for g in group], axis=0),
+        )
+    xs, ga = curves[a]
+    gb = curves[b][1]
+    n = min(len(ga), len(gb))
+    above = ga[:n] > gb[:n]
+    if not above[-1]:
+        return "never"
+    last_below = np.nonzero(~above)[0]
+    first = 0 if last_below.size == 0 else int(last_below[-1]) + 1
+    return f"{xs[first]:,}"
+
+
 def _write_markdown(
     out: Path, rows: list[dict[str, Any]], summary: dict[str, Any], cfg: dict[str, Any], wall: float
 ) -> None:
@@ -624,6 +649,12 @@ def _write_markdown(
                     else "—"
                 )
             )
+            + " |"
+        )
+    if tcd_of:
+        lines.append(
+            "| learning curves: from which episode the random start's mean grade stays above the TCD start's | — | "
+            + cells(lambda a: _overtaken(rows, "random", tcd_of[a]) if a in tcd_of else "—")
             + " |"
         )
     all_draw = all(r["h2h"]["draw"] > 0.999999 for r in rows if r["stage"] == 2)
