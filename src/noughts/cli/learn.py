@@ -60,7 +60,12 @@ def train(
     out: Annotated[
         Path, typer.Option("--out", metavar="FILE", help="Save the agent here (.json plus .npz beside it).")
     ],
-    init: Annotated[str, typer.Option(help="TD: initial values: zero, random, tcd, wtcd or 2sla.")] = "zero",
+    init: Annotated[
+        str,
+        typer.Option(
+            help="TD: initial values: zero, random, tcd, wtcd, 2sla, or 000's own scalings tcd-paper, wtcd-paper."
+        ),
+    ] = "zero",
     epsilon: Annotated[
         float | None,
         typer.Option(help="Exploration rate (td 0.05; qlearning: the starting epsilon, 1.0; linear 0)."),

@@ -37,16 +37,16 @@ import numpy as np
 import numpy.typing as npt
 
 from noughts.core import Game, NoughtsError, Position, require_bounded
-from noughts.learn.convergence import RateWindowState
-from noughts.learn.evaluation import INITS, initial_values
-from noughts.learn.rng import MASK64, SplitMix64
-from noughts.learn.states import (
+from noughts.exact.states import (
     DEFAULT_MAX_STATES,
     OUTCOME_CODES,
     StateSpace,
     optimal_action_sets,
     state_space,
 )
+from noughts.learn.convergence import RateWindowState
+from noughts.learn.evaluation import INITS, initial_values
+from noughts.learn.rng import MASK64, SplitMix64
 
 __all__ = ["UPDATES", "TDConfig", "TDLearner", "td_reference"]
 
