@@ -574,6 +574,14 @@ class Store:
         )
         return [_match(r) for r in rows]
 
+    def game_counts(self, *, status: str | None = "finished", source: str | None = None) -> dict[str, int]:
+        """How many games of each game spec are recorded (finished ones by default), most first."""
+        where, args = _filters(status=status, source=source)
+        rows = self._read(
+            f"SELECT spec, COUNT(*) AS n FROM games{where} GROUP BY spec ORDER BY n DESC, spec", args
+        )
+        return {str(r[0]): int(r[1]) for r in rows}
+
     def match_results(
         self,
         match_id: int | None = None,
