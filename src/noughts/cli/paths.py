@@ -17,10 +17,10 @@ def check_writable(path: Path, option: str, suffixes: tuple[str, ...] = ()) -> P
     folder itself, and its name ends in one of ``suffixes`` (when given); else ``NoughtsError``
     naming ``option``.
     """
-    if suffixes and path.suffix not in suffixes:
-        raise NoughtsError(f"{option} names a {' or '.join(suffixes)} file, not {path.name!r}")
     if path.is_dir():
         raise NoughtsError(f"{option} {path} is a folder; give a file name")
+    if suffixes and path.suffix not in suffixes:
+        raise NoughtsError(f"{option} names a {' or '.join(suffixes)} file, not {path.name!r}")
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise NoughtsError(f"{option} {path}: there is no folder {folder}")
