@@ -23,7 +23,7 @@ from typing import Any, Protocol, cast, runtime_checkable
 
 import numpy as np
 
-from noughts.core import Move, NoughtsError, Position
+from noughts.core import Game, Move, NoughtsError, Position
 from noughts.core.budget import Budget
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "RandomAgent",
     "TimeLimited",
     "agent_names",
+    "check_plays",
     "decide",
     "make_agent",
     "read_options",
@@ -90,6 +91,20 @@ def decide(
         decision: Decision = method(position, rng, budget)
         return decision
     return Decision(agent.choose(position, rng), seconds=time.perf_counter() - started)
+
+
+def check_plays(agent: Agent, game: Game) -> None:
+    """``NoughtsError`` saying why unless ``agent`` can play ``game``: an agent with a
+    ``check_game(game)`` method decides itself (the Q-learning tiers, pairings); an agent bound to
+    one game (a saved agent, with a ``game``) plays that game only; others play every game.
+    """
+    check = getattr(agent, "check_game", None)
+    if check is not None:
+        check(game)
+        return
+    own = getattr(agent, "game", None)
+    if isinstance(own, Game) and own != game:
+        raise NoughtsError(f"{agent.name} was made for {own}; it cannot play {game}")
 
 
 class TimeLimited:

@@ -55,6 +55,7 @@ __all__ = [
     "ArenaAgent",
     "ArenaSnapshot",
     "SavedAgentError",
+    "copy_saved",
     "load_agent",
     "load_arena_zip",
     "load_saved",
@@ -168,6 +169,35 @@ def save_parts(
             if os.path.exists(tmp):
                 os.unlink(tmp)
     return json_path
+
+
+def copy_saved(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> Path:
+    """Copy a saved agent (its ``.json`` and ``.npz``) to ``target`` (a ``.json`` path), checking
+    the source's envelope and checksum first; the copy names its own ``.npz``. Returns ``target``.
+    """
+    src, dst = Path(source), Path(target)
+    if dst.suffix != ".json":
+        raise NoughtsError(f"a saved agent's file name ends in .json, not {dst.name!r}")
+    try:
+        doc = json.loads(src.read_text(encoding="utf-8"))
+        npz = (src.parent / str(doc["arrays"])).read_bytes()
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise SavedAgentError(f"cannot copy agent {src.name}: {e}") from None
+    if (
+        not isinstance(doc, dict)
+        or doc.get("format") != FORMAT
+        or hashlib.sha256(npz).hexdigest() != doc.get("arrays_sha256")
+    ):
+        raise SavedAgentError(f"cannot copy agent {src.name}: it is not an intact noughts agent")
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    npz_path = dst.with_suffix(".npz")
+    doc["arrays"] = npz_path.name
+    for path, data in ((npz_path, npz), (dst, (json.dumps(doc, indent=2) + "\n").encode())):
+        fd, tmp = tempfile.mkstemp(dir=dst.parent, prefix=".tmp-")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    return dst
 
 
 def load_saved(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:

@@ -286,6 +286,11 @@ class Board:
         return self.spec
 
 
+def column_letters(col: int) -> str:
+    """The letters of column ``col`` (0-based) as flat boards name it: a..z, aa, ab, ..."""
+    return _column_letters(col)
+
+
 def _column_letters(col: int) -> str:
     name = ""
     col += 1

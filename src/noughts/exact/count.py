@@ -54,8 +54,8 @@ __all__ = ["CountResult", "count", "fixed_action_sets"]
 
 Method = Literal["auto", "reference", "fast"]
 
-CHECK_EVERY = 1024
-"""Positions the reference expands between two budget checks (a few hundredths of a second)."""
+CHECK_EVERY = 2048
+"""Moves the reference plays between two budget checks (a few hundredths of a second)."""
 
 OUTCOME_KEYS = ("first", "second", "draw")
 _OUTCOME_KEY = {Outcome.FIRST: "first", Outcome.SECOND: "second", Outcome.DRAW: "draw"}
@@ -316,13 +316,16 @@ def reference_levels(
     while level:
         yield level
         nxt: dict[Position, int] = {}
+        since = 0
         for done, (pos, paths) in enumerate(level.items(), 1):
             for move in pos.legal_moves():
                 if allowed is not None and game.action(move) not in allowed:
                     continue
                 child = pos.play(move)
                 nxt[child] = nxt.get(child, 0) + paths
-            if not done % CHECK_EVERY:  # inside the ply too: one ply of a large game takes minutes
+                since += 1
+            if since >= CHECK_EVERY:  # inside the ply too: one ply of a large game takes minutes
+                since = 0
                 budget.check(
                     memory=400 * (seen + len(nxt)),
                     progress=f"{what} {ply} plies and {seen:,} positions of {game}; ply {ply + 1} had "
@@ -401,8 +404,9 @@ def _quotient_reference(game: Game, budget: Budget) -> tuple[list[int], int, int
             for key, child in children.items():
                 old = nxt.get(key)
                 nxt[key] = (child, q) if old is None else (old[0], old[1] + q)
-            expanded += 1
-            if not expanded % CHECK_EVERY:
+            expanded += len(children)
+            if expanded >= CHECK_EVERY:
+                expanded = 0
                 budget.check(
                     memory=400 * (seen + len(nxt)),
                     progress=f"counted {len(classes_by_ply)} plies up to symmetry of {game} "

@@ -36,6 +36,9 @@ __all__ = ["DEFAULT_MAX_STATES", "OUTCOME_CODES", "StateSpace", "enumerate_refer
 DEFAULT_MAX_STATES = 5_000_000
 """The most positions a state space may hold unless the caller allows more."""
 
+ESTIMATE_ABOVE = 200_000
+"""Caps from which a state space is first estimated (below, listing up to the cap costs less)."""
+
 OUTCOME_CODES: dict[Outcome | None, int] = {None: -1, Outcome.FIRST: 0, Outcome.DRAW: 1, Outcome.SECOND: 2}
 """How ``StateSpace.outcome`` stores how a game ended."""
 
@@ -133,7 +136,7 @@ def state_space(game: Game, max_states: int = DEFAULT_MAX_STATES) -> StateSpace:
     key = (str(game), max_states)
     space = _CACHE.get(key)
     if space is None:
-        if 3 ** min(game.num_actions, 40) > max_states:  # not obviously small: a cheap look first
+        if max_states >= ESTIMATE_ABOVE and 3 ** min(game.num_actions, 40) > max_states:  # a cheap look first
             refuse_if_more(
                 game,
                 max_states,
