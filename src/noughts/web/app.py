@@ -798,7 +798,7 @@ def _routes(app: FastAPI, arena: Arena) -> None:
         openapi_extra={
             "requestBody": {
                 "required": True,
-                "content": {"application/zip": {"schema": {"type": "string", "format": "binary"}}},
+                "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
             }
         },
     )

@@ -57,7 +57,7 @@ class Limits:
     """Worker processes for the heavy work (solves, counts, analyses, moves, batches, training)."""
     play_reserve: int = 1
     """Workers kept for the moves of games in play, whatever analyses and jobs are running."""
-    per_client: int = 4
+    per_client: int = 8
     """Tasks one client (an address) may have running at once."""
     queue_seconds: float = 0.5
     """The longest a request waits for a free worker before it is refused (429)."""
