@@ -31,12 +31,12 @@ from typing import Any
 import numpy as np
 
 import noughts
-from noughts.core import Game, Move, NotationError, NoughtsError, Player, Position
+from noughts.core import Game, LimitExceeded, Move, NotationError, NoughtsError, Player, Position
 from noughts.store import GameRecord, Store, StoreError
 from noughts.web.boards import board_view, move_at_slot, move_info
 from noughts.web.engines import HUMAN, AgentCatalogue
 from noughts.web.limits import Limits
-from noughts.web.workers import WorkerPool
+from noughts.web.workers import Busy, WorkerPool
 
 __all__ = ["GameNotFound", "GameService", "LiveGame", "NotOwner", "StaleGame", "check_game"]
 
@@ -389,11 +389,15 @@ class GameService:
                     startup=self.limits.load_seconds,
                 )
                 move = game.read_move(position, decision["move"])
+        except Busy:
+            raise  # the arena is busy, not the agent at fault: ask again later
         except NoughtsError as e:
+            message = f"{spec} could not move: {e}"
             with live.lock:
                 if live.ply == at:
-                    live.error = f"{spec} could not move: {e}"
-            raise NoughtsError(f"{spec} could not move: {e}") from None
+                    live.error = message
+            failed = LimitExceeded(message) if isinstance(e, LimitExceeded) else NoughtsError(message)
+            raise failed from None
         with live.lock:
             if live.ply != at or live.player(position.to_move) != spec or live.position != position:
                 raise StaleGame(
