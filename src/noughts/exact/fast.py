@@ -69,10 +69,10 @@ SLICE_NODES = 1 << 20
 
 SLICE_SECONDS = 0.1
 """The time a slice of the search aims at: slices start at :data:`FIRST_SLICE` nodes and are
-resized after each one from its measured speed (a node of the multi-word kernel on 7x7x7 costs
-a hundred times one of 3x3's), so a budget check comes every few tenths of a second at most."""
+resized after each one from its measured speed (a node near the root of 7x7x7 costs milliseconds,
+thousands of times one of 3x3's), so a budget check comes every few tenths of a second at most."""
 
-FIRST_SLICE = 1 << 10
+FIRST_SLICE = 16
 
 DEEPEN_PLIES = 13
 """How far the driver deepens "a win within n plies?" before one unbounded search. Measured
@@ -360,9 +360,11 @@ class FastSolver:
             took = time.perf_counter() - started
             done = int(stats[K.S_NODES]) - self.nodes
             self.nodes = int(stats[K.S_NODES])
-            if done >= limit // 2:  # a full slice: resize the next one to take about SLICE_SECONDS
+            if done >= limit // 2:  # a full slice: resize the next one to take about SLICE_SECONDS,
+                # growing at most 8-fold (a node near the root of 7x7x7 costs far more than one below)
                 per_node = took / max(done, 1)
-                self._slice = int(min(SLICE_NODES, max(64, SLICE_SECONDS / max(per_node, 1e-9))))
+                wanted = SLICE_SECONDS / max(per_node, 1e-9)
+                self._slice = int(min(SLICE_NODES, 8 * limit, max(16, wanted)))
             if growing:
                 self._grow_if_full()
             if status == K.DONE:

@@ -41,7 +41,7 @@ NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,39}$")
 MAX_POINTS = 400
 """Points of a run's series kept for the charts (older ones are thinned)."""
 
-START_WAIT = 5.0
+START_WAIT = 4.0
 """Seconds a request to train waits for the worker to build its learner, so that bad options
 and hopeless games are refused in the answer itself."""
 

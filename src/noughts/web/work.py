@@ -15,6 +15,7 @@ out), ``input`` (bad input), ``memory`` (the share ran out), ``internal`` (a bug
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
 import time
@@ -311,6 +312,10 @@ def resident() -> int:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
+NICE = 5
+"""How much lower a worker's scheduling priority is than the server's."""
+
+
 def serve(conn: Connection, memory: int) -> None:
     """A worker's main loop (see the module docstring)."""
     try:
@@ -318,6 +323,8 @@ def serve(conn: Connection, memory: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     except (OSError, ValueError):  # no /proc or no limit allowed: the pool's watchdog still holds
         pass
+    with contextlib.suppress(OSError):
+        os.nice(NICE)  # the server's own process answers first (the health check, routing)
     worker = Worker(memory)
     conn.send(("ready", resident()))
     pending_stop = False
