@@ -98,6 +98,7 @@ async def play_one(
     r = await client.post("/api/games", json={"game": spec, "x": "human", "o": "perfect"})
     r.raise_for_status()
     s = r.json()
+    token = {"X-Game-Token": s["token"]}
     while not s["over"]:
         if s["turn"] == "human":
             legal = s["view"]["moves"]
@@ -105,13 +106,17 @@ async def play_one(
             await asyncio.sleep(float(rng.uniform(*think)))  # the person thinks
             t = time.perf_counter()
             r = await client.post(
-                f"/api/games/{s['id']}/move", json={"action": pick["action"], "ply": s["ply"]}
+                f"/api/games/{s['id']}/move", json={"action": pick["action"], "ply": s["ply"]}, headers=token
             )
             times["move"].append(time.perf_counter() - t)
         else:
             positions.append(s["position"])
             t = time.perf_counter()
-            r = await client.post(f"/api/games/{s['id']}/turn", json={"ply": s["ply"]})
+            r = await client.post(f"/api/games/{s['id']}/turn", json={"ply": s["ply"]}, headers=token)
+            if r.status_code == 429:  # the workers are all busy: ask again after the time named
+                times["busy"].append(time.perf_counter() - t)
+                await asyncio.sleep(float(r.headers.get("Retry-After", "1")) * float(rng.random()))
+                continue
             times["turn"].append(time.perf_counter() - t)
             times["turn_server"].append(float(r.headers["server-timing"].split("dur=")[1]) / 1000)
         r.raise_for_status()
@@ -130,9 +135,9 @@ async def load(url: str, spec: str, games: int, pid: int, think: tuple[float, fl
         # warm-up: one game alone; its first perfect move makes the engine
         s = (await client.post("/api/games", json={"game": spec, "x": "perfect", "o": "human"})).json()
         t = time.perf_counter()
-        (await client.post(f"/api/games/{s['id']}/turn")).raise_for_status()
+        (await client.post(f"/api/games/{s['id']}/turn", json={}, headers={"X-Game-Token": s["token"]})).raise_for_status()
         cold = time.perf_counter() - t
-        times: dict[str, list[float]] = {"turn": [], "move": [], "turn_server": []}
+        times: dict[str, list[float]] = {"turn": [], "move": [], "turn_server": [], "busy": []}
         positions: list[str] = []
         cpu_before = cpu_seconds(pid)
         started = time.perf_counter()
