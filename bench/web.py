@@ -20,6 +20,11 @@ first page load.
 003's arena (a Streamlit app) cannot be run here, so its figures are quoted, not measured:
 the issue's ~600 ms per move on an empty 3x3 board.
 
+Every simulated person comes from 127.0.0.1, so the server is started with ``--per-client 1000``
+(each person would have an address of their own); perfect moves run in the arena's worker
+processes, and a 429 (every worker busy) is asked again after its ``Retry-After``, counted as
+*busy*.
+
 Run: ``.venv/bin/python bench/web.py`` (``--games N`` to change the 200, ``--json PATH``).
 The machine is shared; the load average at the start and end is printed with the table.
 """
@@ -59,7 +64,18 @@ def free_port() -> int:
 def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
     port = free_port()
     proc = subprocess.Popen(
-        [str(NOUGHTS), "serve", "--port", str(port), "--db", str(db), "--no-open"],
+        [
+            str(NOUGHTS),
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+            "--no-open",
+            "--no-access-log",
+            "--per-client",
+            "1000",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -135,7 +151,9 @@ async def load(url: str, spec: str, games: int, pid: int, think: tuple[float, fl
         # warm-up: one game alone; its first perfect move makes the engine
         s = (await client.post("/api/games", json={"game": spec, "x": "perfect", "o": "human"})).json()
         t = time.perf_counter()
-        (await client.post(f"/api/games/{s['id']}/turn", json={}, headers={"X-Game-Token": s["token"]})).raise_for_status()
+        (
+            await client.post(f"/api/games/{s['id']}/turn", json={}, headers={"X-Game-Token": s["token"]})
+        ).raise_for_status()
         cold = time.perf_counter() - t
         times: dict[str, list[float]] = {"turn": [], "move": [], "turn_server": [], "busy": []}
         positions: list[str] = []

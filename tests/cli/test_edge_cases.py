@@ -270,3 +270,14 @@ def test_the_console_script_exits_with_the_documented_statuses() -> None:
     assert run_script("solve", "tictactoe", "--prove", "first").returncode == 1
     assert run_script("solve", "nosuch").returncode == 2
     assert run_script("solve", "mnk(5,5,4)", "--max-seconds", "0.01").returncode == 3
+
+
+def test_games_has_a_json_document() -> None:
+    r = invoke("games", "--json")
+    assert r.exit_code == 0
+    doc = json.loads(r.stdout)
+    names = {entry["name"] for entry in doc}
+    assert {"mnk", "hypercube", "otrio", "veto", "notakto"} <= names
+    for entry in doc:
+        for spec in entry["examples"]:
+            noughts.game(spec)  # every example builds

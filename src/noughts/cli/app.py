@@ -440,8 +440,21 @@ def count(
 
 
 @app.command()
-def games() -> None:
+def games(as_json: JsonOpt = False) -> None:
     """List the boards and rules that specs can name, with examples."""
+    if as_json:
+        doc = [
+            {
+                "name": entry.name,
+                "makes": entry.makes,
+                "parameters": params_text(entry),
+                "summary": entry.summary,
+                "examples": list(example_specs(entry)),
+            }
+            for entry in ENTRIES.values()
+        ]
+        typer.echo(json.dumps(doc))
+        return
     console = Console(highlight=False)
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("name", style="bold", no_wrap=True)

@@ -54,6 +54,9 @@ def serve(
             help="The ceiling on the server's memory, workers included.",
         ),
     ] = 1536,
+    per_client: Annotated[
+        int, typer.Option("--per-client", min=1, help="Tasks one client address may have running at once.")
+    ] = 8,
     access_log: Annotated[
         bool, typer.Option("--access-log/--no-access-log", help="Print one line per request on stderr.")
     ] = True,
@@ -76,7 +79,10 @@ def serve(
     store = Store(db)  # None: the per-user store
     loopback = _is_loopback(host)
     limits = Limits(
-        workers=workers, max_memory=max_memory * 2**20, allowed_hosts=LOOPBACK_HOSTS if loopback else None
+        workers=workers,
+        max_memory=max_memory * 2**20,
+        per_client=per_client,
+        allowed_hosts=LOOPBACK_HOSTS if loopback else None,
     )
     if not loopback:
         typer.echo(
