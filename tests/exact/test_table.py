@@ -186,7 +186,7 @@ def test_object_arrays_are_not_unpickled(tmp_path: Path, saved: dict[str, Path])
     np.savez(buf, **c)
     path = tmp_path / "objects.npz"
     path.write_bytes(buf.getvalue())
-    with pytest.raises(TableError, match="not a readable"):
+    with pytest.raises(TableError, match="holds object, not numbers"):
         SolvedTable.load(path)
 
 
