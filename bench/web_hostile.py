@@ -37,7 +37,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -220,6 +219,31 @@ def hostile_requests(folder: Path) -> list[tuple[str, str, str, dict[str, Any], 
     ]
 
 
+def _fire(
+    url: str, queue: Any, name: str, method: str, path: str, request: dict[str, Any], budget: float
+) -> None:
+    with httpx.Client(base_url=url, timeout=budget + 30, headers=HEADERS) as c:
+        t = time.perf_counter()
+        try:
+            r = c.request(method, path, **request)
+            status, text = r.status_code, r.text[:160]
+        except httpx.HTTPError as e:
+            status, text = 0, str(e)
+        seconds = time.perf_counter() - t
+    queue.put(
+        (
+            "request",
+            {"name": name, "status": status, "seconds": round(seconds, 3), "budget": budget, "answer": text},
+        )
+    )
+
+
+def _ordinary(url: str, queue: Any, seed: int) -> None:
+    out: list[dict[str, Any]] = []
+    ordinary_game(url, seed, out)
+    queue.put(("game", out[0]))
+
+
 def ordinary_game(url: str, seed: int, out: list[dict[str, Any]]) -> None:
     """A person (random legal moves) against the perfect player on 3x3, asking again when busy."""
     rng = np.random.default_rng(seed)
@@ -269,36 +293,22 @@ def run() -> dict[str, Any]:
             while c.get("/api/health").json()["workers"]["ready"] < 3 and time.monotonic() < deadline:
                 time.sleep(0.2)
         requests = hostile_requests(folder)
-        results: list[dict[str, Any]] = []
-        games: list[dict[str, Any]] = []
+        import multiprocessing
 
-        def fire(name: str, method: str, path: str, request: dict[str, Any], budget: float) -> None:
-            with httpx.Client(base_url=url, timeout=budget + 30, headers=HEADERS) as c:
-                t = time.perf_counter()
-                try:
-                    r = c.request(method, path, **request)
-                    status, text = r.status_code, r.text[:160]
-                except httpx.HTTPError as e:
-                    status, text = 0, str(e)
-                seconds = time.perf_counter() - t
-            results.append(
-                {
-                    "name": name,
-                    "status": status,
-                    "seconds": round(seconds, 3),
-                    "budget": budget,
-                    "answer": text,
-                }
-            )
-
+        ctx = multiprocessing.get_context("fork")
+        queue: Any = ctx.Queue()
         with Watch(url, proc.pid) as watch:
             time.sleep(0.5)
-            threads = [threading.Thread(target=fire, args=r) for r in requests]
-            threads += [threading.Thread(target=ordinary_game, args=(url, i, games)) for i in range(4)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
+            # every client in a process of its own, so that one client's work does not delay another's clock
+            procs = [ctx.Process(target=_fire, args=(url, queue, *r)) for r in requests]
+            procs += [ctx.Process(target=_ordinary, args=(url, queue, i)) for i in range(4)]
+            for p in procs:
+                p.start()
+            found = [queue.get(timeout=300) for _ in procs]
+            for p in procs:
+                p.join(30)
+            results = [r for kind, r in found if kind == "request"]
+            games = [r for kind, r in found if kind == "game"]
             with httpx.Client(base_url=url, timeout=30, headers=HEADERS) as c:  # stop what is still training
                 for run_ in c.get("/api/training").json():
                     if run_["status"] == "running":

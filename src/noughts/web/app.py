@@ -71,6 +71,20 @@ from noughts.web.workers import Busy, WorkerFailed, WorkerPool
 
 __all__ = ["PRESETS", "Arena", "create_app"]
 
+BUILT_IN = [
+    "perfect",
+    "perfect:tie=random",
+    "random",
+    "minimax:depth=1",
+    "minimax:depth=2",
+    "minimax:depth=4",
+    "mcts:sims=200",
+    "mcts:sims=2000",
+    "pairing",
+    "qlearning:reflexes=true,depth=2",
+]
+"""The built-in agents the page offers (``GET /api/agents``), in its order."""
+
 ESTIMATE_WORK = 20_000
 """The most positions (legal moves to the power of the depth) one estimate may search."""
 
@@ -303,6 +317,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         arena.pool.start()
+        arena.agents.warm(BUILT_IN)  # before serving: no request waits on a first import
         yield
         arena.jobs.stop_all()  # the store stays open: everything in it is already committed
         arena.pool.close()
@@ -426,36 +441,26 @@ def _routes(app: FastAPI, arena: Arena) -> None:
         ``game``, only those that can play it (a saved agent plays the game it was trained on).
         """
         seconds = f"{limits.default_agent_seconds:g} s a move"
-        out: list[dict[str, Any]] = [
-            {"spec": "human", "name": "Human", "note": "you, at the board"},
-            {
-                "spec": "perfect",
-                "name": "Perfect",
-                "note": f"the exact solver's best move; its fallback's when the solver cannot finish in {seconds}",
-            },
-            {"spec": "perfect:tie=random", "name": "Perfect (random ties)", "note": "a random best move"},
-            {"spec": "random", "name": "Random", "note": "a uniformly random legal move"},
-        ]
-        out += [
-            {
-                "spec": f"minimax:depth={d}",
-                "name": f"Minimax depth {d}",
-                "note": f"depth-limited search, {seconds}",
-            }
-            for d in (1, 2, 4)
-        ]
-        out += [
-            {"spec": f"mcts:sims={n}", "name": f"MCTS {n}", "note": f"Monte Carlo tree search, {seconds}"}
-            for n in (200, 2000)
-        ]
-        out += [
-            {"spec": "pairing", "name": "Pairing", "note": "Breaker's pairing strategy (002 §3)"},
-            {
-                "spec": "qlearning:reflexes=true,depth=2",
-                "name": "003 hybrid",
-                "note": "reflexes and a 2-ply search (003)",
-            },
-        ]
+        notes = {
+            "perfect": (
+                "Perfect",
+                f"the exact solver's best move; its fallback's when the solver cannot finish in {seconds}",
+            ),
+            "perfect:tie=random": ("Perfect (random ties)", "a random best move"),
+            "random": ("Random", "a uniformly random legal move"),
+            "pairing": ("Pairing", "Breaker's pairing strategy (002 §3)"),
+            "qlearning:reflexes=true,depth=2": ("003 hybrid", "reflexes and a 2-ply search (003)"),
+        }
+        out: list[dict[str, Any]] = [{"spec": "human", "name": "Human", "note": "you, at the board"}]
+        for spec in BUILT_IN:
+            name, _, option = spec.partition(":")
+            if spec in notes:
+                title, note = notes[spec]
+            elif name == "minimax":
+                title, note = f"Minimax depth {option.split('=')[1]}", f"depth-limited search, {seconds}"
+            else:
+                title, note = f"MCTS {option.split('=')[1]}", f"Monte Carlo tree search, {seconds}"
+            out.append({"spec": spec, "name": title, "note": note})
         for record in arena.store.agents():
             on = f" for {record.spec}" if record.spec else ""
             out.append(

@@ -186,6 +186,14 @@ class AgentCatalogue:
             return str(e)
         return None
 
+    def warm(self, specs: list[str]) -> None:
+        """Build the agents of ``specs`` now (their modules imported: a pairing's brings SciPy),
+        so that no request of a running server waits on a first import.
+        """
+        for spec in specs:
+            if spec.partition(":")[0] in agent_names():
+                self._agent(spec)
+
     def inline(self, spec: str) -> Any | None:
         """The agent itself when its moves are made in the server's process (see :data:`INLINE`)."""
         name = spec.partition(":")[0]

@@ -175,7 +175,8 @@ class WorkerPool:
         if worker.process is not None and worker.process.is_alive():
             with contextlib.suppress(OSError):
                 os.kill(worker.pid, signal.SIGKILL)
-            worker.process.join(5)
+            # reaped in the background: the request that waited on it answers now
+            threading.Thread(target=worker.process.join, args=(30,), daemon=True).start()
         if worker.conn is not None:
             with contextlib.suppress(OSError):
                 worker.conn.close()
@@ -336,7 +337,7 @@ class WorkerPool:
                         f"the work did not finish within its {seconds:g} s and was stopped (the arena's worker"
                         " was ended)"
                     )
-                if not worker.conn.poll(min(left, 0.1)):
+                if not worker.conn.poll(min(left, 0.1 if stop is not None else 0.5)):
                     continue
                 message = worker.conn.recv()
                 if message[0] == "progress":
