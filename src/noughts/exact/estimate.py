@@ -125,7 +125,7 @@ def positions_at_least(
         if bound > limit or crowded or elapsed >= seconds:
             break
         rate = games / max(elapsed, 1e-9)
-        target = int(min(1.5 * games, games + rate * (seconds - elapsed)))
+        target = int(min(1.25 * games, games + rate * (seconds - elapsed)))
         if target <= games:
             break
     confidence = max(0.0, 1.0 - plies * checks * ALPHA)
