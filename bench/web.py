@@ -169,22 +169,22 @@ def in_process_ms(spec: str, positions: list[str], sample: int = 30) -> tuple[fl
     """Median ms per position, in this process on a sample of the load test's positions, of the
     perfect move from the arena's kept engine and of a fresh ``noughts.solve`` (no kept engine).
     """
-    from noughts.web.engines import EngineCache
     from noughts.web.limits import Limits
+    from noughts.web.work import Worker
 
     game = noughts.game(spec)
     rng = np.random.default_rng(0)
     picks = rng.choice(len(positions), size=min(sample, len(positions)), replace=False)
     chosen = [positions[int(i)] for i in picks]
     noughts.solve(spec, chosen[0])  # load the kernels once, as a running server would have
-    cache = EngineCache(Limits())
-    for text in chosen:  # the server's engine had met these games' positions before, too
-        cache.perfect_move(game, game.parse(text), "first", rng, 60)
+    worker = Worker(Limits().worker_memory())  # what a worker process keeps: one engine per game
+    for text in chosen:  # the worker's engine had met these games' positions before, too
+        worker.perfect(game).choose(game.parse(text), rng)
     kept, fresh = [], []
     for text in chosen:
         position = game.parse(text)
         t = time.perf_counter()
-        cache.perfect_move(game, position, "first", rng, 60)
+        worker.perfect(game).choose(position, rng)
         kept.append(time.perf_counter() - t)
         t = time.perf_counter()
         noughts.solve(spec, text)
