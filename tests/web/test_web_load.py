@@ -52,7 +52,8 @@ async def _all(url: str) -> list[tuple[int, list[str], str]]:
 @pytest.mark.slow
 def test_200_concurrent_games_lose_no_move(tmp_path: Path) -> None:
     db = tmp_path / "load.db"
-    server = ServerProcess(db, free_port())
+    # 200 people, each of whom would have an address of their own (one client may run 8 tasks)
+    server = ServerProcess(db, free_port(), "--per-client", "1000")
     server.start()
     try:
         results = asyncio.run(_all(server.url))

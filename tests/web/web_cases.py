@@ -100,15 +100,26 @@ def live_server(db: str | Path = ":memory:", store: Store | None = None, **limit
 class ServerProcess:
     """``noughts serve`` as a separate process, which a test can kill outright."""
 
-    def __init__(self, db: Path, port: int):
+    def __init__(self, db: Path, port: int, *options: str):
         self.db = db
         self.port = port
+        self.options = options
         self.url = f"http://127.0.0.1:{port}"
         self.proc: subprocess.Popen[str] | None = None
 
     def start(self) -> str:
         self.proc = subprocess.Popen(
-            [str(NOUGHTS), "serve", "--port", str(self.port), "--db", str(self.db), "--no-open"],
+            [
+                str(NOUGHTS),
+                "serve",
+                "--port",
+                str(self.port),
+                "--db",
+                str(self.db),
+                "--no-open",
+                "--no-access-log",
+            ]
+            + list(self.options),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
