@@ -16,7 +16,8 @@ throwaway store; this script is the clients, all at once:
 * **Ordinary games alongside**: 4 people (random legal moves) against the perfect player on
   3x3, to the end, asking again after ``Retry-After`` when the arena is busy; afterwards every
   game's record in the store must hold exactly the moves played.
-* **The health check** ``GET /api/health`` every 50 ms throughout: its answer time.
+* **The health check** ``GET /api/health`` every 50 ms throughout: its answer time; and first,
+  100 checks of the idle server, the machine's own baseline at the time.
 * **Memory**: every 50 ms the proportional set size (PSS: shared pages split among the
   processes sharing them) of the server and all its descendants (the process the workers are
   forked from, the workers), summed; its peak, against the ceiling. The summed resident size
@@ -292,6 +293,14 @@ def run() -> dict[str, Any]:
             deadline = time.monotonic() + 120
             while c.get("/api/health").json()["workers"]["ready"] < 3 and time.monotonic() < deadline:
                 time.sleep(0.2)
+        idle = []  # the health check on the idle server first: the baseline of this machine, now
+        with httpx.Client(base_url=url, timeout=10) as c:
+            for _ in range(100):
+                t = time.perf_counter()
+                c.get("/api/health")
+                idle.append(time.perf_counter() - t)
+                time.sleep(0.05)
+        idle.sort()
         requests = hostile_requests(folder)
         import multiprocessing
 
@@ -337,6 +346,9 @@ def run() -> dict[str, Any]:
         "statuses": {
             str(k): sum(r["status"] == k for r in results) for k in sorted({r["status"] for r in results})
         },
+        "idle_health_median_ms": round(1000 * statistics.median(idle), 1),
+        "idle_health_p99_ms": round(1000 * idle[98], 1),
+        "idle_health_max_ms": round(1000 * idle[-1], 1),
         "health_checks": len(health),
         "health_failures": watch.health_failures,
         "health_median_ms": round(1000 * statistics.median(health), 1),
@@ -367,7 +379,8 @@ def main() -> int:
             f"{r['name']:<24} {r['status']:>3} {r['seconds']:7.2f} s (budget {r['budget']:g} s)  {r['answer'][:70]}"
         )
     for key in (
-        "all_within_budget_plus_2s", "worst_over_budget_s", "server_errors", "statuses", "health_checks",
+        "all_within_budget_plus_2s", "worst_over_budget_s", "server_errors", "statuses",
+        "idle_health_median_ms", "idle_health_p99_ms", "idle_health_max_ms", "health_checks",
         "health_median_ms", "health_p99_ms", "health_max_ms", "peak_pss_mib", "peak_rss_sum_mib", "ceiling_mib",
         "ordinary_games", "ordinary_moves", "ordinary_retries_after_429", "games_with_a_lost_move",
         "load_average_at_start", "load_average",

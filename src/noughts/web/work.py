@@ -52,8 +52,14 @@ class Worker:
         self.memory = memory
         self.emit: Emit = lambda payload: None
         """Sends a progress message to the server (set for each task by :func:`serve`)."""
+        self.waited = 0.0
+        """Seconds the task waited between the server sending it and this worker starting it."""
         self.engines: OrderedDict[str, Any] = OrderedDict()
         self.agents: OrderedDict[str, Any] = OrderedDict()
+
+    def budget(self, seconds: float, memory: int | None = None) -> Budget:
+        """A budget of ``seconds`` whose clock started when the server sent the task."""
+        return Budget(max_seconds=seconds, max_memory=memory, started=time.perf_counter() - self.waited)
 
     # -- kept objects -------------------------------------------------------------------------
 
@@ -101,7 +107,7 @@ class Worker:
             engine = self.perfect(g).engine(g)
             before = int(getattr(engine, "nodes", 0))
             saved = getattr(engine, "budget", None)
-            engine.budget = Budget(max_seconds=seconds, max_memory=self.memory // 3)
+            engine.budget = self.budget(seconds, self.memory // 3)
             try:
                 rated = move_values(engine, p)
                 value = after_move(rated[0].value)
@@ -122,7 +128,7 @@ class Worker:
         from noughts.exact.count import count
 
         g = _game(game)
-        result = count(g, budget=Budget(max_seconds=seconds, max_memory=self.memory // 2))
+        result = count(g, budget=self.budget(seconds, self.memory // 2))
         return {"game": str(g), **result.to_json()}
 
     def estimate(self, game: str, position: str | None, depth: int) -> dict[str, Any]:
@@ -147,12 +153,11 @@ class Worker:
         p = g.parse(position)
         if p.is_terminal():
             raise NoughtsError("the game is over: there is no move to choose")
+        loading = time.perf_counter()
         player = self.agent(agent)  # built or loaded (a saved agent) before the move's clock starts
         check_plays(player, g)
-        self.emit({"clock": True})
-        decision = decide(
-            player, p, np.random.default_rng(seed), Budget(max_seconds=seconds, max_memory=None)
-        )
+        self.emit({"clock": True, "loaded": time.perf_counter() - loading})
+        decision = decide(player, p, np.random.default_rng(seed), self.budget(seconds))
         g.check_move(p, decision.move)
         return {
             "move": g.format_move(decision.move),
@@ -348,9 +353,10 @@ def serve(conn: Connection, memory: int) -> None:
             return
         if message == "stop":
             continue
-        task, kwargs = message
+        task, kwargs, sent_at = message
         pending_stop = False
         worker.emit = emit
+        worker.waited = max(0.0, time.time() - sent_at)  # the task's clock started when it was sent
         try:
             if task in JOBS:
                 result = getattr(worker, task)(emit, stopped, **kwargs)

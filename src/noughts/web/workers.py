@@ -322,10 +322,12 @@ class WorkerPool:
         stop: threading.Event | None,
         startup: float = 0.0,
     ) -> Any:
-        deadline = time.monotonic() + startup + seconds + self.limits.kill_grace
+        sent = time.monotonic()
+        deadline = sent + startup + seconds + self.limits.kill_grace
         asked_stop = False
         try:
-            worker.conn.send((task, args))
+            # the task's clock runs from now: the worker takes off the time the message waited
+            worker.conn.send((task, args, time.time()))
             while True:
                 if stop is not None and stop.is_set() and not asked_stop:
                     worker.conn.send("stop")
@@ -341,8 +343,9 @@ class WorkerPool:
                     continue
                 message = worker.conn.recv()
                 if message[0] == "progress":
-                    if message[1].get("clock"):  # loading done: the task's own clock starts now
-                        deadline = time.monotonic() + seconds + self.limits.kill_grace
+                    if message[1].get("clock"):  # loading done: only the loading is not the task's time
+                        loaded = float(message[1].get("loaded", 0.0))
+                        deadline = sent + min(startup, loaded) + seconds + self.limits.kill_grace
                         continue
                     if on_progress is not None:
                         on_progress(message[1])
