@@ -355,6 +355,12 @@ def _position(game: Game, text: str | None) -> Position:
     return game.parse(text) if text else game.start()
 
 
+def _since(request: Request) -> float | None:
+    """When the request arrived (set by :class:`noughts.web.security.Guard`)."""
+    arrived = getattr(request.state, "arrived", None)
+    return float(arrived) if arrived is not None else None
+
+
 def _client(request: Request) -> str:
     """Who asks: the client's address (each address has its share of the workers)."""
     return request.client.host if request.client is not None else "local"
@@ -526,7 +532,11 @@ def _routes(app: FastAPI, arena: Arena) -> None:
         in ``error``): undo, change the seat, or ask again.
         """
         live, _ = games.turn(
-            game_id, None if request is None else request.ply, _token(token, token_q), _client(http)
+            game_id,
+            None if request is None else request.ply,
+            _token(token, token_q),
+            _client(http),
+            _since(http),
         )
         return live.state()
 
@@ -567,6 +577,7 @@ def _routes(app: FastAPI, arena: Arena) -> None:
                 seconds=seconds,
                 client=_client(http),
                 game=str(game),
+                since=_since(http),
             )
         except LimitExceeded as e:
             return {"solved": False, "reason": str(e)}
@@ -580,7 +591,11 @@ def _routes(app: FastAPI, arena: Arena) -> None:
         game = check_game(request.game, limits)
         seconds = _solve_seconds(limits, request.max_seconds)
         result: dict[str, Any] = pool.run(
-            "count", {"game": str(game), "seconds": seconds}, seconds=seconds, client=_client(http)
+            "count",
+            {"game": str(game), "seconds": seconds},
+            seconds=seconds,
+            client=_client(http),
+            since=_since(http),
         )
         return result
 
@@ -604,6 +619,7 @@ def _routes(app: FastAPI, arena: Arena) -> None:
             {"game": str(game), "position": position.text(), "depth": request.depth},
             seconds=limits.max_solve_seconds,
             client=_client(http),
+            since=_since(http),
         )
         return result
 
@@ -638,6 +654,7 @@ def _routes(app: FastAPI, arena: Arena) -> None:
             lane="play",
             game=str(game),
             startup=limits.load_seconds,
+            since=_since(http),
         )
         return {
             "agent": spec,

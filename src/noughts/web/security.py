@@ -64,6 +64,7 @@ class Guard:
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
+        scope.setdefault("state", {})["arrived"] = time.monotonic()  # a task's clock starts here
         headers = dict(scope.get("headers") or [])
         path: str = scope.get("path", "")
         status = [0]

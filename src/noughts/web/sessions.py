@@ -346,7 +346,12 @@ class GameService:
         return live
 
     def turn(
-        self, gid: int, ply: int | None = None, token: str | None = None, client: str = "local"
+        self,
+        gid: int,
+        ply: int | None = None,
+        token: str | None = None,
+        client: str = "local",
+        since: float | None = None,
     ) -> tuple[LiveGame, dict[str, Any]]:
         """The agent to move in game ``gid`` makes its move within its time limit (in a worker;
         see the module docstring); returns the game and the move.
@@ -387,6 +392,7 @@ class GameService:
                     lane="play",
                     game=str(game),
                     startup=self.limits.load_seconds,
+                    since=since,
                 )
                 move = game.read_move(position, decision["move"])
         except Busy:

@@ -285,6 +285,7 @@ class WorkerPool:
         stop: threading.Event | None = None,
         wait: float | None = None,
         startup: float = 0.0,
+        since: float | None = None,
     ) -> Any:
         """Run ``task`` (a method of :class:`noughts.web.work.Worker`) with ``args`` in a worker
         and return its result; the worker is killed ``kill_grace`` seconds past ``seconds``.
@@ -292,7 +293,8 @@ class WorkerPool:
         input, :class:`Busy` when no worker can be had within ``wait`` (default
         :attr:`Limits.queue_seconds`; longer while the pool is starting). ``startup``: seconds
         allowed before the task's clock starts (loading a saved agent before its move), which
-        the worker marks by sending ``{"clock": true}``.
+        the worker marks by sending ``{"clock": true}``. ``since``: when the request arrived
+        (``time.monotonic()``); the budget counts from then, the wait for a worker included.
         """
         if lane not in LANES:
             raise ValueError(f"lane is one of {LANES}, not {lane!r}")
@@ -300,11 +302,12 @@ class WorkerPool:
         if wait is None:
             wait = self.limits.queue_seconds
         with self._lock:
-            if not any(w.ready for w in self._workers):  # the first requests wait for the start
+            if not any(w.ready for w in self._workers):  # the first requests wait for the start,
                 wait = max(wait, self.limits.start_seconds)
+                since = None  # which is not their work's time
         worker = self._acquire(lane, client, game, wait)
         try:
-            return self._exchange(worker, task, args, seconds, on_progress, stop, startup)
+            return self._exchange(worker, task, args, seconds, on_progress, stop, startup, since)
         finally:
             if game is not None and worker.killed is None:
                 worker.games.add(game)
@@ -321,13 +324,15 @@ class WorkerPool:
         on_progress: Callable[[dict[str, Any]], None] | None,
         stop: threading.Event | None,
         startup: float = 0.0,
+        since: float | None = None,
     ) -> Any:
-        sent = time.monotonic()
+        now = time.monotonic()
+        sent = now if since is None else min(since, now)
         deadline = sent + startup + seconds + self.limits.kill_grace
         asked_stop = False
         try:
             # the task's clock runs from now: the worker takes off the time the message waited
-            worker.conn.send((task, args, time.time()))
+            worker.conn.send((task, args, time.time() - (now - sent)))
             while True:
                 if stop is not None and stop.is_set() and not asked_stop:
                     worker.conn.send("stop")
