@@ -19,12 +19,12 @@ from noughts.learn._td_kernels import rate_code, rate_push
 
 
 @internal
-def _features(b0, b1, lines, k, out):  # type: ignore[no-untyped-def]
+def _features(b0, b1, features, k, out):  # type: ignore[no-untyped-def]
     out[0] = 1.0
     for i in range(1, 7):
         out[i] = 0.0
-    for j in range(lines.shape[0]):
-        m = lines[j]
+    for j in range(features.shape[0]):
+        m = features[j]
         a = popcount(b0 & m)
         b = popcount(b1 & m)
         if b == 0:
@@ -72,6 +72,7 @@ def lms_games(  # type: ignore[no-untyped-def]
     cells,
     rule,
     lines,
+    features,
     through,
     nthrough,
     full,
@@ -94,17 +95,22 @@ def lms_games(  # type: ignore[no-untyped-def]
     delta,
     use_rate,
     stop_on_rate,
+    random_second=False,
+    normalised=False,
 ):
     """Play and learn ``n_games`` games (numbered from ``first_game``); returns the number of the
     game whose update overflowed (the weights are then those before it), or 0.
 
     ``rule``: the claim rule (standard or misère); ``lines``, ``through``, ``nthrough``,
-    ``full``: the board's tables (``board.tables``).
+    ``full``: the board's tables (``board.tables``), by which claims are judged; ``features``: the
+    masks of the lines the features count over (every line, or rows and columns).
 
     ``finals``: the final values (win, draw, loss) from x's side; ``counts``: x's (wins, losses,
     draws), updated; ``marks``: sorted game numbers to record at (``mark_pos[0]`` the next one),
     into ``cp_counts`` and ``cp_w``. With ``use_rate`` each outcome is pushed into the 000 §4.2
     window state (``rcounts`` ...); with ``stop_on_rate`` the run stops once it holds.
+    ``random_second``: the second player moves uniformly at random (001's variant against a
+    random o); ``normalised``: each LMS step is divided by ``|X|^2`` (normalised LMS).
 
     Returns ``(games played, overflowed game number or 0, whether the rate test held)``.
     """
@@ -134,7 +140,7 @@ def lms_games(  # type: ignore[no-untyped-def]
             b0, b1, result = _claim(rule, mover, b0, b1, c, full, lines, through, nthrough)
             mover = 1 - mover
         length = 0
-        _features(b0, b1, lines, k, feats[0])
+        _features(b0, b1, features, k, feats[0])
         while result < 0:
             occupied = b0 | b1
             n = 0
@@ -143,15 +149,15 @@ def lms_games(  # type: ignore[no-untyped-def]
                     legal[n] = c
                     n += 1
             chosen = -1
-            if epsilon > 0.0 and rng_uniform(rng) < epsilon:
+            if (random_second and mover == 1) or (epsilon > 0.0 and rng_uniform(rng) < epsilon):
                 chosen = legal[rng_below(rng, n)]
             else:
                 for i in range(n):
                     bit = cell_bit(legal[i])
                     if mover == 0:
-                        _features(b0 | bit, b1, lines, k, x)
+                        _features(b0 | bit, b1, features, k, x)
                     else:
-                        _features(b0, b1 | bit, lines, k, x)
+                        _features(b0, b1 | bit, features, k, x)
                     values[i] = _dot(w, x)
                 best = values[0]
                 for i in range(1, n):
@@ -165,7 +171,7 @@ def lms_games(  # type: ignore[no-untyped-def]
                 chosen = ties[rng_below(rng, nt)] if nt > 1 else ties[0]
             b0, b1, result = _claim(rule, mover, b0, b1, chosen, full, lines, through, nthrough)
             length += 1
-            _features(b0, b1, lines, k, feats[length])
+            _features(b0, b1, features, k, feats[length])
             mover = 1 - mover
         # critic: successor estimates with the weights as they stand, the true final value
         for t in range(length):
@@ -176,6 +182,11 @@ def lms_games(  # type: ignore[no-untyped-def]
             neww[i] = w[i]
         for t in range(length + 1):
             err = targets[t] - _dot(neww, feats[t])
+            if normalised:
+                norm = _dot(feats[t], feats[t])
+                for i in range(7):
+                    neww[i] = neww[i] + eta * err * feats[t, i] / norm
+                continue
             for i in range(7):
                 neww[i] = neww[i] + eta * err * feats[t, i]
         for i in range(7):
