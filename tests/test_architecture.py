@@ -385,3 +385,9 @@ def test_solve_loads_its_engine_on_first_use() -> None:
         "import noughts\nassert noughts.solve('mnk(2,2,2)').value.outcome.value == 'first'"
     )
     assert "noughts.exact.search" in loaded
+
+
+@pytest.mark.parametrize("argv", [("--help",), ("-h",), ("--version",)])
+def test_help_and_version_load_neither_rich_nor_numpy(argv: tuple[str, ...]) -> None:
+    loaded = _loaded_after(_command(*argv))
+    assert not loaded & {"rich", "numpy"}, f"noughts {' '.join(argv)} loads {sorted(loaded & {'rich', 'numpy'})}"
