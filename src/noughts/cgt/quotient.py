@@ -221,18 +221,18 @@ class _Summary:
     def absorb(self, t: npt.NDArray[np.int32], x: int, tau: BoolArray) -> None:
         """Add the words ``w + nG`` (every ``n >= 1``) to the summary."""
         ys = np.nonzero(self.seen)[0]
-        inter, union = self.inter.copy(), self.union.copy()
+        updates = []  # computed from the summary as it was, then merged
         for xn, xm in self._steps(t, x):
             c = t[ys, xm]
             fresh = tau[t[c]]  # rows: {z : c z in tau}
             cols = t[xn]
             new_i = self.inter[np.ix_(ys, cols)] | fresh
             new_u = self.union[np.ix_(ys, cols)] | fresh
-            target = t[ys, xn]
-            np.logical_and.at(inter, target, new_i)
-            np.logical_or.at(union, target, new_u)
+            updates.append((t[ys, xn], new_i, new_u))
+        for target, new_i, new_u in updates:
+            np.logical_and.at(self.inter, target, new_i)
+            np.logical_or.at(self.union, target, new_u)
             self.seen[target] = True
-        self.inter, self.union = inter, union
 
 
 def _tau(t: npt.NDArray[np.int32], in_p: BoolArray, option_images: IntArray) -> BoolArray:
@@ -248,10 +248,17 @@ def _option_images(games: GameSet, images: IntArray, j: int) -> IntArray:
 
 
 def _replay(
-    games: GameSet, count: int, monoid: Monoid, in_p: BoolArray, images: IntArray, misere: bool
+    games: GameSet,
+    count: int,
+    monoid: Monoid,
+    in_p: BoolArray,
+    images: IntArray,
+    misere: bool,
+    check: Callable[[], None] | None = None,
 ) -> tuple[_Summary, dict[bytes, int]] | None:
     """Check faithfulness over every word of games ``0 .. count-1`` (see the module
     docstring); the summary and each ``tau`` seen with its image, or None if the rule fails.
+    ``check()`` is called every few kinds of games (a budget check).
     """
     if bool(in_p[0]) == misere:
         return None  # the empty word: N under misère play, P under normal play
@@ -270,6 +277,8 @@ def _replay(
         key = tau.tobytes()
         if (x, key) in done:
             continue  # a game of a kind seen before adds no state and needs no check
+        if check is not None and not len(done) % 8:
+            check()
         if not summary.check(t, in_p, x, tau):
             return None
         summary.absorb(t, x, tau)
@@ -346,6 +355,7 @@ class _Builder:
         self.expansions = 0
         self.candidates = 0
         self.last_candidate = 0
+        self.stage = ""  # what the construction is doing beyond placing positions
 
     # -- figures for a stop -------------------------------------------------------------------------
 
@@ -363,10 +373,14 @@ class _Builder:
         }
 
     def progress_text(self) -> str:
-        return (
+        text = (
             f"the quotient of the first {self.done:,} of {len(self.games):,} positions has "
             f"{len(self.monoid):,} elements ({int(self.in_p.sum())} P)"
         )
+        return text + (f"; {self.stage}" if self.stage else "")
+
+    def _check_trial(self, trial: _Trial) -> Callable[[], None]:
+        return lambda: self.check_budget(memory=8 * len(trial.monoid) ** 2)
 
     def check_budget(self, memory: int = 0) -> None:
         held = memory + self.games.nbytes() + 6 * len(self.monoid) ** 2
@@ -437,15 +451,21 @@ class _Builder:
                 f"the first candidate for position {j:,} is too large; {self.progress_text()}",
                 self.reached("candidate too large"),
             )
-        for _ in range(MAX_ROUNDS):
+        for rounds in range(MAX_ROUNDS):
+            self.stage = (
+                f"growing it for position {j:,}: candidate {rounds + 1} has {len(trial.monoid):,} elements"
+            )
             self.check_budget(memory=8 * trial.size * 4)
-            replayed = _replay(self.games, count, trial.monoid, trial.in_p, trial.images, self.misere)
+            replayed = _replay(
+                self.games, count, trial.monoid, trial.in_p, trial.images, self.misere, self._check_trial(trial)
+            )
             if replayed is not None:
                 self.monoid, self.in_p = trial.monoid, trial.in_p
                 self.images[:count] = trial.images[:count]
                 self.summary, self.taus = replayed
                 self.tau_of = {}
                 self.expansions += 1
+                self.stage = ""
                 return
             failure = self.least_failure(trial, count)
             if failure is None:
@@ -468,12 +488,13 @@ class _Builder:
 
     def recalibrate(self, trial: _Trial, count: int, word: list[int], truth: bool) -> _Trial:
         """The candidate that sets free the fewest kinds of ``word``'s games and gets its
-        outcome (``truth``: P or not) right.
+        outcome (``truth``: P or not) right; among those that free equally few, the smallest.
         """
         kind, _ = self.kinds(trial, count)
         involved = sorted({int(kind[g]) for g in word})
         tried = 0
         for size in range(1, len(involved) + 1):
+            fixes: list[_Trial] = []
             for subset in itertools.combinations(involved, size):
                 tried += 1
                 if tried > MAX_SUBSETS:
@@ -483,11 +504,11 @@ class _Builder:
                     members = [g for g in word if kind[g] == k]
                     i, p = trial.monoid.index_period(int(trial.images[members[0]]))
                     cycles.append((max(i, len(members)) + 1, math.lcm(p, 2)))
-                cand = self.candidate(
-                    trial, count, free_new=None, free=list(subset), cycles=cycles, kind=kind
-                )
+                cand = self.candidate(trial, count, free_new=None, free=list(subset), cycles=cycles, kind=kind)
                 if cand is not None and cand.mark(word) == truth:
-                    return cand
+                    fixes.append(cand)
+            if fixes:
+                return min(fixes, key=lambda c: len(c.monoid))
         raise QuotientStopped(
             f"no recalibration of a {len(trial.monoid):,}-element candidate fixes its least failure "
             f"(a sum of {len(word)} positions); {self.progress_text()}",
