@@ -39,7 +39,7 @@ from noughts.agents import Agent
 from noughts.arena.match import as_agent, game_rng, play_game
 from noughts.core import Game, LimitExceeded, NoughtsError, Outcome, Player, Position
 from noughts.core.budget import Budget
-from noughts.exact.api import ValueOracle, make_engine
+from noughts.exact.api import ValueOracle, engine_name, make_engine
 from noughts.exact.reference import after_move, move_key
 from noughts.exact.result import Value
 
@@ -221,6 +221,11 @@ def grade(
     if oracle is None:
         oracle = make_engine(g, budget)
     scored = g.properties.is_scored
+    if strict and not g.start().is_terminal() and oracle.value(g.start()).plies is None:
+        raise NoughtsError(
+            f"strict grading compares distances, and the {engine_name(oracle)} engine of {g} knows who wins, "
+            "not in how many plies; grade without strict"
+        )
 
     if sample is None:
         positions = reachable_positions(g, budget=budget)

@@ -23,7 +23,7 @@ from typer.core import TyperGroup
 
 import noughts
 from noughts.agents import Agent, agent_names, make_agent
-from noughts.cli.analysis import best_line, count_table, marked_board, moves_table, value_text
+from noughts.cli.analysis import best_line, cost_line, count_table, marked_board, moves_table, value_text
 from noughts.cli.session import HUMAN, PlaySession
 from noughts.cli.views import example_specs, game_facts, params_text, styled_board, styled_line
 from noughts.core import ENTRIES, NoughtsError, Player
@@ -278,7 +278,7 @@ def solve(
     console.print(styled_line(f"{game}: {value_text(game, result.value)}"), style="bold")
     console.print(moves_table(result))
     console.print(f"best line: {best_line(result)}")
-    console.print(f"{result.nodes:,} positions searched in {result.seconds:.3f} s", style="dim")
+    console.print(cost_line(result), style="dim")
 
 
 @app.command()
@@ -310,13 +310,10 @@ def explain(
     if board is not None:
         console.print()
         console.print(board)
-        console.print(
-            styled_line(
-                f"each empty cell: the result for {mover} of playing there, W5 = wins in 5 plies, "
-                "D = draw, L6 = loses in 6"
-            ),
-            style="dim",
-        )
+        legend = "W5 = wins in 5 plies, D = draw, L6 = loses in 6"
+        if result.value.plies is None:
+            legend = "W = wins, L = loses (distances unknown: answered by the quotient, not a search)"
+        console.print(styled_line(f"each empty cell: the result for {mover} of playing there, {legend}"), style="dim")
     console.print(moves_table(result))
     console.print(f"best line: {best_line(result)}")
 
@@ -367,9 +364,9 @@ def games() -> None:
 
 def _register_command_groups() -> None:
     """Commands that live in modules of their own, each a few lines over its library."""
-    from noughts.cli import arena, learn, pairing, prove, serve
+    from noughts.cli import arena, learn, pairing, prove, quotient, serve
 
-    for module in (pairing, prove, arena, learn, serve):
+    for module in (pairing, prove, quotient, arena, learn, serve):
         module.register(app)
 
 

@@ -108,6 +108,9 @@ class Searcher:
     'x wins in 1'
     """
 
+    engine = "search"
+    """The engine's name in solve results (:func:`noughts.exact.api.engine_name`)."""
+
     def __init__(self, game: Game, budget: Budget | None = None):
         self.game = game
         self.budget = budget if budget is not None else Budget(max_seconds=None, max_memory=None)

@@ -130,6 +130,9 @@ class SolvedTable:
     symmetry class. Build one with :func:`build_table`, or :meth:`load` a saved one.
     """
 
+    engine = "table"
+    """The engine's name in solve results (:func:`noughts.exact.api.engine_name`)."""
+
     nodes = 0  # a lookup searches nothing (for :func:`noughts.exact.solve`)
 
     def __init__(

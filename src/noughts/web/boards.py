@@ -199,7 +199,8 @@ def _verdict(value: Value, mover: Player) -> str:
 def evaluation_json(result: SolveResult) -> dict[str, Any]:
     """The solver's answer as the page shows it: the position's value for the side to move, and
     per legal move its slot key, ``verdict`` (``win``, ``draw`` or ``loss`` for the mover) and
-    ``plies`` (to the end of the game, the move included), best first.
+    ``plies`` (to the end of the game, the move included; null where the engine knows only
+    the outcome, and then ``distances`` is false), best first.
     """
     game, position = result.game, result.position
     mover = position.to_move
@@ -213,7 +214,7 @@ def evaluation_json(result: SolveResult) -> dict[str, Any]:
             {
                 **move_info(game, mv.move),
                 "verdict": _verdict(mv.value, mover),
-                "plies": mv.value.plies + 1,
+                "plies": None if mv.value.plies is None else mv.value.plies + 1,
                 "score": mv.value.score,
                 "describe": mv.value.describe(game),
             }
@@ -223,4 +224,6 @@ def evaluation_json(result: SolveResult) -> dict[str, Any]:
         "describe": result.value.describe(game),
         "moves": moves,
         "best": best,
+        "distances": result.value.plies is not None,
+        "engine": result.engine,
     }

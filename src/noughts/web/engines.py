@@ -28,7 +28,7 @@ from noughts.agents.base import split_spec
 from noughts.agents.perfect import PerfectAgent
 from noughts.core import Game, LimitExceeded, Move, NoughtsError, Position
 from noughts.core.budget import Budget
-from noughts.exact.api import ValueOracle, move_values, principal_variation
+from noughts.exact.api import ValueOracle, engine_name, move_values, principal_variation
 from noughts.exact.reference import after_move, terminal_value
 from noughts.exact.result import SolveResult
 from noughts.web.limits import Limits
@@ -92,7 +92,8 @@ class EngineCache:
             value = after_move(rated[0].value)
             pv = principal_variation(engine, position, value)
             nodes = int(getattr(engine, "nodes", 0)) - before
-            return SolveResult(game, position, value, tuple(rated), pv, nodes, time.perf_counter() - started)
+            elapsed = time.perf_counter() - started
+            return SolveResult(game, position, value, tuple(rated), pv, nodes, elapsed, engine_name(engine))
 
         try:
             result: SolveResult = self._run(game, max_seconds, work)
