@@ -92,9 +92,7 @@ def test_positions_are_every_live_board_up_to_symmetry() -> None:
     from noughts.core import NotaktoGame
 
     g = NotaktoGame(board)
-    keys = {
-        min(board.transform_mask(m, p) for p in g.symmetries) for m in range(1 << 9) if not g.is_dead(m)
-    }
+    keys = {min(board.transform_mask(m, p) for p in g.symmetries) for m in range(1 << 9) if not g.is_dead(m)}
     ps = notakto_positions(board)
     assert isinstance(ps, NotaktoPositions)
     assert sorted(int(m) for m in ps.masks) == sorted(keys)

@@ -54,11 +54,13 @@ def test_the_3x3_quotient_is_the_published_one(tictactoe) -> None:
     q = tictactoe.quotient
     maps = match_presentation(q.monoid, q.in_p, PUBLISHED_NAMES, PUBLISHED_RELATIONS, PUBLISHED_P)
     assert maps, "no assignment of a, b, c, d satisfies the published relations and P-portion"
-    bound = presented_size_bound([(parse_word(u, "abcd"), parse_word(v, "abcd")) for u, v in PUBLISHED_RELATIONS])
+    bound = presented_size_bound(
+        [(parse_word(u, "abcd"), parse_word(v, "abcd")) for u, v in PUBLISHED_RELATIONS]
+    )
     assert bound == len(q.monoid) == 18
     # the empty board is the published c (two empty boards, c^2, are a second-player win)
-    for a, b, c, d in maps:
-        assert q.images[-1] == c
+    for assignment in maps:
+        assert q.images[-1] == assignment[PUBLISHED_NAMES.index("c")]
 
 
 def test_a_wrong_presentation_is_not_matched(tictactoe) -> None:
@@ -118,7 +120,9 @@ def test_normal_play_sums_and_grundy_values() -> None:
     _brute("mnk(3,3,3)", False, 3)
 
 
-@pytest.mark.parametrize("spec", ["mnk(2,2,2)", "mnk(2,3,2)", "mnk(3,3,2)", "mnk(1,5,3)", "mnk(1,6,3)", "mnk(2,3,3)"])
+@pytest.mark.parametrize(
+    "spec", ["mnk(2,2,2)", "mnk(2,3,2)", "mnk(3,3,2)", "mnk(1,5,3)", "mnk(1,6,3)", "mnk(2,3,3)"]
+)
 @pytest.mark.parametrize("misere", [True, False])
 def test_small_boards_against_the_reference(spec: str, misere: bool) -> None:
     _brute(spec, misere, 3)

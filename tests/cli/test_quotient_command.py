@@ -18,7 +18,10 @@ def test_quotient_json_is_the_librarys_document() -> None:
     for key in ("game", "board", "play", "complete", "positions", "size", "p_portion", "relations", "table"):
         assert doc[key] == expected[key]
     assert doc["size"] == 18 and len(doc["p_portion"]) == 4 and doc["positions"] == 46
-    assert doc["empty_boards"]["outcomes"][:2] == [{"boards": 1, "winner": "first"}, {"boards": 2, "winner": "second"}]
+    assert doc["empty_boards"]["outcomes"][:2] == [
+        {"boards": 1, "winner": "first"},
+        {"boards": 2, "winner": "second"},
+    ]
     assert len(doc["single_boards"]) == 46
 
 

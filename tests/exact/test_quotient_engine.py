@@ -28,7 +28,9 @@ def _positions(spec: str, count: int, seed: int) -> list[Position]:
     return out
 
 
-@pytest.mark.parametrize("spec", ["notakto(boards=2)", "notakto(boards=2,misere=false)", "notakto(mnk(2,3,2),boards=3)"])
+@pytest.mark.parametrize(
+    "spec", ["notakto(boards=2)", "notakto(boards=2,misere=false)", "notakto(mnk(2,3,2),boards=3)"]
+)
 def test_the_quotient_agrees_with_the_search_on_positions_it_solves(spec: str) -> None:
     game = noughts.game(spec)
     engine, search = QuotientEngine(game), Searcher(game)

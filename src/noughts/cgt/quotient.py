@@ -356,6 +356,7 @@ class _Builder:
         self.candidates = 0
         self.last_candidate = 0
         self.stage = ""  # what the construction is doing beyond placing positions
+        self.strategy = "trial"
 
     # -- figures for a stop -------------------------------------------------------------------------
 
@@ -407,7 +408,7 @@ class _Builder:
             if x is None:
                 x = self.conservative(tau)
                 if x is None:
-                    self.expand(j)
+                    (self.expand_monotone if self.strategy == "monotone" else self.expand)(j)
                     self.done = j + 1
                     continue
                 self.summary.absorb(t, x, tau)
@@ -457,7 +458,13 @@ class _Builder:
             )
             self.check_budget(memory=8 * trial.size * 4)
             replayed = _replay(
-                self.games, count, trial.monoid, trial.in_p, trial.images, self.misere, self._check_trial(trial)
+                self.games,
+                count,
+                trial.monoid,
+                trial.in_p,
+                trial.images,
+                self.misere,
+                self._check_trial(trial),
             )
             if replayed is not None:
                 self.monoid, self.in_p = trial.monoid, trial.in_p
@@ -472,6 +479,91 @@ class _Builder:
                 raise AssertionError("the replay and the state search disagree on a candidate")
             word, truth = failure
             trial = self.recalibrate(trial, count, word, truth)
+        raise QuotientStopped(
+            f"no candidate for position {j:,} passed after {MAX_ROUNDS} recalibrations; {self.progress_text()}",
+            self.reached("recalibration rounds exhausted"),
+        )
+
+    def expand_monotone(self, j: int) -> None:
+        """Grow the quotient to take game ``j``: candidates made from the quotient of the games
+        before it, setting free more and more kinds of games (never fewer), each set chosen to
+        get the least failure of the one before right.
+        """
+        count = j + 1
+        base = _Trial(self.monoid, self.in_p, self.images.copy())
+        kind = np.append(self.kinds(base, j)[0], -1)
+        freed: dict[int, tuple[int, int]] = {}
+        new_cycle = (2, 2)
+
+        def make(free: dict[int, tuple[int, int]], gc: tuple[int, int]) -> _Trial | None:
+            keys = sorted(free)
+            return self.candidate(
+                base, count, free_new=j, free=keys, cycles=[free[k] for k in keys], kind=kind, new_cycle=gc
+            )
+
+        for rounds in range(MAX_ROUNDS):
+            trial = make(freed, new_cycle)
+            if trial is None:
+                raise QuotientStopped(
+                    f"the candidates for position {j:,} grew too large; {self.progress_text()}",
+                    self.reached("candidate too large"),
+                )
+            self.stage = (
+                f"growing it for position {j:,}: candidate {rounds + 1} has {len(trial.monoid):,} elements, "
+                f"{len(freed)} kinds of positions set free"
+            )
+            self.check_budget(memory=8 * trial.size * 4)
+            replayed = _replay(
+                self.games,
+                count,
+                trial.monoid,
+                trial.in_p,
+                trial.images,
+                self.misere,
+                self._check_trial(trial),
+            )
+            if replayed is not None:
+                self.monoid, self.in_p = trial.monoid, trial.in_p
+                self.images[:count] = trial.images[:count]
+                self.summary, self.taus = replayed
+                self.tau_of = {}
+                self.expansions += 1
+                self.stage = ""
+                return
+            failure = self.least_failure(trial, count)
+            if failure is None:
+                raise AssertionError("the replay and the state search disagree on a candidate")
+            word, truth = failure
+            counts: dict[int, int] = {}
+            for g in word:
+                counts[int(kind[g])] = counts.get(int(kind[g]), 0) + 1
+            fresh = sorted(k for k in counts if k >= 0 and k not in freed)
+            fixes: list[tuple[int, dict[int, tuple[int, int]], tuple[int, int]]] = []
+            for size in range(1, min(3, len(fresh)) + 1):
+                for subset in itertools.combinations(fresh, size):
+                    trial_free = dict(freed)
+                    for k in subset:
+                        g = int(np.nonzero(kind == k)[0][0])
+                        i, p = base.monoid.index_period(int(base.images[g]))
+                        trial_free[k] = (max(i, counts[k]) + 1, math.lcm(p, 2))
+                    cand = make(trial_free, new_cycle)
+                    if cand is not None and cand.mark(word) == truth:
+                        fixes.append((len(cand.monoid), trial_free, new_cycle))
+                if fixes:
+                    break
+            if not fixes:  # longer cycles for what is free already
+                bumped = {k: ((i + 2, p * 2) if k in counts else (i, p)) for k, (i, p) in freed.items()}
+                gc = (new_cycle[0] + 2, new_cycle[1] * 2) if -1 in counts else new_cycle
+                cand = make(bumped, gc)
+                if cand is not None and cand.mark(word) == truth:
+                    fixes.append((len(cand.monoid), bumped, gc))
+            if not fixes:
+                raise QuotientStopped(
+                    f"no candidate for position {j:,} gets its least failure right (a sum of {len(word)} "
+                    f"positions); {self.progress_text()}",
+                    self.reached("recalibration failed"),
+                )
+            _, freed, new_cycle = min(fixes, key=lambda f: f[0])
         raise QuotientStopped(
             f"no candidate for position {j:,} passed after {MAX_ROUNDS} recalibrations; {self.progress_text()}",
             self.reached("recalibration rounds exhausted"),
@@ -504,7 +596,9 @@ class _Builder:
                     members = [g for g in word if kind[g] == k]
                     i, p = trial.monoid.index_period(int(trial.images[members[0]]))
                     cycles.append((max(i, len(members)) + 1, math.lcm(p, 2)))
-                cand = self.candidate(trial, count, free_new=None, free=list(subset), cycles=cycles, kind=kind)
+                cand = self.candidate(
+                    trial, count, free_new=None, free=list(subset), cycles=cycles, kind=kind
+                )
                 if cand is not None and cand.mark(word) == truth:
                     fixes.append(cand)
             if fixes:
@@ -523,10 +617,12 @@ class _Builder:
         free: list[int],
         cycles: list[tuple[int, int]],
         kind: IntArray | None = None,
+        new_cycle: tuple[int, int] = (2, 2),
     ) -> _Trial | None:
         """The reduced candidate made from ``trial`` by setting free the games of the kinds
         ``free`` (each a cyclic generator with ``cycles``' index and period) and, with
-        ``free_new``, the new game (index 2, period 2); None if it would be too large.
+        ``free_new``, the new game (a cyclic generator with ``new_cycle``); None if it would be
+        too large.
         """
         self.candidates += 1
         if kind is None:
@@ -539,7 +635,7 @@ class _Builder:
         remap = np.full(len(trial.monoid), -1, dtype=np.int64)
         remap[keep] = np.arange(len(keep))
         base = remap[np.asarray(trial.monoid.table)[np.ix_(keep, keep)]]
-        all_cycles = list(cycles) + ([(2, 2)] if free_new is not None else [])
+        all_cycles = list(cycles) + ([new_cycle] if free_new is not None else [])
         prod = _Product(base.astype(np.int32), all_cycles)
         if prod.space > MAX_CANDIDATE:
             return None

@@ -313,7 +313,9 @@ def explain(
         legend = "W5 = wins in 5 plies, D = draw, L6 = loses in 6"
         if result.value.plies is None:
             legend = "W = wins, L = loses (distances unknown: answered by the quotient, not a search)"
-        console.print(styled_line(f"each empty cell: the result for {mover} of playing there, {legend}"), style="dim")
+        console.print(
+            styled_line(f"each empty cell: the result for {mover} of playing there, {legend}"), style="dim"
+        )
     console.print(moves_table(result))
     console.print(f"best line: {best_line(result)}")
 

@@ -35,7 +35,9 @@ def quotient(
         str,
         typer.Argument(metavar="SPEC", help="A Notakto game, e.g. notakto or 'notakto(mnk(4,4,3))'."),
     ],
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document (schema in the README).")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON document (schema in the README).")
+    ] = False,
     max_seconds: Annotated[
         float, typer.Option("--max-seconds", min=0.001, help="Stop (exit 3) after this many seconds.")
     ] = 600.0,
@@ -44,7 +46,9 @@ def quotient(
     ] = 4096,
     check: Annotated[
         bool,
-        typer.Option("--check", help="Verify the quotient again, independently, from the rules (exit 1 if wrong)."),
+        typer.Option(
+            "--check", help="Verify the quotient again, independently, from the rules (exit 1 if wrong)."
+        ),
     ] = False,
 ) -> None:
     """The misère quotient of one Notakto board: its elements, presentation, P-portion, each
@@ -54,7 +58,9 @@ def quotient(
 
     game = noughts.game(spec)
     if not isinstance(game, NotaktoGame):
-        raise NoughtsError(f"quotient takes a Notakto game, e.g. notakto or 'notakto(mnk(4,4,3))', not {game}")
+        raise NoughtsError(
+            f"quotient takes a Notakto game, e.g. notakto or 'notakto(mnk(4,4,3))', not {game}"
+        )
     budget = Budget(max_seconds=max_seconds, max_memory=max_memory * 2**20)
     with _Progress(not as_json, f"quotient of {game.board.spec}") as bar:
         try:

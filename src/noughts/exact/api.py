@@ -194,7 +194,9 @@ def solve(
 
     if position.is_terminal():
         value = terminal_value(position)
-        return SolveResult(game, position, value, (), (), 0, time.perf_counter() - started, engine_name(oracle))
+        return SolveResult(
+            game, position, value, (), (), 0, time.perf_counter() - started, engine_name(oracle)
+        )
 
     moves = position.legal_moves()
     view = _ProgressView(progress, f"solving {game}", len(moves) + 1)
@@ -217,7 +219,14 @@ def solve(
         view.close()
         _attach(oracle, None)
     return SolveResult(
-        game, position, value, tuple(rated), pv, _nodes(oracle), time.perf_counter() - started, engine_name(oracle)
+        game,
+        position,
+        value,
+        tuple(rated),
+        pv,
+        _nodes(oracle),
+        time.perf_counter() - started,
+        engine_name(oracle),
     )
 
 

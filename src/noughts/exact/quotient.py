@@ -12,7 +12,9 @@ the two to each other wherever the search finishes.
 
 The quotient of a board is computed once per process (:func:`board_quotient`, within
 :data:`QUOTIENT_SECONDS`) and kept; a board whose quotient is not found in that time is left to
-the search.
+the search. Only boards of at most :data:`QUOTIENT_CELLS` cells are tried on their own (3x3
+takes a fraction of a second); ``noughts quotient`` computes larger boards' quotients under a
+budget of the user's choosing.
 
 >>> import noughts
 >>> engine = QuotientEngine(noughts.game("notakto(boards=16)"))
@@ -29,14 +31,24 @@ from noughts.core import Board, Budget, Game, Move, NotaktoGame, NoughtsError, O
 from noughts.exact.reference import terminal_value
 from noughts.exact.result import Value
 
-__all__ = ["QUOTIENT_SECONDS", "SEARCH_BOARDS", "QuotientEngine", "board_quotient", "quotient_engine"]
+__all__ = [
+    "QUOTIENT_CELLS",
+    "QUOTIENT_SECONDS",
+    "SEARCH_BOARDS",
+    "QuotientEngine",
+    "board_quotient",
+    "quotient_engine",
+]
 
 SEARCH_BOARDS = 2
 """Notakto on at most this many boards is solved by search (exact distances in milliseconds);
 on more, by the quotient."""
 
-QUOTIENT_SECONDS = 5.0
+QUOTIENT_SECONDS = 2.0
 """The time a board's quotient may take before the search is left to answer alone."""
+
+QUOTIENT_CELLS = 12
+"""The largest boards whose quotient :func:`make_engine` tries on its own."""
 
 QUOTIENT_MEMORY = 512 * 2**20
 """The memory a board's quotient may take."""
@@ -67,7 +79,9 @@ class QuotientEngine:
         if quotient is None:
             quotient = board_quotient(game.board, game.misere)
             if quotient is None:
-                raise NoughtsError(f"the quotient of {game.board.spec} is not known within {QUOTIENT_SECONDS:g} s")
+                raise NoughtsError(
+                    f"the quotient of {game.board.spec} is not known within {QUOTIENT_SECONDS:g} s"
+                )
         self.game: NotaktoGame = game
         self.quotient: NotaktoQuotient = quotient
 
@@ -90,10 +104,13 @@ class QuotientEngine:
 
 
 def quotient_engine(game: Game) -> QuotientEngine | None:
-    """The quotient engine for Notakto on more than :data:`SEARCH_BOARDS` boards whose
-    board's quotient is known; None otherwise (the search answers).
+    """The quotient engine for Notakto on more than :data:`SEARCH_BOARDS` boards of at most
+    :data:`QUOTIENT_CELLS` cells whose board's quotient is found; None otherwise (the search
+    answers).
     """
     if not isinstance(game, NotaktoGame) or game.boards <= SEARCH_BOARDS:
+        return None
+    if game.board.num_cells > QUOTIENT_CELLS:
         return None
     quotient = board_quotient(game.board, game.misere)
     return None if quotient is None else QuotientEngine(game, quotient)
