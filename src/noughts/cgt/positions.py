@@ -9,17 +9,17 @@ by its options, numbered so that every option comes before the game (:class:`Gam
 from the empty board, one per symmetry class, the dead ones left out (they are all the zero
 game).
 
-The positions are listed by levels of equal ``x`` count, fullest first, so options (one ``x``
-more) always come first; the empty board is the last game. Levels are built with NumPy from
-the board's per-byte symmetry tables (:meth:`noughts.core.tables.KernelTables.symmetry_bytes`):
-a position's canonical mask is the least of its images.
+The positions are found by levels of equal ``x`` count, built with NumPy from the board's
+per-byte symmetry tables (:meth:`noughts.core.tables.KernelTables.symmetry_bytes`): a position's
+canonical mask is the least of its images. They are then numbered by *height* (the longest play
+left on the board), so options always come first and the empty board is the last game.
 
 >>> from noughts.core import mnk
 >>> ps = notakto_positions(mnk(3, 3, 3))
 >>> len(ps), ps.text(len(ps) - 1), ps.text(0)
 (46, '.../.../...', '.xx/x.x/xx.')
 >>> ps.index_of(0b000010000), ps.text(ps.index_of(0b000010000))
-(44, '.../.x./...')
+(42, '.../.x./...')
 """
 
 from __future__ import annotations
@@ -258,7 +258,30 @@ def _assemble(canon: _Canon, levels: list[npt.NDArray[np.uint64]], budget: Budge
         masks[offsets[k] : offsets[k] + sizes[k]] = levels[k]
         per_level[k] = (np.concatenate(counts), np.concatenate(flats))
     order = range(len(levels) - 1, -1, -1)
-    indptr = np.zeros(at + 1, dtype=np.int64)
-    indptr[1:] = np.cumsum(np.concatenate([per_level[k][0] for k in order]))
+    counts = np.concatenate([per_level[k][0] for k in order])
     indices = np.concatenate([per_level[k][1] for k in order])
-    return NotaktoPositions(indptr, indices, heights, board=canon.board, masks=masks)
+    return _by_height(canon.board, masks, heights, counts, indices)
+
+
+def _by_height(
+    board: Board, masks: npt.NDArray[np.uint64], heights: IntArray, counts: IntArray, indices: IntArray
+) -> NotaktoPositions:
+    """Renumber the positions by height (then fullest first, then mask): still options first,
+    since an option's height is smaller. The quotient construction grows far less in this
+    order than level by level (simple positions of every level come before complex ones).
+    """
+    popcount = np.bitwise_count(masks).astype(np.int64)
+    order = np.lexsort((masks, -popcount, heights))
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    starts = np.concatenate([[0], np.cumsum(counts)])
+    new_counts = counts[order]
+    pieces = [indices[starts[j] : starts[j + 1]] for j in order]
+    flat = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.int64)
+    flat = np.where(flat == ZERO, ZERO, rank[np.maximum(flat, 0)])
+    indptr = np.zeros(len(order) + 1, dtype=np.int64)
+    indptr[1:] = np.cumsum(new_counts)
+    # each game's options sorted again
+    for j in range(len(order)):
+        flat[indptr[j] : indptr[j + 1]].sort()
+    return NotaktoPositions(indptr, flat, heights[order], board=board, masks=masks[order])
