@@ -149,16 +149,27 @@ def _moves(games: int, search_seconds: float, seed: int) -> dict[str, Any]:
 
 
 def _process(repeats: int) -> dict[str, Any]:
+    import resource
+
     script = Path(sys.executable).with_name("noughts")
     times = []
+    cpu = []
     for _ in range(repeats + 1):  # the first run warms the caches and is not counted
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         done = subprocess.run(
             [str(script), "solve", "notakto(boards=16)", "--json"], capture_output=True, text=True, check=True
         )
         times.append(time.perf_counter() - started)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
         assert json.loads(done.stdout)["engine"] == "quotient"
-    return {"median_s": statistics.median(times[1:]), "min_s": min(times[1:]), "runs": repeats}
+    return {
+        "median_s": statistics.median(times[1:]),
+        "min_s": min(times[1:]),
+        "cpu_median_s": statistics.median(cpu[1:]),
+        "runs": repeats,
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
