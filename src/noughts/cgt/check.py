@@ -30,8 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import noughts
 from noughts.core import Budget, NotaktoGame, NoughtsError
+from noughts.core import game as make_game
 
 __all__ = ["QuotientCheck", "check_quotient"]
 
@@ -60,7 +60,7 @@ def check_quotient(doc: dict[str, Any], budget: Budget | None = None) -> Quotien
     if budget is None:
         budget = Budget(max_seconds=None, max_memory=None)
     try:
-        game = noughts.game(doc["game"])
+        game = make_game(doc["game"])
         names = [e["name"] for e in doc["elements"]]
         in_p = [bool(e["p"]) for e in doc["elements"]]
         table = [[int(v) for v in row] for row in doc["table"]]

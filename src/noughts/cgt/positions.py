@@ -258,9 +258,9 @@ def _assemble(canon: _Canon, levels: list[npt.NDArray[np.uint64]], budget: Budge
         masks[offsets[k] : offsets[k] + sizes[k]] = levels[k]
         per_level[k] = (np.concatenate(counts), np.concatenate(flats))
     order = range(len(levels) - 1, -1, -1)
-    counts = np.concatenate([per_level[k][0] for k in order])
+    all_counts = np.concatenate([per_level[k][0] for k in order])
     indices = np.concatenate([per_level[k][1] for k in order])
-    return _by_height(canon.board, masks, heights, counts, indices)
+    return _by_height(canon.board, masks, heights, all_counts, indices)
 
 
 def _by_height(
