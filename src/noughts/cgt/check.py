@@ -28,7 +28,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from noughts.core import Budget, NotaktoGame, NoughtsError
 from noughts.core import game as make_game
@@ -67,8 +67,9 @@ def check_quotient(doc: dict[str, Any], budget: Budget | None = None) -> Quotien
         singles = doc["single_boards"]
     except (KeyError, TypeError, ValueError) as e:
         raise NoughtsError(f"not a quotient document: {e}") from None
-    if not isinstance(game, NotaktoGame) or game.boards != 1:
+    if not game.board_sum or cast(NotaktoGame, game).boards != 1:
         raise NoughtsError(f"a quotient document names one-board Notakto, not {doc['game']}")
+    game = cast(NotaktoGame, game)
     report = QuotientCheck(doc["game"])
     n = len(table)
     if n == 0 or any(len(row) != n or not all(0 <= v < n for v in row) for row in table):

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -150,9 +150,9 @@ class NotaktoQuotient:
 
     def _check(self, position: Position) -> NotaktoGame:
         game = position.game
-        if not isinstance(game, NotaktoGame) or game.board != self.board or game.misere != self.misere:
+        if not game.board_sum or game.board != self.board or cast(NotaktoGame, game).misere != self.misere:
             raise NoughtsError(f"this is the quotient of {self.spec}, not of {game}")
-        return game
+        return cast(NotaktoGame, game)
 
     def element(self, position: Position) -> int:
         """The product of the elements of ``position``'s boards."""

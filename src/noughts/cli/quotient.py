@@ -8,7 +8,7 @@ with ``--check``). Exit status 0 with the quotient, 2 on a bad spec, 3 when the 
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import typer
 from rich import box
@@ -57,10 +57,11 @@ def quotient(
     from noughts.cgt import QuotientStopped, notakto_quotient
 
     game = noughts.game(spec)
-    if not isinstance(game, NotaktoGame):
+    if not game.board_sum:
         raise NoughtsError(
             f"quotient takes a Notakto game, e.g. notakto or 'notakto(mnk(4,4,3))', not {game}"
         )
+    game = cast(NotaktoGame, game)
     budget = Budget(max_seconds=max_seconds, max_memory=max_memory * 2**20)
     with _Progress(not as_json, f"quotient of {game.board.spec}") as bar:
         try:

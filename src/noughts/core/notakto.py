@@ -36,6 +36,7 @@ class NotaktoGame(Game):
     """Notakto on ``boards`` copies of ``board``; see the module docstring."""
 
     cell_moves = True
+    board_sum = True
 
     def __init__(self, board: Board, boards: int = 1, misere: bool = True):
         self.board = board

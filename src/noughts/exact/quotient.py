@@ -25,6 +25,7 @@ budget of the user's choosing.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import cast
 
 from noughts.cgt import NotaktoQuotient, QuotientStopped, notakto_quotient
 from noughts.core import Board, Budget, Game, Move, NotaktoGame, NoughtsError, Outcome, Position
@@ -74,8 +75,9 @@ class QuotientEngine:
     nodes = 0  # nothing is searched
 
     def __init__(self, game: Game, quotient: NotaktoQuotient | None = None):
-        if not isinstance(game, NotaktoGame):
+        if not game.board_sum:
             raise NoughtsError(f"the quotient engine plays Notakto, not {game}")
+        game = cast(NotaktoGame, game)
         if quotient is None:
             quotient = board_quotient(game.board, game.misere)
             if quotient is None:
@@ -108,9 +110,10 @@ def quotient_engine(game: Game) -> QuotientEngine | None:
     :data:`QUOTIENT_CELLS` cells whose board's quotient is found; None otherwise (the search
     answers).
     """
-    if not isinstance(game, NotaktoGame) or game.boards <= SEARCH_BOARDS:
+    if not game.board_sum:
         return None
-    if game.board.num_cells > QUOTIENT_CELLS:
+    game = cast(NotaktoGame, game)
+    if game.boards <= SEARCH_BOARDS or game.board.num_cells > QUOTIENT_CELLS:
         return None
     quotient = board_quotient(game.board, game.misere)
     return None if quotient is None else QuotientEngine(game, quotient)
