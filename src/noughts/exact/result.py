@@ -29,11 +29,12 @@ WIN = 1_000_000
 @dataclass(frozen=True)
 class Value:
     """Who wins under perfect play, in how many plies, and (scoring rules) the final score
-    difference, first minus second.
+    difference, first minus second. ``plies`` is None where the engine proved who wins but not
+    how fast (the proof engine, :mod:`noughts.exact.proof`).
     """
 
     outcome: Outcome
-    plies: int
+    plies: int | None
     score: int | None = None
 
     def to_json(self) -> dict[str, Any]:
@@ -43,7 +44,7 @@ class Value:
     def describe(self, game: Game) -> str:
         """E.g. ``x wins in 5``, ``draw``, ``Breaker (o) wins in 8``, ``draw (score 1-1)``."""
         text = game.outcome_text(self.outcome)
-        if self.outcome is not Outcome.DRAW and self.score is None:
+        if self.outcome is not Outcome.DRAW and self.score is None and self.plies is not None:
             text += f" in {self.plies}"
         if self.score is not None:
             text += f" (score difference {self.score:+d})"
