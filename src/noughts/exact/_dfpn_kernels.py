@@ -566,10 +566,12 @@ def _cap(x: int) -> int:
 
 
 @njit(cache=True)
-def _child_key(img: np.ndarray, t: int, perms: np.ndarray, nsym: int, w: int, c: int, x: int, key: np.ndarray) -> None:
+def _child_key(img: np.ndarray, t: int, perms: np.ndarray, nsym: int, w: int, c: int, x: int, key: np.ndarray) -> int:
     """The key of the position at depth t after player x claims c: the least over the
-    symmetries of ``img[t, s]`` with the image of c added to x's words."""
+    symmetries of ``img[t, s]`` with the image of c added to x's words. Returns the symmetry
+    that gives it (the table keeps moves in the key's coordinates: ``perms[s, move]``)."""
     nk = 2 * w
+    best = 0
     for s in range(nsym):
         pc = perms[s, c]
         xq = x * w + (pc >> 6)
@@ -584,9 +586,11 @@ def _child_key(img: np.ndarray, t: int, perms: np.ndarray, nsym: int, w: int, c:
                     less = v < key[q]
                     break
         if less:
+            best = s
             for q in range(nk):
                 key[q] = img[t, s, q]
             key[xq] |= xb
+    return best
 
 
 @njit(cache=True)
@@ -621,6 +625,8 @@ def dfpn(
     pool_key: np.ndarray,
     pool_pn: np.ndarray,
     pool_dn: np.ndarray,
+    pool_sym: np.ndarray,
+    node_sym: np.ndarray,
     own: np.ndarray,
     cnt: np.ndarray,
     tss_frames: np.ndarray,
@@ -684,8 +690,10 @@ def dfpn(
             smove = -1
             sflag = FL_RULES
             searched = False
+            from_table = False
             if tt_lookup(tt_key, tt_pn, tt_dn, tt_move, tt_work, tt_flag, mask, key, look):
                 if look[0] == 0 or look[1] == 0:
+                    from_table = True
                     settled = 1 if look[0] == 0 else 0
                     smove = look[2]
                     sflag = look[3]
@@ -739,6 +747,8 @@ def dfpn(
             if settled >= 0:
                 pn = 0 if settled == 1 else INF
                 dn = INF if settled == 1 else 0
+                if smove >= 0 and not from_table:
+                    smove = perms[node_sym[t], smove]  # a move found here: into the key's coordinates
                 stores += tt_store(tt_key, tt_pn, tt_dn, tt_move, tt_work, tt_flag, mask, key, pn, dn, smove, 1, sflag)
                 ret_pn = pn
                 ret_dn = dn
@@ -841,7 +851,7 @@ def dfpn(
             for i in range(n):
                 c = pool_move[base + i]
                 ck = pool_key[base + kept]
-                _child_key(img, t, perms, csyms, w, c, x, ck)
+                pool_sym[base + kept] = _child_key(img, t, perms, csyms, w, c, x, ck)
                 dup = False
                 for q in range(kept if csyms > 1 else 0):
                     same = True
@@ -875,7 +885,8 @@ def dfpn(
                         cpn = 0 if y == attacker else INF
                         cdn = INF if y == attacker else 0
                         stores += tt_store(
-                            tt_key, tt_pn, tt_dn, tt_move, tt_work, tt_flag, mask, ck, cpn, cdn, seq[0], 1, FL_REPLAY
+                            tt_key, tt_pn, tt_dn, tt_move, tt_work, tt_flag, mask, ck, cpn, cdn,
+                            perms[pool_sym[base + kept], seq[0]], 1, FL_REPLAY
                         )
                     elif (
                         prm[P_EAGER] != 0
@@ -891,7 +902,8 @@ def dfpn(
                         cpn = 0
                         cdn = INF
                         stores += tt_store(
-                            tt_key, tt_pn, tt_dn, tt_move, tt_work, tt_flag, mask, ck, 0, INF, tss_line[0], 1, FL_THREATS
+                            tt_key, tt_pn, tt_dn, tt_move, tt_work, tt_flag, mask, ck, 0, INF,
+                            perms[pool_sym[base + kept], tss_line[0]], 1, FL_THREATS
                         )
                     else:
                         # initial numbers: a move that threatens to win has one answer
@@ -994,7 +1006,7 @@ def dfpn(
             if pn == 0 or dn == 0 or pn >= frames[t, F_THPN] or dn >= frames[t, F_THDN]:
                 move = -1
                 if settled_child >= 0:
-                    move = pool_move[base + settled_child]
+                    move = perms[node_sym[t], pool_move[base + settled_child]]
                 work = nodes - frames[t, F_NODES0] + 1
                 stores += tt_store(
                     tt_key, tt_pn, tt_dn, tt_move, tt_work, tt_flag, mask, keys[t], pn, dn, move, work, FL_SEARCHED
@@ -1036,6 +1048,7 @@ def dfpn(
                 img[t + 1, s, x * w + (pc >> 6)] |= _ONE << np.uint64(pc & 63)
             for q in range(nk):
                 keys[t + 1, q] = pool_key[base + best, q]
+            node_sym[t + 1] = pool_sym[base + best]
             t += 1
             mode = ENTER
         else:

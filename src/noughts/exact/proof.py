@@ -166,6 +166,7 @@ class ProofSearch:
         self.words = max(1, (cells + 63) // 64)
         perms = tables.symmetry_perms(MAX_SYMMETRIES)
         self._perms = np.ascontiguousarray(perms, dtype=np.int32)
+        self._inverse = np.argsort(self._perms, axis=1).astype(np.int32)  # cell c maps back from perms[s, c]
         nsym = len(self._perms)
         nk = 2 * self.words
         self._line_cells = tables.line_cells
@@ -193,6 +194,7 @@ class ProofSearch:
         depth = cells + 2
         self._img = np.zeros((depth, nsym, nk), dtype=np.uint64)
         self._keys = np.zeros((depth, nk), dtype=np.uint64)
+        self._node_sym = np.zeros(depth, dtype=np.int32)
         self._frames = np.zeros((depth, D.NUM_FIELDS), dtype=np.int64)
         self._own = np.full(cells, -1, dtype=np.int8)
         self._cnt = np.zeros((max(1, tables.num_lines), 2), dtype=np.int32)
@@ -220,15 +222,17 @@ class ProofSearch:
         self._pool_key = np.zeros((size, nk), dtype=np.uint64)
         self._pool_pn = np.zeros(size, dtype=np.int64)
         self._pool_dn = np.zeros(size, dtype=np.int64)
+        self._pool_sym = np.zeros(size, dtype=np.int32)
 
     def _grow_pool(self) -> None:
-        old = (self._pool_move, self._pool_key, self._pool_pn, self._pool_dn)
+        old = (self._pool_move, self._pool_key, self._pool_pn, self._pool_dn, self._pool_sym)
         self._allocate_pool(2 * len(self._pool_move))
         n = len(old[0])
         self._pool_move[:n] = old[0]
         self._pool_key[:n] = old[1]
         self._pool_pn[:n] = old[2]
         self._pool_dn[:n] = old[3]
+        self._pool_sym[:n] = old[4]
 
     def _allocate_table(self, entries: int) -> None:
         nk = 2 * self.words
@@ -293,6 +297,7 @@ class ProofSearch:
         else:
             best = min(range(len(rows)), key=lambda s: tuple(int(v) for v in rows[s]))
         self._keys[0] = rows[best]
+        self._node_sym[0] = best
 
     def key(self, position: Position) -> tuple[int, ...]:
         """The table's key of ``position`` (its least image under the symmetries, as words)."""
@@ -309,8 +314,11 @@ class ProofSearch:
         return int(out[0]), int(out[1]), self._unmap_move(int(out[2])), int(out[3])
 
     def _unmap_move(self, move: int) -> int:
-        """Table moves are the position's own cells (the kernel stores the cell it played)."""
-        return move
+        """A table move (in the coordinates of the key's image) as a cell of the position last
+        loaded."""
+        if move < 0:
+            return move
+        return int(self._inverse[self._node_sym[0], move])
 
     # -- the search ------------------------------------------------------------------------------
 
@@ -360,6 +368,8 @@ class ProofSearch:
                 self._pool_key,
                 self._pool_pn,
                 self._pool_dn,
+                self._pool_sym,
+                self._node_sym,
                 self._own,
                 self._cnt,
                 *self._tss,

@@ -142,11 +142,11 @@ class _Search:
 
     def winning_cells(self, mine: int, theirs: int) -> set[int]:
         """Empty cells whose claim completes a line of ``mine`` with no cell of ``theirs``."""
-        empty = self.full & ~(mine | theirs)
         out = set()
-        for c in range(self.cells):
-            if empty >> c & 1 and any(m >> c & 1 and (m & ~(mine | 1 << c)) == 0 for m in self.lines):
-                out.add(c)
+        for m in self.lines:
+            rest = m & ~mine
+            if not m & theirs and rest.bit_count() == 1:
+                out.add(rest.bit_length() - 1)
         return out
 
     def defender_wins_by(self, a: int, d: int, cell: int) -> bool:
