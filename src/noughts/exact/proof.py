@@ -271,31 +271,33 @@ class ProofSearch:
 
     def _load(self, position: Position) -> None:
         """Set the kernel's position (depth 0) and its images under the symmetries."""
-        board = self.game.board
         own = self._own
         own[:] = -1
-        for p in (Player.FIRST, Player.SECOND):
-            for c in board.cells_in(position.owned(p)):
-                own[c] = int(p)
+        w = self.words
+        self._img[0] = 0
+        stones = 0
+        for p in (0, 1):
+            bits = position.owned(Player(p))
+            if not bits:
+                continue
+            cells = np.array(self.game.board.cells_in(bits), dtype=np.int64)
+            stones += len(cells)
+            own[cells] = p
+            images = self._perms[:, cells].astype(np.uint64)  # (symmetries, cells)
+            shifted = np.left_shift(np.uint64(1), images & np.uint64(63))
+            word_of = images >> np.uint64(6)
+            for q in range(w):
+                self._img[0, :, p * w + q] = np.bitwise_or.reduce(np.where(word_of == q, shifted, 0), axis=1)
         on_lines = own[self._line_cells]
         self._cnt[:, 0] = (on_lines == 0).sum(axis=1)
         self._cnt[:, 1] = (on_lines == 1).sum(axis=1)
-        self._img[0] = 0
-        w = self.words
-        for p in (0, 1):
-            cells = np.flatnonzero(own == p)
-            if len(cells):
-                images = self._perms[:, cells].astype(np.int64)  # (syms, n)
-                for s in range(len(self._perms)):
-                    for c in images[s]:
-                        self._img[0, s, p * w + (c >> 6)] |= np.uint64(1) << np.uint64(c & 63)
         rows = self._img[0]
-        # the least image, words compared in order (the kernel's _child_key order)
-        stones = int(np.count_nonzero(own >= 0))
-        if stones > self._prm[self._D.P_SYM_STONES]:
+        if stones > self._prm[self._D.P_SYM_STONES] or len(rows) == 1:
             best = 0  # deep positions are keyed as they stand (the identity comes first)
         else:
-            best = min(range(len(rows)), key=lambda s: tuple(int(v) for v in rows[s]))
+            # the least image, words compared in order (the kernel's _child_key order)
+            order = np.lexsort(rows.T[::-1])
+            best = int(order[0])
         self._keys[0] = rows[best]
         self._node_sym[0] = best
 
@@ -308,6 +310,9 @@ class ProofSearch:
         """The table's entry for ``position``: ``(pn, dn, move, how)`` (``move`` in the
         position's own cells), or None. ``how`` is one of the kernel's ``FL_*`` codes."""
         self._load(position)
+        return self._lookup_loaded()
+
+    def _lookup_loaded(self) -> tuple[int, int, int, int] | None:
         out = np.zeros(4, dtype=np.int64)
         if not self._D.tt_lookup(*self._tt, int(self._prm[self._D.P_TT_MASK]), self._keys[0], out):
             return None
@@ -401,7 +406,7 @@ class ProofSearch:
         pn, dn = int(stats[D.S_PN]), int(stats[D.S_DN])
         assert pn == 0 or dn == 0, "the root is settled when the search ends"
         proved = pn == 0
-        entry = self.lookup(position)
+        entry = self._lookup_loaded()  # the root is still loaded (the kernel keeps depth 0)
         move = None if entry is None or entry[2] < 0 else entry[2]
         self.threat_settled = int(stats[D.S_TSS_WON])
         self.replay_settled = int(stats[D.S_REPLAY_WON])
