@@ -23,12 +23,20 @@ from typer.core import TyperGroup
 
 import noughts
 from noughts.agents import Agent, agent_names, make_agent
-from noughts.cli.analysis import best_line, count_table, marked_board, moves_table, value_text
+from noughts.cli.analysis import (
+    best_line,
+    best_moves_text,
+    count_table,
+    marked_board,
+    move_line,
+    moves_table,
+    value_text,
+)
 from noughts.cli.session import HUMAN, PlaySession
 from noughts.cli.views import example_specs, game_facts, params_text, styled_board, styled_line
-from noughts.core import ENTRIES, NoughtsError, Player
+from noughts.core import ENTRIES, LimitExceeded, NoughtsError, Player
 from noughts.core.budget import Budget
-from noughts.exact.result import SolveResult
+from noughts.exact.result import MoveValue, SolveResult, Value
 
 
 def load_table(path: Path, game: noughts.Game) -> object:
@@ -227,13 +235,50 @@ def _prove(
     console.print(f"{result.nodes:,} nodes expanded in {result.seconds:.3f} s ({result.method})", style="dim")
 
 
-@app.command()
+BUDGET_SPENT = 3
+"""Exit status when a budget ran out (what was proved is still printed)."""
+CHECK_FAILED = 1
+"""Exit status when the answer is "no": a certificate does not prove its claim."""
+
+SOLVE_HELP = (
+    "Solve a position exactly: its value first, then every move's value, then the best line.\n\n"
+    "The value is printed as soon as it is proved, then each move as its value is. Over a budget"
+    " (--max-seconds, --max-cpu-seconds, --max-memory) what was proved is printed and the command"
+    " exits 3. The engine is chosen automatically (the alpha-beta kernel on small boards, the proof"
+    " engine beyond: --engine picks one; the JSON names it). --certificate FILE has the proof"
+    " engine write a certificate of the value, which 'noughts solve check FILE' verifies (exit 0"
+    " valid, 1 invalid, 2 unreadable)."
+)
+
+
+@app.command(help=SOLVE_HELP)
 def solve(
     spec: SpecArg,
+    file: Annotated[
+        Path | None,
+        typer.Argument(metavar="[FILE]", help="With 'check' as SPEC: the certificate to verify."),
+    ] = None,
     position: PositionOpt = None,
     as_json: JsonOpt = False,
     max_seconds: MaxSeconds = 60.0,
+    max_cpu_seconds: Annotated[
+        float | None,
+        typer.Option("--max-cpu-seconds", min=0.001, help="Stop (exit 3) after this many CPU seconds."),
+    ] = None,
     max_memory: MaxMemory = 2048,
+    value_only: Annotated[
+        bool, typer.Option("--value-only", help="Only the position's value (no moves, no best line).")
+    ] = False,
+    engine: Annotated[
+        str,
+        typer.Option(metavar="ENGINE", help="auto, alpha-beta (the kernel), python, or proof (the proof engine)."),
+    ] = "auto",
+    certificate: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE", help="Write a certificate of the value (FILE.json and FILE.npz; the proof engine)."
+        ),
+    ] = None,
     save: Annotated[
         Path | None,
         typer.Option(metavar="FILE", help="Solve every reachable position and save the table (.npz)."),
@@ -250,8 +295,15 @@ def solve(
         ),
     ] = None,
 ) -> None:
-    """Solve a position exactly: its value, every move's value and distance, the best line."""
+    """Solve a position exactly (the help Typer shows is ``SOLVE_HELP``)."""
     console = Console(highlight=False)
+    if spec == "check":
+        if file is None:
+            raise NoughtsError("noughts solve check FILE: name the certificate's .json file")
+        _check_certificate(file, as_json, console)
+        return
+    if file is not None:
+        raise NoughtsError(f"unexpected argument {str(file)!r} (only 'noughts solve check FILE' takes a file)")
     if prove is not None:
         _prove(spec, position, prove, as_json, max_seconds, max_memory, console)
         return
@@ -259,7 +311,7 @@ def solve(
         from noughts.exact.table import build_table
 
         game = noughts.game(spec)
-        budget = Budget(max_seconds, max_memory * 2**20)
+        budget = Budget(max_seconds, max_memory * 2**20, max_cpu_seconds)
         built = build_table(game, budget)
         built.save(save)
         summary = {"game": str(game), "positions": len(built), "file": str(save), "seconds": budget.elapsed()}
@@ -270,15 +322,87 @@ def solve(
                 f"saved the value of {len(built):,} positions of {game} to {save} ({budget.elapsed():.2f} s)"
             )
         return
-    result = _solve(spec, position, max_seconds, max_memory, table, progress=not as_json)
+    from noughts.exact import solve as run_solve
+
+    game = noughts.game(spec)
+    solved = load_table(table, game) if table is not None else None
+    start = game.start() if position is None else game.parse(position)
+    mover = start.to_move
+
+    def shown_value(value: Value) -> None:
+        if not as_json:
+            console.print(styled_line(f"{game}: {value_text(game, value)}"), style="bold")
+
+    def shown_move(mv: MoveValue, i: int, n: int) -> None:
+        if not as_json:
+            console.print(move_line(game, mover, mv, i, n))
+
+    try:
+        result = run_solve(
+            game,
+            start,
+            max_seconds=max_seconds,
+            max_cpu_seconds=max_cpu_seconds,
+            max_memory=max_memory * 2**20,
+            table=solved,
+            progress=not as_json,
+            engine=engine,
+            value_only=value_only,
+            certificate=certificate,
+            anytime=True,
+            on_value=shown_value,
+            on_move=shown_move,
+        )
+    except LimitExceeded as error:
+        if as_json:
+            typer.echo(json.dumps({"game": str(game), "position": start.text(), "complete": False, "stopped": str(error)}))
+        typer.echo(f"noughts: stopped: {error}", err=True)
+        raise typer.Exit(BUDGET_SPENT) from None
     if as_json:
         typer.echo(json.dumps(result.to_json()))
-        return
+    else:
+        _solve_summary(console, result)
+    if not result.complete:
+        raise typer.Exit(BUDGET_SPENT)
+
+
+def _solve_summary(console: Console, result: SolveResult) -> None:
+    """What ``solve`` prints after the value and the moves: the best moves and line, the cost."""
     game = result.game
-    console.print(styled_line(f"{game}: {value_text(game, result.value)}"), style="bold")
-    console.print(moves_table(result))
-    console.print(f"best line: {best_line(result)}")
-    console.print(f"{result.nodes:,} positions searched in {result.seconds:.3f} s", style="dim")
+    total = result.moves_total if result.moves_total is not None else len(result.moves)
+    if result.moves:
+        best = best_moves_text(result)
+        console.print(f"best moves: {best}")
+    if result.pv:
+        console.print(f"best line: {best_line(result)}")
+    if result.certificate is not None:
+        console.print(f"certificate: {result.certificate['file']} (sha256 {result.certificate['sha256'][:16]}...)")
+    nodes = f"{result.nodes:,} positions searched" if result.engine != "proof" else f"{result.nodes:,} nodes"
+    console.print(f"{nodes} in {result.seconds:.3f} s ({result.engine} engine)", style="dim")
+    if not result.complete:
+        console.print(
+            f"stopped with {len(result.moves)} of {total} moves proved: {result.stopped}", style="bold yellow"
+        )
+    del game
+
+
+def _check_certificate(file: Path, as_json: bool, console: Console) -> None:
+    from noughts.exact.certificates import check_certificate
+
+    with Console(stderr=True).status(f"checking {file} ...", spinner="dots"):
+        report = check_certificate(file)
+    if as_json:
+        typer.echo(json.dumps(report.to_json()))
+    elif report.valid:
+        proves = report.details.get("proves", report.kind)
+        console.print(
+            f"[bold green]valid[/]: {report.game} from {report.position}: {proves} "
+            f"({report.checked:,} positions checked in {report.seconds:.2f} s)"
+        )
+    else:
+        console.print(f"[bold red]invalid[/]: {report.first_failure}")
+    if not report.valid:
+        raise typer.Exit(CHECK_FAILED)
 
 
 @app.command()

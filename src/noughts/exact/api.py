@@ -23,10 +23,13 @@ A move's value is the value of the position it leads to: after c1 the game is ov
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import noughts
-from noughts.core import Game, LimitExceeded, Move, NoughtsError, Player, Position
+from noughts.core import Game, LimitExceeded, Move, NoughtsError, Outcome, Player, Position
 from noughts.core.budget import Budget
 from noughts.exact.reference import after_move, move_key, terminal_value
 from noughts.exact.result import MoveValue, SolveResult, Value
@@ -36,11 +39,14 @@ if TYPE_CHECKING:
     from noughts.exact.pns import ProofResult
 
 __all__ = [
+    "ENGINE_POLICY",
     "DEFAULT_MAX_MEMORY",
     "DEFAULT_MAX_SECONDS",
     "PYTHON_SEARCH_CELLS",
     "ValueOracle",
+    "EngineRule",
     "best_moves",
+    "choose_engine",
     "make_engine",
     "move_values",
     "principal_variation",
@@ -132,56 +138,300 @@ def solve(
     *,
     max_seconds: float | None = DEFAULT_MAX_SECONDS,
     max_memory: int | None = DEFAULT_MAX_MEMORY,
+    max_cpu_seconds: float | None = None,
     table: Any = None,
     progress: bool = False,
+    engine: str = "auto",
+    value_only: bool = False,
+    certificate: str | Path | None = None,
+    anytime: bool = False,
+    on_value: Callable[[Value], None] | None = None,
+    on_move: Callable[[MoveValue, int, int], None] | None = None,
 ) -> SolveResult:
     """Solve ``position`` (the start by default; a position or its text) of ``game`` (a game or
-    a spec) exactly.
+    a spec) exactly: value first, then every legal move's value, then the principal variation.
 
-    Returns the position's value, every legal move's value (the value of the position it leads
-    to, best first for the side to move) and the principal variation. ``max_seconds`` and
-    ``max_memory`` (bytes; None for no limit) bound the work: over budget, ``LimitExceeded``
-    says how far it got. With ``table`` (a :class:`~noughts.exact.table.SolvedTable` of this
-    game) the answer is looked up instead of searched. With ``progress``, work longer than a
-    second shows a progress bar on stderr.
+    ``engine`` picks the engine (``alpha-beta``, ``python``, ``proof``); ``auto`` follows
+    :data:`ENGINE_POLICY` (:func:`choose_engine`), and ``table`` (a
+    :class:`~noughts.exact.table.SolvedTable` of this game) answers by look-up. The result
+    names the engine. The proof engine proves who wins (not in how many plies: its values'
+    ``plies`` are None and it gives no principal variation). ``value_only`` stops after the
+    position's value. ``certificate`` (a path) has the proof engine write a certificate of the
+    value (:mod:`noughts.exact.strategy`; ``noughts solve check`` verifies it).
+
+    ``max_seconds``, ``max_cpu_seconds`` and ``max_memory`` (bytes; None for no limit) bound
+    the work. Over budget, ``LimitExceeded`` says how far it got, unless ``anytime`` is set and
+    the value was proved: the result then has ``complete=False`` and the moves proved so far.
+    ``on_value`` is called with the value as soon as it is proved, ``on_move`` with each move's
+    value (and its index and the number of moves) as soon as that is. With ``progress``, work
+    longer than a second shows a progress bar on stderr.
     """
     game = _as_game(game)
     position = _as_position(game, position)
     started = time.perf_counter()
+    budget = Budget(max_seconds=max_seconds, max_memory=max_memory, max_cpu_seconds=max_cpu_seconds)
     if table is not None:
         if getattr(table, "game", None) != game:
             raise NoughtsError(f"the table is one of {getattr(table, 'game', '?')}, not of {game}")
-        oracle: ValueOracle = table
-        budget = None
+        name = "table"
+    elif certificate is not None:
+        name = "proof" if engine in ("auto", "proof") else engine
+        if name != "proof" or not proof_supports(game):
+            raise NoughtsError(f"certificates come from the proof engine, which takes claim games; not {game} with {engine}")
     else:
-        budget = Budget(max_seconds=max_seconds, max_memory=max_memory)
-        oracle = make_engine(game, budget)
+        name = choose_engine(game, position) if engine == "auto" else engine
+    if name not in ENGINE_NAMES:
+        raise NoughtsError(f"unknown engine {engine!r}: choose auto, {', '.join(ENGINE_NAMES[:-1])}")
 
     if position.is_terminal():
         value = terminal_value(position)
-        return SolveResult(game, position, value, (), (), 0, time.perf_counter() - started)
+        if on_value is not None:
+            on_value(value)
+        return SolveResult(game, position, value, (), (), 0, time.perf_counter() - started, engine=name)
+    if name == "proof":
+        return _solve_by_proof(
+            game, position, budget, started, value_only, certificate, anytime, on_value, on_move, progress
+        )
+    oracle: ValueOracle
+    if name == "table":
+        oracle = table
+    elif name == "python":
+        oracle = Searcher(game, budget)
+    else:
+        if not _kernel_supports(game):
+            raise NoughtsError(f"the alpha-beta kernel does not take {game}; choose the python or auto engine")
+        oracle = make_engine(game, budget, prefer_fast=game.board.num_cells > PYTHON_SEARCH_CELLS)
+        name = "alpha-beta" if not isinstance(oracle, Searcher) else "python"
 
     moves = position.legal_moves()
     view = _ProgressView(progress, f"solving {game}", len(moves) + 1)
     _attach(oracle, view)
-    done = 0
+    value: Value | None = None
+    rated: list[MoveValue] = []
+    mover = position.to_move
     try:
-        rated = []
-        for move in moves:
-            rated.append(MoveValue(move, oracle.value(position.play(move))))
-            done += 1
+        view.describe("the position's value")
+        value = oracle.value(position)
+        view.advance(_nodes(oracle))
+        if on_value is not None:
+            on_value(value)
+        if value_only:
+            return SolveResult(
+                game, position, value, (), (), _nodes(oracle), time.perf_counter() - started,
+                engine=name, complete=True, moves_total=len(moves),
+            )
+        view.describe("the moves")
+        for i, move in enumerate(moves):
+            mv = MoveValue(move, oracle.value(position.play(move)))
+            rated.append(mv)
             view.advance(_nodes(oracle))
-        mover = position.to_move
-        rated.sort(key=lambda mv: move_key(after_move(mv.value), mover), reverse=True)
-        value = after_move(rated[0].value)
+            if on_move is not None:
+                on_move(mv, i, len(moves))
+        rated.sort(key=lambda mv: move_key(after_move(mv.value), mover), reverse=True)  # stable
         view.describe("the principal variation")
         pv = principal_variation(oracle, position, value)
     except LimitExceeded as e:
-        raise LimitExceeded(f"{e}; {done} of {len(moves)} moves of the position solved") from None
+        if anytime and value is not None:
+            rated.sort(key=lambda mv: move_key(after_move(mv.value), mover), reverse=True)
+            return SolveResult(
+                game, position, value, tuple(rated), (), _nodes(oracle), time.perf_counter() - started,
+                engine=name, complete=False, moves_total=len(moves), stopped=str(e),
+            )
+        what = "the position's value" if value is None else f"{len(rated)} of {len(moves)} moves of the position"
+        raise LimitExceeded(f"{e}; {what} solved") from None
     finally:
         view.close()
         _attach(oracle, None)
-    return SolveResult(game, position, value, tuple(rated), pv, _nodes(oracle), time.perf_counter() - started)
+    return SolveResult(
+        game, position, value, tuple(rated), pv, _nodes(oracle), time.perf_counter() - started,
+        engine=name, moves_total=len(moves),
+    )
+
+
+# -- the engines ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EngineRule:
+    """One row of :data:`ENGINE_POLICY`: the engine ``name`` answers where ``applies`` holds."""
+
+    name: str
+    where: str
+    applies: Callable[[Game, Position], bool]
+
+
+ALPHA_BETA_EMPTY = 30
+"""The alpha-beta kernel answers positions with at most this many empty cells (and, on any
+board, lines of three: short wins it finds at once); the proof engine answers larger ones.
+Measured by ``bench/solve_targets.py --proof`` (BENCHMARKS.md): on every game there the
+alpha-beta kernel is the faster of the two (it also gives exact distances)."""
+
+
+def _kernel_supports(game: Game) -> bool:
+    from noughts.exact import fast
+
+    return fast.supports(game)
+
+
+def _alpha_beta_fits(game: Game, position: Position) -> bool:
+    if game.claim_rule is None or not _kernel_supports(game):
+        return False
+    empty = game.board.num_cells - position.occupied().bit_count()
+    return empty <= ALPHA_BETA_EMPTY or game.board.k <= 3
+
+
+def proof_supports(game: Game) -> bool:
+    """Whether the proof engine takes ``game`` (claim games: standard, misère, Maker-Breaker,
+    cumulative)."""
+    return game.claim_rule is not None
+
+
+ENGINE_POLICY: tuple[EngineRule, ...] = (
+    EngineRule("alpha-beta", f"claim games with at most {ALPHA_BETA_EMPTY} empty cells, or lines of three", _alpha_beta_fits),
+    EngineRule("proof", "claim games beyond: the proof engine (df-pn with threats)", lambda g, p: proof_supports(g)),
+    EngineRule("python", "every other game (veto, Notakto, Otrio): the Python alpha-beta", lambda g, p: True),
+)
+"""The automatic choice of engine, in order: the first row that applies answers. (The Breaker
+prover adds its row here, before ``proof``, for the games whose draws it proves.)"""
+
+ENGINE_NAMES = ("alpha-beta", "python", "proof", "table")
+
+
+def choose_engine(game: Game, position: Position | None = None) -> str:
+    """The engine :data:`ENGINE_POLICY` picks for ``position`` (default: the start) of ``game``."""
+    if position is None:
+        position = game.start()
+    for rule in ENGINE_POLICY:
+        if rule.applies(game, position):
+            return rule.name
+    raise AssertionError("the last rule of the policy applies to every game")
+
+
+def _solve_by_proof(
+    game: Game,
+    position: Position,
+    budget: Budget,
+    started: float,
+    value_only: bool,
+    certificate: str | Path | None,
+    anytime: bool,
+    on_value: Callable[[Value], None] | None,
+    on_move: Callable[[MoveValue, int, int], None] | None,
+    progress: bool,
+) -> SolveResult:
+    """:func:`solve` by the proof engine: the value, the certificate, the moves."""
+    from noughts.exact.proof import ValueSearches
+
+    moves = position.legal_moves()
+    view = _ProgressView(progress, f"proving {game}", len(moves) + 1)
+    searches = ValueSearches(game, budget, progress=view.tick)
+    mover = position.to_move
+    value: Value | None = None
+    header: dict[str, Any] | None = None
+    rated: list[MoveValue] = []
+    try:
+        view.describe("the position's value")
+        value = _proof_value(searches, position, mover)
+        view.advance(searches.nodes)
+        if on_value is not None:
+            on_value(value)
+        if certificate is not None:
+            view.describe("the certificate")
+            header = _write_certificate(searches, position, mover, value, certificate, budget)
+        if not value_only:
+            view.describe("the moves")
+            for i, move in enumerate(moves):
+                child = position.play(move)
+                mv = MoveValue(move, terminal_value(child) if child.is_terminal() else _proof_value(searches, child, mover))
+                rated.append(mv)
+                view.advance(searches.nodes)
+                if on_move is not None:
+                    on_move(mv, i, len(moves))
+    except LimitExceeded as e:
+        if anytime and value is not None:
+            return SolveResult(
+                game, position, value, tuple(_ranked(rated, mover)), (), searches.nodes,
+                time.perf_counter() - started, engine="proof", complete=False,
+                moves_total=len(moves), stopped=str(e), certificate=header,
+            )
+        what = "the position's value" if value is None else f"{len(rated)} of {len(moves)} moves of the position"
+        raise LimitExceeded(f"{e}; {what} proved") from None
+    finally:
+        view.close()
+    assert value is not None
+    return SolveResult(
+        game, position, value, tuple(_ranked(rated, mover)), (), searches.nodes,
+        time.perf_counter() - started, engine="proof", moves_total=len(moves), certificate=header,
+    )
+
+
+def _ranked(rated: list[MoveValue], mover: Player) -> list[MoveValue]:
+    """Moves best first for ``mover`` by outcome (and score), ties in ``legal_moves()`` order
+    (the proof engine gives no distances to rank by)."""
+
+    def rank(mv: MoveValue) -> tuple[int, int]:
+        v = mv.value
+        if v.score is not None:
+            return (0, v.score if mover is Player.FIRST else -v.score)
+        if v.outcome is Outcome.DRAW:
+            return (0, 0)
+        return (1 if v.outcome.winner is mover else -1, 0)
+
+    return sorted(rated, key=rank, reverse=True)
+
+
+def _proof_value(searches: Any, position: Position, viewer: Player) -> Value:
+    """A position's value by the proof engine, asked from ``viewer``'s side (so the position
+    and its children share tables)."""
+    game = position.game
+    if game.properties.is_scored:
+        return searches.value(position)  # type: ignore[no-any-return]
+    from noughts.exact.proof import DRAW, WIN
+
+    if searches.proves(position, viewer, WIN):
+        return Value(Outcome.win_for(viewer), None)
+    if game.properties.has_draws and searches.proves(position, viewer, DRAW):
+        return Value(Outcome.DRAW, None)
+    return Value(Outcome.win_for(viewer.other), None)
+
+
+def _write_certificate(
+    searches: Any, position: Position, viewer: Player, value: Value, path: str | Path, budget: Budget
+) -> dict[str, Any]:
+    """The certificate of ``value`` from the searches that proved it (see :mod:`noughts.exact.strategy`)."""
+    from noughts.exact.proof import DRAW, WIN
+    from noughts.exact.strategy import extract_strategy, write_strategies
+
+    game = position.game
+    if game.properties.is_scored:
+        s = value.score
+        assert s is not None
+        parts = [
+            searches.search(Player.FIRST, s),  # first reaches s: its strategy
+            searches.search(Player.FIRST, s + 1),  # first does not reach s + 1: second's strategy
+        ]
+        claim_value: Any = {"score": s}
+    elif value.outcome is Outcome.DRAW:
+        parts = [searches.search(viewer, DRAW), searches.search(viewer, WIN)]
+        claim_value = "draw"
+    elif value.outcome.winner is viewer:
+        parts = [searches.search(viewer, WIN)]
+        claim_value = value.outcome.value
+    else:
+        parts = [searches.search(viewer, DRAW)] if game.properties.has_draws else [searches.search(viewer, WIN)]
+        claim_value = value.outcome.value
+    strategies = [extract_strategy(search, search.prove(position), budget) for search in parts]
+    strategies.sort(key=lambda st: int(st.player))
+    from noughts.core.certificates import certificate_paths
+
+    header = write_strategies(path, strategies, claim_value, {"engine": "proof"})
+    json_path, npz_path = certificate_paths(path)
+    return {
+        "file": str(json_path),
+        "arrays": str(npz_path),
+        "sha256": header["sha256"],
+        "stored_moves": header["stored_moves"],
+    }
 
 
 # -- helpers ------------------------------------------------------------------------------------------

@@ -111,6 +111,19 @@ class Proof:
         return f"{who} {'can' if self.proved else 'cannot'} force {what}"
 
 
+@dataclass(frozen=True)
+class KernelView:
+    """A search's arrays as kernels read them (see :meth:`ProofSearch.kernel_view`)."""
+
+    params: npt.NDArray[np.int64]
+    perms: npt.NDArray[np.int32]
+    inverse: npt.NDArray[np.int32]
+    table: tuple[np.ndarray, ...]
+    table_mask: int
+    tss_depth: int
+    tss_nodes: int
+
+
 class ProofSearch:
     """The proof engine for one game, one attacker and one goal; its table is kept across
     calls (positions of the same game share it).
@@ -266,6 +279,19 @@ class ProofSearch:
     def memory(self) -> int:
         """Bytes the search holds (its table and its child pool)."""
         return self.table_bytes + self._pool_key.nbytes + self._pool_move.nbytes + 16 * len(self._pool_pn)
+
+    def kernel_view(self) -> KernelView:
+        """What other kernels read of this search (the strategy writer reads its table)."""
+        D = self._D
+        return KernelView(
+            params=self._prm,
+            perms=self._perms,
+            inverse=self._inverse,
+            table=self._tt,
+            table_mask=int(self._prm[D.P_TT_MASK]),
+            tss_depth=int(self._prm[D.P_TSS_DEPTH]) if int(self._prm[D.P_TSS_ORDER]) else 0,
+            tss_nodes=int(self._prm[D.P_TSS_NODES]),
+        )
 
     # -- positions -------------------------------------------------------------------------------
 
@@ -471,10 +497,17 @@ class ValueSearches:
     """The questions that make up the values of positions of one game, each with its table kept
     (the mover's win, the opponent's win; under cumulative rules the score thresholds)."""
 
-    def __init__(self, game: Game, budget: Budget | None = None, **options: object):
+    def __init__(
+        self,
+        game: Game,
+        budget: Budget | None = None,
+        progress: Callable[[int], None] | None = None,
+        **options: object,
+    ):
         self.game = game
         self.budget = budget
         self.options = options
+        self.progress = progress
         self._searches: dict[tuple[Player, int], ProofSearch] = {}
         self.nodes_before = 0
 
@@ -486,7 +519,8 @@ class ValueSearches:
         key = (attacker, goal)
         found = self._searches.get(key)
         if found is None:
-            found = ProofSearch(self.game, attacker, goal, self.budget, **self.options)  # type: ignore[arg-type]
+            report = None if self.progress is None else (lambda _n: self.progress(self.nodes))  # type: ignore[misc]
+            found = ProofSearch(self.game, attacker, goal, self.budget, progress=report, **self.options)  # type: ignore[arg-type]
             self._searches[key] = found
         return found
 

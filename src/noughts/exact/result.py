@@ -87,6 +87,12 @@ class MoveValue:
 class SolveResult:
     """The solver's answer for one position: its value, every legal move's value (best first),
     the principal variation, and what the search cost.
+
+    ``engine`` names the engine that answered (``alpha-beta``: the numba kernel, ``python``:
+    the Python search, ``proof``: the proof engine, which proves who wins but not in how many
+    plies, ``table``: a solved table). ``complete`` is False where a budget ran out after the
+    value was proved: ``moves`` then holds the moves whose values were proved, of
+    ``moves_total``. ``certificate`` is the header of the certificate written, if one was.
     """
 
     game: Game
@@ -96,11 +102,16 @@ class SolveResult:
     pv: tuple[Move, ...]
     nodes: int
     seconds: float
+    engine: str = "alpha-beta"
+    complete: bool = True
+    moves_total: int | None = None
+    stopped: str | None = None
+    certificate: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The ``solve --json`` document (its schema is in the README); the web API serves it too."""
         game = self.game
-        return {
+        doc = {
             "game": str(game),
             "position": self.position.text(),
             "to_move": self.position.to_move.name.lower(),
@@ -109,4 +120,12 @@ class SolveResult:
             "pv": [game.format_move(m) for m in self.pv],
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
+            "engine": self.engine,
+            "complete": self.complete,
+            "moves_total": len(self.moves) if self.moves_total is None else self.moves_total,
         }
+        if self.stopped is not None:
+            doc["stopped"] = self.stopped
+        if self.certificate is not None:
+            doc["certificate"] = self.certificate
+        return doc
