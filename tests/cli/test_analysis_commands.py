@@ -79,7 +79,6 @@ def test_prove_agrees_with_the_value() -> None:
         (("solve", "tictactoe", "--position", "xxx/ooo/..."), "position"),
         (("solve", "tictactoe("), "spec"),
         (("solve", "tictactoe", "--prove", "nobody"), "--prove takes first, second or mover"),
-        (("solve", "mnk(5,5,4)", "--max-seconds", "0.01"), "stopped"),
         (("solve", "tictactoe", "--table", "/nonexistent/t.npz"), "t.npz"),
         (("count", "mnk(9,9,5)", "--max-seconds", "0.5"), "stopped"),
     ],
@@ -90,3 +89,44 @@ def test_bad_input_is_one_message_and_status_2(args: tuple[str, ...], message: s
     # one message (a spec error adds the spec with a caret under the column), no traceback
     assert r.stderr.lstrip().startswith("noughts: error: ") and r.stderr.count("noughts: error") == 1
     assert message in r.stderr and "Traceback" not in r.output
+
+
+def test_solve_over_budget_prints_what_it_proved_and_exits_3() -> None:
+    r = invoke("solve", "mnk(5,5,4)", "--max-seconds", "0.05", "--json")
+    assert r.exit_code == 3, r.output
+    doc = json.loads(r.stdout)
+    assert doc["complete"] is False and "stopped" in doc
+    if "value" in doc:  # the value came first; some of the 25 moves may have followed
+        assert doc["value"] == "draw" and doc["moves_total"] == 25 and len(doc["moves"]) < 25
+
+
+def test_value_only_and_the_engine_field() -> None:
+    r = invoke("solve", "mnk(7,6,4)", "--value-only", "--json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["value"] == "first" and doc["moves"] == [] and doc["complete"] is True
+    assert doc["engine"] == noughts.exact.api.choose_engine(noughts.game("mnk(7,6,4)"))
+    r = invoke("solve", "tictactoe", "--engine", "proof", "--json")
+    doc = json.loads(r.stdout)
+    assert doc["engine"] == "proof" and doc["value"] == "draw" and doc["plies"] is None
+    assert len(doc["moves"]) == 9 and doc["pv"] == []
+
+
+def test_certificate_then_check(tmp_path: Path) -> None:
+    cert = tmp_path / "ttt"
+    r = invoke("solve", "tictactoe", "--certificate", str(cert), "--json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["engine"] == "proof" and doc["certificate"]["file"] == str(tmp_path / "ttt.json")
+    r = invoke("solve", "check", str(tmp_path / "ttt.json"))
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith("valid: mnk(3,3,3)") and "at least draws" in r.stdout
+    r = invoke("solve", "check", str(tmp_path / "ttt.json"), "--json")
+    assert json.loads(r.stdout)["valid"] is True
+    # a changed file: the digest no longer matches (malformed: status 2)
+    npz = tmp_path / "ttt.npz"
+    npz.write_bytes(npz.read_bytes() + b"x")
+    r = invoke("solve", "check", str(tmp_path / "ttt.json"))
+    assert r.exit_code == 2 and "digest" in r.stderr
+    r = invoke("solve", "check")
+    assert r.exit_code == 2 and "name the certificate" in r.stderr

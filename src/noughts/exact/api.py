@@ -237,8 +237,8 @@ def solve(
                 game, position, value, tuple(rated), (), _nodes(oracle), time.perf_counter() - started,
                 engine=name, complete=False, moves_total=len(moves), stopped=str(e),
             )
-        what = "the position's value" if value is None else f"{len(rated)} of {len(moves)} moves of the position"
-        raise LimitExceeded(f"{e}; {what} solved") from None
+        what = "the position's value is not proved yet" if value is None else f"{len(rated)} of {len(moves)} moves of the position solved"
+        raise LimitExceeded(f"{e}; {what}") from None
     finally:
         view.close()
         _attach(oracle, None)
@@ -268,8 +268,10 @@ alpha-beta kernel is the faster of the two (it also gives exact distances)."""
 
 
 def _kernel_supports(game: Game) -> bool:
-    from noughts.exact import fast
-
+    try:
+        from noughts.exact import fast
+    except ImportError:  # the kernels are optional: the Python search solves every game
+        return False
     return fast.supports(game)
 
 
@@ -288,7 +290,11 @@ def proof_supports(game: Game) -> bool:
 
 ENGINE_POLICY: tuple[EngineRule, ...] = (
     EngineRule("alpha-beta", f"claim games with at most {ALPHA_BETA_EMPTY} empty cells, or lines of three", _alpha_beta_fits),
-    EngineRule("proof", "claim games beyond: the proof engine (df-pn with threats)", lambda g, p: proof_supports(g)),
+    EngineRule(
+        "proof",
+        "claim games beyond: the proof engine (df-pn with threats)",
+        lambda g, p: proof_supports(g) and _kernel_supports(g),
+    ),
     EngineRule("python", "every other game (veto, Notakto, Otrio): the Python alpha-beta", lambda g, p: True),
 )
 """The automatic choice of engine, in order: the first row that applies answers. (The Breaker
@@ -354,8 +360,8 @@ def _solve_by_proof(
                 time.perf_counter() - started, engine="proof", complete=False,
                 moves_total=len(moves), stopped=str(e), certificate=header,
             )
-        what = "the position's value" if value is None else f"{len(rated)} of {len(moves)} moves of the position"
-        raise LimitExceeded(f"{e}; {what} proved") from None
+        what = "the position's value is not proved yet" if value is None else f"{len(rated)} of {len(moves)} moves of the position proved"
+        raise LimitExceeded(f"{e}; {what}") from None
     finally:
         view.close()
     assert value is not None

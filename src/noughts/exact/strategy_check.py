@@ -208,17 +208,18 @@ def _claim_ends(
     (0 or 1), 2 a draw, 3 the end of a cumulative game (the score decides)."""
     if rule == CUMULATIVE:
         return 3 if empty == 0 else -1
+    if rule == MAKER_BREAKER and x != maker:
+        # Breaker's lines win nothing; Breaker wins once every line holds a Breaker cell
+        for j in range(cnt.shape[0]):
+            if cnt[j, x] == 0:
+                return -1
+        return x
     for t in range(nlines_of[c]):
         if cnt[lines_of[c, t], x] == k:
             if rule == MISERE:
                 return 1 - x
             return x
     if rule == MAKER_BREAKER:
-        if x != maker:
-            for j in range(cnt.shape[0]):
-                if cnt[j, x] == 0:
-                    return -1
-            return x
         return -1
     return 2 if empty == 0 else -1
 
