@@ -151,100 +151,119 @@ def solve(
     """Solve ``position`` (the start by default; a position or its text) of ``game`` (a game or
     a spec) exactly: value first, then every legal move's value, then the principal variation.
 
-    ``engine`` picks the engine (``alpha-beta``, ``python``, ``proof``); ``auto`` follows
-    :data:`ENGINE_POLICY` (:func:`choose_engine`), and ``table`` (a
-    :class:`~noughts.exact.table.SolvedTable` of this game) answers by look-up. The result
-    names the engine. The proof engine proves who wins (not in how many plies: its values'
-    ``plies`` are None and it gives no principal variation). ``value_only`` stops after the
-    position's value. ``certificate`` (a path) has the proof engine write a certificate of the
-    value (:mod:`noughts.exact.strategy`; ``noughts solve check`` verifies it).
+    ``engine`` picks the engine (``alpha-beta``: the numba kernel, ``python``: the Python
+    alpha-beta, ``proof``: the proof engine); ``auto`` follows :data:`ENGINE_POLICY`, and
+    ``table`` (a :class:`~noughts.exact.table.SolvedTable` of this game) answers by look-up.
+    The result names the engine that answered the position's value. The proof engine proves
+    who wins, not in how many plies (its values' ``plies`` are None, it gives no principal
+    variation). ``value_only`` stops after the position's value. ``certificate`` (a path) has
+    the proof engine prove the value and write a certificate of it (:mod:`noughts.exact.strategy`;
+    ``noughts solve check`` verifies it).
 
     ``max_seconds``, ``max_cpu_seconds`` and ``max_memory`` (bytes; None for no limit) bound
     the work. Over budget, ``LimitExceeded`` says how far it got, unless ``anytime`` is set and
     the value was proved: the result then has ``complete=False`` and the moves proved so far.
     ``on_value`` is called with the value as soon as it is proved, ``on_move`` with each move's
-    value (and its index and the number of moves) as soon as that is. With ``progress``, work
-    longer than a second shows a progress bar on stderr.
+    value (its index and the number of moves) as soon as that is. With ``progress``, work longer
+    than a second shows a progress bar on stderr.
     """
     game = _as_game(game)
     position = _as_position(game, position)
     started = time.perf_counter()
     budget = Budget(max_seconds=max_seconds, max_memory=max_memory, max_cpu_seconds=max_cpu_seconds)
+    if engine not in ("auto", *ENGINE_NAMES[:-1]):
+        raise NoughtsError(f"unknown engine {engine!r}: choose auto, {', '.join(ENGINE_NAMES[:-1])}")
+    if certificate is not None and (engine not in ("auto", "proof") or not proof_supports(game)):
+        raise NoughtsError(
+            f"certificates come from the proof engine, which takes claim games; not {game} with {engine}"
+        )
     if table is not None:
         if getattr(table, "game", None) != game:
             raise NoughtsError(f"the table is one of {getattr(table, 'game', '?')}, not of {game}")
-        name = "table"
-    elif certificate is not None:
-        name = "proof" if engine in ("auto", "proof") else engine
-        if name != "proof" or not proof_supports(game):
-            raise NoughtsError(f"certificates come from the proof engine, which takes claim games; not {game} with {engine}")
+        rules: tuple[EngineRule, ...] = (EngineRule("table", "a solved table", lambda g, p: True),)
+    elif certificate is not None or engine == "proof":
+        if not proof_supports(game):
+            raise NoughtsError(f"the proof engine takes claim games, not {game}")
+        rules = tuple(r for r in ENGINE_POLICY if r.name == "proof")
+    elif engine == "auto":
+        rules = tuple(r for r in ENGINE_POLICY if r.applies(game, position))
     else:
-        name = choose_engine(game, position) if engine == "auto" else engine
-    if name not in ENGINE_NAMES:
-        raise NoughtsError(f"unknown engine {engine!r}: choose auto, {', '.join(ENGINE_NAMES[:-1])}")
-
+        if engine == "alpha-beta" and not _kernel_supports(game):
+            raise NoughtsError(f"the alpha-beta kernel does not take {game}; choose the python or auto engine")
+        rules = tuple(EngineRule(r.name, r.where, r.applies) for r in ENGINE_POLICY if r.name == engine)
     if position.is_terminal():
         value = terminal_value(position)
         if on_value is not None:
             on_value(value)
-        return SolveResult(game, position, value, (), (), 0, time.perf_counter() - started, engine=name)
-    if name == "proof":
-        return _solve_by_proof(
-            game, position, budget, started, value_only, certificate, anytime, on_value, on_move, progress
-        )
-    oracle: ValueOracle
-    if name == "table":
-        oracle = table
-    elif name == "python":
-        oracle = Searcher(game, budget)
-    else:
-        if not _kernel_supports(game):
-            raise NoughtsError(f"the alpha-beta kernel does not take {game}; choose the python or auto engine")
-        oracle = make_engine(game, budget, prefer_fast=game.board.num_cells > PYTHON_SEARCH_CELLS)
-        name = "alpha-beta" if not isinstance(oracle, Searcher) else "python"
+        return SolveResult(game, position, value, (), (), 0, time.perf_counter() - started, engine="rules")
 
+    engines = _Engines(game, budget, position.to_move, rules, table)
     moves = position.legal_moves()
     view = _ProgressView(progress, f"solving {game}", len(moves) + 1)
-    _attach(oracle, view)
+    engines.attach(view)
     value: Value | None = None
+    value_engine = ""
+    header: dict[str, Any] | None = None
     rated: list[MoveValue] = []
     mover = position.to_move
+    pv: tuple[Move, ...] = ()
     try:
         view.describe("the position's value")
-        value = oracle.value(position)
-        view.advance(_nodes(oracle))
+        value, value_engine = engines.value(position)
+        view.advance(engines.nodes)
         if on_value is not None:
             on_value(value)
-        if value_only:
-            return SolveResult(
-                game, position, value, (), (), _nodes(oracle), time.perf_counter() - started,
-                engine=name, complete=True, moves_total=len(moves),
-            )
-        view.describe("the moves")
-        for i, move in enumerate(moves):
-            mv = MoveValue(move, oracle.value(position.play(move)))
-            rated.append(mv)
-            view.advance(_nodes(oracle))
-            if on_move is not None:
-                on_move(mv, i, len(moves))
-        rated.sort(key=lambda mv: move_key(after_move(mv.value), mover), reverse=True)  # stable
-        view.describe("the principal variation")
-        pv = principal_variation(oracle, position, value)
+        if certificate is not None:
+            view.describe("the certificate")
+            header = _write_certificate(engines.proof_searches(), position, mover, value, certificate, budget)
+        if not value_only:
+            view.describe("the moves")
+            for i, move in enumerate(moves):
+                child = position.play(move)
+                child_value = terminal_value(child) if child.is_terminal() else engines.value(child)[0]
+                mv = MoveValue(move, child_value)
+                rated.append(mv)
+                view.advance(engines.nodes)
+                if on_move is not None:
+                    on_move(mv, i, len(moves))
+            if value.plies is not None and all(mv.value.plies is not None for mv in rated):
+                view.describe("the principal variation")
+                pv = principal_variation(engines.exact(value_engine), position, value)
     except LimitExceeded as e:
         if anytime and value is not None:
-            rated.sort(key=lambda mv: move_key(after_move(mv.value), mover), reverse=True)
             return SolveResult(
-                game, position, value, tuple(rated), (), _nodes(oracle), time.perf_counter() - started,
-                engine=name, complete=False, moves_total=len(moves), stopped=str(e),
+                game,
+                position,
+                value,
+                tuple(_ranked(rated, mover)),
+                (),
+                engines.nodes,
+                time.perf_counter() - started,
+                engine=value_engine,
+                complete=False,
+                moves_total=len(moves),
+                stopped=str(e),
+                certificate=header,
             )
-        what = "the position's value is not proved yet" if value is None else f"{len(rated)} of {len(moves)} moves of the position solved"
+        if value is None:
+            what = "the position's value is not proved yet"
+        else:
+            what = f"{len(rated)} of {len(moves)} moves of the position solved"
         raise LimitExceeded(f"{e}; {what}") from None
     finally:
         view.close()
-        _attach(oracle, None)
+        engines.attach(None)
     return SolveResult(
-        game, position, value, tuple(rated), pv, _nodes(oracle), time.perf_counter() - started,
-        engine=name, moves_total=len(moves),
+        game,
+        position,
+        value,
+        tuple(_ranked(rated, mover)),
+        pv,
+        engines.nodes,
+        time.perf_counter() - started,
+        engine=value_engine,
+        moves_total=len(moves),
+        certificate=header,
     )
 
 
@@ -253,18 +272,21 @@ def solve(
 
 @dataclass(frozen=True)
 class EngineRule:
-    """One row of :data:`ENGINE_POLICY`: the engine ``name`` answers where ``applies`` holds."""
+    """One row of :data:`ENGINE_POLICY`: the engine ``name`` answers where ``applies`` holds;
+    with a ``trial`` (seconds) it gets only that long on a position before the next row that
+    applies takes it over."""
 
     name: str
     where: str
     applies: Callable[[Game, Position], bool]
+    trial: float | None = None
 
 
-ALPHA_BETA_EMPTY = 30
-"""The alpha-beta kernel answers positions with at most this many empty cells (and, on any
-board, lines of three: short wins it finds at once); the proof engine answers larger ones.
-Measured by ``bench/solve_targets.py --proof`` (BENCHMARKS.md): on every game there the
-alpha-beta kernel is the faster of the two (it also gives exact distances)."""
+ALPHA_BETA_TRIAL = 0.5
+"""Seconds the alpha-beta kernel gets on a position before the proof engine takes it over.
+The kernel answers every game of ``bench/solve_targets.py`` well within this (and gives exact
+distances); the positions it does not finish in this time are the proof engine's
+(BENCHMARKS.md, "The proof engine")."""
 
 
 def _kernel_supports(game: Game) -> bool:
@@ -275,13 +297,6 @@ def _kernel_supports(game: Game) -> bool:
     return fast.supports(game)
 
 
-def _alpha_beta_fits(game: Game, position: Position) -> bool:
-    if game.claim_rule is None or not _kernel_supports(game):
-        return False
-    empty = game.board.num_cells - position.occupied().bit_count()
-    return empty <= ALPHA_BETA_EMPTY or game.board.k <= 3
-
-
 def proof_supports(game: Game) -> bool:
     """Whether the proof engine takes ``game`` (claim games: standard, misère, Maker-Breaker,
     cumulative)."""
@@ -289,22 +304,28 @@ def proof_supports(game: Game) -> bool:
 
 
 ENGINE_POLICY: tuple[EngineRule, ...] = (
-    EngineRule("alpha-beta", f"claim games with at most {ALPHA_BETA_EMPTY} empty cells, or lines of three", _alpha_beta_fits),
+    EngineRule(
+        "alpha-beta",
+        f"claim games: the alpha-beta kernel, {ALPHA_BETA_TRIAL:g} s a position where the proof engine can follow",
+        lambda g, p: _kernel_supports(g),
+        trial=ALPHA_BETA_TRIAL,
+    ),
     EngineRule(
         "proof",
-        "claim games beyond: the proof engine (df-pn with threats)",
+        "claim games the kernel did not finish: the proof engine (df-pn with threats)",
         lambda g, p: proof_supports(g) and _kernel_supports(g),
     ),
     EngineRule("python", "every other game (veto, Notakto, Otrio): the Python alpha-beta", lambda g, p: True),
 )
-"""The automatic choice of engine, in order: the first row that applies answers. (The Breaker
-prover adds its row here, before ``proof``, for the games whose draws it proves.)"""
+"""The automatic choice of engine: the rows that apply, in order; a row with a trial hands a
+position it did not finish in time to the next (the Breaker prover adds its row here, before
+``proof``, for the draws it proves)."""
 
 ENGINE_NAMES = ("alpha-beta", "python", "proof", "table")
 
 
 def choose_engine(game: Game, position: Position | None = None) -> str:
-    """The engine :data:`ENGINE_POLICY` picks for ``position`` (default: the start) of ``game``."""
+    """The first engine :data:`ENGINE_POLICY` tries on ``position`` (default: the start)."""
     if position is None:
         position = game.start()
     for rule in ENGINE_POLICY:
@@ -313,67 +334,89 @@ def choose_engine(game: Game, position: Position | None = None) -> str:
     raise AssertionError("the last rule of the policy applies to every game")
 
 
-def _solve_by_proof(
-    game: Game,
-    position: Position,
-    budget: Budget,
-    started: float,
-    value_only: bool,
-    certificate: str | Path | None,
-    anytime: bool,
-    on_value: Callable[[Value], None] | None,
-    on_move: Callable[[MoveValue, int, int], None] | None,
-    progress: bool,
-) -> SolveResult:
-    """:func:`solve` by the proof engine: the value, the certificate, the moves."""
-    from noughts.exact.proof import ValueSearches
+class _Engines:
+    """The engines of one solve, made when first needed, tried in the policy's order."""
 
-    moves = position.legal_moves()
-    view = _ProgressView(progress, f"proving {game}", len(moves) + 1)
-    searches = ValueSearches(game, budget, progress=view.tick)
-    mover = position.to_move
-    value: Value | None = None
-    header: dict[str, Any] | None = None
-    rated: list[MoveValue] = []
-    try:
-        view.describe("the position's value")
-        value = _proof_value(searches, position, mover)
-        view.advance(searches.nodes)
-        if on_value is not None:
-            on_value(value)
-        if certificate is not None:
-            view.describe("the certificate")
-            header = _write_certificate(searches, position, mover, value, certificate, budget)
-        if not value_only:
-            view.describe("the moves")
-            for i, move in enumerate(moves):
-                child = position.play(move)
-                mv = MoveValue(move, terminal_value(child) if child.is_terminal() else _proof_value(searches, child, mover))
-                rated.append(mv)
-                view.advance(searches.nodes)
-                if on_move is not None:
-                    on_move(mv, i, len(moves))
-    except LimitExceeded as e:
-        if anytime and value is not None:
-            return SolveResult(
-                game, position, value, tuple(_ranked(rated, mover)), (), searches.nodes,
-                time.perf_counter() - started, engine="proof", complete=False,
-                moves_total=len(moves), stopped=str(e), certificate=header,
+    def __init__(self, game: Game, budget: Budget, viewer: Player, rules: tuple[EngineRule, ...], table: Any):
+        self.game = game
+        self.budget = budget
+        self.viewer = viewer
+        self.rules = rules
+        self.table = table
+        self._made: dict[str, Any] = {}
+        self._view: _ProgressView | None = None
+
+    @property
+    def nodes(self) -> int:
+        return sum(_nodes(e) for e in self._made.values())
+
+    def attach(self, view: _ProgressView | None) -> None:
+        self._view = view
+        for engine in self._made.values():
+            _attach(engine, view)
+
+    def _engine(self, name: str) -> Any:
+        made = self._made.get(name)
+        if made is None:
+            if name == "table":
+                made = self.table
+            elif name == "python":
+                made = Searcher(self.game, self.budget)
+            elif name == "alpha-beta":
+                made = make_engine(self.game, self.budget)
+            else:
+                from noughts.exact.proof import ValueSearches
+
+                made = ValueSearches(self.game, self.budget)
+            self._made[name] = made
+            _attach(made, self._view)
+        return made
+
+    def exact(self, name: str) -> ValueOracle:
+        """The engine ``name`` as an oracle of exact values (distances included)."""
+        engine: ValueOracle = self._engine("alpha-beta" if name == "python" and "alpha-beta" in self._made else name)
+        if hasattr(engine, "budget"):
+            engine.budget = self.budget
+        return engine
+
+    def proof_searches(self) -> Any:
+        return self._engine("proof")
+
+    def value(self, position: Position) -> tuple[Value, str]:
+        """The value of ``position`` and the engine that found it."""
+        for i, rule in enumerate(self.rules):
+            engine = self._engine(rule.name)
+            if rule.name == "proof":
+                return _proof_value(engine, position, self.viewer), rule.name
+            last = i == len(self.rules) - 1
+            if rule.trial is None or last or not hasattr(engine, "budget"):
+                if hasattr(engine, "budget"):
+                    engine.budget = self.budget
+                return engine.value(position), _engine_name(rule.name, engine)
+            left = self.budget.remaining()
+            engine.budget = Budget(
+                max_seconds=rule.trial if left is None else min(rule.trial, left),
+                max_memory=self.budget.max_memory,
             )
-        what = "the position's value is not proved yet" if value is None else f"{len(rated)} of {len(moves)} moves of the position proved"
-        raise LimitExceeded(f"{e}; {what}") from None
-    finally:
-        view.close()
-    assert value is not None
-    return SolveResult(
-        game, position, value, tuple(_ranked(rated, mover)), (), searches.nodes,
-        time.perf_counter() - started, engine="proof", moves_total=len(moves), certificate=header,
-    )
+            try:
+                return engine.value(position), _engine_name(rule.name, engine)
+            except LimitExceeded:
+                self.budget.check(0, "")  # the whole budget, if that is what ran out
+            finally:
+                engine.budget = self.budget
+        raise AssertionError("the last engine of the policy answers")
+
+
+def _engine_name(name: str, engine: Any) -> str:
+    return "python" if name == "alpha-beta" and isinstance(engine, Searcher) else name
 
 
 def _ranked(rated: list[MoveValue], mover: Player) -> list[MoveValue]:
-    """Moves best first for ``mover`` by outcome (and score), ties in ``legal_moves()`` order
-    (the proof engine gives no distances to rank by)."""
+    """Moves best first for ``mover`` (ties in ``legal_moves()`` order): by
+    :func:`~noughts.exact.reference.move_key` where every distance is known, else by outcome
+    (and score) alone (the proof engine gives no distances)."""
+    if all(mv.value.plies is not None for mv in rated):
+        return sorted(rated, key=lambda mv: move_key(after_move(mv.value), mover), reverse=True)
 
     def rank(mv: MoveValue) -> tuple[int, int]:
         v = mv.value
