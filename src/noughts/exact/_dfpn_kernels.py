@@ -58,6 +58,7 @@ from noughts.exact._tss_kernels import (
     breaker_winning_cells,
     threat_search,
     winning_cells,
+    wins_through,
 )
 
 # rules (noughts.core.Rule)
@@ -99,7 +100,7 @@ P_THREATS = 14  # bit p: player p's lines win (threats apply to p)
 P_ROOT_EMPTY = 15
 P_ROOT_MOVER = 16
 P_SYM_STONES = 17  # positions with at most this many claimed cells are keyed under symmetry
-P_EAGER = 18  # 1: a child whose mover is the attacker gets its threat search when it is made
+P_EAGER = 18  # bit 1: threat search for each child where the attacker moves; bit 2: for each attacker move, whether it threatens (its initial numbers)
 P_TT_GROW = 19  # 1: the table may still grow (the kernel stops with GROW_TABLE once it is full)
 NUM_PARAMS = 20
 
@@ -416,29 +417,6 @@ def _wins_at_once(
     return 0
 
 
-@njit(cache=True, inline="always")
-def _fours_through(
-    line_cells: np.ndarray, cnt: np.ndarray, own: np.ndarray, through: np.ndarray, nthrough: np.ndarray,
-    k: int, p: int, c: int, out: np.ndarray,
-) -> int:
-    """The winning cells of player p on the lines through cell c (up to two; ``out[0:2]``)."""
-    n = 0
-    for q in range(nthrough[c]):
-        j = through[c, q]
-        if cnt[j, p] == k - 1 and cnt[j, 1 - p] == 0:
-            for r in range(k):
-                e = line_cells[j, r]
-                if own[e] < 0:
-                    if n == 0:
-                        out[0] = e
-                        n = 1
-                    elif e != out[0]:
-                        out[1] = e
-                        return 2
-                    break
-    return n
-
-
 @njit(cache=True)
 def replay(
     prm: np.ndarray,
@@ -472,7 +450,7 @@ def replay(
     if breaker:
         nx = breaker_winning_cells(line_cells, cnt, own, x, through.shape[1], tally, two)
     else:
-        nx = _fours_through(line_cells, cnt, own, through, nthrough, k, x, moved, two)
+        nx = wins_through(line_cells, cnt, own, through, nthrough, k, x, moved, two)
     while nx < 2 and i < n:
         g = seq[i]
         if own[g] >= 0 or (nx == 1 and two[0] != g):
@@ -489,7 +467,7 @@ def replay(
         undo[nu] = g
         nu += 1
         nempty -= 1
-        nw = _fours_through(line_cells, cnt, own, through, nthrough, k, y, g, two)
+        nw = wins_through(line_cells, cnt, own, through, nthrough, k, y, g, two)
         if nw >= 2:
             won = True
             break
@@ -505,7 +483,7 @@ def replay(
         if breaker:
             nx = breaker_winning_cells(line_cells, cnt, own, x, through.shape[1], tally, two)
         else:
-            nx = _fours_through(line_cells, cnt, own, through, nthrough, k, x, c, two)
+            nx = wins_through(line_cells, cnt, own, through, nthrough, k, x, c, two)
         i += 2
     for u in range(nu - 1, -1, -1):
         c = undo[u]
@@ -889,7 +867,7 @@ def dfpn(
                             perms[pool_sym[base + kept], seq[0]], 1, FL_REPLAY
                         )
                     elif (
-                        prm[P_EAGER] != 0
+                        prm[P_EAGER] & 1
                         and y == attacker
                         and no_null == 0
                         and tss_order > 0
@@ -909,7 +887,7 @@ def dfpn(
                         # initial numbers: a move that threatens to win has one answer
                         replies = n - 1
                         if (
-                            prm[P_EAGER] == 2
+                            prm[P_EAGER] & 2
                             and is_or
                             and tss_order > 0
                             and (prm[P_THREATS] >> x) & 1

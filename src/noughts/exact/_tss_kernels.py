@@ -95,6 +95,30 @@ def winning_cells(
     return n
 
 
+@njit(cache=True, inline="always")
+def wins_through(
+    line_cells: np.ndarray, cnt: np.ndarray, own: np.ndarray, through: np.ndarray, nthrough: np.ndarray,
+    k: int, p: int, c: int, out: np.ndarray,
+) -> int:
+    """Like :func:`winning_cells`, on the lines through cell c only (where a claim of c can
+    have made new ones)."""
+    n = 0
+    for q in range(nthrough[c]):
+        j = through[c, q]
+        if cnt[j, p] == k - 1 and cnt[j, 1 - p] == 0:
+            for r in range(k):
+                e = line_cells[j, r]
+                if own[e] < 0:
+                    if n == 0:
+                        out[0] = e
+                        n = 1
+                    elif e != out[0]:
+                        out[1] = e
+                        return 2
+                    break
+    return n
+
+
 @njit(cache=True)
 def breaker_winning_cells(
     line_cells: np.ndarray,
@@ -342,7 +366,9 @@ def threat_search(
                 if nodes > node_limit:
                     status = CUTOFF
                     break
-                if winning_cells(line_cells, cnt, own, k, a, two) > 0:
+                # only the root can hold a winning cell of the attacker: deeper, its last threat
+                # made at most one, and the defender's answer took it (or it was a three)
+                if t == 0 and winning_cells(line_cells, cnt, own, k, a, two) > 0:
                     if _principal(frames, t):
                         for u in range(t):
                             line[u] = pv[u]
@@ -350,8 +376,12 @@ def threat_search(
                         linelen = t + 1
                     r = 1
                 else:
-                    if counter:
+                    if counter and t == 0:
                         nblock = winning_cells(line_cells, cnt, own, k, d, two)
+                    elif counter:
+                        # the defender's fours: none before its answer (the attacker blocked any),
+                        # so only on the lines through the answer
+                        nblock = wins_through(line_cells, cnt, own, through, nthrough, k, d, pv[t - 1], two)
                     else:
                         nblock = breaker_winning_cells(line_cells, cnt, own, d, max_through, tally, two)
                     depth = frames[t, W_DEPTH]
