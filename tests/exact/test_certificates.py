@@ -36,7 +36,9 @@ GAMES = [
 
 def _certify(spec: str, folder: Path, position: str | None = None) -> tuple[noughts.Game, Path, object]:
     path = folder / "cert"
-    result = noughts.solve(spec, position, engine="proof", certificate=path, value_only=True, max_seconds=None)
+    result = noughts.solve(
+        spec, position, engine="proof", certificate=path, value_only=True, max_seconds=None
+    )
     return result.game, folder / "cert.json", result
 
 

@@ -57,7 +57,13 @@ def _check(values: dict[Position, Value], spec: str, goals: list[int], **options
             search = ProofSearch(g, player, goal, **options)  # type: ignore[arg-type]
             for position, value in values.items():
                 proof = search.prove(position)
-                assert proof.proved == _expected(value, player, goal), (spec, position.text(), player, goal, value)
+                assert proof.proved == _expected(value, player, goal), (
+                    spec,
+                    position.text(),
+                    player,
+                    goal,
+                    value,
+                )
                 checked += 1
                 if proof.move is not None and not position.is_terminal():
                     # the move the table holds keeps the answer

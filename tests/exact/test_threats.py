@@ -95,7 +95,9 @@ def test_every_reachable_position_of_the_small_games(spec: str) -> None:
     assert threat_sides(g)
 
 
-@pytest.mark.parametrize(("spec", "plies"), [("mnk(5,5,4)", 9), ("hypercube(3,3)", 6), ("maker_breaker(mnk(4,4,4))", 6)])
+@pytest.mark.parametrize(
+    ("spec", "plies"), [("mnk(5,5,4)", 9), ("hypercube(3,3)", 6), ("maker_breaker(mnk(4,4,4))", 6)]
+)
 def test_a_win_by_threats_is_a_win(spec: str, plies: int) -> None:
     g = noughts.game(spec)
     solver = FastSolver(g)

@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from noughts.cli.views import MARK_STYLES, styled_line
-from noughts.core import ClaimGame, Game, NotaktoGame, OtrioGame, Outcome, Player
+from noughts.core import Game, Outcome, Player
 from noughts.core.text import render_grid
 from noughts.exact.result import MoveValue, SolveResult, Value
 
@@ -39,7 +39,8 @@ def value_text(game: Game, value: Value) -> str:
 
 def move_line(game: Game, mover: Player, mv: MoveValue, index: int, total: int) -> Text:
     """One move's value as ``solve`` prints it once proved: move, result for the mover, the
-    outcome (and distance or score), and how many of the moves are done."""
+    outcome (and distance or score), and how many of the moves are done.
+    """
     verdict = _verdict(mv.value, mover)
     text = Text.assemble(
         (f"  {game.format_move(mv.move):>6}  ", "bold"),
@@ -68,7 +69,11 @@ def best_moves_text(result: SolveResult) -> str:
     if not result.moves:
         return ""
     top = result.moves[0].value
-    best = [mv for mv in result.moves if _verdict(mv.value, mover) == _verdict(top, mover) and mv.value.score == top.score]
+    best = [
+        mv
+        for mv in result.moves
+        if _verdict(mv.value, mover) == _verdict(top, mover) and mv.value.score == top.score
+    ]
     if top.plies is not None:
         best = [mv for mv in best if mv.value.plies == top.plies]
     return " ".join(result.game.format_move(mv.move) for mv in best)
@@ -90,7 +95,9 @@ def moves_table(result: SolveResult) -> Table:
             game.format_move(mv.move),
             Text(verdict, style=VALUE_STYLES[verdict]),
             styled_line(game.outcome_text(mv.value.outcome)),
-            "" if mv.value.plies is None else str(mv.value.plies + 1),
+            ""
+            if mv.value.plies is None or (mv.value.outcome is Outcome.DRAW and not game.properties.bounded)
+            else str(mv.value.plies + 1),
         ]
         if game.properties.is_scored:
             row.append(f"{mv.value.score:+d}" if mv.value.score is not None else "")
@@ -115,9 +122,9 @@ def marked_board(result: SolveResult) -> Text | None:
     (W5: wins in 5 plies, D: draw, L6: loses in 6), where moves are cells; else None.
     """
     game, position = result.game, result.position
-    # a cell move's action indexes game.marks (Notakto: board * cells + cell); Otrio's rings
-    # and veto's two steps have no one mark per move
-    if not isinstance(game, (ClaimGame, NotaktoGame)) or isinstance(game, OtrioGame):
+    # a cell move's action indexes game.marks (Notakto: board * cells + cell); Otrio's rings,
+    # veto's two steps and Morris slides have no one mark per move
+    if not game.cell_moves:
         return None
     board = game.board
     chars = list(game.marks(position))

@@ -13,9 +13,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich import box
-from rich.console import Console
-from rich.table import Table
 
 from noughts.core.errors import NoughtsError
 
@@ -55,6 +52,10 @@ def cube7(
 
     Exit status 0 when every case has a pairing, 1 when some case fails (listed), 2 on bad input.
     """
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
     from noughts.pairing.cube7 import plan_names, prove
 
     chosen = tuple(plans) if plans else ("centre", "other")
@@ -107,6 +108,8 @@ def check(
 
     Exit status 0 when valid; 2 (with the failing case named) otherwise.
     """
+    from rich.console import Console
+
     from noughts.pairing.certificate import check_certificate
 
     console = Console(stderr=True, highlight=False)

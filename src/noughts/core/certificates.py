@@ -50,8 +50,8 @@ __all__ = [
     "VERSION",
     "Certificate",
     "CertificateError",
-    "certificate_paths",
     "CheckReport",
+    "certificate_paths",
     "read_certificate",
     "write_certificate",
 ]
@@ -95,7 +95,8 @@ class Certificate:
 @dataclass
 class CheckReport:
     """What a checker found: whether the certificate proves its claim, how much it checked,
-    and, if not, the first node that fails and why."""
+    and, if not, the first node that fails and why.
+    """
 
     valid: bool
     kind: str
@@ -126,7 +127,8 @@ class CheckReport:
 
 def certificate_paths(path: Path | str) -> tuple[Path, Path]:
     """The header and arrays files of a certificate named by its ``.json`` file or its stem
-    (``qubic`` or ``qubic.json``: ``qubic.json`` and ``qubic.npz``)."""
+    (``qubic`` or ``qubic.json``: ``qubic.json`` and ``qubic.npz``).
+    """
     path = Path(path)
     json_path = path if path.suffix == ".json" else path.with_name(path.name + ".json")
     return json_path, json_path.with_suffix(".npz")
@@ -169,7 +171,8 @@ def write_certificate(
 
 def read_certificate(path: Path | str) -> Certificate:
     """Read and validate a certificate (see the module docstring); raises
-    :class:`CertificateError` for anything malformed."""
+    :class:`CertificateError` for anything malformed.
+    """
     json_path, _ = certificate_paths(path)
     try:
         header = json.loads(json_path.read_text())
@@ -183,7 +186,9 @@ def read_certificate(path: Path | str) -> Certificate:
         if key not in header:
             raise CertificateError(f"{json_path.name}: the field {key!r} is missing")
         if not isinstance(header[key], kind) or isinstance(header[key], bool):
-            raise CertificateError(f"{json_path.name}: the field {key!r} is not a {getattr(kind, '__name__', kind)}")
+            raise CertificateError(
+                f"{json_path.name}: the field {key!r} is not a {getattr(kind, '__name__', kind)}"
+            )
     if header["version"] != VERSION:
         raise CertificateError(
             f"{json_path.name}: certificate version {header['version']}, this noughts reads version {VERSION}"
@@ -197,7 +202,9 @@ def read_certificate(path: Path | str) -> Certificate:
     try:
         raw = npz_path.read_bytes()
     except OSError as error:
-        raise CertificateError(f"cannot read the certificate's arrays {name}: {error.strerror or error}") from None
+        raise CertificateError(
+            f"cannot read the certificate's arrays {name}: {error.strerror or error}"
+        ) from None
     digest = hashlib.sha256(raw).hexdigest()
     if digest != header["sha256"]:
         raise CertificateError(
@@ -215,7 +222,8 @@ def read_certificate(path: Path | str) -> Certificate:
 
 def _check_members(npz_path: Path) -> None:
     """Each member of the ``.npz``: a ``.npy`` with a plain dtype and a bounded size, read
-    from its header alone."""
+    from its header alone.
+    """
     total = 0
     try:
         with zipfile.ZipFile(npz_path) as archive:
@@ -231,10 +239,14 @@ def _check_members(npz_path: Path) -> None:
                     else:
                         raise CertificateError(f"{npz_path.name}: {info.filename} has .npy version {version}")
                 if dtype.hasobject or dtype.kind not in "biuf":
-                    raise CertificateError(f"{npz_path.name}: {info.filename} holds {dtype}, not plain numbers")
+                    raise CertificateError(
+                        f"{npz_path.name}: {info.filename} holds {dtype}, not plain numbers"
+                    )
                 total += int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
                 if total > MAX_ARRAY_BYTES:
-                    raise CertificateError(f"{npz_path.name}: the arrays are larger than {MAX_ARRAY_BYTES:,} bytes")
+                    raise CertificateError(
+                        f"{npz_path.name}: the arrays are larger than {MAX_ARRAY_BYTES:,} bytes"
+                    )
     except (OSError, ValueError, zipfile.BadZipFile) as error:
         raise CertificateError(f"{npz_path.name} is not a valid .npz file: {error}") from None
 

@@ -182,13 +182,13 @@ def tt_store(
     nk = tt_key.shape[1]
     base = bucket(key, nk, mask) & ~(BUCKET - 1)
     victim = base
-    worst = -1
+    worst = np.int64(-1)
     for i in range(base, base + BUCKET):
         w = np.int64(tt_work[i])
         if w == 0:
             if worst != 0:
                 victim = i
-                worst = 0
+                worst = np.int64(0)
             continue
         same = True
         for q in range(nk):
@@ -283,24 +283,31 @@ def tt_lookup(
 
 
 @njit(cache=True, inline="always")
-def _claim(own: np.ndarray, cnt: np.ndarray, through: np.ndarray, nthrough: np.ndarray, c: int, p: int) -> None:
+def _claim(
+    own: np.ndarray, cnt: np.ndarray, through: np.ndarray, nthrough: np.ndarray, c: int, p: int
+) -> None:
     own[c] = p
     for t in range(nthrough[c]):
         cnt[through[c, t], p] += 1
 
 
 @njit(cache=True, inline="always")
-def _unclaim(own: np.ndarray, cnt: np.ndarray, through: np.ndarray, nthrough: np.ndarray, c: int, p: int) -> None:
+def _unclaim(
+    own: np.ndarray, cnt: np.ndarray, through: np.ndarray, nthrough: np.ndarray, c: int, p: int
+) -> None:
     own[c] = -1
     for t in range(nthrough[c]):
         cnt[through[c, t], p] -= 1
 
 
 @njit(cache=True)
-def claim_result(prm: np.ndarray, cnt: np.ndarray, through: np.ndarray, nthrough: np.ndarray, c: int, x: int, nempty: int) -> int:
+def claim_result(
+    prm: np.ndarray, cnt: np.ndarray, through: np.ndarray, nthrough: np.ndarray, c: int, x: int, nempty: int
+) -> int:
     """The game after player x claimed cell c (``cnt`` already counts it; ``nempty`` empty cells
     left): -1 running, else the winner (0, 1) or 2 for a draw. Cumulative rules: -1 until the
-    board is full, then 3 (the score decides: :func:`score_difference`)."""
+    board is full, then 3 (the score decides: :func:`score_difference`).
+    """
     rule = prm[P_RULE]
     k = prm[P_K]
     if rule == CUMULATIVE:
@@ -336,7 +343,8 @@ def score_difference(prm: np.ndarray, cnt: np.ndarray) -> int:
 @njit(cache=True, inline="always")
 def _settles(prm: np.ndarray, winner: int) -> int:
     """Whether a finished game with ``winner`` (0, 1, 2 a draw) reaches the attacker's goal:
-    1 a proof, 0 a disproof."""
+    1 a proof, 0 a disproof.
+    """
     a = prm[P_ATTACKER]
     r = 0 if winner == 2 else (1 if winner == a else -1)
     return 1 if r >= prm[P_GOAL] else 0
@@ -408,7 +416,8 @@ def _wins_at_once(
     out: np.ndarray,
 ) -> int:
     """The cells (up to two) whose claim would win for player p at once; 0 where p wins no
-    game by one claim (misère, cumulative)."""
+    game by one claim (misère, cumulative).
+    """
     rule = prm[P_RULE]
     if rule == STANDARD or (rule == MAKER_BREAKER and p == prm[P_MAKER]):
         return winning_cells(line_cells, cnt, own, prm[P_K], p, out)
@@ -439,7 +448,8 @@ def replay(
     ``moved``. Every answer is forced; the other side's counter-fours (only ever on lines
     through its own new cells) must be blocked by y's next claim; a claim that threatens
     nothing, or an answer other than the forced one, ends the replay without a win. The
-    position in ``own``/``cnt`` is restored on return."""
+    position in ``own``/``cnt`` is restored on return.
+    """
     k = prm[P_K]
     x = 1 - y
     two = np.zeros(2, dtype=np.int32)
@@ -544,10 +554,13 @@ def _cap(x: int) -> int:
 
 
 @njit(cache=True)
-def _child_key(img: np.ndarray, t: int, perms: np.ndarray, nsym: int, w: int, c: int, x: int, key: np.ndarray) -> int:
+def _child_key(
+    img: np.ndarray, t: int, perms: np.ndarray, nsym: int, w: int, c: int, x: int, key: np.ndarray
+) -> int:
     """The key of the position at depth t after player x claims c: the least over the
     symmetries of ``img[t, s]`` with the image of c added to x's words. Returns the symmetry
-    that gives it (the table keeps moves in the key's coordinates: ``perms[s, move]``)."""
+    that gives it (the table keeps moves in the key's coordinates: ``perms[s, move]``).
+    """
     nk = 2 * w
     best = 0
     for s in range(nsym):
@@ -727,7 +740,9 @@ def dfpn(
                 dn = INF if settled == 1 else 0
                 if smove >= 0 and not from_table:
                     smove = perms[node_sym[t], smove]  # a move found here: into the key's coordinates
-                stores += tt_store(tt_key, tt_pn, tt_dn, tt_move, tt_work, tt_flag, mask, key, pn, dn, smove, 1, sflag)
+                stores += tt_store(
+                    tt_key, tt_pn, tt_dn, tt_move, tt_work, tt_flag, mask, key, pn, dn, smove, 1, sflag
+                )
                 ret_pn = pn
                 ret_dn = dn
                 mode = RETURN
@@ -772,13 +787,13 @@ def dfpn(
                     pool_move[base + q] = c
             if n == 0:
                 # no cell on a line anyone can complete: the result is fixed now
-                if prm[P_RULE] == CUMULATIVE:
-                    settled = _final(prm, cnt, 3)
-                else:
-                    settled = _settles(prm, 2)  # a draw (Maker-Breaker never gets here)
+                # a draw, or the final score (Maker-Breaker never gets here)
+                settled = _final(prm, cnt, 3) if prm[P_RULE] == CUMULATIVE else _settles(prm, 2)
                 pn = 0 if settled == 1 else INF
                 dn = INF if settled == 1 else 0
-                stores += tt_store(tt_key, tt_pn, tt_dn, tt_move, tt_work, tt_flag, mask, key, pn, dn, -1, 1, FL_RULES)
+                stores += tt_store(
+                    tt_key, tt_pn, tt_dn, tt_move, tt_work, tt_flag, mask, key, pn, dn, -1, 1, FL_RULES
+                )
                 ret_pn = pn
                 ret_dn = dn
                 mode = RETURN
@@ -821,7 +836,6 @@ def dfpn(
                 elif st == 0:
                     no_null = 1
             kept = 0
-            early = False
             # the children's keys: under symmetry while few cells are claimed (where symmetric
             # positions are many and cheap to merge), the position itself deeper down
             child_stones = cells - nempty + 1
@@ -863,8 +877,19 @@ def dfpn(
                         cpn = 0 if y == attacker else INF
                         cdn = INF if y == attacker else 0
                         stores += tt_store(
-                            tt_key, tt_pn, tt_dn, tt_move, tt_work, tt_flag, mask, ck, cpn, cdn,
-                            perms[pool_sym[base + kept], seq[0]], 1, FL_REPLAY
+                            tt_key,
+                            tt_pn,
+                            tt_dn,
+                            tt_move,
+                            tt_work,
+                            tt_flag,
+                            mask,
+                            ck,
+                            cpn,
+                            cdn,
+                            perms[pool_sym[base + kept], seq[0]],
+                            1,
+                            FL_REPLAY,
                         )
                     elif (
                         prm[P_EAGER] & 1
@@ -873,38 +898,66 @@ def dfpn(
                         and tss_order > 0
                         and (prm[P_THREATS] >> y) & 1
                         and _eager_win(
-                            prm, line_cells, through, nthrough, cnt, own, y, nempty - 1,
-                            tss_frames, tss_pool, tss_line, tss_scratch, tres, stats,
+                            prm,
+                            line_cells,
+                            through,
+                            nthrough,
+                            cnt,
+                            own,
+                            y,
+                            nempty - 1,
+                            tss_frames,
+                            tss_pool,
+                            tss_line,
+                            tss_scratch,
+                            tres,
+                            stats,
                         )
                     ):
                         cpn = 0
                         cdn = INF
                         stores += tt_store(
-                            tt_key, tt_pn, tt_dn, tt_move, tt_work, tt_flag, mask, ck, 0, INF,
-                            perms[pool_sym[base + kept], tss_line[0]], 1, FL_THREATS
+                            tt_key,
+                            tt_pn,
+                            tt_dn,
+                            tt_move,
+                            tt_work,
+                            tt_flag,
+                            mask,
+                            ck,
+                            0,
+                            INF,
+                            perms[pool_sym[base + kept], tss_line[0]],
+                            1,
+                            FL_THREATS,
                         )
                     else:
                         # initial numbers: a move that threatens to win has one answer
                         replies = n - 1
-                        if (
-                            prm[P_EAGER] & 2
-                            and is_or
-                            and tss_order > 0
-                            and (prm[P_THREATS] >> x) & 1
-                        ):
+                        if prm[P_EAGER] & 2 and is_or and tss_order > 0 and (prm[P_THREATS] >> x) & 1:
                             # the attacker's quiet move: does it threaten a win by fours (the
                             # defender must answer it, in the few cells of the sequence)?
                             stats[S_TSS] += 1
                             st = threat_search(
-                                line_cells, through, nthrough, cnt, own, k, x,
+                                line_cells,
+                                through,
+                                nthrough,
+                                cnt,
+                                own,
+                                k,
+                                x,
                                 DEF_BREAKER if prm[P_RULE] == MAKER_BREAKER else DEF_LINES,
-                                1, prm[P_TSS_DEPTH], prm[P_TSS_NODES], nempty - 1,
-                                tss_frames, tss_pool, tss_line, tss_scratch, tres,
+                                1,
+                                prm[P_TSS_DEPTH],
+                                prm[P_TSS_NODES],
+                                nempty - 1,
+                                tss_frames,
+                                tss_pool,
+                                tss_line,
+                                tss_scratch,
+                                tres,
                             )
-                            if st == FOUND:
-                                replies = max(1, min(replies, tres[1]))
-                            else:
-                                replies = 2 * replies
+                            replies = max(1, min(replies, tres[1])) if st == FOUND else 2 * replies
                         if (prm[P_THREATS] >> x) & 1:
                             for q in range(nthrough[c]):
                                 j = through[c, q]
@@ -922,7 +975,6 @@ def dfpn(
                 pool_dn[base + kept] = cdn
                 kept += 1
                 if (is_or and cpn == 0) or (not is_or and cdn == 0):
-                    early = True
                     break
             n = kept
             top = base + n
@@ -987,7 +1039,19 @@ def dfpn(
                     move = perms[node_sym[t], pool_move[base + settled_child]]
                 work = nodes - frames[t, F_NODES0] + 1
                 stores += tt_store(
-                    tt_key, tt_pn, tt_dn, tt_move, tt_work, tt_flag, mask, keys[t], pn, dn, move, work, FL_SEARCHED
+                    tt_key,
+                    tt_pn,
+                    tt_dn,
+                    tt_move,
+                    tt_work,
+                    tt_flag,
+                    mask,
+                    keys[t],
+                    pn,
+                    dn,
+                    move,
+                    work,
+                    FL_SEARCHED,
                 )
                 frames[t, F_PN] = pn
                 frames[t, F_DN] = dn
@@ -1000,10 +1064,7 @@ def dfpn(
             if b2 > INF:
                 b2 = INF
             c_mine = min(th_mine, b2 + b2 // 4 + 1)
-            if is_or:
-                c_other_cur = pool_dn[base + best]
-            else:
-                c_other_cur = pool_pn[base + best]
+            c_other_cur = pool_dn[base + best] if is_or else pool_pn[base + best]
             c_other = th_other - total + c_other_cur
             if c_other > INF:
                 c_other = INF

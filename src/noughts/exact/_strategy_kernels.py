@@ -80,7 +80,8 @@ def _node_key(
     prm: np.ndarray, own: np.ndarray, perms: np.ndarray, stones: int, key: np.ndarray, img: np.ndarray
 ) -> int:
     """The proof engine's key of the position in ``own`` (its least image under the symmetries
-    while few cells are claimed, the position itself deeper) and the symmetry that gives it."""
+    while few cells are claimed, the position itself deeper) and the symmetry that gives it.
+    """
     cells = own.shape[0]
     w = (cells + 63) // 64
     nk = 2 * w
@@ -124,9 +125,9 @@ def _slot(table: np.ndarray, used: np.ndarray, key: np.ndarray) -> int:
                 same = False
                 break
         if same:
-            return i
+            return int(i)
         i = np.intp((i + 1) & (cap - 1))
-    return i
+    return int(i)
 
 
 @njit(cache=True)
@@ -188,7 +189,8 @@ def extract(
     limit: int,
 ) -> int:
     """Play out the strategy from the position in ``own``/``cnt`` (see the module docstring),
-    going on from ``state``; at most ``limit`` positions this call."""
+    going on from ``state``; at most ``limit`` positions this call.
+    """
     k = prm[P_K]
     rule = prm[P_RULE]
     maker = prm[P_MAKER]

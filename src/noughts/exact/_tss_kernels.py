@@ -42,7 +42,8 @@ DEF_BREAKER = 1  # Maker-Breaker: the defender wins once every line holds one of
 def workspace(cells: int, max_depth: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Arrays a search of at most ``max_depth`` threats needs: frames, the candidate pool, the
     principal line (and, in its second half, the claims on the stack) and two per-cell scratch
-    rows (stamps, counts)."""
+    rows (stamps, counts).
+    """
     frames = 2 * max_depth + 3
     return (
         np.zeros((frames, NUM_W), dtype=np.int32),
@@ -53,14 +54,18 @@ def workspace(cells: int, max_depth: int) -> tuple[np.ndarray, np.ndarray, np.nd
 
 
 @njit(cache=True, inline="always")
-def _claim(own: np.ndarray, cnt: np.ndarray, through: np.ndarray, nthrough: np.ndarray, c: int, p: int) -> None:
+def _claim(
+    own: np.ndarray, cnt: np.ndarray, through: np.ndarray, nthrough: np.ndarray, c: int, p: int
+) -> None:
     own[c] = p
     for t in range(nthrough[c]):
         cnt[through[c, t], p] += 1
 
 
 @njit(cache=True, inline="always")
-def _unclaim(own: np.ndarray, cnt: np.ndarray, through: np.ndarray, nthrough: np.ndarray, c: int, p: int) -> None:
+def _unclaim(
+    own: np.ndarray, cnt: np.ndarray, through: np.ndarray, nthrough: np.ndarray, c: int, p: int
+) -> None:
     own[c] = -1
     for t in range(nthrough[c]):
         cnt[through[c, t], p] -= 1
@@ -72,7 +77,7 @@ def _empty_of(line_cells: np.ndarray, own: np.ndarray, j: int, skip: int) -> int
     for i in range(line_cells.shape[1]):
         c = line_cells[j, i]
         if own[c] < 0 and c != skip:
-            return c
+            return int(c)
     return -1
 
 
@@ -81,7 +86,8 @@ def winning_cells(
     line_cells: np.ndarray, cnt: np.ndarray, own: np.ndarray, k: int, p: int, out: np.ndarray
 ) -> int:
     """Up to two distinct empty cells whose claim completes a line of player p (no cell of the
-    other): writes them to ``out[0:2]``, returns how many there are (capped at 2)."""
+    other): writes them to ``out[0:2]``, returns how many there are (capped at 2).
+    """
     n = 0
     for j in range(cnt.shape[0]):
         if cnt[j, p] == k - 1 and cnt[j, 1 - p] == 0:
@@ -97,11 +103,19 @@ def winning_cells(
 
 @njit(cache=True, inline="always")
 def wins_through(
-    line_cells: np.ndarray, cnt: np.ndarray, own: np.ndarray, through: np.ndarray, nthrough: np.ndarray,
-    k: int, p: int, c: int, out: np.ndarray,
+    line_cells: np.ndarray,
+    cnt: np.ndarray,
+    own: np.ndarray,
+    through: np.ndarray,
+    nthrough: np.ndarray,
+    k: int,
+    p: int,
+    c: int,
+    out: np.ndarray,
 ) -> int:
     """Like :func:`winning_cells`, on the lines through cell c only (where a claim of c can
-    have made new ones)."""
+    have made new ones).
+    """
     n = 0
     for q in range(nthrough[c]):
         j = through[c, q]
@@ -130,7 +144,8 @@ def breaker_winning_cells(
     out: np.ndarray,
 ) -> int:
     """Maker-Breaker: up to two empty cells whose claim leaves no line without a Breaker cell
-    (each must lie on every surviving line); returns how many (capped at 2)."""
+    (each must lie on every surviving line); returns how many (capped at 2).
+    """
     nsurv = 0
     first = -1
     for j in range(cnt.shape[0]):
@@ -172,7 +187,8 @@ def is_double_four(
 ) -> bool:
     """Whether the attacker's claim of empty cell ``h`` would leave two winning cells, counting
     only lines without cell ``avoid`` (-1: all lines): two lines through h with k-2 attacker
-    cells and no defender cell whose other empty cells differ."""
+    cells and no defender cell whose other empty cells differ.
+    """
     other = -1
     for t in range(nthrough[h]):
         j = through[h, t]
@@ -225,7 +241,8 @@ def _push_empties(
     stamp: int,
 ) -> int:
     """Append to ``pool[top:]`` the empty cells (once each) of the lines with ``level`` cells of
-    player p and none of the other; returns the new top."""
+    player p and none of the other; returns the new top.
+    """
     for j in range(cnt.shape[0]):
         if cnt[j, p] == level and cnt[j, 1 - p] == 0:
             for i in range(k):
@@ -255,7 +272,8 @@ def _defender_answers(
 ) -> int:
     """After the attacker's three: the defender's answers that do not lose at once, appended
     to ``pool[top:]`` (the cells after which no double-four cell is left, then its
-    counter-fours); returns the new top. ``hs`` is scratch for the double-four cells."""
+    counter-fours); returns the new top. ``hs`` is scratch for the double-four cells.
+    """
     d = 1 - a
     nh = 0
     for j in range(cnt.shape[0]):
@@ -447,7 +465,19 @@ def threat_search(
                     ):
                         stamp += 1
                         end = _defender_answers(
-                            line_cells, cnt, own, through, nthrough, k, a, counter, pool, nxt, mark, stamp, tally
+                            line_cells,
+                            cnt,
+                            own,
+                            through,
+                            nthrough,
+                            k,
+                            a,
+                            counter,
+                            pool,
+                            nxt,
+                            mark,
+                            stamp,
+                            tally,
                         )
                         stamp += 1
                         answers = end - nxt
@@ -553,8 +583,9 @@ def threat_search(
 @njit(cache=True, inline="always")
 def _principal(frames: np.ndarray, t: int) -> bool:
     """Whether frame t lies on the principal line: every defender frame below it is at its
-    first answer."""
-    for u in range(t):
+    first answer.
+    """
+    for u in range(t):  # noqa: SIM110 (a loop numba compiles)
         if frames[u, W_KIND] == 1 and frames[u, W_IDX] != 0:
             return False
     return True

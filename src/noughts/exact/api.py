@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-import noughts
 from noughts.core import Game, LimitExceeded, Move, NoughtsError, Outcome, Player, Position
+from noughts.core import game as make_game
 from noughts.core.budget import Budget
 from noughts.exact.reference import after_move, move_key, terminal_value
 from noughts.exact.result import MoveValue, SolveResult, Value
@@ -39,12 +39,12 @@ if TYPE_CHECKING:
     from noughts.exact.pns import ProofResult
 
 __all__ = [
-    "ENGINE_POLICY",
     "DEFAULT_MAX_MEMORY",
     "DEFAULT_MAX_SECONDS",
+    "ENGINE_POLICY",
     "PYTHON_SEARCH_CELLS",
-    "ValueOracle",
     "EngineRule",
+    "ValueOracle",
     "best_moves",
     "choose_engine",
     "make_engine",
@@ -52,6 +52,7 @@ __all__ = [
     "principal_variation",
     "prove",
     "solve",
+    "value_of_best",
 ]
 
 DEFAULT_MAX_SECONDS = 60.0
@@ -72,8 +73,14 @@ and loading the compiled kernel would cost more than the search."""
 def make_engine(game: Game, budget: Budget | None = None, *, prefer_fast: bool | None = None) -> ValueOracle:
     """The best exact solver for ``game``: the numba kernel where it takes the game, else the
     Python :class:`~noughts.exact.search.Searcher`. ``prefer_fast`` forces the choice; by
-    default the kernel serves boards of more than :data:`PYTHON_SEARCH_CELLS` cells.
+    default the kernel serves boards of more than :data:`PYTHON_SEARCH_CELLS` cells. A game that
+    need not end is solved whole by retrograde analysis on the first question
+    (:class:`~noughts.exact.retro.RetroOracle`).
     """
+    if not game.properties.bounded:
+        from noughts.exact.retro import RetroOracle
+
+        return RetroOracle(game, budget)
     if prefer_fast is None:
         prefer_fast = game.board.num_cells > PYTHON_SEARCH_CELLS
     if prefer_fast:
@@ -110,16 +117,43 @@ def best_moves(oracle: ValueOracle, position: Position) -> list[Move]:
     return [mv.move for mv in rated if move_key(after_move(mv.value), mover) == top]
 
 
+def value_of_best(game: Game, best: Value) -> Value:
+    """The value of a position from the value its best move leads to: one ply further; a draw
+    in a game that need not end has no length (plies 0).
+    """
+    if best.outcome is Outcome.DRAW and not game.properties.bounded:
+        return Value(Outcome.DRAW, 0, best.score)
+    return after_move(best)
+
+
 def principal_variation(
     oracle: ValueOracle, position: Position, value: Value | None = None
 ) -> tuple[Move, ...]:
     """The line both sides play from ``position`` when each plays the first best move in
     ``legal_moves()`` order, to the end of the game. Its length is the value's ``plies``.
+
+    In a game that need not end, a drawn line never ends: it follows the first move that keeps
+    the draw and stops when a position comes back (the line then repeats).
     """
     if value is None:
         value = oracle.value(position)
     line: list[Move] = []
+    if value.outcome is Outcome.DRAW and not position.game.properties.bounded:
+        seen = {position}
+        while not position.is_terminal():
+            move = next(
+                m for m in position.legal_moves() if oracle.value(position.play(m)).outcome is Outcome.DRAW
+            )
+            line.append(move)
+            position = position.play(move)
+            if position in seen:
+                break
+            seen.add(position)
+        return tuple(line)
+    if value.plies is None:
+        raise ValueError("a principal variation needs the value's distance (the proof engine gives none)")
     while not position.is_terminal():
+        assert value.plies is not None
         target = Value(value.outcome, value.plies - 1, value.score)
         for move in position.legal_moves():
             child = position.play(move)
@@ -189,13 +223,15 @@ def solve(
         rules = tuple(r for r in ENGINE_POLICY if r.applies(game, position))
     else:
         if engine == "alpha-beta" and not _kernel_supports(game):
-            raise NoughtsError(f"the alpha-beta kernel does not take {game}; choose the python or auto engine")
+            raise NoughtsError(
+                f"the alpha-beta kernel does not take {game}; choose the python or auto engine"
+            )
         rules = tuple(EngineRule(r.name, r.where, r.applies) for r in ENGINE_POLICY if r.name == engine)
     if position.is_terminal():
-        value = terminal_value(position)
+        over = terminal_value(position)
         if on_value is not None:
-            on_value(value)
-        return SolveResult(game, position, value, (), (), 0, time.perf_counter() - started, engine="rules")
+            on_value(over)
+        return SolveResult(game, position, over, (), (), 0, time.perf_counter() - started, engine="rules")
 
     engines = _Engines(game, budget, position.to_move, rules, table)
     moves = position.legal_moves()
@@ -274,7 +310,8 @@ def solve(
 class EngineRule:
     """One row of :data:`ENGINE_POLICY`: the engine ``name`` answers where ``applies`` holds;
     with a ``trial`` (seconds) it gets only that long on a position before the next row that
-    applies takes it over."""
+    applies takes it over.
+    """
 
     name: str
     where: str
@@ -299,7 +336,8 @@ def _kernel_supports(game: Game) -> bool:
 
 def proof_supports(game: Game) -> bool:
     """Whether the proof engine takes ``game`` (claim games: standard, misère, Maker-Breaker,
-    cumulative)."""
+    cumulative).
+    """
     return game.claim_rule is not None
 
 
@@ -315,13 +353,20 @@ ENGINE_POLICY: tuple[EngineRule, ...] = (
         "claim games the kernel did not finish: the proof engine (df-pn with threats)",
         lambda g, p: proof_supports(g) and _kernel_supports(g),
     ),
-    EngineRule("python", "every other game (veto, Notakto, Otrio): the Python alpha-beta", lambda g, p: True),
+    EngineRule(
+        "python",
+        "every other game: the Python alpha-beta (veto, Notakto, Otrio), retrograde analysis for games that"
+        " need not end",
+        lambda g, p: True,
+    ),
 )
 """The automatic choice of engine: the rows that apply, in order; a row with a trial hands a
 position it did not finish in time to the next (the Breaker prover adds its row here, before
 ``proof``, for the draws it proves)."""
 
 ENGINE_NAMES = ("alpha-beta", "python", "proof", "table")
+"""The engines ``solve`` takes by name (``table`` only with a table); a result may also name
+``retro`` (the ``python`` row on a game that need not end) or ``rules`` (a finished game)."""
 
 
 def choose_engine(game: Game, position: Position | None = None) -> str:
@@ -361,7 +406,7 @@ class _Engines:
             if name == "table":
                 made = self.table
             elif name == "python":
-                made = Searcher(self.game, self.budget)
+                made = make_engine(self.game, self.budget, prefer_fast=False)
             elif name == "alpha-beta":
                 made = make_engine(self.game, self.budget)
             else:
@@ -374,7 +419,11 @@ class _Engines:
 
     def exact(self, name: str) -> ValueOracle:
         """The engine ``name`` as an oracle of exact values (distances included)."""
-        engine: ValueOracle = self._engine("alpha-beta" if name == "python" and "alpha-beta" in self._made else name)
+        if name == "retro":  # the python row on a game that need not end
+            name = "python"
+        engine: ValueOracle = self._engine(
+            "alpha-beta" if name == "python" and "alpha-beta" in self._made else name
+        )
         if hasattr(engine, "budget"):
             engine.budget = self.budget
         return engine
@@ -408,13 +457,18 @@ class _Engines:
 
 
 def _engine_name(name: str, engine: Any) -> str:
-    return "python" if name == "alpha-beta" and isinstance(engine, Searcher) else name
+    if isinstance(engine, Searcher):
+        return "python"
+    if name == "python" and type(engine).__name__ == "RetroOracle":
+        return "retro"
+    return name
 
 
 def _ranked(rated: list[MoveValue], mover: Player) -> list[MoveValue]:
     """Moves best first for ``mover`` (ties in ``legal_moves()`` order): by
     :func:`~noughts.exact.reference.move_key` where every distance is known, else by outcome
-    (and score) alone (the proof engine gives no distances)."""
+    (and score) alone (the proof engine gives no distances).
+    """
     if all(mv.value.plies is not None for mv in rated):
         return sorted(rated, key=lambda mv: move_key(after_move(mv.value), mover), reverse=True)
 
@@ -431,7 +485,8 @@ def _ranked(rated: list[MoveValue], mover: Player) -> list[MoveValue]:
 
 def _proof_value(searches: Any, position: Position, viewer: Player) -> Value:
     """A position's value by the proof engine, asked from ``viewer``'s side (so the position
-    and its children share tables)."""
+    and its children share tables).
+    """
     game = position.game
     if game.properties.is_scored:
         return searches.value(position)  # type: ignore[no-any-return]
@@ -467,7 +522,9 @@ def _write_certificate(
         parts = [searches.search(viewer, WIN)]
         claim_value = value.outcome.value
     else:
-        parts = [searches.search(viewer, DRAW)] if game.properties.has_draws else [searches.search(viewer, WIN)]
+        parts = (
+            [searches.search(viewer, DRAW)] if game.properties.has_draws else [searches.search(viewer, WIN)]
+        )
         claim_value = value.outcome.value
     strategies = [extract_strategy(search, search.prove(position), budget) for search in parts]
     strategies.sort(key=lambda st: int(st.player))
@@ -490,7 +547,7 @@ def _as_game(game: Game | str) -> Game:
     if isinstance(game, Game):
         return game
     if isinstance(game, str):
-        return noughts.game(game)
+        return make_game(game)
     raise NoughtsError(f"a game is a spec string or a Game, not {type(game).__name__}")
 
 

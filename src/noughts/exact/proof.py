@@ -33,6 +33,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -76,7 +77,8 @@ Array = npt.NDArray[np.generic]
 
 def supports(game: Game) -> bool:
     """Whether the proof engine takes ``game``: claim games under standard, misère,
-    Maker-Breaker or cumulative rules (not veto, Notakto, Otrio)."""
+    Maker-Breaker or cumulative rules (not veto, Notakto, Otrio).
+    """
     return game.claim_rule is not None
 
 
@@ -159,7 +161,9 @@ class ProofSearch:
         from noughts.exact.threats import threat_sides
 
         if not supports(game):
-            raise ValueError(f"the proof engine takes claim games (standard, misère, Maker-Breaker, cumulative), not {game}")
+            raise ValueError(
+                f"the proof engine takes claim games (standard, misère, Maker-Breaker, cumulative), not {game}"
+            )
         if threats not in (0, 1, 2):
             raise ValueError(f"threats is 0, 1 (fours) or 2 (fours and threes), not {threats}")
         self._D = D
@@ -334,7 +338,8 @@ class ProofSearch:
 
     def lookup(self, position: Position) -> tuple[int, int, int, int] | None:
         """The table's entry for ``position``: ``(pn, dn, move, how)`` (``move`` in the
-        position's own cells), or None. ``how`` is one of the kernel's ``FL_*`` codes."""
+        position's own cells), or None. ``how`` is one of the kernel's ``FL_*`` codes.
+        """
         self._load(position)
         return self._lookup_loaded()
 
@@ -346,7 +351,8 @@ class ProofSearch:
 
     def _unmap_move(self, move: int) -> int:
         """A table move (in the coordinates of the key's image) as a cell of the position last
-        loaded."""
+        loaded.
+        """
         if move < 0:
             return move
         return int(self._inverse[self._node_sym[0], move])
@@ -426,7 +432,9 @@ class ProofSearch:
             if self.progress is not None:
                 self.progress(self.nodes)
             if self.max_nodes is not None and self.nodes > self.max_nodes:
-                raise LimitExceeded(f"stopped after {self.max_nodes:,} nodes (the node budget); {self.progress_text()}")
+                raise LimitExceeded(
+                    f"stopped after {self.max_nodes:,} nodes (the node budget); {self.progress_text()}"
+                )
             if self.budget is not None:
                 self.budget.check(self.memory(), self.progress_text())
         pn, dn = int(stats[D.S_PN]), int(stats[D.S_DN])
@@ -467,7 +475,8 @@ def _final_reached(position: Position, attacker: Player, goal: int) -> bool:
 def _order_weights(rule: Rule | None, k: int) -> npt.NDArray[np.int64]:
     """``w[a, b]``: what a line holding ``a`` of the mover's cells and ``b`` of the opponent's
     adds to the ordering score of its empty cells (larger first): own lines ``4^a``, the
-    opponent's ``3^b``; in misère one's own lines count against a cell."""
+    opponent's ``3^b``; in misère one's own lines count against a cell.
+    """
     w = np.zeros((k + 1, k + 1), dtype=np.int64)
     for a in range(k + 1):
         for b in range(k + 1):
@@ -481,7 +490,7 @@ def prove_value(
     game: Game,
     position: Position | None = None,
     budget: Budget | None = None,
-    **options: object,
+    **options: Any,
 ) -> Value:
     """The value of ``position`` (default: the start) by the proof engine: who wins under
     perfect play, or a draw (under cumulative rules, the final score difference). ``plies`` is
@@ -495,7 +504,8 @@ def prove_value(
 
 class ValueSearches:
     """The questions that make up the values of positions of one game, each with its table kept
-    (the mover's win, the opponent's win; under cumulative rules the score thresholds)."""
+    (the mover's win, the opponent's win; under cumulative rules the score thresholds).
+    """
 
     def __init__(
         self,
@@ -545,7 +555,8 @@ class ValueSearches:
 
     def _score_value(self, position: Position) -> tuple[Outcome, None, int]:
         """Cumulative rules: the final score difference (first minus second) under perfect
-        play, by bisection on "can the first player reach at least t?"."""
+        play, by bisection on "can the first player reach at least t?".
+        """
         score = position.score()
         assert score is not None
         done = score[0] - score[1]
@@ -566,4 +577,7 @@ def _root_children(search: ProofSearch) -> list[tuple[int, int, int]]:
     D = search._D
     base = int(search._frames[0, D.F_BASE])
     n = int(search._frames[0, D.F_N])
-    return [(int(search._pool_move[base + i]), int(search._pool_pn[base + i]), int(search._pool_dn[base + i])) for i in range(n)]
+    return [
+        (int(search._pool_move[base + i]), int(search._pool_pn[base + i]), int(search._pool_dn[base + i]))
+        for i in range(n)
+    ]

@@ -57,6 +57,8 @@ def to_int(value: Value, mover: Player) -> int:
         return value.score if mover is Player.FIRST else -value.score
     if value.outcome is Outcome.DRAW:
         return 0
+    if value.plies is None:
+        raise ValueError("a win or loss whose distance is unknown has no search integer")
     good = WIN - value.plies
     return good if value.outcome.winner is mover else -good
 

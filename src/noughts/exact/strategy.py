@@ -42,7 +42,8 @@ class Strategy:
     """One player's strategy from ``position``, reaching ``goal`` (:data:`noughts.exact.proof.WIN`,
     ``DRAW``, or a score under cumulative rules): ``words`` (one row per recorded position: the
     first player's cells then the second's, as uint64 words) and ``moves`` (the player's move
-    there). ``positions`` counts the positions played out, ``proofs`` those proved again."""
+    there). ``positions`` counts the positions played out, ``proofs`` those proved again.
+    """
 
     position: Position
     player: Player
@@ -61,7 +62,8 @@ def extract_strategy(
     progress: Callable[[int], None] | None = None,
 ) -> Strategy:
     """The strategy ``proof`` (a result of ``search.prove``) stands for: the attacker's if it
-    proved the goal, the defender's if it disproved it."""
+    proved the goal, the defender's if it disproved it.
+    """
     from noughts.exact import _strategy_kernels as X
     from noughts.exact import _tss_kernels as T
 
@@ -101,9 +103,10 @@ def extract_strategy(
     slice_nodes = 1 << 14
     if position.is_terminal():
         return Strategy(position, player, goal, words[:0], moves[:0], 0, 0, 0.0)
+    extract: Any = X.extract  # a numba dispatcher: its signature is the kernel's
     while True:
         view = search.kernel_view()  # the table may have grown
-        status = X.extract(
+        status = extract(
             view.params,
             int(player),
             goal,
@@ -185,7 +188,8 @@ def _position_of(game: Game, own: np.ndarray, marks: tuple[str, str]) -> Positio
 
 def certificate_group(game: Game) -> np.ndarray | None:
     """The symmetries that key the certificate's positions: the board's whole group (as the
-    checker computes it), or None (no symmetry) where it is larger than :data:`MAX_GROUP`."""
+    checker computes it), or None (no symmetry) where it is larger than :data:`MAX_GROUP`.
+    """
     board = game.board
     if board.symmetry_count > MAX_GROUP:
         return None
@@ -211,7 +215,8 @@ def write_strategies(
     extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Write a certificate holding ``strategies`` (one or two, of the same position) and the
-    ``value`` they prove together (see :mod:`noughts.exact.strategy_check`); returns its header."""
+    ``value`` they prove together (see :mod:`noughts.exact.strategy_check`); returns its header.
+    """
     from noughts.exact import _strategy_kernels as X
 
     if not 1 <= len(strategies) <= 2:
@@ -236,7 +241,7 @@ def write_strategies(
         dtype = np.uint8 if game.board.num_cells <= 256 else np.uint16
         arrays[f"keys{i}"] = np.ascontiguousarray(keys, dtype=np.uint64)
         arrays[f"moves{i}"] = out.astype(dtype)
-        stored.append(int(len(keys)))
+        stored.append(len(keys))
     claim: dict[str, Any] = {"strategies": [_claim_part(game, s) for s in strategies]}
     if value is not None:
         claim["value"] = value

@@ -79,14 +79,15 @@ class Geometry:
 
     def symmetries(self) -> list[tuple[int, ...]]:
         """The signed permutations of the axes that map the cells onto themselves and the lines
-        onto the lines, as cell permutations (identity first, no repeats)."""
+        onto the lines, as cell permutations (identity first, no repeats).
+        """
         index = {c: i for i, c in enumerate(self.cells)}
         d = len(self.grid)
         line_set = {frozenset(line) for line in self.lines}
         found: list[tuple[int, ...]] = []
         seen: set[tuple[int, ...]] = set()
         for order in itertools.permutations(range(d)):
-            if any(self.grid[a] != self.grid[b] for a, b in zip(range(d), order)):
+            if any(self.grid[a] != self.grid[b] for a, b in zip(range(d), order, strict=True)):
                 continue
             for flips in itertools.product((False, True), repeat=d):
                 perm = []
@@ -134,7 +135,8 @@ _BOARD = re.compile(
 
 def parse_board(spec: str) -> Geometry:
     """The board of a canonical board spec: ``mnk(m,n,k)``, ``hypercube(n,d)``,
-    ``hypercube(n,d,k=K)`` or ``shape("rows",k)``."""
+    ``hypercube(n,d,k=K)`` or ``shape("rows",k)``.
+    """
     m = _BOARD.match(spec)
     if m is None:
         raise CertificateError(f"the strategy checker does not know the board {spec!r}")
@@ -152,13 +154,16 @@ def parse_board(spec: str) -> Geometry:
     rows_text = m.group(7).split("/")
     if len({len(r) for r in rows_text}) != 1:
         raise CertificateError(f"{spec}: the shape's rows differ in length")
-    cells = [(r, c) for r, row in enumerate(rows_text) for c, ch in enumerate(row) if ch == "#"]
+    cells: list[tuple[int, ...]] = [
+        (r, c) for r, row in enumerate(rows_text) for c, ch in enumerate(row) if ch == "#"
+    ]
     return _geometry((len(rows_text), len(rows_text[0])), cells, int(m.group(8)))
 
 
 def parse_game(spec: str) -> tuple[Geometry, int, int]:
     """``(board, rule, maker)`` of a canonical claim-game spec (``maker``: Maker's player index
-    under Maker-Breaker rules, else 0)."""
+    under Maker-Breaker rules, else 0).
+    """
     s = spec.replace(" ", "")
     for name, rule in (("misere", MISERE), ("cumulative", CUMULATIVE), ("maker_breaker", MAKER_BREAKER)):
         if s.startswith(name + "(") and s.endswith(")"):
@@ -173,14 +178,15 @@ def parse_game(spec: str) -> tuple[Geometry, int, int]:
 
 def parse_position(board: Geometry, text: str, marks: tuple[str, str]) -> np.ndarray:
     """The owner of each cell (-1 empty) from a position's text: the grid points in row-major
-    order, ``-`` where the board has no cell, separators ``/`` and ``|`` between rows and layers."""
+    order, ``-`` where the board has no cell, separators ``/`` and ``|`` between rows and layers.
+    """
     chars = [ch for ch in text.strip().lower() if ch not in "/|"]
     points = list(itertools.product(*(range(g) for g in board.grid)))
     if len(chars) != len(points):
         raise CertificateError(f"the position {text!r} does not fit the board")
     cellset = {c: i for i, c in enumerate(board.cells)}
     own = np.full(len(board.cells), -1, dtype=np.int8)
-    for point, ch in zip(points, chars):
+    for point, ch in zip(points, chars, strict=True):
         if point not in cellset:
             if ch != "-":
                 raise CertificateError(f"the position {text!r} has a mark where the board has no cell")
@@ -202,10 +208,19 @@ def parse_position(board: Geometry, text: str, marks: tuple[str, str]) -> np.nda
 
 @njit(cache=True)
 def _claim_ends(
-    rule: int, maker: int, k: int, cnt: np.ndarray, lines_of: np.ndarray, nlines_of: np.ndarray, c: int, x: int, empty: int
+    rule: int,
+    maker: int,
+    k: int,
+    cnt: np.ndarray,
+    lines_of: np.ndarray,
+    nlines_of: np.ndarray,
+    c: int,
+    x: int,
+    empty: int,
 ) -> int:
     """After player x claimed cell c (already counted): -1 the game goes on, else the winner
-    (0 or 1), 2 a draw, 3 the end of a cumulative game (the score decides)."""
+    (0 or 1), 2 a draw, 3 the end of a cumulative game (the score decides).
+    """
     if rule == CUMULATIVE:
         return 3 if empty == 0 else -1
     if rule == MAKER_BREAKER and x != maker:
@@ -227,7 +242,8 @@ def _claim_ends(
 @njit(cache=True)
 def _reached(rule: int, k: int, cnt: np.ndarray, end: int, player: int, goal: int) -> bool:
     """Whether a game that ended so reaches the player's goal (``goal``: 1 a win, 0 at least a
-    draw; cumulative: the least score difference)."""
+    draw; cumulative: the least score difference).
+    """
     if end == 3:
         diff = 0
         for j in range(cnt.shape[0]):
@@ -242,7 +258,9 @@ def _reached(rule: int, k: int, cnt: np.ndarray, end: int, player: int, goal: in
 
 
 @njit(cache=True)
-def _winning_cells(line_cells: np.ndarray, cnt: np.ndarray, own: np.ndarray, k: int, p: int, out: np.ndarray) -> int:
+def _winning_cells(
+    line_cells: np.ndarray, cnt: np.ndarray, own: np.ndarray, k: int, p: int, out: np.ndarray
+) -> int:
     """Empty cells (up to two distinct) that complete a line of player p."""
     n = 0
     for j in range(line_cells.shape[0]):
@@ -273,7 +291,7 @@ def _find(keys: np.ndarray, key: np.ndarray) -> int:
                 cmp = -1 if keys[mid, q] < key[q] else 1
                 break
         if cmp == 0:
-            return mid
+            return int(mid)
         if cmp < 0:
             lo = mid + 1
         else:
@@ -307,7 +325,9 @@ def _seen_or_add(table: np.ndarray, used: np.ndarray, key: np.ndarray) -> bool:
 
 
 @njit(cache=True)
-def _put(own: np.ndarray, cnt: np.ndarray, lines_of: np.ndarray, nlines_of: np.ndarray, c: int, x: int) -> None:
+def _put(
+    own: np.ndarray, cnt: np.ndarray, lines_of: np.ndarray, nlines_of: np.ndarray, c: int, x: int
+) -> None:
     own[c] = x
     for t in range(nlines_of[c]):
         cnt[lines_of[c, t], x] += 1
@@ -534,7 +554,7 @@ def _value_follows(value: Any, parts: list[tuple[int, int, str]], rule: int) -> 
         if not isinstance(value, dict) or not isinstance(value.get("score"), int):
             return False
         v = value["score"]
-        return goals.get(0) == v and goals.get(1) == -v
+        return bool(goals.get(0) == v and goals.get(1) == -v)
     if value in ("first", "second"):
         return goals.get(0 if value == "first" else 1) == 1
     if value == "draw":
@@ -563,7 +583,8 @@ def _position_text(board: Geometry, own: np.ndarray, marks: tuple[str, str]) -> 
 
 def check_strategy(certificate: Certificate) -> CheckReport:
     """Check a ``"strategy"`` certificate (see the module docstring): every strategy it holds,
-    and that together they prove the value it states."""
+    and that together they prove the value it states.
+    """
     started = time.perf_counter()
     header = certificate.header
     board, rule, maker = parse_game(header["game"])
@@ -691,16 +712,19 @@ def _check_one(
     if result[0] == 1:
         return int(result[1]), None, int(result[4])
     depth = int(result[2])
-    line = [_cell_name(board, int(c)) for c in path[:depth]]
-    where = "after " + " ".join(line) if line else "at the position itself"
+    names = [_cell_name(board, int(c)) for c in path[:depth]]
+    where = "after " + " ".join(names) if names else "at the position itself"
     failed = f"{where} (position {_position_text(board, work, marks)}): {REASONS[int(result[3])]}"
     return int(result[1]), failed, int(result[4])
 
 
 def _finished(board: Geometry, rule: int, maker: int, own: np.ndarray) -> int | None:
-    """Whether the game is over in ``own``: None if not, else the winner (0, 1), 2 a draw, 3
-    the end of a cumulative game. (A position read from text: the last claim is not known, so
-    a completed line decides as the rules say for whoever owns it.)"""
+    """Whether the game is over in ``own``: None if not, else the result code.
+
+    The winner (0, 1), 2 a draw, 3 the end of a cumulative game. (A position read from text:
+    the last claim is not known, so a completed line decides as the rules say for whoever owns
+    it.)
+    """
     full = bool((own >= 0).all())
     if rule == CUMULATIVE:
         return 3 if full else None
@@ -738,7 +762,8 @@ def _reached_here(board: Geometry, rule: int, own: np.ndarray, over: int, player
 
 def _cell_name(board: Geometry, cell: int) -> str:
     """A cell as people write it: ``b2`` on flat boards (column letters, row 1 at the top),
-    ``2,2,2`` (1-based) on others."""
+    ``2,2,2`` (1-based) on others.
+    """
     coord = board.cells[cell]
     if len(board.grid) == 2:
         col = coord[1] + 1

@@ -1,4 +1,4 @@
-"""Threat-space search: can the attacker win by threats alone, whatever the defender does?
+"""Threat-space search: whether the attacker can win by threats alone, whatever the defender does.
 
 A **threat** is a claim after which the attacker threatens to win at once. Two orders are
 searched (Allis, Herik and Huntjens, "Go-Moku solved by new search techniques", Computational
@@ -49,9 +49,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from noughts.core import Game, MakerBreakerGame, Move, Player, Position, StandardGame
+from noughts.core import Game, Move, Player, Position, Rule
 
-__all__ = ["ThreatWin", "supports_threats", "threat_win", "threat_sides"]
+__all__ = ["ThreatWin", "supports_threats", "threat_sides", "threat_win"]
 
 DEFAULT_DEPTH = 64
 """The attacker's threats a search may chain by default (more than any board's line needs)."""
@@ -80,9 +80,9 @@ def threat_sides(game: Game) -> tuple[Player, ...]:
     """The players whose lines win in ``game`` (whose threats force answers): both under
     standard rules, Maker in Maker-Breaker, none otherwise.
     """
-    if type(game) is StandardGame:
+    if game.claim_rule is Rule.STANDARD:
         return (Player.FIRST, Player.SECOND)
-    if type(game) is MakerBreakerGame:
+    if game.claim_rule is Rule.MAKER_BREAKER and game.maker is not None:
         return (game.maker,)
     return ()
 
@@ -110,7 +110,9 @@ def threat_win(
     if attacker is None:
         attacker = position.to_move
     if not supports_threats(game, attacker):
-        raise ValueError(f"threat-space search takes lines that win for the attacker; not {attacker} in {game}")
+        raise ValueError(
+            f"threat-space search takes lines that win for the attacker; not {attacker} in {game}"
+        )
     if max_order not in (1, 2):
         raise ValueError(f"threats have order 1 (fours) or 2 (threes), not {max_order}")
     if position.is_terminal():
@@ -120,7 +122,9 @@ def threat_win(
     line = search.attacker_node(a, d, max_depth)
     if line is None:
         return None
-    return ThreatWin(position, attacker, tuple(line), max_order, search.nodes, position.to_move is not attacker)
+    return ThreatWin(
+        position, attacker, tuple(line), max_order, search.nodes, position.to_move is not attacker
+    )
 
 
 class _Search:
@@ -135,7 +139,7 @@ class _Search:
         self.max_order = max_order
         # Maker-Breaker: the defender (Breaker) wins once every line holds one of its cells;
         # under standard rules it wins by completing a line of its own
-        self.breaker_defends = isinstance(game, MakerBreakerGame)
+        self.breaker_defends = game.claim_rule is Rule.MAKER_BREAKER
         self.nodes = 0
 
     # -- the rules, written out ------------------------------------------------------------------
@@ -163,11 +167,14 @@ class _Search:
     def double_four_cells(self, a: int, d: int) -> set[int]:
         """Empty cells whose claim would leave the attacker two or more winning cells."""
         empty = self.full & ~(a | d)
-        return {c for c in range(self.cells) if empty >> c & 1 and len(self.winning_cells(a | 1 << c, d)) >= 2}
+        return {
+            c for c in range(self.cells) if empty >> c & 1 and len(self.winning_cells(a | 1 << c, d)) >= 2
+        }
 
     def threat_order(self, a: int, d: int) -> int:
         """After the attacker's claim: 1 if it threatens to win at once (a four), 2 if it has a
-        double-four cell (a three), 0 if it threatens nothing."""
+        double-four cell (a three), 0 if it threatens nothing.
+        """
         if self.winning_cells(a, d):
             return 1
         if self.double_four_cells(a, d):
@@ -249,7 +256,9 @@ def threat_win_kernel(
     if attacker is None:
         attacker = position.to_move
     if not supports_threats(game, attacker):
-        raise ValueError(f"threat-space search takes lines that win for the attacker; not {attacker} in {game}")
+        raise ValueError(
+            f"threat-space search takes lines that win for the attacker; not {attacker} in {game}"
+        )
     if max_order not in (1, 2):
         raise ValueError(f"threats have order 1 (fours) or 2 (threes), not {max_order}")
     if position.is_terminal():
@@ -268,7 +277,7 @@ def threat_win_kernel(
     depth = min(max_depth, board.num_cells)
     frames, pool, line_out, scratch = T.workspace(board.num_cells, depth)
     result = np.zeros(2, dtype=np.int64)
-    rule = T.DEF_BREAKER if isinstance(game, MakerBreakerGame) else T.DEF_LINES
+    rule = T.DEF_BREAKER if game.claim_rule is Rule.MAKER_BREAKER else T.DEF_LINES
     nempty = board.num_cells - position.occupied().bit_count()
     status = T.threat_search(
         tables.line_cells,

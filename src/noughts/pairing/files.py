@@ -25,8 +25,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-import noughts
 from noughts.core import Game, NoughtsError, Player, Position
+from noughts.core import game as make_game
 from noughts.core.text import format_grid, render_grid
 from noughts.pairing.matching import Pairing, pairing_of
 
@@ -151,7 +151,7 @@ def pairing_from_json(
     spec = data.get("game")
     if not isinstance(spec, str):
         raise _fail(where, "'game' must be a spec string")
-    file_game = noughts.game(spec)
+    file_game = make_game(spec)
     if game is not None and file_game != game:
         raise _fail(where, f"the pairing is one of {file_game}, not of {game}")
     text = data.get("position")
@@ -175,7 +175,7 @@ def pairing_from_json(
     if not isinstance(raw, list):
         raise _fail(where, "'pairs' must be a list of pairs of cells")
     board = file_game.board
-    taken = position.state[0] | position.state[1]
+    taken = position.occupied()
     pairs: list[tuple[int, int]] = []
     seen: dict[int, int] = {}
     for i, item in enumerate(raw, start=1):
