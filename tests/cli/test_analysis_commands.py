@@ -123,6 +123,10 @@ def test_certificate_then_check(tmp_path: Path) -> None:
     assert r.stdout.startswith("valid: mnk(3,3,3)") and "at least draws" in r.stdout
     r = invoke("solve", "check", str(tmp_path / "ttt.json"), "--json")
     assert json.loads(r.stdout)["valid"] is True
+    # prove check takes the same files (and still the 7x7x7 proof's own)
+    r = invoke("prove", "check", str(cert), "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["valid"] is True and json.loads(r.stdout)["kind"] == "strategy"
     # a changed file: the digest no longer matches (malformed: status 2)
     npz = tmp_path / "ttt.npz"
     npz.write_bytes(npz.read_bytes() + b"x")

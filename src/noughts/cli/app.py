@@ -276,8 +276,6 @@ def _prove(
 
 BUDGET_SPENT = 3
 """Exit status when a budget ran out (what was proved is still printed)."""
-CHECK_FAILED = 1
-"""Exit status when the answer is "no": a certificate does not prove its claim."""
 
 SOLVE_HELP = (
     "Solve a position exactly: its value first, then every move's value, then the best line.\n\n"
@@ -347,7 +345,9 @@ def solve(
     if spec == "check":
         if file is None:
             raise NoughtsError("noughts solve check FILE: name the certificate's .json file")
-        _check_certificate(file, as_json, console)
+        from noughts.cli.certify import check_command
+
+        check_command(file, as_json)
         return
     if file is not None:
         raise NoughtsError(
@@ -440,27 +440,6 @@ def _solve_summary(console: Console, result: SolveResult) -> None:
         console.print(
             f"stopped with {len(result.moves)} of {total} moves proved: {result.stopped}", style="bold yellow"
         )
-
-
-def _check_certificate(file: Path, as_json: bool, console: Console) -> None:
-    from rich.console import Console
-
-    from noughts.exact.certificates import check_certificate
-
-    with Console(stderr=True).status(f"checking {file} ...", spinner="dots"):
-        report = check_certificate(file)
-    if as_json:
-        typer.echo(json.dumps(report.to_json()))
-    elif report.valid:
-        proves = report.details.get("proves", report.kind)
-        console.print(
-            f"[bold green]valid[/]: {report.game} from {report.position}: {proves} "
-            f"({report.checked:,} positions checked in {report.seconds:.2f} s)"
-        )
-    else:
-        console.print(f"[bold red]invalid[/]: {report.first_failure}")
-    if not report.valid:
-        raise typer.Exit(CHECK_FAILED)
 
 
 @app.command()
