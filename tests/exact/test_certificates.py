@@ -59,6 +59,17 @@ def test_the_value_comes_with_a_certificate_the_checker_accepts(spec: str, tmp_p
         assert len(claim["strategies"]) == (2 if value == "draw" else 1)
 
 
+# past the small games: 5x5 and 6x5 with k=4 (the kernel's bench games), and the two boards of
+# issue 12's table the proof engine answers (7x7 and 7x6, k=4: first-player wins)
+LARGER = ["mnk(5,5,4)", "mnk(6,5,4)", "mnk(7,7,4)", "mnk(7,6,4)"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", LARGER)
+def test_larger_boards_are_certified_too(spec: str, tmp_path: Path) -> None:
+    test_the_value_comes_with_a_certificate_the_checker_accepts(spec, tmp_path)
+
+
 def test_a_certificate_from_a_position(tmp_path: Path) -> None:
     _, path, result = _certify("mnk(5,5,4)", tmp_path, "...../.xx../..o../...o./.....")
     assert result.value.outcome is noughts.Outcome.FIRST  # type: ignore[attr-defined]
