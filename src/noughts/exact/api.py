@@ -582,6 +582,7 @@ def prove(
     *,
     max_seconds: float | None = DEFAULT_MAX_SECONDS,
     max_memory: int | None = DEFAULT_MAX_MEMORY,
+    max_cpu_seconds: float | None = None,
     progress: bool = False,
 ) -> ProofResult:
     """Whether ``player`` (default: the side to move) can force a win from ``position`` (the
@@ -597,7 +598,9 @@ def prove(
     game = _as_game(game)
     position = _as_position(game, position)
     prover = Prover(
-        game, position.to_move if player is None else player, budget=Budget(max_seconds, max_memory)
+        game,
+        position.to_move if player is None else player,
+        budget=Budget(max_seconds, max_memory, max_cpu_seconds),
     )
     view = _ProgressView(progress, f"proof-number search on {game}", 1)
     view.describe("nodes expanded")
