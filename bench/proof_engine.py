@@ -207,7 +207,12 @@ def main() -> None:
     )
     parser.add_argument("--only", nargs="*")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON)
+    parser.add_argument("--print", type=Path, metavar="JSON", help="only print the table of a saved run")
     args = parser.parse_args()
+    if args.print is not None:
+        saved = json.loads(args.print.read_text())
+        _print(saved["rows"], "auto" in saved["rows"][0])
+        return
     specs = TABLE if args.table else SMALL
     if args.only:
         specs = tuple(s for s in specs if s in args.only)
@@ -219,7 +224,7 @@ def main() -> None:
         )
     doc = {
         "machine": machine(),
-        "versions": versions(),
+        "versions": versions(("numpy", "numba")),
         "commit": commit(),
         "command": " ".join(["python", *sys.argv]),
         "load": os.getloadavg(),
@@ -228,7 +233,11 @@ def main() -> None:
     args.json.parent.mkdir(parents=True, exist_ok=True)
     part = args.json.with_name(args.json.stem + ("_table" if args.table else "") + args.json.suffix)
     part.write_text(json.dumps(doc, indent=1))
-    if args.table:
+    _print(rows, args.table)
+
+
+def _print(rows: list[dict[str, Any]], table: bool) -> None:
+    if table:
         print(
             "| game | auto engine (value-only, certificate) | s | peak MiB | certificate check | alpha-beta kernel | s |"
         )
@@ -250,7 +259,7 @@ def main() -> None:
         print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
         for r in rows:
             c = r["certificate"]
-            cert = "" if c is None else f"{c['stored_moves']:,}, {c['bytes'] / 1024:.1f}"
+            cert = "" if c is None else f"{sum(c['stored_moves']):,}, {c['bytes'] / 1024:.1f}"
             checked = "" if c is None else f"{c['checked_positions']:,}, {c['check_seconds']:.2f}"
             if c is not None and not c["valid"]:
                 checked += " INVALID"
