@@ -31,6 +31,7 @@ from noughts.exact._dfpn_kernels import (
     score_difference,
     tt_lookup,
 )
+from noughts.exact._kernels import bucket
 from noughts.exact._tss_kernels import DEF_BREAKER, DEF_LINES, FOUND, threat_search, winning_cells
 
 DONE = 0
@@ -113,11 +114,7 @@ def _slot(table: np.ndarray, used: np.ndarray, key: np.ndarray) -> int:
     """The slot of ``key`` in the open-addressed set (its slot, or the empty one it would take)."""
     cap = table.shape[0]
     nk = table.shape[1]
-    h = np.uint64(0x9E3779B97F4A7C15)
-    for q in range(nk):
-        h = (h ^ key[q]) * np.uint64(0xBF58476D1CE4E5B9)
-        h ^= h >> np.uint64(29)
-    i = np.intp(h & np.uint64(cap - 1))
+    i = np.intp(bucket(key, nk, cap - 1))  # the table's hash, written once (exact/_kernels.py)
     while used[i] != 0:
         same = True
         for q in range(nk):
