@@ -60,12 +60,10 @@ from noughts.exact._tss_kernels import (
     winning_cells,
     wins_through,
 )
+from noughts.kernels.codes import CUMULATIVE, MAKER_BREAKER, MISERE, STANDARD
 
-# rules (noughts.core.Rule)
-STANDARD = 0
-MISERE = 1
-MAKER_BREAKER = 2
-CUMULATIVE = 3
+# rules: noughts.core.Rule, as the ints of noughts.kernels.codes (CUMULATIVE, MAKER_BREAKER,
+# MISERE, STANDARD are imported above)
 
 INF = (1 << 31) - 1
 """The proof number of a disproven node (and the disproof number of a proven one)."""
@@ -135,7 +133,7 @@ NUM_FIELDS = 10
 FL_SEARCHED = 1  # expanded: its threat searches were run and found nothing
 FL_THREATS = 2  # settled by a threat search at the node
 FL_REPLAY = 3  # settled by replaying its parent's null-move threat sequence
-FL_RULES = 4  # settled by the rules (an immediate win, two threats, a bound)
+FL_RULE = 4  # settled by the rules (an immediate win, two threats, a bound)
 
 BUCKET = 4
 
@@ -679,7 +677,7 @@ def dfpn(
             key = keys[t]
             settled = -1  # 1 proof, 0 disproof
             smove = -1
-            sflag = FL_RULES
+            sflag = FL_RULE
             searched = False
             from_table = False
             if tt_lookup(tt_key, tt_pn, tt_dn, tt_move, tt_work, tt_flag, mask, key, look):
@@ -792,7 +790,7 @@ def dfpn(
                 pn = 0 if settled == 1 else INF
                 dn = INF if settled == 1 else 0
                 stores += tt_store(
-                    tt_key, tt_pn, tt_dn, tt_move, tt_work, tt_flag, mask, key, pn, dn, -1, 1, FL_RULES
+                    tt_key, tt_pn, tt_dn, tt_move, tt_work, tt_flag, mask, key, pn, dn, -1, 1, FL_RULE
                 )
                 ret_pn = pn
                 ret_dn = dn

@@ -19,20 +19,19 @@ import numpy as np
 from numba import njit
 
 from noughts.exact._dfpn_kernels import (
-    MAKER_BREAKER,
     P_ATTACKER,
     P_K,
     P_MAKER,
     P_RULE,
     P_SYM_STONES,
     P_THREATS,
-    STANDARD,
     claim_result,
     score_difference,
     tt_lookup,
 )
 from noughts.exact._kernels import bucket
 from noughts.exact._tss_kernels import DEF_BREAKER, DEF_LINES, FOUND, threat_search, winning_cells
+from noughts.kernels.codes import MAKER_BREAKER, STANDARD
 
 DONE = 0
 PAUSED = 1

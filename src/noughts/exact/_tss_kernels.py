@@ -13,7 +13,7 @@ loses): after a four, its last cell; after a three, the cells after which no dou
 is left, and the defender's counter-fours. The tests hold the two to the same answers.
 
 Status codes: :data:`FOUND` (a win by threats; its principal line is in ``pv``),
-:data:`NONE` (no win within the order and depth), :data:`CUTOFF` (the node limit stopped it:
+:data:`NOT_FOUND` (no win within the order and depth), :data:`CUTOFF` (the node limit stopped it:
 no answer).
 """
 
@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 FOUND = 1
-NONE = 0
+NOT_FOUND = 0
 CUTOFF = -1
 
 # workspace: fields of a frame (int32 rows of ``frames``)
@@ -344,7 +344,7 @@ def threat_search(
     result: np.ndarray,
 ) -> int:
     """Search for a win by threats of attacker ``a`` (who moves now) from the position in
-    ``own``/``cnt`` (restored on return). Returns FOUND, NONE or CUTOFF; ``result`` gets
+    ``own``/``cnt`` (restored on return). Returns FOUND, NOT_FOUND or CUTOFF; ``result`` gets
     ``[nodes, principal line length]`` and ``line`` the principal line: the attacker's claims
     and the defender's answers in turn, ending with the claim that completes the attacker's
     line, or with a double four (a claim that leaves two winning cells).
@@ -365,7 +365,7 @@ def threat_search(
         mark[c] = 0
     nodes = 0
     linelen = 0
-    status = NONE
+    status = NOT_FOUND
     t = 0
     top = 0
     frames[0, W_KIND] = 0
@@ -565,7 +565,7 @@ def threat_search(
         # the frame has its result r: hand it up
         top = frames[t, W_START]
         if t == 0:
-            status = FOUND if r == 1 else NONE
+            status = FOUND if r == 1 else NOT_FOUND
             break
         t -= 1
         ret = r
