@@ -20,6 +20,7 @@ from rich.table import Table
 
 import noughts
 from noughts.core import Game, NoughtsError, Player, Position
+from noughts.core.registry import hypergraph
 
 __all__ = ["register"]
 
@@ -80,7 +81,7 @@ def find(
     from noughts.pairing.files import pairing_grid, pairing_json
     from noughts.pairing.matching import find_pairing
 
-    game = noughts.game(spec)
+    game = hypergraph(spec)  # boards past the playing limit too
     start = game.start() if position is None else game.parse(position)
     started = time.perf_counter()
     result = find_pairing(start, _player(breaker, "--breaker"))
@@ -178,7 +179,7 @@ def check(
         raise NoughtsError(f"--fallback is one of {', '.join(FALLBACKS)}, not {fallback!r}")
     if search not in ("auto", "always", "never"):
         raise NoughtsError(f"--search is auto, always or never, not {search!r}")
-    game = noughts.game(spec)
+    game = hypergraph(spec)  # boards past the playing limit too
     player = _player(role, "--role")
     loaded = load_pairing(pairing, game, player)
     structure = check_structure(loaded)
@@ -366,7 +367,7 @@ def criterion(spec: SpecArg, position: PositionOpt = None, as_json: JsonOpt = Fa
     """
     from noughts.pairing.potential import danger, erdos_selfridge
 
-    game = noughts.game(spec)
+    game = hypergraph(spec)  # boards past the playing limit too
     es = erdos_selfridge(game)
     start: Position | None = None if position is None else game.parse(position)
     d = None if start is None else danger(start)

@@ -12,7 +12,7 @@ from noughts.core.errors import IllegalMoveError, LimitExceeded, NotationError, 
 from noughts.core.game import Game, GameProperties, Position
 from noughts.core.notakto import NotaktoGame
 from noughts.core.otrio import OtrioGame
-from noughts.core.registry import ENTRIES, board, game
+from noughts.core.registry import ENTRIES, board, game, hypergraph
 from noughts.core.veto import VetoGame
 
 __all__ = [
@@ -48,6 +48,7 @@ __all__ = [
     "board",
     "game",
     "hypercube",
+    "hypergraph",
     "mnk",
     "shape",
 ]
