@@ -78,7 +78,9 @@ P_RECORD = 8  # 1: keep the proof store
 P_MAX_DEPTH = 9
 P_EPS_NUM = 10  # the 1 + epsilon trick: thresholds times (EPS_NUM / EPS_DEN)
 P_EPS_DEN = 11
-NUM_P = 12
+P_AND_NUM = 12
+P_AND_DEN = 13
+NUM_P = 14
 
 # stats array
 S_NODES = 0  # nodes entered
@@ -101,7 +103,8 @@ S_RET_PN = 16
 S_RET_DN = 17
 S_RET_STATUS = 18
 S_RET_CERT = 19
-NUM_S = 20
+S_CAPPED = 20  # pairing searches stopped by the step cap
+NUM_S = 21
 
 # proof store kinds
 K_PAIRS = 0
@@ -310,6 +313,9 @@ def search(
     scratch: np.ndarray,
     img: np.ndarray,
     score: np.ndarray,
+    seg_through: np.ndarray,
+    seg_pos: np.ndarray,
+    seg_nthrough: np.ndarray,
     stats: np.ndarray,
     budget_nodes: int,
 ) -> int:  # pragma: no cover - numba
@@ -323,8 +329,8 @@ def search(
     status, proof-store id). Returns DONE (``stats[S_RESULT]``), PAUSED or FULL.
     """
     (seg_cells, seg_len, seg_window, comp_ptr, comp_parts_ptr, comp_parts, cw, cd_seg, cd_lo, cd_hi,
-     cd_live, c_mate_copy, c_mate_cell, c_snap_copy, c_snap_cell, c_par, c_seen, c_queue, c_order, c_stats,
-     c_free, c_live) = cover
+     cd_live, c_mate_copy, c_mate_cell, c_snap_copy, c_snap_cell, c_par, c_seen, c_queue, c_order, c_level,
+     c_conflict, c_stats, c_free, c_live) = cover
     k = prm[P_K]
     n_cells = prm[P_CELLS]
     n_lines = prm[P_LINES]
@@ -475,8 +481,8 @@ def search(
                         for t in range(w):
                             zone[t] = tmp2[t]
                         _set(zone, four_b)
-                    else:
-                        # -- a pairing?
+                    elif kind == 0 or d == 0:
+                        # -- a pairing? (at Maker's nodes: at Breaker's, the reply's node asks)
                         for c in range(n_cells):
                             c_free[c] = 1 if own[c] == 0 else 0
                         for j in range(n_lines):
@@ -485,9 +491,12 @@ def search(
                         got = find_cover(
                             seg_cells, seg_len, seg_window, k, c_free, c_live, comp_ptr, comp_parts_ptr,
                             comp_parts, prm[P_STEP_CAP], cw, cd_seg, cd_lo, cd_hi, cd_live, c_mate_copy,
-                            c_mate_cell, c_snap_copy, c_snap_cell, c_par, c_seen, c_queue, c_order, c_stats,
+                            c_mate_cell, c_snap_copy, c_snap_cell, c_par, c_seen, c_queue, c_order, c_level, c_conflict,
+                            c_stats,
                         )
                         stats[S_STEPS] += c_stats[0]
+                        if got < 0:
+                            stats[S_CAPPED] += 1
                         if got == FOUND:
                             stats[S_PAIRED] += 1
                             result = PROVED
@@ -601,12 +610,31 @@ def search(
                     _set(f_open[d], t)
             f_int[d, 10] = OPEN
             f_int[d, 11] = -1
-            # the children's numbers from the table; a settled child is absorbed at once
+            # the children's numbers from the table; a settled child is absorbed at once. A new
+            # Breaker reply starts with a proof number that grows with the cells its position
+            # lacks for a pairing (each run of live lines needs a pair per k - 1 of its lines)
             mover = 1 if kind == 0 else 2
             settled = False
+            need = 0
+            nfree = 0
+            if kind == 1:
+                for sg in range(seg_len.shape[0]):
+                    need += _seg_need(sg, -1, cnt, seg_window, seg_len, k)
+                for t in range(n_cells):
+                    if own[t] == 0:
+                        nfree += 1
             for i in range(n):
                 c = ch_cell[d, i]
                 ch_int[d, i, 0] = 1
+                if kind == 1:
+                    nb = need
+                    for t in range(seg_nthrough[c]):
+                        sg = seg_through[c, t]
+                        nb += _seg_need(sg, seg_pos[c, t], cnt, seg_window, seg_len, k)
+                        nb -= _seg_need(sg, -1, cnt, seg_window, seg_len, k)
+                    short = 2 * nb - (nfree - 1)
+                    if short > 0:
+                        ch_int[d, i, 0] = 1 + short
                 ch_int[d, i, 1] = 1
                 ch_int[d, i, 2] = OPEN
                 ch_int[d, i, 3] = -1
@@ -695,7 +723,10 @@ def search(
             cdn = ch_int[d, best, 1]
             big = second_v if second_v < INF else INF
             if big < INF:
-                big = min(INF, (big * eps_num + eps_den - 1) // eps_den)
+                if kind == 0:  # Maker's node: stay with one move longer (its zone may answer the rest)
+                    big = min(INF, (big * prm[P_AND_NUM] + prm[P_AND_DEN] - 1) // prm[P_AND_DEN])
+                else:
+                    big = min(INF, (big * eps_num + eps_den - 1) // eps_den)
             if kind == 1:  # OR: the child's pn may rise to the second best
                 thpn = min(f_int[d, 1], big + 1)
                 thdn = min(INF, f_int[d, 2] - dn + cdn)
@@ -743,6 +774,25 @@ def search(
             mode = RETURN
         else:
             mode = LOOP
+
+
+@njit(cache=True)
+def _seg_need(s: int, pb: int, cnt: np.ndarray, seg_window: np.ndarray, seg_len: np.ndarray, k: int) -> int:  # pragma: no cover
+    """The fewest pairs segment ``s``'s live lines need (a pair serves at most ``k - 1`` windows of
+    a run), with the cell at position ``pb`` taken by Breaker (-1: none)."""
+    need = 0
+    run = 0
+    for x in range(seg_len[s] - k + 1):
+        j = seg_window[s, x]
+        live = j >= 0 and cnt[j, 1] == 0 and not (x <= pb < x + k)
+        if live:
+            run += 1
+        elif run > 0:
+            need += (run + k - 2) // (k - 1)
+            run = 0
+    if run > 0:
+        need += (run + k - 2) // (k - 1)
+    return need
 
 
 @njit(cache=True)

@@ -67,8 +67,9 @@ def _augment(
     seen: np.ndarray,
     stamp: int,
     queue: np.ndarray,
-) -> bool:  # pragma: no cover - numba
-    """Match copy ``c0`` by one breadth-first augmenting path; False if there is none.
+) -> int:  # pragma: no cover - numba
+    """Match copy ``c0`` by one breadth-first augmenting path: -1 when done, else (no path) the
+    number of copies the search reached, ``queue[:n]`` (a set of demands short of cells).
 
     Copy ``c`` belongs to demand ``c >> 1``, whose free cells are those of segment ``d_seg[d]``
     at positions ``d_lo[d]`` to ``d_hi[d]``.
@@ -95,11 +96,11 @@ def _augment(
                     mate_copy[cc] = v
                     mate_cell[v] = cc
                     if cc == c0:
-                        return True
+                        return -1
                     v = prev
             queue[tail] = mate_cell[v]
             tail += 1
-    return False
+    return tail
 
 
 @njit(cache=True)
@@ -152,6 +153,8 @@ def find_cover(
     seen: np.ndarray,
     queue: np.ndarray,
     order: np.ndarray,
+    d_level: np.ndarray,
+    conflict: np.ndarray,
     stats: np.ndarray,
 ) -> int:  # pragma: no cover - numba
     """Find a pairing of the live lines (``live[j] == 1``) on the free cells (``free[c] == 1``).
@@ -164,7 +167,11 @@ def find_cover(
     compositions, composition ``i`` has parts ``comp_parts[comp_parts_ptr[i]:comp_parts_ptr[i+1]]``.
     ``work`` is an int64 array of at least ``NUM_R * runs``; the demand arrays hold at least
     ``runs + lines`` demands; ``snap_copy``/``snap_cell`` hold ``runs`` snapshots of the mate
-    arrays; ``stats[0]`` gets the augmenting paths spent, ``stats[1]`` the number of demands.
+    arrays; ``d_level[d]``: the level that added demand ``d`` (-1: no choice); ``conflict`` (at
+    least runs x runs, 0/1): per level with a choice, the earlier levels its failures involved
+    (conflict-directed backjumping: a failed augmenting search reaches a set of demands short of
+    cells, and only the levels that added them can cure it); ``stats[0]`` gets the augmenting
+    paths spent, ``stats[1]`` the number of demands.
     """
     n_seg = seg_len.shape[0]
     n_copy = mate_copy.shape[0]
@@ -216,6 +223,7 @@ def find_cover(
         d_lo[r] = x0
         d_hi[r] = x0 + k - 1
         d_live[r] = 1 if cnt > 1 else 0
+        d_level[r] = -1
         order[r] = r
     # insertion sort by number of options (stable)
     for i in range(1, n_run):
@@ -236,12 +244,15 @@ def find_cover(
         if d_live[r] == 1:
             for c in range(2 * r, 2 * r + 2):
                 steps += 1
-                if not _augment(c, d_seg, d_lo, d_hi, seg_cells, free, mate_copy, mate_cell, par, seen, stamp, queue):
+                if _augment(c, d_seg, d_lo, d_hi, seg_cells, free, mate_copy, mate_cell, par, seen, stamp, queue) >= 0:
                     stats[0] = steps
                     stats[1] = 0
                     return NONE
                 stamp += 1
-    # -- depth-first over the runs, in ``order``
+    # -- depth-first over the runs, in ``order`` (the runs with one composition first)
+    first_multi = 0
+    while first_multi < n_run and work[NUM_R * order[first_multi] + R_NOPT] == 1:
+        first_multi += 1
     high = n_demand  # demand ids below this may be live
     level = 0
     entering = True
@@ -259,14 +270,17 @@ def find_cover(
         s = work[base + R_SEG]
         x0 = work[base + R_X0]
         nwin = work[base + R_X1] - x0 + 1
+        multi = level >= first_multi
         if entering:
             work[base + R_DEMAND0] = n_demand
             work[base + R_OPT] = -1
-            if work[base + R_NOPT] > 1:
+            if multi:
                 for c in range(n_copy):
-                    snap_copy[level, c] = mate_copy[c]
+                    snap_copy[level - first_multi, c] = mate_copy[c]
                 for v in range(n_cell):
-                    snap_cell[level, v] = mate_cell[v]
+                    snap_cell[level - first_multi, v] = mate_cell[v]
+                for t in range(level):
+                    conflict[level - first_multi, t] = 0
         # the next composition that fits
         found = -1
         valid = -1
@@ -297,13 +311,20 @@ def find_cover(
                 d_lo[d] = y
                 d_hi[d] = x + k - 1
                 d_live[d] = 1
+                d_level[d] = level if multi else -1
                 for c in range(2 * d, 2 * d + 2):
                     mate_copy[c] = -1
                 for c in range(2 * d, 2 * d + 2):
                     steps += 1
-                    ok = _augment(c, d_seg, d_lo, d_hi, seg_cells, free, mate_copy, mate_cell, par, seen, stamp, queue)
+                    reached = _augment(c, d_seg, d_lo, d_hi, seg_cells, free, mate_copy, mate_cell, par, seen, stamp, queue)
                     stamp += 1
-                    if not ok:
+                    if reached >= 0:
+                        ok = False
+                        if multi:  # the levels whose blocks are short of cells with this one
+                            for q in range(reached):
+                                lv = d_level[queue[q] >> 1]
+                                if 0 <= lv < level:
+                                    conflict[level - first_multi, lv] = 1
                         break
                 if not ok:
                     break
@@ -312,20 +333,31 @@ def find_cover(
             level += 1
             entering = True
             continue
-        # this level fails with its choice: retry it, or back to the nearest level with a choice
-        if found < 0 or work[base + R_NOPT] == 1:
-            level -= 1
-            while level >= 0 and work[NUM_R * order[level] + R_NOPT] == 1:
-                level -= 1
-            if level < 0:
+        if not multi:  # a run with no choice fails: no choice made so far can help
+            stats[0] = steps
+            stats[1] = 0
+            return NONE
+        if found >= 0:  # retry this level's next composition from its snapshot
+            target = level
+        else:  # every composition failed: back to the latest level among the conflicts
+            target = -1
+            for t in range(level - 1, first_multi - 1, -1):
+                if conflict[level - first_multi, t] == 1:
+                    target = t
+                    break
+            if target < 0:
                 stats[0] = steps
                 stats[1] = 0
                 return NONE
+            for t in range(target):
+                if conflict[level - first_multi, t] == 1:
+                    conflict[target - first_multi, t] = 1
+            level = target
         # restore the level's snapshot: its matching, demands and relaxation demands
         for c in range(n_copy):
-            mate_copy[c] = snap_copy[level, c]
+            mate_copy[c] = snap_copy[level - first_multi, c]
         for v in range(n_cell):
-            mate_cell[v] = snap_cell[level, v]
+            mate_cell[v] = snap_cell[level - first_multi, v]
         n_demand = work[NUM_R * order[level] + R_DEMAND0]
         for d in range(n_demand, high):
             d_live[d] = 0

@@ -136,6 +136,8 @@ class CoverFinder:
         self.seen = np.zeros(n_cells, dtype=np.int64)
         self.queue = np.zeros(2 * demands + n_cells + 1, dtype=np.int64)
         self.order = np.zeros(runs + 1, dtype=np.int64)
+        self.d_level = np.zeros(demands, dtype=np.int64)
+        self.conflict = np.zeros((levels, runs + 1), dtype=np.uint8)
         self.stats = np.zeros(2, dtype=np.int64)
 
     def find(self, free: np.ndarray, live: np.ndarray) -> tuple[int, Pairs]:
@@ -169,6 +171,8 @@ class CoverFinder:
             self.seen,
             self.queue,
             self.order,
+            self.d_level,
+            self.conflict,
             self.stats,
         )
         if status != FOUND:
