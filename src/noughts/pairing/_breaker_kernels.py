@@ -908,8 +908,9 @@ def _store_maker(
     f_stab: np.ndarray,
     perms: np.ndarray,
 ) -> int:  # pragma: no cover
-    """Maker's node: a branch for each child answered directly, and for each of its images
-    under the stabiliser (an image node: the child seen through the symmetry)."""
+    """Maker's node: a branch for each child answered directly, and one for each of its images
+    under the stabiliser (an image node: the child seen through the symmetry), exactly the
+    answers whose zones settled the node's other moves."""
     base = stats[S_STORE_BRANCHES]
     nb = 0
     nst = f_int[d, 5]
@@ -920,16 +921,9 @@ def _store_maker(
         child = ch_int[d, i, 3]
         for s in range(nst):
             g = f_stab[d, s]
-            img = perms[g, c]
-            dup = False
-            for t in range(nb):
-                if st_branch[base + t, 0] == img:
-                    dup = True
-                    break
-            if dup:
-                continue
+            img = perms[g, c]  # (an image may repeat a move: its zone answers other moves)
             node = child
-            if img != c or g != 0:
+            if g != 0:
                 node = stats[S_STORE_NODES]
                 st_int[node, 0] = K_IMAGE
                 st_int[node, 1] = child

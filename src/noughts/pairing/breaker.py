@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -471,12 +472,117 @@ def prove_breaker(
             store=prover.store() if proved else None,
         )
     if certificate is not None and result.proved:
-        from noughts.pairing.breaker_certificate import write_breaker_certificate
-
         assert result.store is not None
-        result.certificate, result.digest = write_breaker_certificate(certificate, result)
+        result.certificate, result.digest = write_certificate(certificate, result)
     result.seconds = time.perf_counter() - started
     return result
+
+
+def certificate_arrays(store: ProofStore) -> tuple[dict[str, np.ndarray], int]:
+    """The nodes of the store reached from its root, renumbered, as the certificate's arrays
+    (:mod:`noughts.pairing.breaker_certificate`), and the root's new number."""
+    K_IMAGE, K_BREAKER, K_MAKER = 4, 2, 3
+    order: list[int] = []
+    number: dict[int, int] = {}
+    stack = [store.root]
+    while stack:
+        i = stack.pop()
+        if i in number:
+            continue
+        number[i] = len(order)
+        order.append(i)
+        kind = int(store.kinds[i])
+        if kind == K_BREAKER:
+            stack.append(int(store.b[i]))
+        elif kind == K_MAKER:
+            lo, n = int(store.a[i]), int(store.b[i])
+            stack.extend(int(store.branches[t, 1]) for t in range(lo, lo + n))
+        elif kind == K_IMAGE:
+            stack.append(int(store.a[i]))
+    syms: dict[int, int] = {}
+    kinds = np.zeros(len(order), dtype=np.int8)
+    a = np.zeros(len(order), dtype=np.int64)
+    b = np.zeros(len(order), dtype=np.int64)
+    cells: list[int] = []
+    branches: list[tuple[int, int]] = []
+    for new, i in enumerate(order):
+        kind = int(store.kinds[i])
+        kinds[new] = kind
+        if kind in (0, 1):  # a leaf's cells
+            lo, n = int(store.a[i]), int(store.b[i])
+            a[new], b[new] = len(cells), n
+            cells.extend(int(c) for c in store.cells[lo : lo + n])
+        elif kind == K_BREAKER:
+            a[new], b[new] = int(store.a[i]), number[int(store.b[i])]
+        elif kind == K_MAKER:
+            lo, n = int(store.a[i]), int(store.b[i])
+            a[new], b[new] = len(branches), n
+            branches.extend((int(store.branches[t, 0]), number[int(store.branches[t, 1])]) for t in range(lo, lo + n))
+        else:
+            s = int(store.b[i])
+            a[new], b[new] = number[int(store.a[i])], syms.setdefault(s, len(syms))
+    perms = np.zeros((len(syms), store.perms.shape[1]), dtype=np.int32)
+    for s, j in syms.items():
+        perms[j] = store.perms[s]
+    arrays = {
+        "kind": kinds,
+        "a": a,
+        "b": b,
+        "cells": np.array(cells, dtype=np.int32),
+        "branches": np.array(branches, dtype=np.int32).reshape(len(branches), 2),
+        "perms": perms,
+    }
+    return arrays, number[store.root]
+
+
+def write_certificate(path: str | Path, result: BreakerResult) -> tuple[str, str]:
+    """Write ``PATH.json`` and ``PATH.npz`` for a proved result; returns the header's path and
+    the arrays' SHA-256."""
+    import hashlib
+    import json
+
+    from noughts.pairing.breaker_certificate import FORMAT, KIND, VERSION
+
+    assert result.store is not None and result.proved
+    q = result.question
+    arrays, root = certificate_arrays(result.store)
+    path = Path(path)
+    json_path = path if path.suffix == ".json" else path.with_suffix(".json")
+    npz_path = json_path.with_suffix(".npz")
+    header = {
+        "format": FORMAT,
+        "version": VERSION,
+        "kind": KIND,
+        "game": str(q.game),
+        "position": q.position.text(),
+        "claim": {
+            "rules": q.rules,
+            "maker": q.maker.name.lower(),
+            "breaker": q.breaker.name.lower(),
+            "statement": result.claim,
+            "value": result.value,
+            "argument": result.argument,
+        },
+        "root": root,
+        "nodes": int(arrays["kind"].shape[0]),
+        "pairing_leaves": int(np.sum(arrays["kind"] == 0)),
+        "maker_nodes": int(np.sum(arrays["kind"] == 3)),
+        "search": {
+            "nodes": result.nodes,
+            "seconds": round(result.seconds, 3),
+            "workers": result.workers,
+        },
+    }
+    try:
+        json_path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(npz_path, **arrays)  # type: ignore[arg-type]
+        digest = hashlib.sha256(npz_path.read_bytes()).hexdigest()
+        header["arrays"] = npz_path.name
+        header["sha256"] = digest
+        json_path.write_text(json.dumps(header, indent=2) + "\n", encoding="utf-8")
+    except OSError as error:
+        raise NoughtsError(f"cannot write the certificate {json_path}: {error.strerror or error}") from None
+    return str(json_path), digest
 
 
 def _side(breaker: Player | str | None) -> Player | None:
