@@ -132,6 +132,8 @@ class BreakerResult:
     digest: str | None = None
     workers: int = 1
     executor: str = "in-process"
+    subproofs: list[dict[str, Any]] | None = None
+    """With workers: one entry per subproof (Maker's or Breaker's first move)."""
 
     @property
     def claim(self) -> str:
@@ -180,6 +182,7 @@ class BreakerResult:
             "sha256": self.digest,
             "workers": self.workers,
             "executor": self.executor,
+            "subproofs": self.subproofs,
         }
 
 
