@@ -48,9 +48,12 @@ __all__ = [
     "SLICE_NODES",
     "BreakerProver",
     "BreakerResult",
+    "DrawResult",
     "Progress",
     "ProofStore",
+    "check_breaker_certificate",
     "prove_breaker",
+    "prove_draw",
 ]
 
 SLICE_NODES = 20_000
@@ -586,6 +589,95 @@ def write_certificate(path: str | Path, result: BreakerResult) -> tuple[str, str
     except OSError as error:
         raise NoughtsError(f"cannot write the certificate {json_path}: {error.strerror or error}") from None
     return str(json_path), digest
+
+
+@dataclass
+class DrawResult:
+    """What :func:`prove_draw` found: ``draw`` (True proved, False a side can force a win),
+    the argument, and the Breaker results it rests on (one with strategy stealing, else two)."""
+
+    game: Game
+    position: Position
+    draw: bool
+    argument: str
+    parts: list[BreakerResult]
+    seconds: float
+
+    def describe(self) -> str:
+        if self.draw:
+            return f"proved: {self.position.text()!r} of {self.game} is a draw ({self.argument})"
+        return f"not a draw: {self.argument}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``prove draw --json`` document."""
+        return {
+            "game": str(self.game),
+            "position": self.position.text(),
+            "draw": self.draw,
+            "argument": self.argument,
+            "parts": [p.to_json() for p in self.parts],
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def prove_draw(
+    game: Game | str,
+    position: Position | str | None = None,
+    *,
+    budget: Budget | None = None,
+    progress: Callable[[Progress], None] | None = None,
+    certificate: str | None = None,
+    workers: int | None = 1,
+    address: str | None = None,
+) -> DrawResult:
+    """Prove that a standard game is a draw from ``position``: neither side can force a win.
+
+    From the empty board one Breaker proof suffices (the second player stops the first) with
+    strategy stealing (the second player cannot win). Elsewhere both sides' Breaker proofs are
+    needed (each stops the other); ``certificate`` then names two files, ``STEM-first.json``
+    (the second player stops the first) and ``STEM-second.json``. A disproof of either means
+    that side can force a win: not a draw.
+    """
+    from noughts.core import StandardGame
+    from noughts.core.registry import hypergraph
+
+    started = time.perf_counter()
+    g = hypergraph(game) if isinstance(game, str) else game
+    if type(g) is not StandardGame:
+        raise NoughtsError(f"a draw is a result of standard games; {g} has none (try prove breaker)")
+    pos = g.start() if position is None else (g.parse(position) if isinstance(position, str) else position)
+    empty = pos.occupied() == 0
+    stem = None if certificate is None else Path(certificate)
+    if stem is not None and stem.suffix == ".json":
+        stem = stem.with_suffix("")
+    parts: list[BreakerResult] = []
+    sides = (Player.SECOND,) if empty else (Player.SECOND, Player.FIRST)
+    for breaker in sides:
+        cert = None
+        if stem is not None:
+            cert = str(stem) if empty else f"{stem}-{breaker.other.name.lower()}.json"
+        r = prove_breaker(
+            g, pos, breaker=breaker, rules="standard", budget=budget, progress=progress, certificate=cert,
+            workers=workers, address=address,
+        )
+        parts.append(r)
+        if not r.proved:
+            who = g.player_label(breaker.other)
+            return DrawResult(g, pos, False, f"{who} can force a win ({r.describe()})", parts, time.perf_counter() - started)
+    if empty:
+        argument = parts[0].argument
+    else:
+        argument = "each side stops the other from completing a line first (two Breaker searches with pairing leaves)"
+    return DrawResult(g, pos, True, argument, parts, time.perf_counter() - started)
+
+
+def check_breaker_certificate(path: str | Path) -> Any:
+    """Check a Breaker certificate with the independent checker
+    (:func:`noughts.pairing.breaker_certificate.check_breaker_certificate`); the entry the
+    ``kind -> checker`` dispatch of ``noughts solve check`` calls for kind ``"breaker"``."""
+    from noughts.pairing.breaker_certificate import check_breaker_certificate as check
+
+    return check(path)
 
 
 def _side(breaker: Player | str | None) -> Player | None:
