@@ -240,28 +240,67 @@ def find_cover(
         mate_cell[v] = -1
     stamp = seen.max() + 1 if seen.shape[0] > 0 else 1
     steps = 0
-    for r in range(n_run):
-        if d_live[r] == 1:
-            for c in range(2 * r, 2 * r + 2):
-                steps += 1
-                if _augment(c, d_seg, d_lo, d_hi, seg_cells, free, mate_copy, mate_cell, par, seen, stamp, queue) >= 0:
-                    stats[0] = steps
-                    stats[1] = 0
-                    return NONE
-                stamp += 1
-    # -- depth-first over the runs, in ``order`` (the runs with one composition first)
     first_multi = 0
     while first_multi < n_run and work[NUM_R * order[first_multi] + R_NOPT] == 1:
         first_multi += 1
+    # the runs with one composition: their blocks' demands, matched greedily to free cells
+    # first (one pass), then by augmenting paths for the copies left over (large boards)
+    for level in range(first_multi):
+        r = order[level]
+        base = NUM_R * r
+        s = work[base + R_SEG]
+        x0 = work[base + R_X0]
+        nwin = work[base + R_X1] - x0 + 1
+        work[base + R_DEMAND0] = n_demand
+        found = -1
+        for i in range(comp_ptr[nwin], comp_ptr[nwin + 1]):
+            if _composition_ok(s, x0, comp_parts, comp_parts_ptr[i], comp_parts_ptr[i + 1], k, seg_cells, free):
+                found = i
+                break
+        x = x0
+        for t in range(comp_parts_ptr[found], comp_parts_ptr[found + 1]):
+            y = x + comp_parts[t] - 1
+            d = n_demand
+            n_demand += 1
+            d_seg[d] = s
+            d_lo[d] = y
+            d_hi[d] = x + k - 1
+            d_live[d] = 1
+            d_level[d] = -1
+            x = y + 1
+    for d in range(n_demand):
+        if d_live[d] == 0:
+            continue
+        for c in range(2 * d, 2 * d + 2):
+            for p in range(d_lo[d], d_hi[d] + 1):
+                v = seg_cells[d_seg[d], p]
+                if free[v] == 1 and mate_cell[v] < 0:
+                    mate_cell[v] = c
+                    mate_copy[c] = v
+                    break
+    for d in range(n_demand):
+        if d_live[d] == 0:
+            continue
+        for c in range(2 * d, 2 * d + 2):
+            if mate_copy[c] >= 0:
+                continue
+            steps += 1
+            if _augment(c, d_seg, d_lo, d_hi, seg_cells, free, mate_copy, mate_cell, par, seen, stamp, queue) >= 0:
+                stats[0] = steps
+                stats[1] = 0
+                return NONE
+            stamp += 1
+    # -- depth-first over the runs with a choice, in ``order``
     high = n_demand  # demand ids below this may be live
-    level = 0
+    level = first_multi
     entering = True
+    forced_steps = steps  # the cap counts the search's steps, not the one matching of the forced runs
     while True:
         if level == n_run:
             stats[0] = steps
             stats[1] = n_demand
             return FOUND
-        if steps > step_cap:
+        if steps - forced_steps > step_cap:
             stats[0] = steps
             stats[1] = 0
             return UNKNOWN

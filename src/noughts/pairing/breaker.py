@@ -62,7 +62,8 @@ SLICE_NODES = 20_000
 MAX_SYMMETRIES = 48
 """At most this many of the board's symmetries (the first listed) are used at each node."""
 
-DEFAULT_TT_ENTRIES = 1 << 20
+DEFAULT_TT_BYTES = 1 << 28
+"""The transposition table takes at most this much (or a third of the memory budget)."""
 STORE_START = 1 << 15
 EPSILON = (5, 4)
 """The 1 + epsilon trick: a child may use up to 5/4 of its sibling's number before the search
@@ -144,9 +145,10 @@ class BreakerResult:
         q = self.question
         maker = q.game.player_label(q.maker)
         breaker = q.game.player_label(q.breaker)
+        where = "" if q.maker_cells == q.breaker_cells == 0 else f" from {_short(q.position.text())!r}"
         if q.rules == "standard":
-            return f"{maker} cannot win {q.game} (from {q.position.text()!r}): {breaker} stops every line first"
-        return f"{breaker} stops {maker} from completing a line of {q.board}"
+            return f"{maker} cannot win {q.game}{where}: {breaker} stops every line first"
+        return f"{breaker} stops {maker} from completing a line of {q.board}{where}"
 
     def describe(self) -> str:
         """The answer in one line."""
@@ -187,6 +189,10 @@ class BreakerResult:
             "executor": self.executor,
             "subproofs": self.subproofs,
         }
+
+
+def _short(text: str, most: int = 80) -> str:
+    return text if len(text) <= most else text[: most - 3] + "..."
 
 
 def _argument(q: BreakerQuestion, proved: bool, pairing_at_root: bool) -> tuple[str, str | None]:
@@ -319,10 +325,12 @@ class BreakerProver:
         # the table
         entry = 2 * 8 * words + 7 * 8 + 8 * words
         if tt_entries is None:
-            tt_entries = DEFAULT_TT_ENTRIES
+            room = DEFAULT_TT_BYTES
             if budget is not None and budget.max_memory is not None:
-                while tt_entries > 1024 and tt_entries * entry > budget.max_memory // 3:
-                    tt_entries //= 2
+                room = min(room, budget.max_memory // 3)
+            tt_entries = 1 << 20
+            while tt_entries > 1024 and tt_entries * entry > room:
+                tt_entries //= 2
         tt_entries = 1 << max(4, int(tt_entries).bit_length() - 1)
         self.tt_key = np.zeros((tt_entries, 2 * words), dtype=np.uint64)
         self.tt_int = np.zeros((tt_entries, 7), dtype=np.int64)

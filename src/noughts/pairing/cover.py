@@ -6,8 +6,9 @@ its own (:mod:`noughts.pairing.matching`). That is exact where two lines share a
 on ``mnk(7,7,5)`` the three lines of a row of 7 all contain its middle three cells, so one pair
 there blocks the whole row. The breaking side's strategy is the same (answer a move on one cell
 of a pair with the other; every live line holds both cells of a pair, so the opponent never
-completes one), and it exists far more often: after two moves each on ``mnk(7,7,5)`` about a
-third of positions have one, and no position has a matching of 002's kind.
+completes one), and it exists far more often: on ``mnk(7,7,5)`` no line of a row of 7 can
+have two cells of its own beside its neighbours' in the row's middle, so 002's matching finds no
+pairing where a row keeps all its lines, while one pair in the middle serves the three.
 
 * :func:`find_cover_pairing` finds one with the block search of
   :mod:`noughts.pairing._cover_kernels` (a composition of each run of overlapping lines into
@@ -227,8 +228,8 @@ def exact_pairing(board: Board, maker: int, breaker: int) -> Pairs | None:
     >>> from noughts.core.board import mnk
     >>> len(exact_pairing(mnk(5, 5, 5), 0, 0))      # one pair per line: 12 lines
     12
-    >>> len(exact_pairing(mnk(5, 5, 4), 0, 0))      # overlapping lines share pairs
-    10
+    >>> exact_pairing(mnk(5, 5, 4), 0, 0) is None   # lines of 4 of 5: too many for the cells
+    True
     """
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import coo_matrix
