@@ -6,9 +6,8 @@ its own (:mod:`noughts.pairing.matching`). That is exact where two lines share a
 on ``mnk(7,7,5)`` the three lines of a row of 7 all contain its middle three cells, so one pair
 there blocks the whole row. The breaking side's strategy is the same (answer a move on one cell
 of a pair with the other; every live line holds both cells of a pair, so the opponent never
-completes one), and it exists far more often: on ``mnk(7,7,5)`` no line of a row of 7 can
-have two cells of its own beside its neighbours' in the row's middle, so 002's matching finds no
-pairing where a row keeps all its lines, while one pair in the middle serves the three.
+completes one), and it exists far more often: where a row of 7 keeps its three lines, 002's
+matching spends six of its cells on them, while one pair of its middle three serves all three.
 
 * :func:`find_cover_pairing` finds one with the block search of
   :mod:`noughts.pairing._cover_kernels` (a composition of each run of overlapping lines into
