@@ -8,7 +8,12 @@ on them. Start with :func:`game`, then :func:`solve` and :func:`count`::
     >>> p = g.start().play(4)
     >>> p.text()
     '.../.x./...'
+
+``import noughts`` loads the game core only: :func:`solve` and :func:`count` (and the engines
+and kernels under them) are imported the first time they are used.
 """
+
+from typing import TYPE_CHECKING, Any
 
 from noughts.core import (
     Board,
@@ -30,10 +35,31 @@ from noughts.core import (
     mnk,
     shape,
 )
-from noughts.exact.api import solve
-from noughts.exact.count import count
+
+if TYPE_CHECKING:
+    from noughts.exact.api import solve
+    from noughts.exact.count import count
 
 __version__ = "0.1.0"
+
+_LAZY = {"solve": "noughts.exact.api", "count": "noughts.exact.count"}
+"""Names whose modules load on first use: the exact engines, NumPy's kernels and numba's."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'noughts' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups find it directly
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "Board",

@@ -9,8 +9,8 @@ from noughts.agents import make_agent
 from noughts.agents.saved import load_agent, load_arena_zip, save_agent
 from noughts.agents.td import TDAgent
 from noughts.core import NoughtsError
+from noughts.exact.states import state_space
 from noughts.learn.evaluation import initial_values
-from noughts.learn.states import state_space
 
 
 @pytest.fixture

@@ -4,8 +4,8 @@ import pytest
 import noughts
 from noughts.agents.td import TDAgent
 from noughts.core import NoughtsError
+from noughts.exact.states import state_space
 from noughts.learn.evaluation import initial_values
-from noughts.learn.states import state_space
 
 
 def _agent(spec="cumulative(tictactoe)", init="tcd"):

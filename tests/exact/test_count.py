@@ -274,8 +274,20 @@ def test_budget_stops_cleanly(spec: str) -> None:
         count(spec, budget=Budget(max_memory=1))
 
 
-def test_progress_bar_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    assert count("tictactoe", progress=True).games == 255_168
+@pytest.mark.parametrize("method", ["reference", "fast"])
+def test_progress_is_reported_ply_by_ply(method: str, capsys: pytest.CaptureFixture[str]) -> None:
+    steps: list[tuple[int, int, str]] = []
+    result = count("tictactoe", progress=lambda *step: steps.append(step), method=method)  # type: ignore[arg-type]
+    assert result.games == 255_168
+    assert [done for done, _, _ in steps] == list(range(1, len(result.positions_by_ply) + 1))
+    assert {total for _, total, _ in steps} == {10}  # the longest game (9 plies) plus one
+    assert steps[4][2] == f"ply 4: {result.positions_by_ply[4]:,} positions"
+    assert capsys.readouterr().err == ""  # the library draws nothing: the CLI does
+
+
+def test_progress_must_be_a_callback() -> None:
+    with pytest.raises(TypeError, match="callback"):
+        count("tictactoe", progress=True)  # type: ignore[arg-type]
 
 
 def test_spec_and_game_alike() -> None:

@@ -102,7 +102,7 @@ def test_fast_grade_is_the_arena_grade():
     assert abs(arena.optimal_move_rate - fast) < 0.01
     assert learner.policy_grade(strict=True) <= fast
     zero = TDLearner(game, TDConfig(init="zero", seed=1))  # all ties: the grade is the share of optimal moves
-    from noughts.learn.states import optimal_action_sets
+    from noughts.exact.states import optimal_action_sets
 
     opt = optimal_action_sets(zero.space)[zero.space.nonterminal()]
     legal = (zero.space.next >= 0)[zero.space.nonterminal()].sum(axis=1)

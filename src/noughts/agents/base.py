@@ -5,11 +5,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Protocol, cast, runtime_checkable
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from noughts.core import Move, NoughtsError, Position
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["Agent", "RandomAgent", "agent_names", "make_agent", "read_options", "split_spec"]
 

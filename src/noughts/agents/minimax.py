@@ -54,8 +54,7 @@ from typing import Any
 import numpy as np
 
 from noughts.agents.base import read_options
-from noughts.core import Move, NoughtsError, Outcome, Player, Position
-from noughts.core.claim import CumulativeGame, MakerBreakerGame, MisereGame, StandardGame
+from noughts.core import Move, NoughtsError, Outcome, Player, Position, Rule
 from noughts.core.game import Game
 
 __all__ = ["INF", "SCORE_UNIT", "WIN", "MinimaxAgent", "from_options", "plain_negamax"]
@@ -89,9 +88,18 @@ class _Geometry:
 _GEOMETRY: dict[Game, _Geometry] = {}
 
 
+_KINDS = {
+    Rule.STANDARD: "standard",
+    Rule.MISERE: "misere",
+    Rule.MAKER_BREAKER: "maker_breaker",
+    Rule.CUMULATIVE: "cumulative",
+}
+
+
 def _geometry(game: Game) -> _Geometry | None:
-    if type(game) not in (StandardGame, MisereGame, MakerBreakerGame, CumulativeGame):
-        return None  # Otrio is built on the claim engine, but its moves are rings
+    rule = game.claim_rule
+    if rule is None:
+        return None  # Otrio's line rule is standard, but its moves are rings
     geo = _GEOMETRY.get(game)
     if geo is None:
         board = game.board
@@ -107,17 +115,9 @@ def _geometry(game: Game) -> _Geometry | None:
         order = tuple(
             sorted(range(board.num_cells), key=lambda c: (dist[c], -len(board.lines_through[c]), c))
         )
-        kind = (
-            "misere"
-            if isinstance(game, MisereGame)
-            else "maker_breaker"
-            if isinstance(game, MakerBreakerGame)
-            else "cumulative"
-            if isinstance(game, CumulativeGame)
-            else "standard"
+        geo = _GEOMETRY[game] = _Geometry(
+            board.line_masks, board.k, centre, corners, order, _KINDS[rule], game.maker
         )
-        maker = game.maker if isinstance(game, MakerBreakerGame) else None
-        geo = _GEOMETRY[game] = _Geometry(board.line_masks, board.k, centre, corners, order, kind, maker)
     return geo
 
 
@@ -153,8 +153,7 @@ def evaluate(p: Position, ply: int = 0) -> int:
     geo = _geometry(p.game)
     if geo is None:
         return 0
-    b0: int = p.state[0]
-    b1: int = p.state[1]
+    b0, b1 = p.cell_masks()
     mover = p.to_move
     me, op = (b0, b1) if mover is Player.FIRST else (b1, b0)
     k = geo.k
@@ -209,7 +208,7 @@ def _ordered(p: Position) -> list[Move]:
     geo = _geometry(p.game)
     if geo is None or geo.kind == "misere":
         return moves
-    b0, b1 = p.state[0], p.state[1]
+    b0, b1 = p.cell_masks()
     me, op = (b0, b1) if p.to_move is Player.FIRST else (b1, b0)
     wins = _completions(geo.lines, me, op, geo.k)
     blocks = _completions(geo.lines, op, me, geo.k)
@@ -361,7 +360,7 @@ class MinimaxAgent:
             return None
         if geo.kind == "maker_breaker" and geo.maker is mover:
             return None
-        b0, b1 = p.state[0], p.state[1]
+        b0, b1 = p.cell_masks()
         me, op = (b0, b1) if mover is Player.FIRST else (b1, b0)
         threats = _completions(geo.lines, op, me, geo.k)
         if threats.bit_count() == 1:
@@ -372,7 +371,7 @@ class MinimaxAgent:
         geo = _geometry(p.game)
         if geo is None or geo.kind != "standard":
             return None
-        b0, b1 = p.state[0], p.state[1]
+        b0, b1 = p.cell_masks()
         taken = b0 | b1
         if taken.bit_count() > 1:
             return None

@@ -54,7 +54,7 @@ class PairingAgent:
     def _fits(self, pairing: Pairing, position: Position) -> bool:
         if pairing.position.game != position.game or pairing.breaker is not position.to_move:
             return False
-        theirs = position.state[position.to_move.other]
+        theirs = position.owned(position.to_move.other)
         return not any(theirs >> a & 1 and theirs >> b & 1 for a, b in pairing.pairs)
 
     def pairing_for(self, position: Position) -> Pairing | None:

@@ -30,6 +30,7 @@ from noughts.core import Game, Move, NoughtsError, Position
 from noughts.core.budget import Budget
 from noughts.exact.api import ValueOracle, make_engine
 from noughts.exact.reference import after_move, move_key
+from noughts.exact.retro import RetroTable, load_table
 from noughts.exact.table import SolvedTable
 
 __all__ = ["PerfectAgent"]
@@ -42,7 +43,10 @@ class PerfectAgent:
 
     ``game`` (optional) prepares the engine ahead of the first move; positions of any other
     game get an engine of their own when they come. ``table`` is a
-    :class:`~noughts.exact.table.SolvedTable` or the path of a saved one. ``max_memory`` bounds
+    :class:`~noughts.exact.table.SolvedTable` or :class:`~noughts.exact.retro.RetroTable`, or the
+    path of a saved one. In a game that need not end the engine is its retrograde table (built
+    on the first move): a winning move wins fastest, so every move makes progress; a drawing
+    move never enters a lost position; a losing move delays the loss longest. ``max_memory`` bounds
     each engine's tables (bytes, None for no limit); there is no time limit.
     """
 
@@ -50,7 +54,7 @@ class PerfectAgent:
         self,
         game: Game | None = None,
         tie_break: str = "first",
-        table: SolvedTable | str | os.PathLike[str] | None = None,
+        table: SolvedTable | RetroTable | str | os.PathLike[str] | None = None,
         *,
         max_memory: int | None = 2 * 1024**3,
     ):
@@ -58,11 +62,14 @@ class PerfectAgent:
             raise NoughtsError(f"tie_break is 'first' or 'random', not {tie_break!r}")
         self.tie_break = tie_break
         self.name = "perfect" if tie_break == "first" else f"perfect:tie={tie_break}"
-        if table is not None and not isinstance(table, SolvedTable):
-            table = SolvedTable.load(table, game)
-        if table is not None and game is not None and table.game != game:
-            raise NoughtsError(f"the table is one of {table.game}, not of {game}")
-        self.table = table
+        loaded: SolvedTable | RetroTable | None
+        if table is None or isinstance(table, (SolvedTable, RetroTable)):
+            loaded = table
+        else:
+            loaded = load_table(table, game)
+        if loaded is not None and game is not None and loaded.game != game:
+            raise NoughtsError(f"the table is one of {loaded.game}, not of {game}")
+        self.table = loaded
         self.max_memory = max_memory
         self._engines: dict[Game, ValueOracle] = {}
         if game is not None:

@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from noughts.agents.saved import saved_game
 from noughts.core import Game, Move, NoughtsError, Position
-from noughts.learn.states import StateSpace, state_space
+from noughts.exact.states import StateSpace, state_space, terminal_values
 
 __all__ = ["KIND", "TDAgent", "from_saved"]
 
@@ -122,8 +122,6 @@ def from_saved(meta: Mapping[str, Any], arrays: Mapping[str, npt.NDArray[Any]]) 
             raise NoughtsError(f"the values in {name!r} of a saved TD agent must be finite and in [-1, 1]")
         tables.append(a)
     v1, v2 = tables
-    from noughts.learn.evaluation import terminal_values
-
     done = ~space.nonterminal()
     payoff = terminal_values(space)
     if not (np.array_equal(v1[done], payoff[done]) and np.array_equal(v2[done], -payoff[done])):

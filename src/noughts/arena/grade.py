@@ -19,6 +19,10 @@ Where the reachable positions are too many, ``sample=N`` grades N distinct posit
 random games instead (a uniformly random move at each ply, stopped at a uniformly random
 ply): an estimate of the rate over the positions random play visits, not over all positions.
 
+Games that need not end are graded the same way: their exact values come from the retrograde
+solver, the random games that sample positions stop at ``properties.truncation`` plies, and a
+game against the perfect player that reaches it is a draw by the move cap.
+
 >>> from noughts.agents import make_agent
 >>> g = grade(make_agent("perfect"), "tictactoe", games=2, seed=0)
 >>> g.optimal_move_rate, g.positions, g.as_second.losses
@@ -34,10 +38,10 @@ from typing import Any
 
 import numpy as np
 
-import noughts
 from noughts.agents import Agent
 from noughts.arena.match import as_agent, game_rng, play_game
 from noughts.core import Game, LimitExceeded, NoughtsError, Outcome, Player, Position
+from noughts.core import game as make_game
 from noughts.core.budget import Budget
 from noughts.exact.api import ValueOracle, make_engine
 from noughts.exact.reference import after_move, move_key
@@ -164,11 +168,12 @@ def sample_positions(game: Game, n: int, rng: np.random.Generator) -> list[Posit
     """
     found: dict[Position, None] = {}
     attempts = 0
+    cap = game.properties.move_cap  # a game that need not end is cut at its truncation
     while len(found) < n and attempts < 20 * n + 100:
         attempts += 1
         p = game.start()
         line = [p]
-        while not p.is_terminal():
+        while not p.is_terminal() and len(line) <= cap:
             moves = p.legal_moves()
             p = p.play(moves[int(rng.integers(len(moves)))])
             if not p.is_terminal():
@@ -213,7 +218,7 @@ def grade(
     whole work (``LimitExceeded``). ``progress(done, total)`` is called as positions are graded.
     """
     started = time.perf_counter()
-    g = noughts.game(game) if isinstance(game, str) else game
+    g = make_game(game) if isinstance(game, str) else game
     agent, agent_name = as_agent(agent)
     if rng is None:
         rng = np.random.default_rng(seed)

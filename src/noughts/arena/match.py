@@ -5,6 +5,9 @@ to move first (A first in games 0, 2, 4, ...), so the first-move advantage cance
 score. Game ``i`` draws its randomness from ``numpy.random.default_rng([seed, i])``: a match
 repeats exactly with the same seed, whatever order (or process) its games are played in.
 
+In a game that need not end, a game still running after the game's ``properties.truncation``
+plies is stopped there and scored a draw (see :func:`play_game`).
+
 The score of A counts a win 1, a draw 1/2, a loss 0. Its confidence interval is Student's t
 interval over the per-game scores (SciPy); each outcome rate gets a Wilson score interval
 (``scipy.stats.binomtest(...).proportion_ci(method="wilson")``). The Elo difference implied by
@@ -28,9 +31,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-import noughts
 from noughts.agents import Agent, make_agent
 from noughts.core import Game, IllegalMoveError, Move, NoughtsError, Outcome, Player, Position
+from noughts.core import game as make_game
 
 if TYPE_CHECKING:
     from noughts.store import Store
@@ -72,15 +75,22 @@ def play_game(
     start: Position,
     rng: np.random.Generator,
     on_move: Callable[[Position, Move], None] | None = None,
+    max_plies: int | None = None,
 ) -> tuple[Outcome, list[Move]]:
     """Play ``first`` (the player who moves first) against ``second`` from ``start`` to the end.
 
-    An agent that answers an illegal move raises ``IllegalMoveError`` naming the agent.
+    An agent that answers an illegal move raises ``IllegalMoveError`` naming the agent. A game
+    that need not end (marks vanish or move) is stopped after ``max_plies`` moves (default: the
+    game's ``properties.truncation``) and scored a draw by the move cap, the value of a game
+    that goes on for ever.
     """
     position = start
     moves: list[Move] = []
     players = {Player.FIRST: first, Player.SECOND: second}
+    cap = start.game.properties.truncation if max_plies is None else max_plies
     while not position.is_terminal():
+        if cap is not None and len(moves) >= cap:
+            return Outcome.DRAW, moves
         agent = players[position.to_move]
         move = agent.choose(position, rng)
         try:
@@ -242,10 +252,10 @@ def as_agent(agent: Agent | str) -> tuple[Agent, str]:
     return agent, str(getattr(agent, "name", type(agent).__name__))
 
 
-def _play_chunk(job: tuple[str, str, str, int, bool, Sequence[int], str | None]) -> list[GamePlayed]:
+def play_chunk(job: tuple[str, str, str, int, bool, Sequence[int], str | None]) -> list[GamePlayed]:
     """Play the games ``indices`` of a match between agent specs (for the parallel executor)."""
     spec, a_spec, b_spec, seed, swap, indices, start = job
-    game = noughts.game(spec)
+    game = make_game(spec)
     a, b = make_agent(a_spec), make_agent(b_spec)
     begin = game.start() if start is None else game.parse(start)
     return [_one(game, a, b, seed, swap, i, begin) for i in indices]
@@ -288,7 +298,7 @@ def play_match(
     games through :func:`noughts.parallel.executor` (local processes; agents given as specs
     only, else in this process), in chunks; the result is the same as in one process.
     """
-    run = _MatchRun(
+    run = MatchRun(
         game, agent_a, agent_b, games, swap, seed, start, store, progress, confidence, tournament_id
     )
     parallel = workers != 1 and isinstance(agent_a, str) and isinstance(agent_b, str)
@@ -300,13 +310,13 @@ def play_match(
         with executor(workers=workers) as ex:
             jobs = run.jobs(max(1, -(-games // (4 * ex.workers))))
             description = f"{run.result.agent_a} vs {run.result.agent_b}"
-            for played_chunk in ex.map(_play_chunk, jobs, description=description, chunksize=1):
+            for played_chunk in ex.map(play_chunk, jobs, description=description, chunksize=1):
                 for played in played_chunk:
                     run.record(played)
     return run.finish()
 
 
-class _MatchRun:
+class MatchRun:
     """One match being played: its agents, its result so far, and where its games go."""
 
     def __init__(
@@ -325,7 +335,7 @@ class _MatchRun:
     ):
         if games < 1:
             raise NoughtsError(f"a match has at least one game, not {games}")
-        self.game = noughts.game(game) if isinstance(game, str) else game
+        self.game = make_game(game) if isinstance(game, str) else game
         self.a, a_name = as_agent(agent_a)
         self.b, b_name = as_agent(agent_b)
         self.specs = (agent_a, agent_b)
@@ -347,7 +357,7 @@ class _MatchRun:
         self.started = time.perf_counter()
 
     def jobs(self, size: int) -> list[tuple[str, str, str, int, bool, Sequence[int], str | None]]:
-        """The match's games in chunks of ``size``, as jobs for :func:`_play_chunk`."""
+        """The match's games in chunks of ``size``, as jobs for :func:`play_chunk`."""
         a, b = self.specs
         assert isinstance(a, str) and isinstance(b, str)
         return [

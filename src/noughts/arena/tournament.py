@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-import noughts
-from noughts.arena.match import CONFIDENCE, MatchResult, _MatchRun, _play_chunk
+from noughts.arena.match import CONFIDENCE, MatchResult, MatchRun, play_chunk
 from noughts.arena.ratings import Ratings, bradley_terry, elo
 from noughts.core import Game, NoughtsError
+from noughts.core import game as make_game
 
 if TYPE_CHECKING:
     from noughts.store import Store
@@ -139,7 +139,7 @@ def play_tournament(
         raise NoughtsError("each agent may enter a tournament once (give them different specs)")
     if games < 1:
         raise NoughtsError(f"each pair plays at least one game, not {games}")
-    g = noughts.game(game) if isinstance(game, str) else game
+    g = make_game(game) if isinstance(game, str) else game
     if seed is None:
         seed = secrets.randbelow(2**31)
     result = TournamentResult(str(g), agents, games, seed)
@@ -156,7 +156,7 @@ def play_tournament(
             progress(done[0], total)
 
     runs = [
-        _MatchRun(
+        MatchRun(
             g,
             agents[i],
             agents[j],
@@ -182,7 +182,7 @@ def play_tournament(
             size = min(size, games)
             tagged = [(n, job) for n, run in enumerate(runs) for job in run.jobs(size)]
             chunks = ex.map(
-                _play_chunk, [job for _, job in tagged], description=f"tournament on {g}", chunksize=1
+                play_chunk, [job for _, job in tagged], description=f"tournament on {g}", chunksize=1
             )
             for (n, _), chunk in zip(tagged, chunks, strict=True):
                 for played in chunk:

@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from noughts.cli.views import MARK_STYLES, styled_line
-from noughts.core import ClaimGame, Game, NotaktoGame, OtrioGame, Outcome, Player
+from noughts.core import Game, Outcome, Player
 from noughts.core.text import render_grid
 from noughts.exact.result import SolveResult, Value
 
@@ -53,7 +53,9 @@ def moves_table(result: SolveResult) -> Table:
             game.format_move(mv.move),
             Text(verdict, style=VALUE_STYLES[verdict]),
             styled_line(game.outcome_text(mv.value.outcome)),
-            str(mv.value.plies + 1),
+            ""
+            if mv.value.outcome is Outcome.DRAW and not game.properties.bounded
+            else str(mv.value.plies + 1),
         ]
         if game.properties.is_scored:
             row.append(f"{mv.value.score:+d}" if mv.value.score is not None else "")
@@ -78,9 +80,9 @@ def marked_board(result: SolveResult) -> Text | None:
     (W5: wins in 5 plies, D: draw, L6: loses in 6), where moves are cells; else None.
     """
     game, position = result.game, result.position
-    # a cell move's action indexes game.marks (Notakto: board * cells + cell); Otrio's rings
-    # and veto's two steps have no one mark per move
-    if not isinstance(game, (ClaimGame, NotaktoGame)) or isinstance(game, OtrioGame):
+    # a cell move's action indexes game.marks (Notakto: board * cells + cell); Otrio's rings,
+    # veto's two steps and Morris slides have no one mark per move
+    if not game.cell_moves:
         return None
     board = game.board
     chars = list(game.marks(position))

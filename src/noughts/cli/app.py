@@ -11,31 +11,31 @@ from __future__ import annotations
 import json
 import secrets
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import numpy as np
 import typer
-from rich import box
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 from typer.core import TyperGroup
 
 import noughts
-from noughts.agents import Agent, agent_names, make_agent
-from noughts.cli.analysis import best_line, count_table, marked_board, moves_table, value_text
-from noughts.cli.session import HUMAN, PlaySession
-from noughts.cli.views import example_specs, game_facts, params_text, styled_board, styled_line
+from noughts.agents import agent_names
+from noughts.cli import HUMAN
 from noughts.core import ENTRIES, NoughtsError, Player
 from noughts.core.budget import Budget
-from noughts.exact.result import SolveResult
+
+# What the commands print with (Rich), the engines and the kernels are imported inside the
+# commands that use them: ``noughts --help`` and the commands that need no kernel start light.
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from noughts.agents import Agent
+    from noughts.exact.result import SolveResult
 
 
 def load_table(path: Path, game: noughts.Game) -> object:
     """A solved table saved by ``solve --save``, checked against ``game``."""
-    from noughts.exact.table import SolvedTable
+    from noughts.exact.retro import load_table as load
 
-    return SolvedTable.load(path, game)
+    return load(path, game)
 
 
 __all__ = ["NoughtsGroup", "app", "main"]
@@ -54,6 +54,17 @@ class NoughtsGroup(TyperGroup):
             typer.echo(f"noughts: error: {error}", err=True)
             raise typer.Exit(BAD_INPUT) from None
 
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """The commands, each with its whole summary (click's own list cuts them short)."""
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=1000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
 
 app = typer.Typer(
     name="noughts",
@@ -66,7 +77,29 @@ app = typer.Typer(
     ),
     no_args_is_help=True,
     add_completion=False,
+    # plain help (Rich's help panels load Markdown, tracebacks and more: the help must start light)
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"noughts {noughts.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print noughts' version and exit."
+        ),
+    ] = False,
+) -> None:
+    """The options that come before a command."""
+
 
 SpecArg = Annotated[
     str, typer.Argument(metavar="SPEC", help="The game, e.g. tictactoe or 'misere(mnk(4,4,4))'.")
@@ -79,6 +112,11 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document instead.")] = False,
 ) -> None:
     """Show a game: its rules, board figures, symmetries, move notation and empty board."""
+    from rich.console import Console
+    from rich.text import Text
+
+    from noughts.cli.views import game_facts, styled_board
+
     console = Console(highlight=False)
     with console.status(f"building {spec} ...", spinner="dots"):  # large boards take a while
         game = noughts.game(spec)
@@ -110,6 +148,8 @@ def show(
 
 
 def _word(value: object) -> str:
+    if value is None:
+        return "none"
     return ("yes" if value else "no") if isinstance(value, bool) else str(value)
 
 
@@ -149,6 +189,13 @@ def play(
     delay: Annotated[float, typer.Option(min=0.0, help="Seconds to wait after each agent move.")] = 0.0,
 ) -> None:
     """Play a game at the terminal (the help Typer shows is ``PLAY_HELP``)."""
+    import numpy as np
+    from rich.console import Console
+    from rich.text import Text
+
+    from noughts.agents import make_agent
+    from noughts.cli.session import PlaySession
+
     game = noughts.game(spec)
     start = game.start() if position is None else game.parse(position)
     names = {Player.FIRST: x.strip(), Player.SECOND: o.strip()}
@@ -251,16 +298,22 @@ def solve(
     ] = None,
 ) -> None:
     """Solve a position exactly: its value, every move's value and distance, the best line."""
+    from rich.console import Console
+
+    from noughts.cli.analysis import best_line, moves_table, value_text
+    from noughts.cli.views import styled_line
+
     console = Console(highlight=False)
     if prove is not None:
         _prove(spec, position, prove, as_json, max_seconds, max_memory, console)
         return
     if save is not None:
+        from noughts.exact.retro import solve_table
         from noughts.exact.table import build_table
 
         game = noughts.game(spec)
         budget = Budget(max_seconds, max_memory * 2**20)
-        built = build_table(game, budget)
+        built = build_table(game, budget) if game.properties.bounded else solve_table(game, budget=budget)
         built.save(save)
         summary = {"game": str(game), "positions": len(built), "file": str(save), "seconds": budget.elapsed()}
         if as_json:
@@ -291,6 +344,11 @@ def explain(
     table: Annotated[Path | None, typer.Option(metavar="FILE", help="Answer from a saved table.")] = None,
 ) -> None:
     """Explain a position: the board with every empty cell marked by its value, and why."""
+    from rich.console import Console
+
+    from noughts.cli.analysis import best_line, marked_board, moves_table, value_text
+    from noughts.cli.views import styled_board, styled_line
+
     result = _solve(spec, position, max_seconds, max_memory, table, progress=not as_json)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
@@ -332,10 +390,15 @@ def count(
 
     Positions are counted per ply and up to symmetry; docs/counting.md defines every count.
     """
+    from rich.console import Console
+
+    from noughts.cli.analysis import count_table
+    from noughts.cli.progress import step_bar
     from noughts.exact.count import count as run_count
 
     game = noughts.game(spec)
-    result = run_count(game, budget=Budget(max_seconds, max_memory * 2**20), progress=not as_json)
+    with step_bar(not as_json, f"counting {game}") as progress:
+        result = run_count(game, budget=Budget(max_seconds, max_memory * 2**20), progress=progress)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
         return
@@ -347,6 +410,13 @@ def count(
 @app.command()
 def games() -> None:
     """List the boards and rules that specs can name, with examples."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from noughts.cli.views import example_specs, params_parts, params_text
+
     console = Console(highlight=False)
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("name", style="bold", no_wrap=True)
@@ -355,9 +425,10 @@ def games() -> None:
     table.add_column("summary and examples", overflow="fold")
     for entry in ENTRIES.values():
         examples = Text(" ".join(example_specs(entry)), style="green")
-        table.add_row(
-            entry.name, entry.makes, params_text(entry), Text("\n").join([Text(entry.summary), examples])
-        )
+        params = params_text(entry)
+        if len(params) > 60:  # one parameter a line
+            params = "\n".join(params_parts(entry))
+        table.add_row(entry.name, entry.makes, params, Text("\n").join([Text(entry.summary), examples]))
     console.print(table)
     console.print(
         "A bare board is played under standard rules; rules nest, e.g. veto(misere(mnk(4,4,4))). "
@@ -367,9 +438,9 @@ def games() -> None:
 
 def _register_command_groups() -> None:
     """Commands that live in modules of their own, each a few lines over its library."""
-    from noughts.cli import arena, learn, pairing, prove, serve
+    from noughts.cli import arena, learn, pairing, prove, retro, serve
 
-    for module in (pairing, prove, arena, learn, serve):
+    for module in (pairing, prove, arena, learn, serve, retro):
         module.register(app)
 
 

@@ -9,15 +9,15 @@ import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich import box
-from rich.console import Console
-from rich.table import Table
 
 import noughts
 from noughts.core import NoughtsError
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 __all__ = ["register"]
 
@@ -48,6 +48,8 @@ WorkersOpt = Annotated[
 @contextmanager
 def _progress(enabled: bool, title: str) -> Iterator[Callable[[int, int], None]]:
     """A Rich progress bar on stderr (when it is a terminal); yields ``progress(done, total)``."""
+    from rich.console import Console
+
     console = Console(stderr=True)
     if not enabled or not console.is_terminal:
         yield lambda done, total: None
@@ -148,6 +150,10 @@ def grade(
     The share of reachable positions where its move is optimal, its results as each side
     against the perfect player, and its worst blunders.
     """
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
     from noughts.agents import make_agent
     from noughts.arena.grade import grade as run_grade
 
@@ -212,6 +218,10 @@ def match(
     as_json: JsonOpt = False,
 ) -> None:
     """Play a match between two agents: results with 95% confidence intervals, by side."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
     from noughts.arena.match import play_match
 
     game = noughts.game(spec)
@@ -273,6 +283,8 @@ def tournament(
     as_json: JsonOpt = False,
 ) -> None:
     """Play a round robin: every pair plays a match; standings and Bradley-Terry ratings."""
+    from rich.console import Console
+
     from noughts.arena.tournament import play_tournament
 
     game = noughts.game(spec)
@@ -301,6 +313,9 @@ def tournament(
 
 
 def _standings_table(rows: list[dict[str, Any]]) -> Table:
+    from rich import box
+    from rich.table import Table
+
     table = Table(box=box.SIMPLE_HEAD)
     for col in ("agent", "games", "wins", "draws", "losses", "score", "rating", "elo"):
         table.add_column(col, justify="left" if col == "agent" else "right")
@@ -326,6 +341,10 @@ def ratings(
     as_json: JsonOpt = False,
 ) -> None:
     """Rate every agent from the finished games recorded in the store (Bradley-Terry)."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
     from noughts.arena.ratings import bradley_terry
     from noughts.store import Store
 

@@ -8,8 +8,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from noughts.core import NoughtsError
 
@@ -62,7 +60,12 @@ def train(
     out: Annotated[
         Path, typer.Option("--out", metavar="FILE", help="Save the agent here (.json plus .npz beside it).")
     ],
-    init: Annotated[str, typer.Option(help="TD: initial values: zero, random, tcd, wtcd or 2sla.")] = "zero",
+    init: Annotated[
+        str,
+        typer.Option(
+            help="TD: initial values: zero, random, tcd, wtcd, 2sla, or 000's own scalings tcd-paper, wtcd-paper."
+        ),
+    ] = "zero",
     epsilon: Annotated[
         float | None,
         typer.Option(help="Exploration rate (td 0.05; qlearning: the starting epsilon, 1.0; linear 0)."),
@@ -109,6 +112,9 @@ def train(
     ] = False,
 ) -> None:
     """Train a learning agent by self-play until a stopping criterion holds; save it."""
+    from rich.console import Console
+    from rich.table import Table
+
     import noughts
     from noughts.learn.train import learner_class
     from noughts.learn.train import resume as resume_from
@@ -216,6 +222,8 @@ def experiment(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
 ) -> None:
     """Run an experiment that reproduces a source's study; it writes CSV, Markdown, PNG and its configuration."""
+    from rich.console import Console
+
     from noughts.learn.experiments import EXPERIMENTS
     from noughts.learn.experiments import experiment as find
 

@@ -11,16 +11,16 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich import box
-from rich.console import Console
-from rich.table import Table
 
 import noughts
 from noughts.core import Game, NoughtsError, Player, Position
 from noughts.core.registry import hypergraph
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = ["register"]
 
@@ -50,6 +50,8 @@ def _coords(game: Game, cells: tuple[int, ...] | list[int]) -> list[list[int]]:
 
 
 def _console() -> Console:
+    from rich.console import Console
+
     return Console(highlight=False)
 
 
@@ -172,6 +174,8 @@ def check(
     """Check a pairing: every surviving line holds a pair, and (small games) a search of every
     reply proves the outcome it secures or shows a game that breaks it. Exit 1 if it fails.
     """
+    from rich.console import Console
+
     from noughts.pairing.files import load_pairing, pairing_grid
     from noughts.pairing.verify import FALLBACKS, check_structure, search_pairing
 
@@ -183,7 +187,7 @@ def check(
     player = _player(role, "--role")
     loaded = load_pairing(pairing, game, player)
     structure = check_structure(loaded)
-    free = (game.board.full_mask & ~(loaded.position.state[0] | loaded.position.state[1])).bit_count()
+    free = (game.board.full_mask & ~loaded.position.occupied()).bit_count()
     do_search = search == "always" or (search == "auto" and free <= 16)
     report = None
     if do_search:
@@ -284,6 +288,9 @@ def simulate(
     """Play greedy Maker against potential Breaker and print the danger round by round (002
     §6.1, Figure 4), with the first round where it drops below 1/2.
     """
+    from rich import box
+    from rich.table import Table
+
     from noughts.pairing.potential import erdos_selfridge, plot_simulation
     from noughts.pairing.potential import simulate as run
 
@@ -402,7 +409,10 @@ def classify(spec: SpecArg, as_json: JsonOpt = False) -> None:
 
     Also checks the pairings of 000 Appendix A.2 for their roles.
     """
+    from rich import box
+    from rich.console import Console
     from rich.progress import Progress
+    from rich.table import Table
 
     from noughts.pairing.classify import appendix_pairings, check_classifiable
     from noughts.pairing.classify import classify as run

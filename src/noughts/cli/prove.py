@@ -15,9 +15,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich import box
-from rich.console import Console
-from rich.table import Table
 
 from noughts.core.errors import LimitExceeded, NoughtsError
 
@@ -64,6 +61,10 @@ def cube7(
 
     Exit status 0 when every case has a pairing, 1 when some case fails (listed), 2 on bad input.
     """
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
     from noughts.pairing.cube7 import plan_names, prove
 
     chosen = tuple(plans) if plans else ("centre", "other")
@@ -118,9 +119,14 @@ def check(
     Exit status 0 when valid; for a Breaker certificate 1 when a node fails (named); for a
     casework certificate 2 (with the failing case named).
     """
+<<<<<<< HEAD
     if _kind(cert) == "breaker":
         _check_breaker(cert, as_json)
         return
+=======
+    from rich.console import Console
+
+>>>>>>> main
     from noughts.pairing.certificate import check_certificate
 
     console = Console(stderr=True, highlight=False)

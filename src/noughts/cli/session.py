@@ -11,18 +11,21 @@ import shlex
 import sys
 import time
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
-import numpy as np
-from rich.console import Console
 from rich.text import Text
 
 from noughts.agents import Agent
+from noughts.cli import HUMAN
 from noughts.cli.views import styled_board, styled_line
 from noughts.core import Game, NoughtsError, Player, Position
 
+if TYPE_CHECKING:
+    import numpy as np
+    from rich.console import Console
+
 __all__ = ["COMMANDS", "HUMAN", "PlaySession"]
 
-HUMAN = "human"
 """The player name that means: a person types this player's moves."""
 
 COMMANDS = {
@@ -73,13 +76,25 @@ class PlaySession:
     # -- the game loop ------------------------------------------------------------------------------
 
     def run(self) -> Position:
-        """Play until the game ends or a person quits; return the last position."""
+        """Play until the game ends or a person quits (two agents alone stop at the move cap of
+        a game that need not end, ``properties.truncation`` plies); return the last position.
+        """
         say = self.console.print
         if any(agent is None for agent in self.players.values()):
             say(f"moves: {self.game.notation_help()}", highlight=False)
             say("commands: " + ", ".join(COMMANDS), highlight=False)
+        cap = self.game.properties.truncation
+        robots = all(agent is not None for agent in self.players.values())
         try:
             while not self.position.is_terminal():
+                if robots and cap is not None and len(self.history) > cap:
+                    say()
+                    say(styled_board(self.position))
+                    say(
+                        f"stopped after {cap} moves: a draw by the move cap ({self.game} need not end)",
+                        style="bold",
+                    )
+                    return self.position
                 say()
                 say(styled_board(self.position))
                 agent = self.players[self.position.to_move]

@@ -7,9 +7,10 @@ from noughts.core.board import Board, hypercube, mnk, shape
 from noughts.core.budget import Budget
 from noughts.core.claim import ClaimGame, CumulativeGame, MakerBreakerGame, MisereGame, StandardGame
 from noughts.core.codes import Result, Rule
-from noughts.core.common import Action, Cell, Move, NotaktoMove, Outcome, Player, Ring, Veto
+from noughts.core.common import Action, Cell, Move, NotaktoMove, Outcome, Player, Ring, Slide, Veto
 from noughts.core.errors import IllegalMoveError, LimitExceeded, NotationError, NoughtsError, SpecError
-from noughts.core.game import Game, GameProperties, Position
+from noughts.core.game import TRUNCATION, Game, GameProperties, Layout, Position, require_bounded
+from noughts.core.loopy import FadingGame, ForgetGame, MorrisGame, VanishingGame
 from noughts.core.notakto import NotaktoGame
 from noughts.core.otrio import OtrioGame
 from noughts.core.registry import ENTRIES, board, game, hypergraph
@@ -17,18 +18,23 @@ from noughts.core.veto import VetoGame
 
 __all__ = [
     "ENTRIES",
+    "TRUNCATION",
     "Action",
     "Board",
     "Budget",
     "Cell",
     "ClaimGame",
     "CumulativeGame",
+    "FadingGame",
+    "ForgetGame",
     "Game",
     "GameProperties",
     "IllegalMoveError",
+    "Layout",
     "LimitExceeded",
     "MakerBreakerGame",
     "MisereGame",
+    "MorrisGame",
     "Move",
     "NotaktoGame",
     "NotaktoMove",
@@ -41,8 +47,10 @@ __all__ = [
     "Result",
     "Ring",
     "Rule",
+    "Slide",
     "SpecError",
     "StandardGame",
+    "VanishingGame",
     "Veto",
     "VetoGame",
     "board",
@@ -50,5 +58,6 @@ __all__ = [
     "hypercube",
     "hypergraph",
     "mnk",
+    "require_bounded",
     "shape",
 ]

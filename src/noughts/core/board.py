@@ -23,12 +23,13 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cached_property
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from noughts.core.common import Cell
 from noughts.core.errors import LimitExceeded, NotationError, SpecError
-from noughts.core.tables import KernelTables
+
+if TYPE_CHECKING:
+    from noughts.core.tables import KernelTables
 
 __all__ = ["HYPERGRAPH_MAX_CELLS", "MAX_CELLS", "Board", "hypercube", "hypergraph_boards", "mnk", "shape"]
 
@@ -130,6 +131,8 @@ class Board:
     def _enumerate_lines(self) -> Iterator[tuple[Cell, ...]]:
         # for each direction, step every cell k-1 times at once (NumPy); a start whose k cells
         # all lie on the board begins a line. Lines come out by direction, then by start cell.
+        import numpy as np  # imported where used: ``import noughts`` stays light
+
         grid = np.array(self.grid, dtype=np.int64)
         coords = np.array(self.coords, dtype=np.int64).reshape(self.num_cells, self.dims)
         strides = np.array([math.prod(self.grid[i + 1 :]) for i in range(self.dims)], dtype=np.int64)
@@ -153,6 +156,8 @@ class Board:
         """The arrays kernels read (line masks, lines through each cell, symmetry tables), built
         once on first use (:mod:`noughts.core.tables`).
         """
+        from noughts.core.tables import KernelTables
+
         return KernelTables(self)
 
     @property
@@ -208,6 +213,8 @@ class Board:
         return count
 
     def _symmetries(self) -> Iterator[tuple[Cell, ...]]:
+        import numpy as np
+
         grid = self.grid
         active = self._active_axes()
         coords = np.array(self.coords, dtype=np.int64).reshape(self.num_cells, self.dims)
@@ -267,7 +274,7 @@ class Board:
         """
         coord = self.coords[cell]
         if self.dims == 2:
-            return _column_letters(coord[1]) + str(coord[0] + 1)
+            return column_letters(coord[1]) + str(coord[0] + 1)
         return ",".join(str(x + 1) for x in coord)
 
     def parse_cell(self, text: str) -> Cell:
@@ -309,7 +316,8 @@ class Board:
         return self.spec
 
 
-def _column_letters(col: int) -> str:
+def column_letters(col: int) -> str:
+    """The letters of 0-based column ``col`` in cell names: a..z, then aa, ab, ..."""
     name = ""
     col += 1
     while col:

@@ -16,6 +16,7 @@ State of a position: ``(first_bits, second_bits)``, one bit mask of claimed cell
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Hashable, Iterator
 from typing import Any
 
@@ -26,7 +27,14 @@ from noughts.core.errors import IllegalMoveError, NotationError
 from noughts.core.game import Game, GameProperties, Position
 from noughts.core.text import format_grid, parse_grid, render_grid
 
-__all__ = ["ClaimGame", "CumulativeGame", "MakerBreakerGame", "MisereGame", "StandardGame"]
+__all__ = [
+    "ClaimGame",
+    "CumulativeGame",
+    "MakerBreakerGame",
+    "MisereGame",
+    "StandardGame",
+    "outcome_by_score",
+]
 
 _FIRST, _SECOND = Player.FIRST, Player.SECOND
 
@@ -38,6 +46,9 @@ class ClaimGame(Game):
     has_draws = True
     is_scored = False
     claim_rule: Rule | None = Rule.STANDARD
+    cell_moves = True
+    line_rule: Rule | None = Rule.STANDARD
+    key_columns = ("first_bits", "second_bits")
 
     def __init__(self, board: Board):
         self.board = board
@@ -84,6 +95,13 @@ class ClaimGame(Game):
 
     def owned(self, position: Position, player: Player) -> int:
         return position.state[player]  # type: ignore[no-any-return]
+
+    def cell_masks(self, position: Position) -> tuple[int, int]:
+        return position.state
+
+    def occupied(self, position: Position) -> int:
+        state = position.state
+        return state[0] | state[1]  # type: ignore[no-any-return]
 
     def start(self) -> Position:
         return Position(self, (0, 0), _FIRST, None, self._initial_aux())
@@ -142,6 +160,20 @@ class ClaimGame(Game):
         for p in self.symmetries:
             state = (t(b0, p), t(b1, p)) + position.state[2:]
             yield Position(self, state, position.to_move, position._outcome, position._aux)
+
+    def fixed_action_sets(self) -> tuple[int, dict[frozenset[int], int]] | None:
+        """A symmetry moves the claim of cell ``c`` to the claim of ``perm[c]`` (Otrio too: its
+        action is the cube cell of the ring).
+        """
+        perms = self.symmetries
+        return len(perms), dict(fixed_cell_sets(self.board.num_cells, perms))
+
+    def key_words(self, key: Hashable) -> tuple[int, ...]:
+        return (key[0], key[1])  # type: ignore[index]
+
+    @property
+    def key_word_bits(self) -> int:
+        return self.board.num_cells
 
     # -- text -----------------------------------------------------------------------------------
 
@@ -250,6 +282,7 @@ class MisereGame(ClaimGame):
 
     rules_name = "misere"
     claim_rule = Rule.MISERE
+    line_rule = Rule.MISERE
 
     def _after_claim(
         self, mover: Player, cell: Cell, mine: int, theirs: int, full: bool, aux: Any
@@ -282,6 +315,7 @@ class MakerBreakerGame(ClaimGame):
     rules_name = "maker_breaker"
     has_draws = False
     claim_rule = Rule.MAKER_BREAKER
+    line_rule = Rule.MAKER_BREAKER
     maker: Player
 
     def __init__(self, board: Board, breaker_first: bool = False):
@@ -343,6 +377,7 @@ class CumulativeGame(ClaimGame):
     rules_name = "cumulative"
     is_scored = True
     claim_rule = Rule.CUMULATIVE
+    line_rule = Rule.CUMULATIVE
 
     def _initial_aux(self) -> Any:
         return (0, 0)
@@ -356,13 +391,13 @@ class CumulativeGame(ClaimGame):
                 gained += 1
         if gained:
             aux = (aux[0] + gained, aux[1]) if mover is _FIRST else (aux[0], aux[1] + gained)
-        return (_by_score(aux) if full else None), aux
+        return (outcome_by_score(aux) if full else None), aux
 
     def _judge(self, bits: tuple[int, int]) -> tuple[Outcome | None, Any]:
         s0, s1 = (sum(1 for m in self.board.line_masks if b & m == m) for b in bits)
         scores = (s0, s1)
         full = (bits[0] | bits[1]) == self.board.full_mask
-        return (_by_score(scores) if full else None), scores
+        return (outcome_by_score(scores) if full else None), scores
 
     def score(self, position: Position) -> tuple[int, int] | None:
         return position._aux  # type: ignore[no-any-return]
@@ -372,9 +407,15 @@ class CumulativeGame(ClaimGame):
         return [f"score: x {s0}, o {s1}"]
 
 
-def _by_score(scores: tuple[int, int]) -> Outcome:
+def outcome_by_score(scores: tuple[int, int]) -> Outcome:
+    """The outcome of a finished game with these (first, second) scores: the higher wins."""
     if scores[0] > scores[1]:
         return Outcome.FIRST
     if scores[1] > scores[0]:
         return Outcome.SECOND
     return Outcome.DRAW
+
+
+def fixed_cell_sets(cells: int, perms: tuple[tuple[int, ...], ...]) -> Counter[frozenset[int]]:
+    """For each set of cells that some of ``perms`` fix exactly, how many of them do."""
+    return Counter(frozenset(c for c in range(cells) if p[c] == c) for p in perms)

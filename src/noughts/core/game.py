@@ -10,17 +10,22 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from noughts.core.board import Board
 from noughts.core.codes import Rule
 from noughts.core.common import Action, Move, Outcome, Player
 from noughts.core.errors import NotationError, NoughtsError
 
-__all__ = ["Game", "GameProperties", "Position"]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["TRUNCATION", "Game", "GameProperties", "Layout", "Position", "require_bounded"]
+
+TRUNCATION = 200
+"""Plies after which environments and matches stop a game that has not ended, for rules under
+which a game need not end (:attr:`GameProperties.truncation`)."""
 
 
 @dataclass(frozen=True)
@@ -29,15 +34,70 @@ class GameProperties:
 
     ``zero_sum``: one player's gain is the other's loss. ``has_draws``: a game can end drawn.
     ``is_scored``: finished games also carry a score per player (cumulative rules).
-    ``max_length``: the most moves any game can last (every game here is bounded).
+    ``max_length``: the most moves any game can last, or None where a game need not end (rules
+    that move or remove marks: :mod:`noughts.core.loopy`); :attr:`bounded` says which.
     ``same_marks``: both players draw the same mark (Notakto).
+    ``truncation``: for games that need not end, the plies after which environments (Gymnasium's
+    ``truncated=True``) and matches (a draw by the move cap) stop a game that is still running;
+    None for bounded games, which always end by themselves.
+
+    Algorithms that walk a game to its end (alpha-beta, proof-number search, the level-by-level
+    counting DAG, the learners' state spaces) check :attr:`bounded` and refuse the others with a
+    clear message (:meth:`require_bounded`); the retrograde solver (:mod:`noughts.exact.retro`)
+    takes both.
     """
 
     zero_sum: bool
     has_draws: bool
     is_scored: bool
-    max_length: int
+    max_length: int | None
     same_marks: bool = False
+    truncation: int | None = None
+
+    @property
+    def bounded(self) -> bool:
+        """Whether every game ends within :attr:`max_length` moves."""
+        return self.max_length is not None
+
+    @property
+    def move_cap(self) -> int:
+        """The most plies a game is played for: ``max_length`` for bounded games, else
+        ``truncation``.
+        """
+        cap = self.max_length if self.max_length is not None else self.truncation
+        assert cap is not None, "a game that need not end declares its truncation"
+        return cap
+
+
+def require_bounded(game: Game, what: str) -> int:
+    """``game.properties.max_length``, or ``NoughtsError`` saying that ``what`` (e.g.
+    "alpha-beta search") needs a game that ends, where a game of ``game`` need not end.
+    """
+    length = game.properties.max_length
+    if length is None:
+        raise NoughtsError(
+            f"{what} needs a game that ends, and a game of {game} need not end (marks move or "
+            "vanish, so positions repeat); solve it by retrograde analysis instead "
+            "(noughts solve, noughts.exact.retro)"
+        )
+    return length
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a game's cells are laid out, for pictures (the web's panels) and feature planes.
+
+    ``boards``: the number of separate copies of ``game.board`` a position holds, each with its
+    own marks (Notakto), or None where the game is played on the one board. ``plane`` and
+    ``slots``: games whose cells are slots in the cells of a flat plane (Otrio: each cell of the
+    3x3 ``plane`` holds a small, a medium and a large ring, the names in ``slots``); cell
+    ``len(slots) * p + s`` of ``game.board`` is slot ``s`` of the plane's cell ``p``. None and
+    ``()`` elsewhere, where each cell of ``game.board`` is drawn as itself.
+    """
+
+    boards: int | None = None
+    plane: Board | None = None
+    slots: tuple[str, ...] = ()
 
 
 class Position:
@@ -100,6 +160,10 @@ class Position:
         """The cells either player holds, as a bit mask."""
         return self.game.occupied(self)
 
+    def cell_masks(self) -> tuple[int, int]:
+        """``(owned(FIRST), owned(SECOND))`` in one call, for loops that read both."""
+        return self.game.cell_masks(self)
+
     # -- learning interface -------------------------------------------------------------------
 
     def legal_actions(self) -> list[Action]:
@@ -109,6 +173,8 @@ class Position:
 
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
         """A boolean array of length ``game.num_actions``, true at each legal action."""
+        import numpy as np  # imported where used: ``import noughts`` stays light
+
         mask = np.zeros(self.game.num_actions, dtype=bool)
         mask[self.legal_actions()] = True
         return mask
@@ -183,7 +249,19 @@ class Game(ABC):
     is more than claiming one empty cell of one board (veto, Notakto, Otrio): a capability the
     game declares, so no algorithm dispatches on the game's class."""
     maker: Player | None = None
-    """Maker's player under Maker-Breaker rules, None elsewhere."""
+    """Maker's player under Maker-Breaker rules (with or without a veto step), None elsewhere."""
+    line_rule: Rule | None = None
+    """What owning a whole line does, for every game whose turns end in claiming cells: the
+    ``claim_rule`` of a claim game, the claims' rule under a veto step, ``Rule.STANDARD`` for
+    Otrio (a line wins, under ring quotas); None where lines decide otherwise (Notakto)."""
+    has_veto_step: bool = False
+    """Whether each turn opens with a veto step (veto rules; see :meth:`is_veto_step`)."""
+    layout: Layout = Layout()
+    """How the cells are laid out for pictures and feature planes (:class:`Layout`)."""
+    cell_moves: bool = False
+    """Whether every move marks one cell and its action is that cell's index into
+    :meth:`marks` (claim games, Notakto, the fading games); False where a move is more (Otrio's
+    rings, veto steps, Morris slides)."""
 
     # -- the protocol every rules family implements ---------------------------------------------
 
@@ -210,10 +288,81 @@ class Game(ABC):
         """The cells either player holds, as a bit mask."""
         return self.owned(position, Player.FIRST) | self.owned(position, Player.SECOND)
 
+    def cell_masks(self, position: Position) -> tuple[int, int]:
+        """``(owned(FIRST), owned(SECOND))`` in one call."""
+        return self.owned(position, Player.FIRST), self.owned(position, Player.SECOND)
+
     def completed_lines(self, position: Position, player: Player) -> tuple[int, ...]:
         """The indices (into ``board.lines``) of the lines ``player`` holds whole."""
         mine = self.owned(position, player)
         return tuple(j for j, m in enumerate(self.board.line_masks) if mine & m == m)
+
+    def claimable(self, position: Position, player: Player) -> int:
+        """The cells ``player`` could claim on their turn, as a bit mask: the empty cells, less
+        those the rules forbid them (Otrio: ring sizes they have used up; veto rules: the
+        forbidden cell).
+        """
+        return self.board.full_mask & ~self.occupied(position)
+
+    def pieces_left(self, position: Position, player: Player) -> tuple[int, ...] | None:
+        """How many pieces of each slot kind (``layout.slots``) ``player`` still holds, for games
+        with a limited supply (Otrio's rings); None where the supply is unlimited.
+        """
+        return None
+
+    # veto rules (``has_veto_step``); other games answer as games without a veto step
+
+    def is_veto_step(self, position: Position) -> bool:
+        """Whether the next move is a veto (or a pass) rather than a claim."""
+        return False
+
+    def forbidden_cell(self, position: Position) -> int | None:
+        """The cell the claimer may not take this turn (None at a veto step, after a pass, or
+        in games without vetoes).
+        """
+        return None
+
+    def claimer(self, position: Position) -> Player:
+        """Who claims next (at a veto step, the veto is made by the other player)."""
+        return position.to_move
+
+    def inner_position(self, position: Position) -> Position:
+        """The claim-game position of the same marks, the veto step forgotten (the position
+        itself in games without vetoes).
+        """
+        return position
+
+    # games of several boards (``layout.boards``)
+
+    def board_marks(self, position: Position) -> tuple[int, ...]:
+        """Each board's marks as bit masks, board by board (games of several boards)."""
+        raise NoughtsError(f"{self.spec} is played on one board with its own marks per player")
+
+    def live_boards(self, position: Position) -> tuple[int, ...]:
+        """The indices of the boards still in play (games of several boards)."""
+        raise NoughtsError(f"{self.spec} is played on one board with its own marks per player")
+
+    # -- symmetry acting on moves, and compact keys ------------------------------------------------
+
+    def fixed_action_sets(self) -> tuple[int, dict[frozenset[int], int]] | None:
+        """The symmetry group acting on the game's actions, for Burnside's lemma: its order and,
+        for each set of actions that some group elements fix exactly, how many elements do.
+        None for a game whose move symmetries noughts does not know.
+        """
+        return None
+
+    key_columns: tuple[str, ...] | None = None
+    """The names of the integers :meth:`key_words` packs a canonical key into (solved tables
+    store them as 64-bit words), or None where no compact form is defined."""
+
+    def key_words(self, key: Hashable) -> tuple[int, ...]:
+        """``canonical_key()``'s value as non-negative integers, one per ``key_columns``."""
+        raise NoughtsError(f"no compact key is defined for {self.spec}")
+
+    @property
+    def key_word_bits(self) -> int:
+        """The most bits any of :meth:`key_words`' integers needs."""
+        raise NoughtsError(f"no compact key is defined for {self.spec}")
 
     @abstractmethod
     def canonical_key(self, position: Position) -> Hashable: ...
@@ -305,13 +454,15 @@ class Game(ABC):
         self.play(position, move)  # play is the one place that knows why a move is illegal
 
     def _check_action(self, action: object) -> int:
-        if (
-            not isinstance(action, (int, np.integer))
-            or isinstance(action, bool)
-            or not 0 <= action < self.num_actions
-        ):
+        if type(action) is int:
+            whole = True
+        else:  # NumPy integers too; NumPy is imported only when one can be here
+            import numpy as np
+
+            whole = isinstance(action, (int, np.integer)) and not isinstance(action, bool)
+        if not whole or not 0 <= action < self.num_actions:  # type: ignore[operator]
             raise NotationError(f"action {action!r} is not in [0, {self.num_actions})")
-        return int(action)
+        return int(action)  # type: ignore[call-overload, no-any-return]
 
     def __str__(self) -> str:
         return self.spec

@@ -12,13 +12,16 @@ separated by ``;``. People write moves as ``b2`` on one board and ``2:b2`` (boar
 from __future__ import annotations
 
 import itertools
+import math
+from collections import Counter
 from collections.abc import Hashable, Iterator
 from typing import Any
 
 from noughts.core.board import Board
+from noughts.core.claim import fixed_cell_sets
 from noughts.core.common import Move, NotaktoMove, Outcome, Player
 from noughts.core.errors import IllegalMoveError, NotationError
-from noughts.core.game import Game, GameProperties, Position
+from noughts.core.game import Game, GameProperties, Layout, Position
 from noughts.core.text import format_grid, parse_grid, render_grid
 
 __all__ = ["MAX_BOARDS", "NotaktoGame"]
@@ -29,6 +32,8 @@ _DEAD = -1  # a dead board in canonical keys: every dead board is alike
 
 class NotaktoGame(Game):
     """Notakto on ``boards`` copies of ``board``; see the module docstring."""
+
+    cell_moves = True
 
     def __init__(self, board: Board, boards: int = 1):
         self.board = board
@@ -42,6 +47,8 @@ class NotaktoGame(Game):
         self.properties = GameProperties(
             zero_sum=True, has_draws=False, is_scored=False, max_length=boards * longest, same_marks=True
         )
+        self.layout = Layout(boards=boards)
+        self.key_columns = ("to_move",) + tuple(f"board{b + 1}" for b in range(boards))
 
     def player_label(self, player: Player) -> str:
         return f"{player} player"
@@ -104,7 +111,10 @@ class NotaktoGame(Game):
 
     # -- symmetry -------------------------------------------------------------------------------
 
-    def _board_key(self, bits: int) -> int:
+    def board_key(self, bits: int) -> int:
+        """One board's part of :meth:`canonical_key`: its least image under the board's
+        symmetries, or -1 for every dead board alike.
+        """
         if self.is_dead(bits):
             return _DEAD
         t = self.board.transform_mask
@@ -114,7 +124,7 @@ class NotaktoGame(Game):
         """Boards are interchangeable and dead boards all alike: the side to move (which dead
         boards no longer show) and the sorted per-board keys.
         """
-        return (position.to_move, *sorted(self._board_key(bits) for bits in position.state))
+        return (position.to_move, *sorted(self.board_key(bits) for bits in position.state))
 
     def symmetric_images(self, position: Position) -> Iterator[Position]:
         """Each board under each of its symmetries, and each swap of two boards."""
@@ -128,6 +138,39 @@ class NotaktoGame(Game):
             swapped = list(state)
             swapped[i], swapped[j] = swapped[j], swapped[i]
             yield Position(self, tuple(swapped), position.to_move, position._outcome, position._aux)
+
+    def fixed_action_sets(self) -> tuple[int, dict[frozenset[int], int]] | None:
+        """The group is every board's symmetry group independently together with every
+        permutation of the boards (G wr S_boards): a permutation sigma of the boards and a
+        symmetry g_b per board fix action (b, c) iff sigma(b) = b and g_b(c) = c.
+        """
+        n = self.board.num_cells
+        boards = self.boards
+        fixed_cells = fixed_cell_sets(n, self.symmetries)
+        order_g = sum(fixed_cells.values())
+        order = order_g**boards * math.factorial(boards)
+        sets: Counter[frozenset[int]] = Counter()
+        choices = list(fixed_cells.items())
+        for size in range(boards + 1):
+            # permutations of the boards fixing exactly a given set of `size` boards
+            perms_fixing = _derangements(boards - size) * order_g ** (boards - size)
+            for fixed_boards in itertools.combinations(range(boards), size):
+                for picks in itertools.product(choices, repeat=size):
+                    actions = frozenset(
+                        b * n + c for b, (cells, _) in zip(fixed_boards, picks, strict=True) for c in cells
+                    )
+                    weight = perms_fixing * math.prod(k for _, k in picks)
+                    sets[actions] += weight
+        assert sum(sets.values()) == order
+        return order, dict(sets)
+
+    def key_words(self, key: Hashable) -> tuple[int, ...]:
+        """The side to move, then each board's key plus one (0 for a dead board)."""
+        return (int(key[0]),) + tuple(k + 1 for k in key[1:])  # type: ignore[index]
+
+    @property
+    def key_word_bits(self) -> int:
+        return self.board.num_cells + 1
 
     # -- text -----------------------------------------------------------------------------------
 
@@ -223,3 +266,10 @@ class NotaktoGame(Game):
     def move(self, action: int) -> Move:
         a = self._check_action(action)
         return NotaktoMove(*divmod(a, self.board.num_cells))
+
+
+def _derangements(m: int) -> int:
+    d = [1, 0]
+    for i in range(2, m + 1):
+        d.append((i - 1) * (d[-1] + d[-2]))
+    return d[m]

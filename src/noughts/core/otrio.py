@@ -18,9 +18,10 @@ from typing import Any
 
 from noughts.core.board import hypercube, mnk
 from noughts.core.claim import StandardGame
+from noughts.core.codes import Rule
 from noughts.core.common import Cell, Move, Outcome, Player, Ring
 from noughts.core.errors import IllegalMoveError, NotationError
-from noughts.core.game import GameProperties, Position
+from noughts.core.game import GameProperties, Layout, Position
 
 __all__ = ["OtrioGame"]
 
@@ -32,12 +33,15 @@ RINGS_PER_SIZE = 3
 class OtrioGame(StandardGame):
     """Two-player Otrio; see the module docstring."""
 
+    cell_moves = False  # a move is a ring: a cell and a size
     claim_rule = None  # the ring quotas are no claim rule: the claim kernels do not play Otrio
+    line_rule = Rule.STANDARD  # a line of the cube wins
 
     def __init__(self) -> None:
         super().__init__(hypercube(3, 3))
         self.spec = "otrio"
         self.plane = mnk(3, 3, 3)
+        self.layout = Layout(plane=self.plane, slots=SIZES)
         self.properties = GameProperties(zero_sum=True, has_draws=True, is_scored=False, max_length=18)
         self._layers = tuple(sum(1 << (3 * c + s) for c in range(9)) for s in range(3))
         # symmetries of the cube that keep the size axis (the quotas are per size): 16 of 48
@@ -107,6 +111,18 @@ class OtrioGame(StandardGame):
         mine = position.state[player]
         small, medium, large = (RINGS_PER_SIZE - (mine & layer).bit_count() for layer in self._layers)
         return small, medium, large
+
+    def pieces_left(self, position: Position, player: Player) -> tuple[int, ...] | None:
+        return self.rings_left(position, player)
+
+    def claimable(self, position: Position, player: Player) -> int:
+        """The empty slots of the ring sizes ``player`` still holds."""
+        mine = position.state[player]
+        cells: int = self.board.full_mask & ~(position.state[0] | position.state[1])
+        for layer in self._layers:
+            if (mine & layer).bit_count() >= RINGS_PER_SIZE:
+                cells &= ~layer
+        return cells
 
     # -- text -----------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from noughts.core.board import Board, _column_letters
+from noughts.core.board import Board, column_letters
 from noughts.core.errors import NotationError
 
 __all__ = ["HOLE", "format_grid", "parse_grid", "render_grid"]
@@ -128,7 +128,7 @@ def render_grid(board: Board, chars: Sequence[str], width: int = 1) -> list[str]
         ]
     rows, cols = grid[-2], grid[-1]
     label = len(str(rows))
-    header = " " * (label + 1) + " ".join(_column_letters(c).ljust(width) for c in range(cols))
+    header = " " * (label + 1) + " ".join(column_letters(c).ljust(width) for c in range(cols))
 
     def plane(prefix: tuple[int, ...]) -> list[str]:
         out = [header]

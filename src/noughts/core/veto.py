@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterator
 from typing import Any
 
-from noughts.core.claim import ClaimGame, CumulativeGame, MakerBreakerGame, _by_score
+from noughts.core.claim import ClaimGame, fixed_cell_sets, outcome_by_score
+from noughts.core.codes import Rule
 from noughts.core.common import Move, Outcome, Player, Veto
 from noughts.core.errors import IllegalMoveError, NotationError
 from noughts.core.game import Game, GameProperties, Position
@@ -31,8 +32,12 @@ _PASS = -1
 class VetoGame(Game):
     """Veto rules wrapped around a claim game; see the module docstring."""
 
+    has_veto_step = True
+
     def __init__(self, inner: ClaimGame):
         self.inner = inner
+        self.line_rule = inner.claim_rule
+        self.maker = inner.maker
         self.board = inner.board
         self.spec = f"veto({inner.spec})"
         n = self.board.num_cells
@@ -50,17 +55,37 @@ class VetoGame(Game):
     # -- the end of a stalled game ----------------------------------------------------------------
 
     def _stalled_outcome(self, position: Position) -> Outcome:
-        inner = self.inner
-        if isinstance(inner, CumulativeGame):
-            return _by_score(position._aux)
-        if isinstance(inner, MakerBreakerGame):
-            return Outcome.win_for(inner.breaker)
+        rule = self.inner.claim_rule
+        if rule is Rule.CUMULATIVE:
+            return outcome_by_score(position._aux)
+        if rule is Rule.MAKER_BREAKER:
+            assert self.maker is not None
+            return Outcome.win_for(self.maker.other)
         return Outcome.DRAW
 
     # -- typed access -----------------------------------------------------------------------------
 
     def owned(self, position: Position, player: Player) -> int:
         return position.state[player]  # type: ignore[no-any-return]
+
+    def cell_masks(self, position: Position) -> tuple[int, int]:
+        return position.state[0], position.state[1]
+
+    def occupied(self, position: Position) -> int:
+        state = position.state
+        return state[0] | state[1]  # type: ignore[no-any-return]
+
+    def veto_state(self, position: Position) -> tuple[int, int, int | None]:
+        """``(first's cells, second's cells, pending)`` in one call, for searches: ``pending`` is
+        None at a veto step, -1 after a pass, else the forbidden cell (the parts of a running
+        position's :meth:`canonical_key` before symmetry).
+        """
+        return position.state
+
+    def claimable(self, position: Position, player: Player) -> int:
+        veto = self.forbidden_cell(position)
+        empty: int = self.board.full_mask & ~(position.state[0] | position.state[1])
+        return empty if veto is None else empty & ~(1 << veto)
 
     def is_veto_step(self, position: Position) -> bool:
         """Whether the next move is a veto (or a pass) rather than a claim."""
@@ -165,6 +190,25 @@ class VetoGame(Game):
         for p in self.symmetries:
             v = veto if veto is None or veto < 0 else p[veto]
             yield Position(self, (t(b0, p), t(b1, p), v), position.to_move, position._outcome, position._aux)
+
+    def fixed_action_sets(self) -> tuple[int, dict[frozenset[int], int]] | None:
+        """A symmetry moves claims and vetoes of a cell alike and fixes the pass."""
+        n = self.board.num_cells
+        perms = self.symmetries
+        cells = fixed_cell_sets(n, perms)
+        return len(perms), {frozenset(s) | {n + c for c in s} | {2 * n}: k for s, k in cells.items()}
+
+    key_columns = ("first_bits", "second_bits", "veto")
+
+    def key_words(self, key: Hashable) -> tuple[int, ...]:
+        """The veto word: 0 at a veto step, 1 after a pass, ``cell + 2`` for a forbidden cell."""
+        veto = key[2]  # type: ignore[index]
+        return (key[0], key[1], 0 if veto is None else veto + 2)  # type: ignore[index]
+
+    @property
+    def key_word_bits(self) -> int:
+        n = self.board.num_cells
+        return max(n, (n + 1).bit_length())
 
     # -- text -----------------------------------------------------------------------------------
 

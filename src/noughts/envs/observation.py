@@ -15,11 +15,18 @@ size), with a leading axis of boards for Notakto. Each plane has a name
   all 1 while a veto (or pass) is due; ``passed``: all 1 while a claim follows a pass.
 * ``own_score``, ``opponent_score`` (cumulative rules): the lines each side owns so far, on
   every cell (the bound of the space is the number of lines).
+* ``lifetime`` (``forget``, ``vanishing``): on each mark, the plies it has left divided by the
+  longest a mark lives (the newest mark is near 1, the next to leave smallest); ``leaving``: 1 on
+  the mark that leaves at the end of the next move (:meth:`FadingGame.lifetimes`,
+  :meth:`FadingGame.leaving`).
+* ``own_in_hand``, ``opponent_in_hand`` (``morris``): the marks each side has still to place,
+  on every cell (bounded by ``pieces``).
 * ``is_first``: all 1 when the observer is the first player (who moved first in this game;
   under Maker-Breaker that says the role).
 
-Everything here is read from the public position API and the state layout each rules module
-documents; the tests check the planes against ``game.marks(position)`` and
+Everything here is read from the public position API (the cells each player owns, the veto
+step, the boards' marks) and from what the game declares (``layout``, ``has_veto_step``,
+``properties``); the tests check the planes against ``game.marks(position)`` and
 ``position.score()``.
 """
 
@@ -30,20 +37,9 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from noughts.core import (
-    ClaimGame,
-    CumulativeGame,
-    Game,
-    NotaktoGame,
-    NoughtsError,
-    Player,
-    Position,
-    VetoGame,
-)
+from noughts.core import FadingGame, Game, MorrisGame, NoughtsError, Player, Position
 
 __all__ = ["ObservationEncoder"]
-
-_PASS = -1  # the pending veto after a pass (noughts.core.veto)
 
 
 class ObservationEncoder:
@@ -54,13 +50,12 @@ class ObservationEncoder:
     """
 
     def __init__(self, game: Game):
-        if not isinstance(game, (ClaimGame, VetoGame, NotaktoGame)):
+        self._boards = game.layout.boards  # several boards of one mark (Notakto), or None
+        if game.line_rule is None and self._boards is None:
             raise NoughtsError(f"no observation encoding for {game} ({type(game).__name__})")
         self.game = game
         board = game.board
-        self._inner: ClaimGame | None = game.inner if isinstance(game, VetoGame) else None
-        rules = self._inner if self._inner is not None else game
-        self._scored = isinstance(rules, CumulativeGame)
+        self._scored = game.properties.is_scored
         grid = board.grid
         # flat index of each cell's grid point (row-major over the grid)
         strides = [math.prod(grid[i + 1 :]) for i in range(len(grid))]
@@ -72,23 +67,34 @@ class ObservationEncoder:
         self._holes = board.num_cells < self._grid_size
         self._cell_bits = [1 << c for c in range(board.num_cells)]
         names: list[str]
-        if isinstance(game, NotaktoGame):
+        if self._boards is not None:
             names = ["x", "dead"]
-            self.shape: tuple[int, ...] = (game.boards, *grid, 0)
+            self.shape: tuple[int, ...] = (self._boards, *grid, 0)
         else:
             names = ["own", "opponent"]
             self.shape = (*grid, 0)
         if self._holes:
             names.append("on_board")
-        if isinstance(game, VetoGame):
+        if game.has_veto_step:
             names += ["vetoed", "veto_step", "passed"]
         if self._scored:
             names += ["own_score", "opponent_score"]
+        if isinstance(game, FadingGame):
+            names += ["lifetime", "leaving"]
+        if isinstance(game, MorrisGame):
+            names += ["own_in_hand", "opponent_in_hand"]
         names.append("is_first")
         self.plane_names: tuple[str, ...] = tuple(names)
         self.shape = (*self.shape[:-1], len(names))
         lines = len(board.lines)
-        self.high = np.array([float(lines) if n.endswith("_score") else 1.0 for n in names], dtype=np.float32)
+        pieces = float(game.pieces) if isinstance(game, MorrisGame) else 1.0
+        self.high = np.array(
+            [
+                float(lines) if n.endswith("_score") else pieces if n.endswith("_in_hand") else 1.0
+                for n in names
+            ],
+            dtype=np.float32,
+        )
         self._on_board = np.zeros(self._grid_size, dtype=np.float32)
         self._on_board[self._points] = 1.0
 
@@ -111,22 +117,26 @@ class ObservationEncoder:
             raise NoughtsError(f"the position is one of {position.game}, not of {game}")
         player = Player(player)
         planes: list[npt.NDArray[np.float32]] = []
-        if isinstance(game, NotaktoGame):
+        if self._boards is not None:
             return self._encode_notakto(position, player)
-        state = position.state
-        planes.append(self._cells(state[player]))
-        planes.append(self._cells(state[player.other]))
+        masks = position.cell_masks()
+        planes.append(self._cells(masks[player]))
+        planes.append(self._cells(masks[player.other]))
         if self._holes:
             planes.append(self._on_board)
-        if isinstance(game, VetoGame):
-            veto = state[2]
+        if isinstance(game, (FadingGame, MorrisGame)):
+            return self._encode_loopy(game, position, player, planes)
+        if game.has_veto_step:
+            running = position.outcome() is None
+            forbidden = game.forbidden_cell(position) if running else None
+            at_veto = game.is_veto_step(position)
             vetoed = np.zeros(self._grid_size, dtype=np.float32)
-            if veto is not None and veto >= 0 and position.outcome() is None:
-                vetoed[self._points[veto]] = 1.0
+            if forbidden is not None:
+                vetoed[self._points[forbidden]] = 1.0
             planes.append(vetoed)
-            at_veto = veto is None and position.outcome() is None
             planes.append(np.full(self._grid_size, float(at_veto), dtype=np.float32))
-            planes.append(np.full(self._grid_size, float(veto == _PASS), dtype=np.float32))
+            passed = running and not at_veto and forbidden is None  # a claim follows a pass
+            planes.append(np.full(self._grid_size, float(passed), dtype=np.float32))
         if self._scored:
             score = position.score()
             assert score is not None
@@ -135,14 +145,38 @@ class ObservationEncoder:
         planes.append(np.full(self._grid_size, float(player is Player.FIRST), dtype=np.float32))
         return np.stack(planes, axis=-1).reshape(self.shape)
 
+    def _encode_loopy(
+        self,
+        game: FadingGame | MorrisGame,
+        position: Position,
+        player: Player,
+        planes: list[npt.NDArray[np.float32]],
+    ) -> npt.NDArray[np.float32]:
+        if isinstance(game, FadingGame):
+            life = np.zeros(self._grid_size, dtype=np.float32)
+            for cell, left in game.lifetimes(position).items():
+                life[self._points[cell]] = max(left, 0) / game.lifetime
+            planes.append(life)
+            leaving = np.zeros(self._grid_size, dtype=np.float32)
+            going = game.leaving(position)
+            if going is not None:
+                leaving[self._points[going]] = 1.0
+            planes.append(leaving)
+        else:
+            for p in (player, player.other):
+                planes.append(np.full(self._grid_size, float(game.in_hand(position, p)), dtype=np.float32))
+        planes.append(np.full(self._grid_size, float(player is Player.FIRST), dtype=np.float32))
+        return np.stack(planes, axis=-1).reshape(self.shape)
+
     def _encode_notakto(self, position: Position, player: Player) -> npt.NDArray[np.float32]:
         game = position.game
-        assert isinstance(game, NotaktoGame)
-        out = np.zeros((len(position.state), self._grid_size, self.num_planes), dtype=np.float32)
+        marks = game.board_marks(position)
+        live = set(game.live_boards(position))
+        out = np.zeros((len(marks), self._grid_size, self.num_planes), dtype=np.float32)
         names = self.plane_names
-        for b, bits in enumerate(position.state):
+        for b, bits in enumerate(marks):
             out[b, :, 0] = self._cells(bits)
-            out[b, :, 1] = float(game.is_dead(bits))
+            out[b, :, 1] = float(b not in live)
             if self._holes:
                 out[b, :, names.index("on_board")] = self._on_board
         out[:, :, -1] = float(player is Player.FIRST)

@@ -10,7 +10,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from noughts.core import ClaimGame, CumulativeGame, NoughtsError, Player, Position, VetoGame
+from noughts.core import NoughtsError, Player, Position
 
 __all__ = ["IllegalActionWrapper", "PotentialShaping", "open_lines", "score_lead"]
 
@@ -100,17 +100,15 @@ class PotentialShaping(gymnasium.Wrapper[Obs, int, Obs, int]):
 
 
 def _claim_bits(position: Position) -> tuple[int, int]:
-    state = position.state
-    if isinstance(position.game, (ClaimGame, VetoGame)):  # (first_bits, second_bits, ...)
-        return state[0], state[1]
-    raise NoughtsError(f"no cell ownership in {position.game}")
+    if position.game.line_rule is None:  # no cell belongs to one player (Notakto)
+        raise NoughtsError(f"no cell ownership in {position.game}")
+    return position.cell_masks()
 
 
 def score_lead(position: Position, player: Player) -> float:
     """Cumulative rules: ``player``'s score minus the opponent's, over the number of lines."""
     game = position.game
-    inner = game.inner if isinstance(game, VetoGame) else game
-    if not isinstance(inner, CumulativeGame):
+    if not game.properties.is_scored:
         raise NoughtsError(f"score_lead needs cumulative rules, not {game}")
     score = position.score()
     assert score is not None

@@ -3,15 +3,38 @@
 The solver is noughts' source of truth: the perfect player, hints and the grades of learning
 agents all come from it. Every algorithm here has a plain reference over the public position
 API (:mod:`noughts.exact.reference`) that the fast paths are tested against.
+
+The Python engines load with the package; solved tables (whose retrograde pass is compiled
+with numba) load when first named.
 """
+
+from typing import TYPE_CHECKING, Any
 
 from noughts.core.budget import Budget
 from noughts.exact.api import best_moves, make_engine, move_values, principal_variation, solve
 from noughts.exact.reference import reference_values
 from noughts.exact.result import WIN, MoveValue, SolveResult, Value, from_int, to_int
 from noughts.exact.search import Searcher
-from noughts.exact.table import SolvedTable, TableError, build_table
+
+if TYPE_CHECKING:
+    from noughts.exact.table import SolvedTable, TableError, build_table
 
 __all__ = ["WIN", "Budget", "MoveValue", "SolveResult", "Value", "from_int", "to_int"]
 __all__ += ["Searcher", "SolvedTable", "TableError", "best_moves", "build_table", "make_engine"]
 __all__ += ["move_values", "principal_variation", "reference_values", "solve"]
+
+_LAZY = {"SolvedTable", "TableError", "build_table"}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'noughts.exact' has no attribute {name!r}")
+    from noughts.exact import table
+
+    value = getattr(table, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _LAZY)

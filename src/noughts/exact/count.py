@@ -36,23 +36,25 @@ the kernels to the reference.
 
 from __future__ import annotations
 
-import itertools
-import math
 import time
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
-from noughts.core import ClaimGame, Game, NotaktoGame, Outcome, Position, VetoGame
+from noughts.core import Game, Outcome, Position, Result, require_bounded
 from noughts.core import game as make_game
 from noughts.core.budget import Budget
 from noughts.exact import _count_kernels as kernels
 
-__all__ = ["CountResult", "count", "fixed_action_sets"]
+__all__ = ["CountResult", "Progress", "count", "fixed_action_sets"]
 
 Method = Literal["auto", "reference", "fast"]
+
+Progress: TypeAlias = Callable[[int, int, str], None]
+"""A progress callback: ``(steps done, steps in all, what was just done)``. The counters call
+it once per ply (the steps are plies, in all the longest game plus one); the CLI draws it as a
+progress bar."""
 
 OUTCOME_KEYS = ("first", "second", "draw")
 _OUTCOME_KEY = {Outcome.FIRST: "first", Outcome.SECOND: "second", Outcome.DRAW: "draw"}
@@ -78,12 +80,12 @@ class CountResult:
     positions_up_to_symmetry: int | None
     positions_up_to_symmetry_by_ply: list[int] | None
     terminal_positions_up_to_symmetry: int | None
-    games: int
+    games: int | None
     games_by_outcome: dict[str, int]
     games_by_length: dict[int, int]
     terminal_positions: int
     terminal_positions_by_outcome: dict[str, int]
-    tree_nodes: int
+    tree_nodes: int | None
     games_up_to_symmetry_orbits: int | None
     games_up_to_symmetry_quotient: int | None
     symmetry_group_order: int | None
@@ -122,14 +124,14 @@ def count(
     *,
     budget: Budget | None = None,
     symmetry: bool = True,
-    progress: bool = False,
+    progress: Progress | None = None,
     method: Method = "auto",
 ) -> CountResult:
     """Count ``game``'s positions and games exactly (see the module docstring).
 
     ``budget`` (default :class:`Budget`'s limits) is checked between plies; over it,
     ``LimitExceeded`` says how far the count got. ``symmetry=False`` skips the counts up to
-    symmetry. ``progress`` shows a progress bar on stderr. ``method``: ``fast`` (the kernels;
+    symmetry. ``progress`` is called after each ply (see :data:`Progress`). ``method``: ``fast`` (the kernels;
     claim games on at most 64 cells only), ``reference`` (the plain DP over positions) or
     ``auto`` (fast where it applies).
 
@@ -143,7 +145,10 @@ def count(
     """
     g = make_game(game)
     budget = Budget() if budget is None else budget
+    progress = checked_progress(progress)
     started = time.perf_counter()
+    if not g.properties.bounded:  # positions repeat: count the state graph instead
+        return count_states(g, budget=budget, symmetry=symmetry, progress=progress, method=method)
     fast = kernels.supports(g)
     if method == "fast" and not fast:
         raise ValueError(
@@ -203,83 +208,41 @@ def _symmetry_fields(
     }
 
 
-class _Progress:
-    """A transient Rich progress bar over plies on stderr, or nothing."""
+class Plies:
+    """Reports finished plies to a :data:`Progress` callback (or to nobody)."""
 
-    def __init__(self, bar: Any, task: Any):
-        self._bar = bar
-        self._task = task
+    def __init__(self, progress: Progress | None, total: int):
+        self.progress = progress
+        self.total = total
+        self.done = 0
 
     def step(self, description: str) -> None:
-        if self._bar is not None:
-            self._bar.update(self._task, advance=1, description=description)
+        self.done += 1
+        if self.progress is not None:
+            self.progress(self.done, self.total, description)
+
+    def describe(self, description: str) -> None:
+        """Say what is being done, without advancing."""
+        if self.progress is not None:
+            self.progress(self.done, self.total, description)
 
 
-@contextmanager
-def progress_bar(enabled: bool, total: int, description: str) -> Iterator[_Progress]:
-    """A transient Rich progress bar on stderr over ``total`` steps (plies) when ``enabled``."""
-    if not enabled:
-        yield _Progress(None, None)
-        return
-    from rich.console import Console
-    from rich.progress import Progress
-
-    with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(description, total=total)
-        yield _Progress(bar, task)
+def checked_progress(progress: object) -> Progress | None:
+    """``progress`` if it is a callback (or None); a clear ``TypeError`` otherwise."""
+    if progress is not None and not callable(progress):
+        raise TypeError(
+            f"progress is a callback (done, total, description) or None, not {type(progress).__name__}"
+        )
+    return progress
 
 
 def fixed_action_sets(game: Game) -> tuple[int, dict[frozenset[int], int]] | None:
     """The board's symmetry group acting on ``game``'s moves, for Burnside's lemma: its order
-    and, for each set of actions that some group elements fix exactly, how many elements do.
-
-    Claim games (and Otrio, whose actions are cube cells) move a cell ``c`` to ``perm[c]``;
-    veto games move claims and vetoes alike and fix a pass; Notakto's group is every board's
-    symmetry group independently together with every permutation of the boards. None for a
-    game whose move symmetries noughts does not know.
+    and, for each set of actions that some group elements fix exactly, how many elements do
+    (:meth:`noughts.core.Game.fixed_action_sets`). None for a game whose move symmetries
+    noughts does not know.
     """
-    n = game.board.num_cells
-    perms = game.symmetries
-    fixed_cells = Counter(frozenset(c for c in range(n) if p[c] == c) for p in perms)
-    if isinstance(game, VetoGame):
-        sets = Counter({frozenset(s) | {n + c for c in s} | {2 * n}: k for s, k in fixed_cells.items()})
-        return len(perms), dict(sets)
-    if isinstance(game, NotaktoGame):
-        return _notakto_fixed_sets(game.boards, n, fixed_cells)
-    if isinstance(game, ClaimGame):  # Otrio too: its action is the cube cell of the ring
-        return len(perms), dict(fixed_cells)
-    return None
-
-
-def _notakto_fixed_sets(
-    boards: int, n: int, fixed_cells: Counter[frozenset[int]]
-) -> tuple[int, dict[frozenset[int], int]]:
-    """Fixed action sets of (G wr S_boards): a permutation sigma of the boards and a symmetry
-    g_b per board fixes action (b, c) iff sigma(b) = b and g_b(c) = c.
-    """
-    order_g = sum(fixed_cells.values())
-    order = order_g**boards * math.factorial(boards)
-    sets: Counter[frozenset[int]] = Counter()
-    choices = list(fixed_cells.items())
-    for size in range(boards + 1):
-        # permutations of the boards fixing exactly a given set of `size` boards
-        perms_fixing = _derangements(boards - size) * order_g ** (boards - size)
-        for fixed_boards in itertools.combinations(range(boards), size):
-            for picks in itertools.product(choices, repeat=size):
-                actions = frozenset(
-                    b * n + c for b, (cells, _) in zip(fixed_boards, picks, strict=True) for c in cells
-                )
-                weight = perms_fixing * math.prod(k for _, k in picks)
-                sets[actions] += weight
-    assert sum(sets.values()) == order
-    return order, dict(sets)
-
-
-def _derangements(m: int) -> int:
-    d = [1, 0]
-    for i in range(2, m + 1):
-        d.append((i - 1) * (d[-1] + d[-2]))
-    return d[m]
+    return game.fixed_action_sets()
 
 
 def _burnside(
@@ -305,8 +268,9 @@ def reference_levels(
 ) -> Iterator[dict[Position, int]]:
     """Yield, ply by ply, each reachable position with the number of paths reaching it (moves
     restricted to the actions in ``allowed`` when given). The plain reference over the public
-    position API: every game, slowly.
+    position API: every game that ends, slowly.
     """
+    require_bounded(game, "counting by levels of plies")
     level = {game.start(): 1}
     ply = 0
     seen = 1
@@ -325,24 +289,24 @@ def reference_levels(
         level = nxt
 
 
-def _count_reference(game: Game, budget: Budget, symmetry: bool, show: bool) -> dict[str, Any]:
+def _count_reference(game: Game, budget: Budget, symmetry: bool, progress: Progress | None) -> dict[str, Any]:
     tally = _Tally()
     all_positions: set[Position] = set()
-    with progress_bar(show, game.properties.max_length + 1, f"counting {game}") as bar:
-        for ply, level in enumerate(reference_levels(game, budget)):
-            bar.step(f"ply {ply}: {len(level):,} positions")
-            tally.positions_by_ply.append(len(level))
-            all_positions.update(level)
-            games_here = 0
-            for pos, paths in level.items():
-                tally.tree_nodes += paths
-                outcome = pos.outcome()
-                if outcome is not None:
-                    key = _OUTCOME_KEY[outcome]
-                    games_here += paths
-                    tally.games_by_outcome[key] += paths
-                    tally.terminal_by_outcome[key] += 1
-            tally.games_by_length.append(games_here)
+    plies = Plies(progress, require_bounded(game, "counting by levels of plies") + 1)
+    for ply, level in enumerate(reference_levels(game, budget)):
+        plies.step(f"ply {ply}: {len(level):,} positions")
+        tally.positions_by_ply.append(len(level))
+        all_positions.update(level)
+        games_here = 0
+        for pos, paths in level.items():
+            tally.tree_nodes += paths
+            outcome = pos.outcome()
+            if outcome is not None:
+                key = _OUTCOME_KEY[outcome]
+                games_here += paths
+                tally.games_by_outcome[key] += paths
+                tally.terminal_by_outcome[key] += 1
+        tally.games_by_length.append(games_here)
     fields = tally.fields()
     fields["positions"] = len(all_positions)  # the same unless a position occurs at two plies
     if not symmetry:
@@ -401,17 +365,17 @@ def _quotient_reference(game: Game, budget: Budget) -> tuple[list[int], int, int
 # -- the fast path: claim games as NumPy bit-mask arrays ------------------------------------------
 
 
-def _count_fast(game: Game, budget: Budget, symmetry: bool, show: bool) -> dict[str, Any]:
+def _count_fast(game: Game, budget: Budget, symmetry: bool, progress: Progress | None) -> dict[str, Any]:
     dag = kernels.ClaimDag(game)
     tally = _Tally()
-    with progress_bar(show, game.properties.max_length + 1, f"counting {game}") as bar:
-        for level in dag.levels():
-            _tally_level(tally, level)
-            bar.step(f"ply {level.ply}: {len(level):,} positions")
-            budget.check(
-                memory=_fast_memory(level, game.board.num_cells),
-                progress=f"counted {level.ply} plies and {sum(tally.positions_by_ply):,} positions of {game}",
-            )
+    plies = Plies(progress, require_bounded(game, "counting by levels of plies") + 1)
+    for level in dag.levels():
+        _tally_level(tally, level)
+        plies.step(f"ply {level.ply}: {len(level):,} positions")
+        budget.check(
+            memory=_fast_memory(level, game.board.num_cells),
+            progress=f"counted {level.ply} plies and {sum(tally.positions_by_ply):,} positions of {game}",
+        )
     fields = tally.fields()
     if not symmetry:
         return fields | _symmetry_fields(None, None, None, None, None)
@@ -462,3 +426,65 @@ def _tally_level(tally: _Tally, level: kernels.Level) -> None:
             tally.games_by_outcome[key] += paths
             games_here += paths
     tally.games_by_length.append(games_here)
+
+
+def count_states(
+    game: Game | str,
+    *,
+    budget: Budget | None = None,
+    symmetry: bool = True,
+    progress: Progress | None = None,
+    method: str = "auto",
+) -> CountResult:
+    """``noughts.count`` for a game that need not end: its reachable positions (the states of
+    the graph; ``positions_by_ply`` counts them by their distance from the start), those up to
+    symmetry, and the finished ones by outcome. Games and game-tree nodes are infinitely many:
+    those fields are None.
+    """
+    import numpy as np
+
+    from noughts.exact.retro import canonical_codes, sorted_unique, state_graph
+
+    g = make_game(game)
+    started = time.perf_counter()
+    classes: int | None = None
+    terminal_classes: int | None = None
+    bar = Plies(progress, 2)
+
+    def tick(stage: str, done: int) -> None:
+        bar.describe(f"{stage} the states of {g}: {done:,}")
+
+    graph = state_graph(g, budget=budget, method=method, progress=tick)
+    bar.step(f"{graph.size:,} states of {g}; their classes under symmetry")
+    if symmetry and graph.codes is not None:
+        canon = canonical_codes(g, graph.codes)
+        classes = int(sorted_unique(canon).size)
+        terminal_classes = int(sorted_unique(canon[graph.outcome >= 0]).size)
+    elif symmetry and graph.positions is not None:
+        keys = [p.canonical_key() for p in graph.positions]
+        classes = len(set(keys))
+        terminal_classes = len({k for k, o in zip(keys, graph.outcome, strict=True) if o >= 0})
+    bar.step("counted")
+    names = {int(Result.FIRST): "first", int(Result.SECOND): "second", int(Result.DRAW): "draw"}
+    by_outcome = dict.fromkeys(OUTCOME_KEYS, 0)
+    for code, k in zip(*np.unique(graph.outcome[graph.outcome >= 0], return_counts=True), strict=True):
+        by_outcome[names[int(code)]] = int(k)
+    return CountResult(
+        game=str(g),
+        positions=graph.size,
+        positions_by_ply=graph.positions_by_depth(),
+        positions_up_to_symmetry=classes,
+        positions_up_to_symmetry_by_ply=None,
+        terminal_positions_up_to_symmetry=terminal_classes,
+        games=None,
+        games_by_outcome={},
+        games_by_length={},
+        terminal_positions=int((graph.outcome >= 0).sum()),
+        terminal_positions_by_outcome=by_outcome,
+        tree_nodes=None,
+        games_up_to_symmetry_orbits=None,
+        games_up_to_symmetry_quotient=None,
+        symmetry_group_order=g.symmetry_count if symmetry else None,
+        method=graph.method,
+        seconds=time.perf_counter() - started,
+    )

@@ -34,11 +34,11 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from noughts.core import Game, Player, Position, VetoGame
+from noughts.core import Game, Player, Position
 from noughts.core import game as make_game
 from noughts.core.budget import Budget
 from noughts.exact import _count_kernels as kernels
-from noughts.exact.count import progress_bar, reference_levels
+from noughts.exact.count import Plies, Progress, checked_progress, reference_levels
 from noughts.exact.result import WIN
 
 __all__ = ["LABELS", "LabelResult", "fast_values", "label_of", "labels", "retrograde_values"]
@@ -102,12 +102,13 @@ def labels(
     *,
     budget: Budget | None = None,
     tree: Tree = "moves",
-    progress: bool = False,
+    progress: Progress | None = None,
     method: Method = "auto",
 ) -> LabelResult:
     """Label every reachable position of ``game`` F, S or D and count the labels (see the
     module docstring). ``method`` chooses the plain reference over positions, the vectorised
     kernels (claim games on at most 64 cells) or, with ``auto``, the kernels where they apply.
+    ``progress`` (:data:`noughts.exact.count.Progress`) is called once the labelling is done.
 
     004 §4.1's figures for 3x3 tic-tac-toe, F against not-F over the 549,946 tree nodes:
 
@@ -116,9 +117,10 @@ def labels(
     """
     g = make_game(game)
     budget = Budget() if budget is None else budget
+    progress = checked_progress(progress)
     started = time.perf_counter()
     if tree == "turns":
-        if not isinstance(g, VetoGame):
+        if not g.has_veto_step:
             raise ValueError(f"tree='turns' is 004's tree of a veto game; {g} has no veto step")
         counted = _veto_turns(g, budget)
         name = "reference"
@@ -198,11 +200,12 @@ def retrograde_values(
     return values
 
 
-def _reference_counts(game: Game, budget: Budget, show: bool) -> tuple[str, dict[str, int], dict[str, int]]:
-    with progress_bar(show, 1, f"labelling {game}") as bar:
-        stored = list(reference_levels(game, budget, what="labelled"))
-        values = retrograde_values(game, budget=budget, levels=stored)
-        bar.step("labelled")
+def _reference_counts(
+    game: Game, budget: Budget, progress: Progress | None
+) -> tuple[str, dict[str, int], dict[str, int]]:
+    stored = list(reference_levels(game, budget, what="labelled"))
+    values = retrograde_values(game, budget=budget, levels=stored)
+    Plies(progress, 1).step("labelled")
     by_position = dict.fromkeys(LABELS, 0)
     by_node = dict.fromkeys(LABELS, 0)
     for level in stored:
@@ -213,24 +216,29 @@ def _reference_counts(game: Game, budget: Budget, show: bool) -> tuple[str, dict
     return label_of(values[game.start()]), by_position, by_node
 
 
-def _veto_turns(game: VetoGame, budget: Budget) -> tuple[str, dict[str, int], dict[str, int]]:
+def _veto_turns(game: Game, budget: Budget) -> tuple[str, dict[str, int], dict[str, int]]:
     """004 §4.3's tree: claim sequences of the inner game, the last empty cell never claimed,
     each board labelled by the veto game's value at the start of that turn.
     """
     values = retrograde_values(game, budget=budget)
-    at_turn = {(p.state[0], p.state[1]): v for p, v in values.items() if p.state[2] is None}
-    inner = game.inner
+    # the start of a turn: a veto step, or a game a claim has just finished (not a stalled one,
+    # which keeps its forbidden cell)
+    at_turn = {
+        p.cell_masks(): v
+        for p, v in values.items()
+        if game.is_veto_step(p) or (p.is_terminal() and game.forbidden_cell(p) is None)
+    }
     full = game.board.full_mask
     by_position = dict.fromkeys(LABELS, 0)
     by_node = dict.fromkeys(LABELS, 0)
-    level = {inner.start(): 1}
+    level = {game.inner_position(game.start()): 1}
     while level:
         nxt: dict[Position, int] = {}
         for pos, paths in level.items():
-            label = label_of(at_turn[pos.state[0], pos.state[1]])
+            label = label_of(at_turn[pos.cell_masks()])
             by_position[label] += 1
             by_node[label] += paths
-            empty = full & ~(pos.state[0] | pos.state[1])
+            empty = full & ~pos.occupied()
             if pos.is_terminal() or empty.bit_count() < 2:
                 continue  # finished, or stalled: the last empty cell is always vetoed
             for move in pos.legal_moves():
@@ -291,10 +299,11 @@ def fast_values(
     return out
 
 
-def _fast_counts(game: Game, budget: Budget, show: bool) -> tuple[str, dict[str, int], dict[str, int]]:
-    with progress_bar(show, 1, f"labelling {game}") as bar:
-        valued = fast_values(game, budget=budget)
-        bar.step("labelled")
+def _fast_counts(
+    game: Game, budget: Budget, progress: Progress | None
+) -> tuple[str, dict[str, int], dict[str, int]]:
+    valued = fast_values(game, budget=budget)
+    Plies(progress, 1).step("labelled")
     by_position = dict.fromkeys(LABELS, 0)
     by_node = dict.fromkeys(LABELS, 0)
     for level, value in valued:

@@ -58,19 +58,8 @@ from functools import cache, reduce
 from operator import getitem, or_
 from typing import Any, cast
 
-from noughts.core import (
-    Game,
-    LimitExceeded,
-    MakerBreakerGame,
-    MisereGame,
-    Move,
-    Outcome,
-    Player,
-    Position,
-    StandardGame,
-)
+from noughts.core import Game, LimitExceeded, Move, Outcome, Player, Position, Rule, require_bounded
 from noughts.core.budget import Budget
-from noughts.exact.search import _deep_recursion
 
 __all__ = ["INFINITY", "ProofResult", "Prover", "prove_win", "supports_bitboards"]
 
@@ -133,7 +122,7 @@ def supports_bitboards(game: Game) -> bool:
     """Whether the bitboard move generator takes ``game`` (standard, misère and Maker-Breaker
     claim games); every other game goes through the position API.
     """
-    return type(game) in (StandardGame, MisereGame, MakerBreakerGame)
+    return game.claim_rule in (Rule.STANDARD, Rule.MISERE, Rule.MAKER_BREAKER)
 
 
 class Prover:
@@ -161,6 +150,7 @@ class Prover:
         max_nodes: int | None = None,
         fast: bool | None = None,
     ):
+        require_bounded(game, "proof-number search")
         if fast is None:
             fast = supports_bitboards(game)
         elif fast and not supports_bitboards(game):
@@ -201,8 +191,7 @@ class Prover:
             proved = position.outcome() is Outcome.win_for(self.player)
         else:
             node = self._gen.root(position)
-            with _deep_recursion(2 * self.game.properties.max_length + 200):
-                pn, _ = self._mid(node, INFINITY, INFINITY)
+            pn, _ = self._mid(node, INFINITY, INFINITY)
             proved = pn == 0
             if proved and position.to_move is self.player:
                 move = self._winning_move(node)
@@ -242,6 +231,53 @@ class Prover:
         """Search ``node`` until its proof number reaches ``thpn`` or its disproof number
         ``thdn`` (Nagai 2002, MID); returns its proof and disproof numbers (the caller stores
         them under the node's key).
+
+        MID calls itself on the most proving child; here the calls run on an explicit stack
+        (``path``), so the search may go as deep as the game is long.
+        """
+        tt = self._tt
+        get = tt.get
+        path: list[list[Any]] = []
+        frame = self._enter(node, thpn, thdn)
+        numbers: tuple[int, int] | None = None  # a child's numbers, to store under its key
+        while True:
+            _node, thpn, thdn, is_or, kids, pns, dns, key = frame
+            if numbers is not None:
+                tt[key] = numbers
+                numbers = None
+            # the children's numbers, from the table (a search below may have changed any of them)
+            for i, (_move, _child, k, pn0, dn0) in enumerate(kids):
+                if k is None:
+                    pns[i], dns[i] = pn0, dn0
+                else:
+                    pns[i], dns[i] = get(k, (pn0, dn0))
+            if is_or:
+                pn, dn = min(pns), _sum(dns)
+                done = pn >= thpn or dn >= thdn
+                if not done:
+                    best, second = _two_smallest(pns)
+                    child_thpn = min(thpn, max(second + 1, int(second * (1 + EPSILON)) + 1))
+                    child_thdn = thdn - dn + dns[best]
+            else:
+                pn, dn = _sum(pns), min(dns)
+                done = pn >= thpn or dn >= thdn
+                if not done:
+                    best, second = _two_smallest(dns)
+                    child_thdn = min(thdn, max(second + 1, int(second * (1 + EPSILON)) + 1))
+                    child_thpn = thpn - pn + pns[best]
+            if done:
+                if not path:
+                    return pn, dn
+                numbers = (pn, dn)
+                frame = path.pop()
+                continue
+            _move, child, frame[7], _pn0, _dn0 = kids[best]
+            path.append(frame)
+            frame = self._enter(child, min(child_thpn, INFINITY), min(child_thdn, INFINITY))
+
+    def _enter(self, node: Any, thpn: int, thdn: int) -> list[Any]:
+        """A node's frame in :meth:`_mid`: the node, its thresholds, whether it is an OR node,
+        its children, their numbers, and the key of the child being searched.
         """
         self.nodes += 1
         if not self.nodes & (_CHECK_EVERY - 1) or (
@@ -249,37 +285,20 @@ class Prover:
         ):
             self._check()
         gen = self._gen
-        is_or = gen.is_or(node)
         kids = gen.children(node)
-        tt = self._tt
-        get = tt.get
         count = len(kids)
-        pns = [0] * count
-        dns = [0] * count
-        while True:
-            # the children's numbers, from the table (a search below may have changed any of them)
-            for i, (_move, _child, key, pn0, dn0) in enumerate(kids):
-                if key is None:
-                    pns[i], dns[i] = pn0, dn0
-                else:
-                    pns[i], dns[i] = get(key, (pn0, dn0))
-            if is_or:
-                pn, dn = min(pns), min(sum(dns), INFINITY)
-                if pn >= thpn or dn >= thdn:
-                    break
-                best, second = _two_smallest(pns)
-                child_thpn = min(thpn, max(second + 1, int(second * (1 + EPSILON)) + 1))
-                child_thdn = thdn - dn + dns[best]
-            else:
-                pn, dn = min(sum(pns), INFINITY), min(dns)
-                if pn >= thpn or dn >= thdn:
-                    break
-                best, second = _two_smallest(dns)
-                child_thdn = min(thdn, max(second + 1, int(second * (1 + EPSILON)) + 1))
-                child_thpn = thpn - pn + pns[best]
-            _move, child, key, _pn0, _dn0 = kids[best]
-            tt[key] = self._mid(child, min(child_thpn, INFINITY), min(child_thdn, INFINITY))
-        return pn, dn
+        return [node, thpn, thdn, gen.is_or(node), kids, [0] * count, [0] * count, None]
+
+
+def _sum(values: list[int]) -> int:
+    """The sum of children's numbers, where ``INFINITY`` means proven (or disproven) and
+    nothing else: a sum that reaches it without an infinite term stays just below, so a
+    search deep enough for its numbers to grow that large is not taken for a finished one.
+    """
+    total = sum(values)
+    if total < INFINITY:
+        return total
+    return INFINITY if INFINITY in values else INFINITY - 1
 
 
 def _two_smallest(values: list[int]) -> tuple[int, int]:
@@ -357,9 +376,9 @@ class _Bitboards(_Generator):
         self.full = board.full_mask
         self.masks_through = board.masks_through
         self.lines = board.line_masks
-        self.misere = isinstance(game, MisereGame)
-        self.maker_breaker = isinstance(game, MakerBreakerGame)
-        self.maker_first = not (isinstance(game, MakerBreakerGame) and game.breaker_first)
+        self.misere = game.claim_rule is Rule.MISERE
+        self.maker_breaker = game.claim_rule is Rule.MAKER_BREAKER
+        self.maker_first = game.maker is not Player.SECOND
         # the key: both masks in one integer (second's cells above first's), the least image
         cells = board.num_cells
         self.shift = cells
@@ -371,8 +390,11 @@ class _Bitboards(_Generator):
         self.cell_list = board.cells_in
 
     def root(self, position: Position) -> Any:
-        b0, b1 = position.state[0], position.state[1]
-        survivors = position._aux if self.maker_breaker else 0
+        b0, b1 = position.cell_masks()
+        survivors = 0
+        if self.maker_breaker:  # the lines Breaker has not touched
+            breaker_bits = b1 if self.maker_first else b0
+            survivors = sum(1 for m in self.lines if not m & breaker_bits)
         return (b0, b1, survivors)
 
     def _first_to_move(self, node: Any) -> bool:

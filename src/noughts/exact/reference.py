@@ -26,14 +26,22 @@ What a value is (the definition every engine shares; see :mod:`noughts.exact.res
 
 Veto rules need nothing special: the vetoer is the side to move at a veto step, and its
 objective, like every mover's, is its own result.
+
+The reference stays a plain recursion, one call per ply, and is bounded instead: it follows
+games of at most :data:`MAX_PLIES` plies, which Python's default recursion limit (1,000 frames)
+holds with room to spare for its callers, and refuses deeper ones with ``LimitExceeded``. It
+never changes the recursion limit (the engines run on explicit stacks and take every game).
 """
 
 from __future__ import annotations
 
-from noughts.core import Game, Player, Position
+from noughts.core import Game, LimitExceeded, Player, Position
 from noughts.exact.result import Value, to_int
 
-__all__ = ["after_move", "move_key", "reference_values", "terminal_value"]
+__all__ = ["MAX_PLIES", "after_move", "move_key", "reference_values", "terminal_value"]
+
+MAX_PLIES = 400
+"""The longest line of play :func:`reference_values` follows (its recursion depth)."""
 
 
 def terminal_value(position: Position) -> Value:
@@ -76,18 +84,23 @@ def reference_values(game: Game, start: Position | None = None) -> dict[Position
         raise ValueError(f"the position belongs to {start.game}, not {game}")
     memo: dict[Position, Value] = {}
 
-    def value(position: Position) -> Value:
+    def value(position: Position, depth: int) -> Value:
         known = memo.get(position)
         if known is not None:
             return known
         if position.is_terminal():
             result = terminal_value(position)
         else:
+            if depth >= MAX_PLIES:
+                raise LimitExceeded(
+                    f"the reference follows lines of at most {MAX_PLIES} plies; a line of {game} "
+                    f"from {start.text()!r} runs longer (use noughts.solve, whose engines take any length)"
+                )
             mover = position.to_move
             best: Value | None = None
             best_key = (0, 0)
             for move in position.legal_moves():
-                candidate = after_move(value(position.play(move)))
+                candidate = after_move(value(position.play(move), depth + 1))
                 key = move_key(candidate, mover)
                 if best is None or key > best_key:
                     best, best_key = candidate, key
@@ -97,5 +110,5 @@ def reference_values(game: Game, start: Position | None = None) -> dict[Position
         memo[position] = result
         return result
 
-    value(start)
+    value(start, 0)
     return memo

@@ -48,25 +48,10 @@ reference on every reachable position of the small games.
 from __future__ import annotations
 
 import functools
-import sys
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, cast
 
-from noughts.core import (
-    ClaimGame,
-    CumulativeGame,
-    Game,
-    MakerBreakerGame,
-    MisereGame,
-    Move,
-    NotaktoGame,
-    OtrioGame,
-    Player,
-    Position,
-    StandardGame,
-    Veto,
-    VetoGame,
-)
+from noughts.core import Game, Move, Player, Position, Rule, Veto, VetoGame, require_bounded
 from noughts.core.budget import Budget
 from noughts.exact.reference import terminal_value
 from noughts.exact.result import WIN, Value, from_int, to_int
@@ -109,6 +94,7 @@ class Searcher:
     """
 
     def __init__(self, game: Game, budget: Budget | None = None):
+        require_bounded(game, "alpha-beta search")
         self.game = game
         self.budget = budget if budget is not None else Budget(max_seconds=None, max_memory=None)
         self.nodes = 0
@@ -129,17 +115,15 @@ class Searcher:
             raise ValueError(f"the position belongs to {position.game}, not {self.game}")
         if position.is_terminal():
             return terminal_value(position)
-        with _deep_recursion(2 * self.game.properties.max_length + 200):
-            v = self.int_value(position)
-            plies = WIN - abs(v) if not self._scored and v != 0 else self._length(position, v)
+        v = self.int_value(position)
+        plies = WIN - abs(v) if not self._scored and v != 0 else self._length(position, v)
         return from_int(v, position.to_move, plies, self._scored)
 
     def int_value(self, position: Position) -> int:
         """The exact value as the search's integer, seen by the side to move."""
         if position.is_terminal():
             return to_int(terminal_value(position), position.to_move)
-        with _deep_recursion(2 * self.game.properties.max_length + 200):
-            return self._search(position, -INF, INF)
+        return self._search(position, -INF, INF)
 
     @property
     def table_size(self) -> int:
@@ -183,116 +167,203 @@ class Searcher:
     def _search(self, position: Position, alpha: int, beta: int) -> int:
         """Fail-soft alpha-beta: the exact value if it lies inside ``(alpha, beta)``, else a
         bound on the far side of the window. ``position`` has not ended.
+
+        The recursion runs on an explicit stack (``path``), so a game as long as any board
+        allows takes no room on Python's call stack: going down a move saves the node's
+        search state on ``path`` (a plain tuple, for speed) and coming back restores it. A node
+        whose block is forced saves only how to pass its child's value up.
         """
-        self.nodes += 1
-        if not self.nodes & (_CHECK_EVERY - 1):
-            self._check()
         rules = self._rules
-        if rules.threats is not None:  # bit tests, cheaper than a table probe
-            wins, threats, blockable = rules.threats(position)
-            if wins:
-                return WIN - 1
-            if threats:
-                if threats & (threats - 1) or not threats & blockable:
-                    return 2 - WIN  # two threats, or one that cannot be blocked
-                # one threat: the block is forced, and the node is worth the block's value
-                child = position.play(rules.move_at(threats))
+        threats_of = rules.threats
+        tt = self._tt
+        history = self._history
+        to_parent, window = self._to_parent, self._child_window
+        unscored = not self._scored
+        path: list[tuple[Any, ...]] = []
+        # the current node's search state (bound when its move loop starts, or restored)
+        alpha0 = beta0 = lo = hi = best = i = 0
+        key: Hashable | None = None
+        moves: list[Move] = []
+        mover = position.to_move
+        v: int | None = None  # a child's value, seen from the current node, to take in
+        entering = True
+        while True:
+            if entering:
+                # -- enter ``position`` with the window (alpha, beta): settle it at once, or
+                # set up its move loop
+                self.nodes += 1
+                if not self.nodes & (_CHECK_EVERY - 1):
+                    self._check()
+                mover = position.to_move
+                value: int | None = None
+                if threats_of is not None:  # bit tests, cheaper than a table probe
+                    wins, threats, blockable = threats_of(position)
+                    if wins:
+                        value = WIN - 1
+                    elif threats:
+                        if threats & (threats - 1) or not threats & blockable:
+                            value = 2 - WIN  # two threats, or one that cannot be blocked
+                        else:
+                            # one threat: the block is forced, and the node is worth its value
+                            child = position.play(rules.move_at(threats))
+                            if child.is_terminal():
+                                self.nodes += 1
+                                value = self._terminal_int(child, mover)
+                            else:
+                                same = child.to_move is mover
+                                path.append((None, same))  # passes the child's value up
+                                alpha, beta = window(same, alpha, beta)
+                                position = child
+                                continue
+                if value is None:
+                    left = rules.most_plies(position)
+                    key = None if left is not None and left <= _NO_TABLE_PLIES else self._key(position)
+                    entry = None if key is None else tt.get(key)
+                    if entry is None:
+                        lo, hi = -INF, INF
+                    else:
+                        lo, hi = entry
+                        if lo == hi or lo >= beta:
+                            value = lo
+                        elif hi <= alpha:
+                            value = hi
+                        else:
+                            alpha = max(alpha, lo)
+                            beta = min(beta, hi)
+                if value is not None:  # settled at once: back up to the node that takes it
+                    while path and path[-1][0] is None:
+                        value = to_parent(path.pop()[1], value)
+                    if not path:
+                        return value
+                    position, alpha, beta, alpha0, beta0, lo, hi, key, moves, i, best, mover, same = (
+                        path.pop()
+                    )
+                    v = to_parent(same, value)
+                else:
+                    alpha0, beta0 = alpha, beta
+                    # each child is made only when its turn comes, so a cut-off spares the rest
+                    # (a win in one, where the rules allow it, was found by the threat test)
+                    moves = rules.search_moves(position)
+                    if len(moves) > 1:
+                        priority = rules.priority
+                        moves.sort(key=lambda m: (-history.get(m, 0), priority(m)))
+                    best = -INF
+                    i = 0
+                entering = False
+            # -- the move loop of the current node
+            if v is not None:
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+                        if v >= beta or (unscored and v == WIN - 1):  # nothing beats a win in one
+                            move = moves[i - 1]
+                            history[move] = history.get(move, 0) + len(moves)
+                            i = len(moves)
+                v = None
+            if i < len(moves):
+                move = moves[i]
+                i += 1
+                child = position.play(move)
                 if child.is_terminal():
                     self.nodes += 1
-                    return self._terminal_int(child, position.to_move)
-                same = child.to_move is position.to_move
-                ca, cb = self._child_window(same, alpha, beta)
-                return self._to_parent(same, self._search(child, ca, cb))
-
-        tt = self._tt
-        left = rules.most_plies(position)
-        key = None if left is not None and left <= _NO_TABLE_PLIES else self._key(position)
-        entry = None if key is None else tt.get(key)
-        if entry is None:
-            lo, hi = -INF, INF
-        else:
-            lo, hi = entry
-            if lo == hi or lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
-            alpha = max(alpha, lo)
-            beta = min(beta, hi)
-
-        mover = position.to_move
-        history = self._history
-        to_parent, window, search = self._to_parent, self._child_window, self._search
-        alpha0, beta0 = alpha, beta
-        # each child is made only when its turn comes, so a cut-off spares the rest (a win in
-        # one, where the rules allow it, was found by the threat test above)
-        moves = rules.search_moves(position)
-        if len(moves) > 1:
-            priority = rules.priority
-            moves.sort(key=lambda m: (-history.get(m, 0), priority(m)))
-        best = -INF
-        unscored = not self._scored
-        for move in moves:
-            child = position.play(move)
-            if child.is_terminal():
-                self.nodes += 1
-                v = self._terminal_int(child, mover)
+                    v = self._terminal_int(child, mover)
+                else:
+                    same = child.to_move is mover
+                    path.append(
+                        (position, alpha, beta, alpha0, beta0, lo, hi, key, moves, i, best, mover, same)
+                    )
+                    alpha, beta = window(same, alpha, beta)
+                    position = child
+                    entering = True
+                continue
+            # every move searched, or cut off: the node is settled
+            if key is None:
+                pass
+            elif best <= alpha0:
+                tt[key] = (lo, min(hi, best))
+            elif best >= beta0:
+                tt[key] = (max(lo, best), hi)
             else:
-                same = child.to_move is mover
-                ca, cb = window(same, alpha, beta)
-                v = to_parent(same, search(child, ca, cb))
-            if v > best:
-                best = v
-                if v > alpha:
-                    alpha = v
-                    if v >= beta or (unscored and v == WIN - 1):  # nothing beats a win in one
-                        history[move] = history.get(move, 0) + len(moves)
-                        break
-
-        if key is None:
-            pass
-        elif best <= alpha0:
-            tt[key] = (lo, min(hi, best))
-        elif best >= beta0:
-            tt[key] = (max(lo, best), hi)
-        else:
-            tt[key] = (best, best)
-        return best
+                tt[key] = (best, best)
+            value = best
+            while path and path[-1][0] is None:
+                value = to_parent(path.pop()[1], value)
+            if not path:
+                return value
+            position, alpha, beta, alpha0, beta0, lo, hi, key, moves, i, best, mover, same = path.pop()
+            v = to_parent(same, value)
 
     # -- lengths of draws (and of scored games) ---------------------------------------------------
 
     def _length(self, position: Position, v: int) -> int:
         """The length of the longest game from ``position`` (exact value ``v``) in which both
-        sides play only best moves; the ``plies`` of a draw or of a scored value.
+        sides play only best moves; the ``plies`` of a draw or of a scored value. Depth-first
+        on an explicit stack, as :meth:`_search`.
         """
+        known = self._known_length(position)
+        if known is not None:
+            return known
+        window, to_parent = self._child_window, self._to_parent
+        path: list[list[Any]] = []
+        frame = self._length_frame(position, v)
+        while True:
+            position, v, key, mover, longest_possible, moves, i, best = frame
+            child_frame = None
+            while i < len(moves) and best != longest_possible:
+                child = position.play(moves[i])
+                i += 1
+                same = child.to_move is mover
+                if child.is_terminal():
+                    if self._terminal_int(child, mover) == v:
+                        best = max(best, 1)
+                    continue
+                ca, cb = window(same, v - 1, v)
+                if to_parent(same, self._search(child, ca, cb)) >= v:
+                    c = window(same, v, v)[0]  # the child's exact value
+                    got = self._known_length(child)
+                    if got is None:
+                        child_frame = self._length_frame(child, c)
+                        break
+                    best = max(best, 1 + got)
+            frame[6], frame[7] = i, best
+            if child_frame is not None:
+                path.append(frame)
+                frame = child_frame
+                continue
+            best = int(best)
+            if best < 0:
+                raise AssertionError(f"no move of {position.text()!r} reaches its value {v}")
+            self._lengths[key] = best
+            if not path:
+                return best
+            frame = path.pop()
+            frame[7] = max(frame[7], 1 + best)
+
+    def _known_length(self, position: Position) -> int | None:
+        """The length :meth:`_length` gives ``position`` if it is known without a search."""
         if position.is_terminal():
             return 0
         fixed = self._rules.fixed_length
         if fixed is not None:
             return fixed(position)
-        key = self._key(position)
-        known = self._lengths.get(key)
-        if known is not None:
-            return known
-        mover = position.to_move
-        longest_possible = self._rules.most_plies(position)
-        best = -1
-        for move in position.legal_moves():
-            child = position.play(move)
-            same = child.to_move is mover
-            if child.is_terminal():
-                if self._terminal_int(child, mover) == v:
-                    best = max(best, 1)
-            else:
-                ca, cb = self._child_window(same, v - 1, v)
-                if self._to_parent(same, self._search(child, ca, cb)) >= v:
-                    c = self._child_window(same, v, v)[0]  # the child's exact value
-                    best = max(best, 1 + self._length(child, c))
-            if best == longest_possible:
-                break
-        if best < 0:
-            raise AssertionError(f"no move of {position.text()!r} reaches its value {v}")
-        self._lengths[key] = best
-        return best
+        return self._lengths.get(self._key(position))
+
+    def _length_frame(self, position: Position, v: int) -> list[Any]:
+        """:meth:`_length`'s state for ``position``: its key, the mover, the longest game
+        possible, the moves, the next move's index and the longest line found so far.
+        """
+        moves = position.legal_moves()
+        return [
+            position,
+            v,
+            self._key(position),
+            position.to_move,
+            self._rules.most_plies(position),
+            moves,
+            0,
+            -1,
+        ]
 
 
 # -- what the rules allow ---------------------------------------------------------------------------
@@ -300,7 +371,9 @@ class Searcher:
 
 class _Rules:
     """Rules-aware helpers for one game: threat masks (where forced blocks are valid), the cell
-    a move claims, a static move priority, and game lengths where the rules fix them.
+    a move claims, a static move priority, and game lengths where the rules fix them. Which
+    helpers apply is read off what the game declares (``line_rule``, ``has_veto_step``,
+    ``layout``), never off its class.
     """
 
     threats: Callable[[Position], tuple[int, int, int]] | None = None
@@ -311,11 +384,11 @@ class _Rules:
 
     @staticmethod
     def of(game: Game) -> _Rules:
-        if isinstance(game, VetoGame):
+        if game.has_veto_step:
             return _VetoRules(game)
-        if isinstance(game, ClaimGame):
+        if game.line_rule is not None:
             return _ClaimRules(game)
-        if isinstance(game, NotaktoGame):
+        if game.layout.boards is not None:
             return _NotaktoRules(game)
         return _Rules(game)
 
@@ -340,40 +413,44 @@ class _Rules:
 
 
 class _ClaimRules(_Rules):
-    def __init__(self, game: ClaimGame):
+    """Games whose turns claim one cell of the board (``line_rule``): the claim games, and
+    Otrio, whose ring quotas (``claimable``) restrict the claims.
+    """
+
+    def __init__(self, game: Game):
         super().__init__(game)
         board = game.board
+        rule = game.line_rule
         self.line_masks = board.line_masks
         lines_through = [len(t) for t in board.lines_through]
         self._priority = {c: -n for c, n in enumerate(lines_through)}
         self._action = game.action
-        kind = type(game)
-        if kind is MisereGame:
+        if rule is Rule.MISERE:
             # owning a line loses: cells on fewer lines are the safer claims
             self._priority = {c: n for c, n in enumerate(lines_through)}
-        if kind in (StandardGame, OtrioGame, MakerBreakerGame):
+        if rule in (Rule.STANDARD, Rule.MAKER_BREAKER):
             self.threats = self._threats
-        self._quota: tuple[int, ...] | None = None
-        if kind is OtrioGame:
-            assert isinstance(game, OtrioGame)
-            self._quota = game._layers
-            self.fixed_length = _otrio_length
-        elif kind in (StandardGame, MisereGame, CumulativeGame):
-            full = board.num_cells
-            self.fixed_length = lambda p: full - (p.state[0] | p.state[1]).bit_count()
-        self._breaker = game.breaker if isinstance(game, MakerBreakerGame) else None
+        # every game ends at its longest unless a line decides it: a draw (or a score) takes
+        # every ply (Maker-Breaker has no draws, and its values are distances of wins)
+        self._longest = require_bounded(game, "alpha-beta search")
+        if rule in (Rule.STANDARD, Rule.MISERE, Rule.CUMULATIVE):
+            self.fixed_length = self.most_plies
+        # Otrio: only the ring sizes a player still holds can be claimed
+        self._quota = game.pieces_left(game.start(), Player.FIRST) is not None
+        self._claimable = game.claimable
+        self._cell_masks = game.cell_masks
+        self._occupied = game.occupied
+        self._breaker = None if game.maker is None else game.maker.other
         self._full = board.full_mask
-        self._cells = board.num_cells
         self._move = game.move
         self._images = _image_tables(game)
 
     def key(self, position: Position) -> Hashable:
         """``position.canonical_key()``, from per-symmetry image tables on small boards."""
         images = self._images
-        state = position.state
-        if images is None or len(state) != 2:
+        if images is None:
             return position.canonical_key()
-        b0, b1 = state
+        b0, b1 = self._cell_masks(position)
         return min([(t[b0], t[b1]) for t in images])
 
     def priority(self, move: Move) -> Any:
@@ -383,11 +460,8 @@ class _ClaimRules(_Rules):
         """The claim of the cell whose bit is ``bit``."""
         return self._move(bit.bit_length() - 1)
 
-    def most_plies(self, position: Position) -> int | None:
-        if self._quota is not None:
-            return _otrio_length(position)
-        occupied: int = position.state[0] | position.state[1]
-        return self._cells - occupied.bit_count()
+    def most_plies(self, position: Position) -> int:
+        return self._longest - self._occupied(position).bit_count()
 
     def _threats(self, position: Position) -> tuple[int, int, int]:
         """As masks: the cells where the mover completes a line now (legal claims only), where
@@ -396,15 +470,16 @@ class _ClaimRules(_Rules):
         (Breaker's own wins are found by playing the moves).
         """
         mover = position.to_move
-        mine, theirs = position.state[mover], position.state[mover.other]
+        masks = self._cell_masks(position)
+        mine, theirs = masks[mover], masks[1 - mover]
         wins, threats = _line_completions(self.line_masks, mine, theirs)
         empty = self._full & ~(mine | theirs)
         if self._breaker is not None:
             return (0, threats, empty) if mover is self._breaker else (wins, 0, empty)
-        if self._quota is not None:  # Otrio: only sizes the player still holds
-            wins = _with_rings_left(wins, mine, self._quota)
-            threats = _with_rings_left(threats, theirs, self._quota)
-            empty = _with_rings_left(empty, mine, self._quota)
+        if self._quota:  # Otrio: only sizes the player still holds
+            empty = self._claimable(position, mover)
+            wins &= empty
+            threats &= self._claimable(position, mover.other)
         return wins, threats, empty
 
 
@@ -423,42 +498,30 @@ def _line_completions(line_masks: tuple[int, ...], mine: int, theirs: int) -> tu
     return wins, threats
 
 
-def _with_rings_left(cells: int, bits: int, layers: tuple[int, ...]) -> int:
-    for layer in layers:
-        if (bits & layer).bit_count() >= 3:
-            cells &= ~layer
-    return cells
-
-
-def _otrio_length(position: Position) -> int:
-    occupied: int = position.state[0] | position.state[1]
-    return 18 - occupied.bit_count()
-
-
 class _VetoRules(_Rules):
     """Veto rules over standard or Maker-Breaker rules: the claimer wins at once by claiming a
     cell that completes its line (unless vetoed); at the veto step, a claimer with two such
     cells wins whatever the veto (the vetoer loses in 2), and one such cell must be vetoed.
     """
 
-    def __init__(self, game: VetoGame):
+    def __init__(self, game: Game):
         super().__init__(game)
         board = game.board
+        rule = game.line_rule
         lines_through = [len(t) for t in board.lines_through]
-        sign = 1 if isinstance(game.inner, MisereGame) else -1
+        sign = 1 if rule is Rule.MISERE else -1
         self._priority = {c: sign * n for c, n in enumerate(lines_through)}
         self._cells = board.num_cells
         self._full = board.full_mask
         self.line_masks = board.line_masks
         self._images = _image_tables(game)
         self._perms = game.symmetries
-        inner = type(game.inner)
-        if inner is StandardGame:
-            self._liner: Player | None = None  # either player wins by a line
+        self._veto_state = cast(VetoGame, game).veto_state  # what has_veto_step promises
+        self._liner: Player | None = None  # who wins by a line: either player (None), or Maker
+        if rule is Rule.STANDARD:
             self.threats = self._threats
-        elif inner is MakerBreakerGame:
-            assert isinstance(game.inner, MakerBreakerGame)
-            self._liner = game.inner.maker  # only Maker wins by a line
+        elif rule is Rule.MAKER_BREAKER:
+            self._liner = game.maker  # only Maker wins by a line
             self.threats = self._threats
 
     def key(self, position: Position) -> Hashable:
@@ -466,26 +529,25 @@ class _VetoRules(_Rules):
         images = self._images
         if images is None:
             return position.canonical_key()
-        b0, b1, veto = position.state
+        b0, b1, veto = self._veto_state(position)
         if veto is None or veto < 0:
             return min([(t[b0], t[b1], veto) for t in images])
         return min([(t[b0], t[b1], p[veto]) for t, p in zip(images, self._perms, strict=True)])
 
     def _threats(self, position: Position) -> tuple[int, int, int]:
-        b0, b1, veto = position.state
+        b0, b1, veto = self._veto_state(position)
+        masks = (b0, b1)
         empty = self._full & ~(b0 | b1)
         if veto is None:  # the mover vetoes; the other player claims next
             claimer = position.to_move.other
             if self._liner is not None and claimer is not self._liner:
                 return 0, 0, 0
-            wins, _ = _line_completions(
-                self.line_masks, position.state[claimer], position.state[claimer.other]
-            )
+            wins, _ = _line_completions(self.line_masks, masks[claimer], masks[1 - claimer])
             return 0, wins, empty
         claimer = position.to_move
         if self._liner is not None and claimer is not self._liner:
             return 0, 0, 0
-        wins, _ = _line_completions(self.line_masks, position.state[claimer], position.state[claimer.other])
+        wins, _ = _line_completions(self.line_masks, masks[claimer], masks[1 - claimer])
         if veto >= 0:
             wins &= ~(1 << veto)
         return wins, 0, 0
@@ -501,7 +563,7 @@ class _VetoRules(_Rules):
         a veto stalls the game, which passing does not.)
         """
         moves = position.legal_moves()
-        if position.state[2] is None and len(moves) > 2:
+        if self._veto_state(position)[2] is None and len(moves) > 2:
             moves.pop()  # Veto(None), listed last
         return moves
 
@@ -511,24 +573,25 @@ class _VetoRules(_Rules):
         return self._priority[move]  # type: ignore[index]
 
     def most_plies(self, position: Position) -> int | None:
-        b0, b1, veto = position.state
+        b0, b1, veto = self._veto_state(position)
         empty: int = self._cells - (b0 | b1).bit_count()
         return 2 * empty if veto is None else 2 * empty - 1
 
 
 class _NotaktoRules(_Rules):
-    """Notakto: each board's key depends on its cells only, so it is computed once per set of
-    cells and kept.
+    """Games of several boards of one mark (Notakto): each board's key depends on its cells
+    only, so it is computed once per set of cells and kept.
     """
 
-    def __init__(self, game: NotaktoGame):
+    def __init__(self, game: Game):
         super().__init__(game)
-        self._board_key = functools.lru_cache(maxsize=1 << 16)(game._board_key)
+        self._board_key = functools.lru_cache(maxsize=1 << 16)(game.board_key)  # type: ignore[attr-defined]
+        self._board_marks = game.board_marks
 
     def key(self, position: Position) -> Hashable:
-        """:meth:`NotaktoGame.canonical_key`, with each board's key looked up."""
+        """``NotaktoGame.canonical_key``, with each board's key looked up."""
         board_key = self._board_key
-        return (position.to_move, *sorted(board_key(bits) for bits in position.state))
+        return (position.to_move, *sorted(board_key(bits) for bits in self._board_marks(position)))
 
 
 _IMAGE_TABLE_CELLS = 12
@@ -551,19 +614,3 @@ def _image_tables(game: Game) -> list[list[int]] | None:
                 t[m] = t[m - bit] | image
         tables.append(t)
     return tables
-
-
-class _deep_recursion:
-    """Room for a search as deep as the longest game (restored afterwards)."""
-
-    def __init__(self, depth: int):
-        self.depth = depth
-        self.saved = 0
-
-    def __enter__(self) -> None:
-        self.saved = sys.getrecursionlimit()
-        if self.depth > self.saved:
-            sys.setrecursionlimit(self.depth)
-
-    def __exit__(self, *exc: object) -> None:
-        sys.setrecursionlimit(self.saved)

@@ -50,13 +50,12 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-import noughts
-from noughts.core import ClaimGame, Game, NotaktoGame, NoughtsError, Outcome, Position, VetoGame
+from noughts.core import Game, NoughtsError, Outcome, Position, require_bounded
+from noughts.core import game as make_game
 from noughts.core.budget import Budget
 from noughts.exact import _count_kernels as kernels
 from noughts.exact.reference import terminal_value
 from noughts.exact.result import WIN, Value, from_int, to_int
-from noughts.exact.search import _deep_recursion
 
 __all__ = ["FORMAT", "VERSION", "SolvedTable", "TableError", "build_table", "build_table_reference"]
 
@@ -90,36 +89,15 @@ class _Codec:
 
 
 def _codec(game: Game) -> _Codec:
+    """The game's compact key (``key_columns``, ``key_words``), if its words fit 64 bits."""
+    columns = game.key_columns
+    if columns is None:
+        raise TableError(f"solved tables do not take {game}: no compact key is defined for its rules")
     cells = game.board.num_cells
-    if isinstance(game, VetoGame):
-        _fits(game, cells, _MAX_WORD_CELLS)
-        return _Codec(("first_bits", "second_bits", "veto"), _veto_key)
-    if isinstance(game, ClaimGame):
-        _fits(game, cells, _MAX_WORD_CELLS)
-        return _Codec(("first_bits", "second_bits"), _claim_key)
-    if isinstance(game, NotaktoGame):
-        _fits(game, cells, _MAX_WORD_CELLS - 1)
-        columns = ("to_move",) + tuple(f"board{b + 1}" for b in range(game.boards))
-        return _Codec(columns, _notakto_key)
-    raise TableError(f"solved tables do not take {game}: no compact key is defined for its rules")
-
-
-def _fits(game: Game, cells: int, most: int) -> None:
+    most = cells + _MAX_WORD_CELLS - game.key_word_bits  # the board size whose words fit
     if cells > most:
         raise TableError(f"solved tables take boards of at most {most} cells; {game} has {cells}")
-
-
-def _claim_key(key: Any) -> tuple[int, ...]:
-    return (key[0], key[1])
-
-
-def _veto_key(key: Any) -> tuple[int, ...]:
-    veto = key[2]
-    return (key[0], key[1], 0 if veto is None else veto + 2)
-
-
-def _notakto_key(key: Any) -> tuple[int, ...]:
-    return (int(key[0]),) + tuple(k + 1 for k in key[1:])
+    return _Codec(columns, game.key_words)
 
 
 # -- the table -----------------------------------------------------------------------------------------
@@ -255,7 +233,7 @@ class SolvedTable:
             raise bad("the game's spec is missing")
         if game is None:
             try:
-                game = noughts.game(spec)
+                game = make_game(spec)
             except NoughtsError as e:
                 raise bad(f"its game spec {spec!r} does not name a game ({e})") from None
         elif spec != str(game):
@@ -287,8 +265,9 @@ class SolvedTable:
             raise bad("its checksum does not match its contents (the file was changed or damaged)")
         if not np.isin(outcome, (-1, 0, 1)).all():
             raise bad("outcome holds codes other than -1, 0 and 1")
-        if int(plies.max()) > game.properties.max_length:
-            raise bad(f"a distance exceeds the longest game of {game} ({game.properties.max_length} plies)")
+        longest = require_bounded(game, "a solved table of minimax values")
+        if int(plies.max()) > longest:
+            raise bad(f"a distance exceeds the longest game of {game} ({longest} plies)")
         if not _strictly_sorted(keys):
             raise bad("its keys are not sorted and distinct")
         table = cls(game, np.ascontiguousarray(keys), outcome, plies, score)
@@ -350,6 +329,7 @@ def build_table(game: Game, budget: Budget | None = None) -> SolvedTable:
     over it, ``LimitExceeded`` says how far the work got. ``TableError`` for a game tables do
     not take.
     """
+    require_bounded(game, "a solved table of minimax values")
     _codec(game)
     if kernels.supports(game):
         return _build_claim_table(game, budget)
@@ -365,42 +345,59 @@ def build_table_reference(game: Game, budget: Budget | None = None) -> SolvedTab
         budget = Budget(max_seconds=None, max_memory=None)
     scored = game.properties.is_scored
     memo: dict[Hashable, tuple[int, int, Value]] = {}  # key -> (mover's int, plies, value)
-    counter = [0]
+    counter = 0
 
-    def solve(position: Position) -> tuple[int, int, Value]:
+    def enter(position: Position) -> tuple[int, int, Value] | list[Any]:
+        """The entry of ``position`` if known at once, else a node to search: its position,
+        key, mover, moves, the next move's index, and the best (value, plies) so far.
+        """
+        nonlocal counter
         key = position.canonical_key()
         known = memo.get(key)
         if known is not None:
             return known
-        counter[0] += 1
-        if not counter[0] % _CHECK_EVERY:
+        counter += 1
+        if not counter % _CHECK_EVERY:
             budget.check(
                 memory=len(memo) * _ENTRY_BYTES,
                 progress=f"{len(memo):,} positions of {game} solved up to symmetry",
             )
-        mover = position.to_move
         if position.is_terminal():
             value = terminal_value(position)
-            entry = (to_int(value, mover), 0, value)
-        else:
-            best = (0, 0)
-            first = True
-            for move in position.legal_moves():
-                child = position.play(move)
-                c, plies, _ = solve(child)
-                if not scored:
-                    c -= (c > 0) - (c < 0)
-                if child.to_move is not mover:
-                    c = -c
-                if first or (c, plies + 1) > best:
-                    best, first = (c, plies + 1), False
-            v, plies = best
-            entry = (v, plies, from_int(v, mover, plies, scored))
-        memo[key] = entry
-        return entry
+            memo[key] = entry = (to_int(value, position.to_move), 0, value)
+            return entry
+        return [position, key, position.to_move, position.legal_moves(), 0, None, None]
 
-    with _deep_recursion(2 * game.properties.max_length + 200):
-        solve(game.start())
+    # depth first over every move, on an explicit stack (a game may last as long as its board
+    # allows): a node is [position, key, mover, moves, next move's index, best (value, plies),
+    # the mover of the child last entered]
+    path: list[list[Any]] = []
+    got = enter(game.start())
+    while True:
+        if isinstance(got, list):  # a node to search: go down into it
+            path.append(got)
+        elif not path:  # the start's entry: done
+            break
+        else:  # a child's entry, taken by the node above it
+            node = path[-1]
+            c, length, _ = got
+            if not scored:
+                c -= (c > 0) - (c < 0)
+            if node[6] is not node[2]:
+                c = -c
+            if node[5] is None or (c, length + 1) > node[5]:
+                node[5] = (c, length + 1)
+        node = path[-1]
+        position, key, mover, moves, i, best, _ = node
+        if i < len(moves):
+            child = position.play(moves[i])
+            node[4] = i + 1
+            node[6] = child.to_move
+            got = enter(child)
+            continue
+        v, length = best
+        memo[key] = got = (v, length, from_int(v, mover, length, scored))
+        path.pop()
 
     n = len(memo)
     rows = sorted((codec.encode(key), value) for key, (_, _, value) in memo.items())

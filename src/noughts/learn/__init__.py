@@ -1,7 +1,8 @@
 """Learning agents by self-play, their training loop, convergence tests and experiments.
 
-* :mod:`noughts.learn.states`: every reachable position of a small game, numbered, with its
-  move table (what tabular learners index by);
+* :mod:`noughts.exact.states` (below both ``agents`` and ``learn``; ``noughts.learn.states``
+  is kept as an alias): every reachable position of a small game, numbered, with its move
+  table (what tabular learners index by);
 * :mod:`noughts.learn.evaluation`: the TCD, WTCD and two-step look-ahead evaluation functions
   of 000 §3.2.4 and §3.2.6, scaled into [-1, 1] by their true bounds;
 * :mod:`noughts.learn.td`: one-step TD with one value table per player (000 §3.2.3), a

@@ -339,8 +339,8 @@ def save_checkpoint(
 
 def resume(path: str | Path) -> tuple[Any, RateWindowState, Criterion | None]:
     """The learner, convergence state and criterion saved in a checkpoint, ready for :func:`train`."""
-    import noughts
     from noughts.agents.saved import load_saved
+    from noughts.core import game as make_game
 
     meta, arrays = load_saved(path)
     training = meta.get("training")
@@ -350,7 +350,7 @@ def resume(path: str | Path) -> tuple[Any, RateWindowState, Criterion | None]:
     if not isinstance(kind, str):
         raise NoughtsError(f"{path}: 'training.learner' is not a string")
     cls = learner_class(kind)
-    game = noughts.game(meta["game"])
+    game = make_game(meta["game"])
     prefix = "state_learner_"
     learner_arrays = {k[len(prefix) :]: v for k, v in arrays.items() if k.startswith(prefix)}
     learner = cls.from_checkpoint(game, training["state"], learner_arrays)

@@ -168,11 +168,12 @@ def classify(game: Game, progress: Callable[[int, int], None] | None = None) -> 
     Boards of at most 12 cells (the pairing search covers every pairing of the board).
     """
     check_classifiable(game)
-    import noughts
+    from noughts.exact.api import solve
+    from noughts.exact.count import count as count_games
 
     started = time.perf_counter()
-    value = noughts.solve(game, max_seconds=None).value.outcome
-    plays = dict(noughts.count(game).games_by_outcome)
+    value = solve(game, max_seconds=None).value.outcome
+    plays = dict(count_games(game).games_by_outcome)
     orbits: list[PairingRoles] = []
     count = 0
     if value is Outcome.DRAW:

@@ -51,9 +51,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-import noughts
 from noughts.core.board import Board
 from noughts.core.errors import NoughtsError
+from noughts.core.registry import game as make_game
 
 __all__ = [
     "ALT_CENTRE",
@@ -112,7 +112,7 @@ class Plan:
 
     @functools.cached_property
     def board(self) -> Board:
-        return noughts.game(self.board_spec).board
+        return make_game(self.board_spec).board
 
     def domain(self, level: int, maker: Sequence[int]) -> frozenset[int] | None:
         """The canonical cells for Maker's move at ``level`` (None: any free cell)."""
@@ -135,7 +135,7 @@ class Plan:
 
 
 def _cube7_cells() -> tuple[Board, dict[Coord, int]]:
-    board = noughts.game("maker_breaker(hypercube(7,3))").board
+    board = make_game("maker_breaker(hypercube(7,3))").board
     index = {tuple(x + 1 for x in board.coords[c]): c for c in range(board.num_cells)}
     return board, index
 
@@ -244,7 +244,7 @@ def _analogue_plan(name: str) -> Plan:
     leaves fail, which tests the failure paths); in ``mnk4-edge`` Breaker opens on an edge cell,
     which blocks two lines only, so no leaf has a pairing.
     """
-    board = noughts.game("maker_breaker(mnk(4,4,4))").board
+    board = make_game("maker_breaker(mnk(4,4,4))").board
 
     def cell(r: int, c: int) -> int:
         found = board.cell_at((r - 1, c - 1))
@@ -471,7 +471,7 @@ def node_arrays(pl: Plan, prefix: tuple[tuple[int, ...], tuple[int, ...]]) -> No
 @functools.cache
 def board_arrays(board_spec: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``line_cells``, and the lines through each cell as CSR (``ptr``, ``lines_at``)."""
-    board = noughts.game(board_spec).board
+    board = make_game(board_spec).board
     line_cells = np.array(board.lines, np.int32)
     ptr = np.zeros(board.num_cells + 1, np.int32)
     ptr[1:] = np.cumsum([len(t) for t in board.lines_through])
@@ -708,7 +708,7 @@ def prove(
     import time
     from pathlib import Path
 
-    from noughts.pairing.certificate import case_name, write_certificate
+    from noughts.pairing.certificate_file import case_name, write_certificate
     from noughts.parallel import executor
 
     start = time.perf_counter()

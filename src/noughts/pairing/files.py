@@ -175,7 +175,7 @@ def pairing_from_json(
     if not isinstance(raw, list):
         raise _fail(where, "'pairs' must be a list of pairs of cells")
     board = file_game.board
-    taken = position.state[0] | position.state[1]
+    taken = position.occupied()
     pairs: list[tuple[int, int]] = []
     seen: dict[int, int] = {}
     for i, item in enumerate(raw, start=1):

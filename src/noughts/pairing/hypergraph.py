@@ -25,7 +25,7 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
-from noughts.core import CumulativeGame, Game, MakerBreakerGame, NoughtsError, Player, Position, StandardGame
+from noughts.core import Game, NoughtsError, Player, Position, Rule
 from noughts.core.board import Board
 
 __all__ = ["Residual", "breaking_side", "check_breaker", "residual"]
@@ -35,14 +35,17 @@ def check_breaker(game: Game, breaker: Player | None) -> Player:
     """The breaking side of ``game`` (see the module docstring); ``NoughtsError`` if the
     rules have none or ``breaker`` cannot break under them.
     """
-    if isinstance(game, MakerBreakerGame):
-        if breaker is not None and breaker is not game.breaker:
+    rule = game.claim_rule
+    if rule is Rule.MAKER_BREAKER:
+        assert game.maker is not None
+        side = game.maker.other
+        if breaker is not None and breaker is not side:
             raise NoughtsError(
-                f"in {game} the breaking side is Breaker, the {game.breaker.name.lower()} player, "
+                f"in {game} the breaking side is Breaker, the {side.name.lower()} player, "
                 f"not the {breaker.name.lower()} player"
             )
-        return game.breaker
-    if type(game) in (StandardGame, CumulativeGame):  # not Otrio, a StandardGame with ring limits
+        return side
+    if rule in (Rule.STANDARD, Rule.CUMULATIVE):  # claim games, so not Otrio (ring quotas)
         return Player.SECOND if breaker is None else breaker
     raise NoughtsError(
         f"{game} has no breaking side: pairings and potentials need standard, maker_breaker or "
@@ -105,9 +108,8 @@ def residual(position: Position, breaker: Player | None = None) -> Residual:
     game = position.game
     side = check_breaker(game, breaker)
     board = game.board
-    state = position.state
-    blocked = state[side]
-    taken = state[0] | state[1]
+    blocked = position.owned(side)
+    taken = position.occupied()
     survivors: list[int] = []
     edges: list[tuple[int, ...]] = []
     for j, mask in enumerate(board.line_masks):

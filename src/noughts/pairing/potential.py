@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from noughts.core import Game, MakerBreakerGame, NoughtsError, Player, Position
+from noughts.core import Game, NoughtsError, Player, Position, Rule
 from noughts.core.board import Board
 from noughts.pairing.hypergraph import check_breaker
 
@@ -77,7 +77,7 @@ def erdos_selfridge(game: Game) -> ErdosSelfridge:
     (Fraction(193, 128), 1.5078125, False)
     """
     total = sum((Fraction(1, 2 ** len(line)) for line in game.board.lines), Fraction(0))
-    breaker_first = isinstance(game, MakerBreakerGame) and game.breaker_first
+    breaker_first = game.claim_rule is Rule.MAKER_BREAKER and game.maker is Player.SECOND
     threshold = Fraction(1) if breaker_first else Fraction(1, 2)
     return ErdosSelfridge(total, threshold, total < threshold, len(game.board.lines))
 
@@ -151,7 +151,7 @@ def danger(position: Position, breaker: Player | None = None) -> Fraction:
     Fraction(193, 128)
     """
     maker, side = _sides(position, breaker)
-    return _State(position.game.board, position.state[maker], position.state[side]).danger()
+    return _State(position.game.board, position.owned(maker), position.owned(side)).danger()
 
 
 def potential_move(position: Position, breaker: Player | None = None) -> int:
@@ -159,14 +159,14 @@ def potential_move(position: Position, breaker: Player | None = None) -> int:
     maker, side = _sides(position, breaker)
     if position.is_terminal() or not position.legal_moves():
         raise NoughtsError("the game is over: there is no move to choose")
-    return _State(position.game.board, position.state[maker], position.state[side]).best()
+    return _State(position.game.board, position.owned(maker), position.owned(side)).best()
 
 
 def danger_reference(position: Position, breaker: Player | None = None) -> Fraction:
     """:func:`danger` the plain way, line by line over exact fractions."""
     maker, side = _sides(position, breaker)
     board = position.game.board
-    mine, theirs = position.state[side], position.state[maker]
+    mine, theirs = position.owned(side), position.owned(maker)
     total = Fraction(0)
     for line, mask in zip(board.lines, board.line_masks, strict=True):
         if mask & mine:
@@ -179,7 +179,7 @@ def potential_move_reference(position: Position, breaker: Player | None = None) 
     """:func:`potential_move` the plain way: try each free cell, keep the first best."""
     maker, side = _sides(position, breaker)
     board = position.game.board
-    mine, theirs = position.state[side], position.state[maker]
+    mine, theirs = position.owned(side), position.owned(maker)
     best, best_cell = Fraction(-1), -1
     for cell in position.legal_moves():
         gain = Fraction(0)

@@ -23,12 +23,11 @@ Breaker under Maker-Breaker rules and at least a draw under standard and cumulat
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from noughts.core import LimitExceeded, MakerBreakerGame, Outcome, Player, Position
+from noughts.core import LimitExceeded, Outcome, Player, Position, Rule
 from noughts.pairing.hypergraph import residual
 from noughts.pairing.matching import Pairing
 
@@ -46,8 +45,8 @@ FALLBACKS: tuple[str, ...] = ("rule", "any", "best")
 
 
 def _answer(position: Position, partner: dict[int, int], me: Player) -> int | None:
-    theirs = position.state[me.other]
-    taken = position.state[0] | position.state[1]
+    theirs = position.owned(me.other)
+    taken = position.occupied()
     for cell in sorted(partner):
         if theirs >> cell & 1 and not taken >> partner[cell] & 1:
             return partner[cell]
@@ -56,8 +55,8 @@ def _answer(position: Position, partner: dict[int, int], me: Player) -> int | No
 
 def _fallback(position: Position, partner: dict[int, int], me: Player) -> int:
     board = position.game.board
-    mine = position.state[me]
-    taken = position.state[0] | position.state[1]
+    mine = position.owned(me)
+    taken = position.occupied()
     free = board.cells_in(board.full_mask & ~taken)
 
     def weight(c: int) -> int:
@@ -159,8 +158,8 @@ def search_pairing(
     game = pairing.position.game
     me = pairing.breaker
     partner = pairing.partner
-    claim = 1 if isinstance(game, MakerBreakerGame) else 0
-    memo: dict[tuple[int, ...], int] = {}  # keyed by the state: one game, so the state is the position
+    claim = 1 if game.claim_rule is Rule.MAKER_BREAKER else 0
+    memo: dict[tuple[int, int], int] = {}  # keyed by the cells: one claim game, so they are the position
 
     def choices(position: Position) -> list[int]:
         if position.to_move is me:
@@ -171,44 +170,57 @@ def search_pairing(
                 return [_fallback(position, partner, me)]
         return position.legal_moves()  # type: ignore[return-value]
 
-    def value(position: Position) -> int:
-        key = position.state
+    stack: list[_Node] = []  # the search's path, an explicit stack: games as long as the board
+
+    def enter(position: Position) -> int | None:
+        """The value of ``position`` if known at once; else push its node and return None."""
+        key = position.cell_masks()
         known = memo.get(key)
         if known is not None:
             return known
         if position.is_terminal():
-            v = _value_for(position, me)
-        else:
-            if len(memo) >= max_positions:
-                raise LimitExceeded(
-                    f"the pairing search passed {max_positions:,} positions without finishing"
-                )
-            if progress is not None and len(memo) % 10_000 == 0:
-                progress(len(memo))
-            maximise = position.to_move is me and fallback == "best"
-            best, stop = (-2, 1) if maximise else (2, -1)
-            for move in choices(position):
-                v = value(position.play(move))
-                if (v > best) if maximise else (v < best):
-                    best = v
-                    if best == stop:
-                        break
-            v = best
-        memo[key] = v
-        return v
+            v = memo[key] = _value_for(position, me)
+            return v
+        if len(memo) >= max_positions:
+            raise LimitExceeded(f"the pairing search passed {max_positions:,} positions without finishing")
+        if progress is not None and len(memo) % 10_000 == 0:
+            progress(len(memo))
+        stack.append(
+            _Node(position, key, iter(choices(position)), position.to_move is me and fallback == "best")
+        )
+        return None
 
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 10 * game.board.num_cells + 1000))
-    try:
-        result = value(pairing.position)
-    finally:
-        sys.setrecursionlimit(limit)
+    def search(root: Position) -> int:
+        """Minimax over ``choices`` from ``root`` (the pairing player maximises only with the
+        ``best`` fallback; every other choice is the opponent's or forced), stopping a node at
+        the best value it can have.
+        """
+        value = enter(root)
+        while value is None:
+            node = stack[-1]
+            move = next(node.moves, None)
+            if move is not None:
+                v = enter(node.position.play(move))
+                if v is None or not node.improve(v):
+                    continue  # search the child pushed, or the node's next move
+            # the node is settled (every move searched, or its best value reached): so are
+            # the ancestors its value settles
+            memo[node.key] = node.best
+            stack.pop()
+            while stack and stack[-1].improve(node.best):
+                node = stack.pop()
+                memo[node.key] = node.best
+            if not stack:
+                value = node.best
+        return value
+
+    result = search(pairing.position)
     line: list[int] = []
     position = pairing.position
     while not position.is_terminal():
         for move in choices(position):
             child = position.play(move)
-            if memo.get(child.state) == result:
+            if memo.get(child.cell_masks()) == result:
                 line.append(move)
                 position = child
                 break
@@ -216,3 +228,23 @@ def search_pairing(
             raise AssertionError("no move keeps the searched value")
     outcome = Outcome.DRAW if result == 0 else Outcome.win_for(me if result > 0 else me.other)
     return SearchReport(result, outcome, claim, result >= claim, tuple(line), len(memo), fallback)
+
+
+class _Node:
+    """A position on the search's path: the moves still to try and the best value so far."""
+
+    __slots__ = ("best", "key", "maximise", "moves", "position", "stop")
+
+    def __init__(self, position: Position, key: tuple[int, int], moves: Iterator[int], maximise: bool):
+        self.position = position
+        self.key = key
+        self.moves = moves
+        self.maximise = maximise
+        self.best, self.stop = (-2, 1) if maximise else (2, -1)
+
+    def improve(self, v: int) -> bool:
+        """Take a child's value ``v``; true once nothing can beat the best value."""
+        if (v > self.best) if self.maximise else (v < self.best):
+            self.best = v
+            return v == self.stop
+        return False

@@ -91,6 +91,20 @@ PRESETS: tuple[tuple[str, str, str], ...] = (
     ('shape("###./####/###.",3)', "3x3 + side square", "an extra square beside an edge (004 §2.2)"),
     ('shape("####/###./###.",3)', "3x3 + corner-side square", "beside a corner square (004 §2.2)"),
     ('shape("###./###./###./...#",3)', "3x3 + diagonal square", "diagonally off a corner (004 §2.2)"),
+    ("forget(tictactoe)", "Tic-Tac-Toe Forget", "a mark leaves after three of its owner's turns (004 ch. 6)"),
+    (
+        'forget(tictactoe,count="plies")',
+        "Forget (plies)",
+        "a mark leaves after three plies: no line is possible",
+    ),
+    ("vanishing(tictactoe)", "Vanishing marks", "three marks each; a fourth removes your oldest"),
+    ("morris", "Three Men's Morris", "place three, then slide along the lines (diagonals too)"),
+    ("morris(diagonals=false)", "Three Men's Morris (Murray)", "no moves along the diagonals (Murray 1913)"),
+    (
+        "morris(diagonals=false,diagonal_mills=false)",
+        "Three Men's Morris, no diagonals",
+        "rows and columns only",
+    ),
 )
 """The games of the sources, for the game picker: spec, name, note."""
 

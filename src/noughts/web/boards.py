@@ -6,7 +6,10 @@ panel per layer (d = 3) or per block of layers (d >= 4), Notakto one panel per b
 3x3 panel whose cells hold three ring **slots** (small, medium, large). Every slot has a
 **key**, an integer the page sends back to say "this cell": the integer action of the claim
 there (Notakto ``board * cells + cell``, Otrio ``3 * cell + size``), or for veto rules the cell
-(a click at the veto step forbids the cell, at the claim step claims it).
+(a click at the veto step forbids the cell, at the claim step claims it). A Morris slide
+(:class:`~noughts.core.Slide`) has the key of its target cell and says where it comes ``from``
+(the origin's key): the page takes two clicks, the mark and then where it goes, and sends the
+slide's integer action.
 """
 
 from __future__ import annotations
@@ -15,29 +18,28 @@ import itertools
 from typing import Any
 
 from noughts.core import (
-    ClaimGame,
+    FadingGame,
     Game,
+    MorrisGame,
     Move,
-    NotaktoGame,
     NotationError,
-    OtrioGame,
     Outcome,
     Player,
     Position,
+    Slide,
     Veto,
-    VetoGame,
 )
 from noughts.exact.reference import after_move, move_key
 from noughts.exact.result import SolveResult, Value
 
 __all__ = ["board_view", "evaluation_json", "move_at_slot", "move_info", "slot_key"]
 
-RING_SIZES = ("small", "medium", "large")
-
 
 def slot_key(game: Game, move: Move) -> int | None:
-    """The key of the slot a move is made on (None for a veto pass)."""
-    if isinstance(game, VetoGame):
+    """The key of the slot a move is made on (None for a veto pass; a slide's target cell)."""
+    if isinstance(move, Slide):
+        return move.target
+    if game.has_veto_step:
         if isinstance(move, Veto):
             return move.cell
         return int(move)  # type: ignore[arg-type]
@@ -48,18 +50,21 @@ def move_at_slot(game: Game, position: Position, key: int) -> Move:
     """The move a click on slot ``key`` makes in ``position`` (legal or not: the caller checks).
     Under veto rules that is a veto at the veto step and a claim at the claim step.
     """
-    if isinstance(game, VetoGame):
+    if game.has_veto_step:
         if not 0 <= key < game.board.num_cells:
             raise NotationError(f"slot {key} is not a cell of {game.board.spec}")
-        return Veto(key) if position.state[2] is None else key
+        return Veto(key) if game.is_veto_step(position) else key
     return game.move(key)
 
 
 def move_info(game: Game, move: Move) -> dict[str, Any]:
     """A move for the page: its notation, integer action, slot key (and what ``move_json``
-    adds: cells, Notakto's board, Otrio's ring size, veto steps).
+    adds: cells, Notakto's board, Otrio's ring size, veto steps; a slide's ``from`` key).
     """
-    return {**game.move_json(move), "action": game.action(move), "key": slot_key(game, move)}
+    info = {**game.move_json(move), "action": game.action(move), "key": slot_key(game, move)}
+    if isinstance(move, Slide):
+        info["from"] = move.origin
+    return info
 
 
 def _panels_of_grid(game: Game, marks: list[str], offset: int = 0, title: str = "") -> list[dict[str, Any]]:
@@ -99,17 +104,23 @@ def _panels_of_grid(game: Game, marks: list[str], offset: int = 0, title: str = 
     return panels
 
 
-def _otrio_panels(game: OtrioGame, marks: list[str]) -> list[dict[str, Any]]:
-    plane = game.plane
+def _slot_panels(game: Game, marks: list[str]) -> list[dict[str, Any]]:
+    """The panel of a game whose board's cells are slots in the cells of a flat plane
+    (``layout.plane``; Otrio: each cell holds a small, a medium and a large ring).
+    """
+    plane, names = game.layout.plane, game.layout.slots
+    assert plane is not None
+    n = len(names)
+    rows, cols = plane.grid
     cells = []
-    for r in range(3):
+    for r in range(rows):
         row: list[dict[str, Any] | None] = []
-        for c in range(3):
+        for c in range(cols):
             cell = plane.cell_at((r, c))
-            assert cell is not None
-            slots = [
-                {"key": 3 * cell + s, "mark": marks[3 * cell + s], "size": RING_SIZES[s]} for s in range(3)
-            ]
+            if cell is None:
+                row.append(None)
+                continue
+            slots = [{"key": n * cell + s, "mark": marks[n * cell + s], "size": names[s]} for s in range(n)]
             row.append({"name": plane.cell_name(cell), "slots": slots})
         cells.append(row)
     return [{"title": "", "cells": cells}]
@@ -119,18 +130,17 @@ def _lines_owned(game: Game, position: Position) -> list[int]:
     """Slot keys of every line wholly owned by one player (the winning or losing line)."""
     board = game.board
     keys: list[int] = []
-    if isinstance(game, NotaktoGame):
+    if game.layout.boards is not None:
         n = board.num_cells
-        for b, bits in enumerate(position.state):
+        for b, bits in enumerate(game.board_marks(position)):
             for line, mask in zip(board.lines, board.line_masks, strict=True):
                 if bits & mask == mask:
                     keys.extend(b * n + c for c in line)
         return keys
-    if isinstance(game, (ClaimGame, VetoGame)):
-        for bits in position.state[:2]:
-            for line, mask in zip(board.lines, board.line_masks, strict=True):
-                if bits & mask == mask:
-                    keys.extend(line)
+    if game.line_rule is not None:  # cells belong to players
+        for player in Player:
+            for j in game.completed_lines(position, player):
+                keys.extend(board.lines[j])
     return keys
 
 
@@ -141,29 +151,35 @@ def board_view(game: Game, position: Position) -> dict[str, Any]:
     ``rings``; with ``panel_columns``, how many panels to a row), ``moves`` (every legal move
     with its slot key), ``highlight`` (slot keys of completed lines), ``step`` (veto rules: ``veto``
     or ``claim``, and the forbidden cell's key), ``dead`` (Notakto: the dead boards),
-    ``rings_left`` (Otrio: each player's rings of each size), ``score`` (cumulative rules).
+    ``rings_left`` (Otrio: each player's rings of each size), ``score`` (cumulative rules),
+    ``lifetimes`` and ``leaving`` (``forget``, ``vanishing``: the plies each mark has left, by
+    slot key, and the key of the mark that leaves after the next move), ``in_hand`` and
+    ``phase`` (``morris``: the marks each player has still to place, ``placing`` or ``moving``).
     """
     marks = list(game.marks(position))
     view: dict[str, Any] = {"layout": "grid", "panel_columns": 1}
-    if isinstance(game, OtrioGame):
+    layout = game.layout
+    if layout.slots:
         view["layout"] = "rings"
-        view["panels"] = _otrio_panels(game, marks)
-        view["rings_left"] = {
-            game.player_label(p): dict(zip(RING_SIZES, game.rings_left(position, p), strict=True))
-            for p in Player
-        }
-    elif isinstance(game, NotaktoGame):
+        view["panels"] = _slot_panels(game, marks)
+        left = {p: game.pieces_left(position, p) for p in Player}
+        if all(pieces is not None for pieces in left.values()):
+            view["rings_left"] = {
+                game.player_label(p): dict(zip(layout.slots, pieces, strict=True))  # type: ignore[arg-type]
+                for p, pieces in left.items()
+            }
+    elif layout.boards is not None:
         n = game.board.num_cells
         panels = []
+        live = set(game.live_boards(position))
         dead = []
-        for b in range(game.boards):
+        for b in range(layout.boards):
             board_marks = marks[b * n : (b + 1) * n]
-            bits = position.state[b]
-            is_dead = game.is_dead(bits)
+            is_dead = b not in live
             dead.append(is_dead)
             title = f"board {b + 1}" + (" (dead)" if is_dead else "")
             panels.extend(_panels_of_grid(game, board_marks, offset=b * n, title=title))
-        view.update(layout="boards", panels=panels, dead=dead, panel_columns=min(game.boards, 4))
+        view.update(layout="boards", panels=panels, dead=dead, panel_columns=min(layout.boards, 4))
     else:
         panels = _panels_of_grid(game, marks)
         grid = game.board.grid
@@ -171,14 +187,19 @@ def board_view(game: Game, position: Position) -> dict[str, Any]:
             view["layout"] = "layers"
             view["panel_columns"] = grid[-3]
         view["panels"] = panels
-    if isinstance(game, VetoGame):
-        veto = position.state[2]
+    if game.has_veto_step:
         if position.is_terminal():
             view["step"] = {"kind": "over", "forbidden": None}
-        elif veto is None:
+        elif game.is_veto_step(position):
             view["step"] = {"kind": "veto", "forbidden": None}
         else:
-            view["step"] = {"kind": "claim", "forbidden": None if veto < 0 else veto}
+            view["step"] = {"kind": "claim", "forbidden": game.forbidden_cell(position)}
+    if isinstance(game, FadingGame):
+        view["lifetimes"] = {str(c): left for c, left in game.lifetimes(position).items()}
+        view["leaving"] = game.leaving(position)
+    if isinstance(game, MorrisGame):
+        view["in_hand"] = {game.player_label(p): game.in_hand(position, p) for p in Player}
+        view["phase"] = None if position.is_terminal() else game.phase(position)
     score = position.score()
     if score is not None:
         view["score"] = {game.player_label(p): score[p] for p in Player}
@@ -199,7 +220,8 @@ def _verdict(value: Value, mover: Player) -> str:
 def evaluation_json(result: SolveResult) -> dict[str, Any]:
     """The solver's answer as the page shows it: the position's value for the side to move, and
     per legal move its slot key, ``verdict`` (``win``, ``draw`` or ``loss`` for the mover) and
-    ``plies`` (to the end of the game, the move included), best first.
+    ``plies`` (to the end of the game, the move included; None for a draw in a game that need not
+    end), best first.
     """
     game, position = result.game, result.position
     mover = position.to_move
@@ -213,7 +235,10 @@ def evaluation_json(result: SolveResult) -> dict[str, Any]:
             {
                 **move_info(game, mv.move),
                 "verdict": _verdict(mv.value, mover),
-                "plies": mv.value.plies + 1,
+                # a draw in a game that need not end has no length
+                "plies": None
+                if mv.value.outcome is Outcome.DRAW and not game.properties.bounded
+                else mv.value.plies + 1,
                 "score": mv.value.score,
                 "describe": mv.value.describe(game),
             }

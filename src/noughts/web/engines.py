@@ -28,8 +28,8 @@ from noughts.agents.base import split_spec
 from noughts.agents.perfect import PerfectAgent
 from noughts.core import Game, LimitExceeded, Move, NoughtsError, Position
 from noughts.core.budget import Budget
-from noughts.exact.api import ValueOracle, move_values, principal_variation
-from noughts.exact.reference import after_move, terminal_value
+from noughts.exact.api import ValueOracle, move_values, principal_variation, value_of_best
+from noughts.exact.reference import terminal_value
 from noughts.exact.result import SolveResult
 from noughts.web.limits import Limits
 
@@ -89,7 +89,7 @@ class EngineCache:
         def work(engine: ValueOracle, agent: PerfectAgent) -> SolveResult:
             before = int(getattr(engine, "nodes", 0))
             rated = move_values(engine, position)
-            value = after_move(rated[0].value)
+            value = value_of_best(game, rated[0].value)
             pv = principal_variation(engine, position, value)
             nodes = int(getattr(engine, "nodes", 0)) - before
             return SolveResult(game, position, value, tuple(rated), pv, nodes, time.perf_counter() - started)

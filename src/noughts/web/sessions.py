@@ -5,6 +5,10 @@ The store is the record: a game is written when it starts and every move when it
 and :meth:`GameService.get` reopens any game by replaying its recorded moves. Live games are
 kept in memory too (the positions along the game, so undo is free), each with a lock, so two
 requests on one game are served one after the other and neither move is lost.
+
+A game that need not end (marks vanish or move) between two agents stops after the game's
+``properties.truncation`` moves, recorded as a draw by the move cap; a person at the board plays
+on as long as they like.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from typing import Any
 import numpy as np
 
 import noughts
-from noughts.core import Game, Move, NotationError, NoughtsError, Player, Position
+from noughts.core import Game, Move, NotationError, NoughtsError, Outcome, Player, Position
 from noughts.store import GameRecord, Store, StoreError
 from noughts.web.boards import board_view, move_at_slot, move_info
 from noughts.web.engines import HUMAN, AgentPool
@@ -66,6 +70,8 @@ class LiveGame:
     moves: list[Move]
     rng: np.random.Generator
     finished: bool = False
+    capped: bool = False
+    """Stopped at the move cap of a game that need not end (two agents): a draw."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -85,7 +91,7 @@ class LiveGame:
     def state(self) -> dict[str, Any]:
         """The game as the API returns it (see :class:`noughts.web.models.GameState`)."""
         game, position = self.game, self.position
-        outcome = position.outcome()
+        outcome = Outcome.DRAW if self.capped else position.outcome()
         turn = None if outcome is not None else self.player(position.to_move)
         return {
             "id": self.id,
@@ -100,7 +106,11 @@ class LiveGame:
             "turn": turn,
             "over": outcome is not None,
             "outcome": None if outcome is None else outcome.value,
-            "result": None if outcome is None else game.outcome_text(outcome),
+            "result": None
+            if outcome is None
+            else "draw by the move cap"
+            if self.capped
+            else game.outcome_text(outcome),
             "notation": game.notation_help(),
             "view": {
                 **board_view(game, position),
@@ -178,6 +188,7 @@ class GameService:
             record.id, game, (record.first, record.second), positions, moves, np.random.default_rng(seed)
         )
         live.finished = record.status == "finished"
+        live.capped = live.finished and not position.is_terminal()
         return live
 
     def summaries(self, status: str | None = None, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
@@ -223,6 +234,8 @@ class GameService:
         """
         cls._check_ply(live, ply)
         position = live.position
+        if live.capped:
+            raise NoughtsError(f"game {live.id} is over (a draw by the move cap)")
         if position.is_terminal():
             raise NoughtsError(f"game {live.id} is over ({live.game.outcome_text(position.outcome())})")  # type: ignore[arg-type]
         return position
@@ -241,6 +254,10 @@ class GameService:
         live.positions.append(position)
         live.moves.append(move)
         outcome = position.outcome()
+        cap = live.game.properties.truncation
+        if outcome is None and cap is not None and live.ply >= cap and HUMAN not in live.players:
+            live.capped = True
+            outcome = Outcome.DRAW
         if outcome is not None:
             self.store.finish_game(live.id, outcome)
             live.finished = True

@@ -60,14 +60,33 @@ function valueTitle(m) {
   return `${m.move}: ${m.verdict === "win" ? "win" : "loss"} in ${m.plies} ${m.plies === 1 ? "ply" : "plies"}`;
 }
 
-// view: the API's board view; opts: onSlot(key), evaluation, hint (notation list), last
+// view: the API's board view; opts: onSlot(key), evaluation, hint (notation list), last,
+// selected (Morris: the key of the mark picked up, whose slides are shown)
 function renderBoard(container, view, opts) {
   opts = opts || {};
   container.replaceChildren();
+  const selected = opts.selected === undefined ? null : opts.selected;
   const legal = new Map();
-  for (const m of view.moves) if (m.key !== null) legal.set(m.key, m);
+  const origins = new Set();
+  for (const m of view.moves) {
+    if (m.key === null) continue;
+    if (m.from === undefined) legal.set(m.key, m);
+    else {
+      origins.add(m.from);
+      if (m.from === selected) legal.set(m.key, m);
+    }
+  }
   const values = new Map();
-  if (opts.evaluation) for (const m of opts.evaluation.moves) if (m.key !== null) values.set(m.key, m);
+  if (opts.evaluation) {
+    for (const m of opts.evaluation.moves) {
+      if (m.key === null) continue;
+      if (m.from === undefined) values.set(m.key, m);
+      else if (m.from === selected) values.set(m.key, m);
+      else if (selected === null && !values.has(m.from)) values.set(m.from, m); // a mark's best slide (moves come best first)
+    }
+  }
+  const lifetimes = view.lifetimes || {};
+  const leaving = view.leaving === undefined ? null : view.leaving;
   const hinted = new Set();
   if (opts.hint) for (const m of view.moves) if (opts.hint.includes(m.move) && m.key !== null) hinted.add(m.key);
   const line = new Set(view.highlight || []);
@@ -114,13 +133,17 @@ function renderBoard(container, view, opts) {
         if (line.has(slot.key)) classes.push("line");
         if (hinted.has(slot.key)) classes.push("hinted");
         if (slot.key === forbidden) classes.push("forbidden");
+        if (slot.key === leaving) classes.push("leaving");
+        if (origins.has(slot.key)) classes.push(slot.key === selected ? "origin selected" : "origin legal");
         const v = values.get(slot.key);
         if (v) classes.push("v-" + v.verdict);
-        const label = cell.name + (slot.mark !== "." ? `, ${slot.mark}` : "") + (v ? `, ${valueTitle(v)}` : "");
+        const age = lifetimes[String(slot.key)];
+        const label = cell.name + (slot.mark !== "." ? `, ${slot.mark}` : "") + (age !== undefined ? `, ${age} ${age === 1 ? "ply" : "plies"} left` : "") + (slot.key === leaving ? ", leaves after this move" : "") + (v ? `, ${valueTitle(v)}` : "");
         const button = el("button", {
           class: classes.join(" "), "data-key": slot.key, "aria-label": label, title: label,
           onclick: () => opts.onSlot && opts.onSlot(slot.key, cell.name),
         }, slot.mark === "x" ? "×" : slot.mark === "o" ? "○" : "");
+        if (age !== undefined) button.append(el("span", { class: "age", text: String(age) }));
         if (v) button.append(el("span", { class: "val", text: valueLabel(v) }));
         grid.append(button);
       }
@@ -148,6 +171,19 @@ function extraInfo(container, view, state, onPass) {
     if (view.step.kind === "veto" && onPass) container.append(el("button", { id: "veto-pass", onclick: onPass, text: "Pass (veto nothing)" }));
   }
   if (view.score) container.append(el("span", { class: "pill", text: "Score: " + Object.entries(view.score).map(([k, v]) => `${k} ${v}`).join(", ") }));
+  if (view.lifetimes !== undefined) {
+    const names = {};
+    for (const p of view.panels) for (const row of p.cells) for (const c of row) if (c) names[c.slots[0].key] = c.name;
+    const text = view.leaving !== null && view.leaving !== undefined
+      ? `${names[view.leaving]} leaves after this move (numbers: plies each mark has left)`
+      : "Marks vanish when their time is up (numbers: plies each mark has left)";
+    container.append(el("span", { class: "pill", text }));
+  }
+  if (view.in_hand) {
+    const hand = Object.entries(view.in_hand).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`);
+    const text = view.phase === "moving" ? "Moving: click a mark, then an adjacent empty cell" : `To place: ${hand.join(", ")}`;
+    container.append(el("span", { class: "pill", text }));
+  }
   if (view.rings_left) {
     for (const [mark, left] of Object.entries(view.rings_left)) {
       container.append(el("span", { class: "pill" }, el("b", { class: "mark-" + mark, text: mark }), ` holds ${left.small} small, ${left.medium} medium, ${left.large} large`));
@@ -224,6 +260,7 @@ class GameController {
     this.state = null;
     this.evaluation = null;
     this.hint = null;
+    this.selected = null;
     this.paused = false;
     this.running = false;
     this.token = 0;
@@ -251,6 +288,7 @@ class GameController {
 
   show(state) {
     this.state = state;
+    this.selected = null;
     this.evaluation = null;
     this.hint = null;
     this.render();
@@ -264,6 +302,7 @@ class GameController {
       onSlot: (key, name) => this.click(key, name),
       evaluation: this.evaluation,
       hint: this.hint,
+      selected: this.watch ? null : this.selected,
     });
     const humanVeto = !this.watch && s.turn === "human";
     extraInfo($(this.prefix + "-extra"), s.view, s, humanVeto ? () => this.send({ move: "pass", ply: s.ply }) : null);
@@ -288,6 +327,15 @@ class GameController {
     if (!s || this.watch) return;
     if (s.over) { toast(`The game is over (${s.result}). Start a new one.`); return; }
     if (s.turn !== "human") { toast(`Wait: it is ${s.turn}'s turn.`); return; }
+    const slides = s.view.moves.filter((m) => m.from !== undefined);
+    if (slides.length) { // Morris: pick up a mark, then put it on an adjacent empty cell
+      const slide = slides.find((m) => m.from === this.selected && m.key === key);
+      if (slide) { this.selected = null; await this.send({ action: slide.action, ply: s.ply }); return; }
+      this.selected = slides.some((m) => m.from === key) && this.selected !== key ? key : null;
+      if (this.selected === null && !slides.some((m) => m.from === key)) toast("Click one of your marks that can move, then where it goes.");
+      this.render();
+      return;
+    }
     await this.send({ key, ply: s.ply });
   }
 

@@ -3,7 +3,7 @@ import pytest
 import noughts
 from noughts.core import LimitExceeded, NoughtsError
 from noughts.exact.reference import reference_values
-from noughts.learn.states import (
+from noughts.exact.states import (
     OUTCOME_CODES,
     enumerate_claim,
     enumerate_reference,
