@@ -119,14 +119,11 @@ def check(
     Exit status 0 when valid; for a Breaker certificate 1 when a node fails (named); for a
     casework certificate 2 (with the failing case named).
     """
-<<<<<<< HEAD
     if _kind(cert) == "breaker":
         _check_breaker(cert, as_json)
         return
-=======
     from rich.console import Console
 
->>>>>>> main
     from noughts.pairing.certificate import check_certificate
 
     console = Console(stderr=True, highlight=False)
@@ -156,6 +153,8 @@ def _kind(cert: Path) -> str | None:
 
 
 def _check_breaker(cert: Path, as_json: bool) -> None:
+    from rich.console import Console
+
     from noughts.pairing.breaker import check_breaker_certificate
 
     console = Console(stderr=True, highlight=False)
@@ -216,6 +215,8 @@ class _Bar:
 
     def __enter__(self) -> _Bar:
         if self.enabled:
+            from rich.console import Console
+
             self.status = Console(stderr=True, highlight=False).status(f"{self.what} ...", spinner="dots")
             self.status.__enter__()  # type: ignore[attr-defined]
         return self
@@ -276,6 +277,8 @@ def breaker(
     if as_json:
         typer.echo(json.dumps(result.to_json()))
     else:
+        from rich.console import Console
+
         console = Console(highlight=False)
         style = "bold green" if result.proved else "bold red"
         console.print(result.describe(), style=style)
@@ -320,6 +323,8 @@ def draw(
     if as_json:
         typer.echo(json.dumps(result.to_json()))
     else:
+        from rich.console import Console
+
         console = Console(highlight=False)
         console.print(result.describe(), style="bold green" if result.draw else "bold red")
         for part in result.parts:
