@@ -82,7 +82,9 @@ def test_pairs_that_serve_overlapping_lines() -> None:
         status, pairs = finder.find(*_arrays(board, m, b))
         if status == 1:
             assert is_pairing(board, m, b, pairs)
-            assert any(sum(1 for line in board.line_masks if line >> x & 1 and line >> y & 1) > 1 for x, y in pairs)
+            assert any(
+                sum(1 for line in board.line_masks if line >> x & 1 and line >> y & 1) > 1 for x, y in pairs
+            )
             general += 1
     assert general >= 3
 

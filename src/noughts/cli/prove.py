@@ -16,6 +16,7 @@ from typing import Annotated
 
 import typer
 
+from noughts.core.budget import Budget
 from noughts.core.errors import LimitExceeded, NoughtsError
 
 __all__ = ["register"]
@@ -183,25 +184,32 @@ PositionOpt = Annotated[
 ]
 CertOpt = Annotated[
     Path | None,
-    typer.Option("--certificate", metavar="FILE", help="Write the proof's certificate: FILE.json and FILE.npz."),
+    typer.Option(
+        "--certificate", metavar="FILE", help="Write the proof's certificate: FILE.json and FILE.npz."
+    ),
 ]
 WorkersOpt = Annotated[
     int,
-    typer.Option("--workers", min=1, help="Split the proof by the first move over this many processes (1: none)."),
+    typer.Option(
+        "--workers", min=1, help="Split the proof by the first move over this many processes (1: none)."
+    ),
 ]
 AddressOpt = Annotated[
     str | None,
-    typer.Option("--address", metavar="RAY_ADDR", help="Split over a Ray cluster at this address ('local' starts one)."),
+    typer.Option(
+        "--address", metavar="RAY_ADDR", help="Split over a Ray cluster at this address ('local' starts one)."
+    ),
 ]
-MaxSeconds = Annotated[float, typer.Option("--max-seconds", min=0.001, help="Stop (exit 3) after this many seconds.")]
+MaxSeconds = Annotated[
+    float, typer.Option("--max-seconds", min=0.001, help="Stop (exit 3) after this many seconds.")
+]
 MaxMemory = Annotated[
-    int, typer.Option("--max-memory", metavar="MIB", min=1, help="Stop (exit 3) past this many MiB of tables.")
+    int,
+    typer.Option("--max-memory", metavar="MIB", min=1, help="Stop (exit 3) past this many MiB of tables."),
 ]
 
 
-def _budget(max_seconds: float, max_memory: int) -> object:
-    from noughts.core.budget import Budget
-
+def _budget(max_seconds: float, max_memory: int) -> Budget:
     return Budget(max_seconds=max_seconds, max_memory=max_memory * 2**20)
 
 
@@ -218,7 +226,7 @@ class _Bar:
             from rich.console import Console
 
             self.status = Console(stderr=True, highlight=False).status(f"{self.what} ...", spinner="dots")
-            self.status.__enter__()  # type: ignore[attr-defined]
+            self.status.__enter__()
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -239,7 +247,9 @@ def breaker(
     position: PositionOpt = None,
     breaker_side: Annotated[
         str | None,
-        typer.Option("--breaker", metavar="first|second", help="Who breaks in a standard game (default: second)."),
+        typer.Option(
+            "--breaker", metavar="first|second", help="Who breaks in a standard game (default: second)."
+        ),
     ] = None,
     rules: Annotated[
         str | None,
@@ -264,12 +274,20 @@ def breaker(
     from noughts.pairing.breaker import prove_breaker
 
     if certificate is not None and certificate.suffix not in ("", ".json"):
-        raise NoughtsError(f"--certificate names the certificate's .json file (or a stem), not {certificate.name!r}")
+        raise NoughtsError(
+            f"--certificate names the certificate's .json file (or a stem), not {certificate.name!r}"
+        )
     with _Bar(not as_json, "searching") as bar:
         try:
             result = prove_breaker(
-                spec, position, breaker=breaker_side, rules=rules, budget=_budget(max_seconds, max_memory),  # type: ignore[arg-type]
-                progress=bar, certificate=None if certificate is None else str(certificate), workers=workers,
+                spec,
+                position,
+                breaker=breaker_side,
+                rules=rules,
+                budget=_budget(max_seconds, max_memory),
+                progress=bar,
+                certificate=None if certificate is None else str(certificate),
+                workers=workers,
                 address=address,
             )
         except LimitExceeded as error:
@@ -315,8 +333,13 @@ def draw(
     with _Bar(not as_json, "searching") as bar:
         try:
             result = prove_draw(
-                spec, position, budget=_budget(max_seconds, max_memory), progress=bar,  # type: ignore[arg-type]
-                certificate=None if certificate is None else str(certificate), workers=workers, address=address,
+                spec,
+                position,
+                budget=_budget(max_seconds, max_memory),
+                progress=bar,
+                certificate=None if certificate is None else str(certificate),
+                workers=workers,
+                address=address,
             )
         except LimitExceeded as error:
             _out_of_budget(error, as_json)

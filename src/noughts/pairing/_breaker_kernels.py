@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from noughts.exact._kernels import lowest_cell, popcount
+from noughts.exact._kernels import lowest_cell
 from noughts.pairing._cover_kernels import FOUND, find_cover
 
 __all__ = ["search"]
@@ -116,7 +116,8 @@ K_IMAGE = 4  # node ``a`` seen through symmetry ``b``
 
 @njit(cache=True, inline="always")
 def _has(x: np.ndarray, c: int) -> bool:  # pragma: no cover - numba
-    return (x[c >> 6] >> np.uint64(c & 63)) & np.uint64(1) != np.uint64(0)
+    has: bool = (x[c >> 6] >> np.uint64(c & 63)) & np.uint64(1) != np.uint64(0)
+    return has
 
 
 @njit(cache=True, inline="always")
@@ -194,7 +195,8 @@ def _tt_store(
     work: int,
 ) -> int:  # pragma: no cover
     """Store a node's numbers; returns 1 if a new slot was taken. Columns of ``tt_int``: pn, dn,
-    status, cert, used (1), side, work."""
+    status, cert, used (1), side, work.
+    """
     w = m.shape[0]
     i = _tt_find(tt_key, tt_int, mask, m, b, side)
     new = 0
@@ -242,7 +244,8 @@ def _witness(
     out: np.ndarray,
 ) -> None:  # pragma: no cover
     """OR into ``out`` the lowest free cell of each line ``side`` (1 Maker, 2 Breaker) could
-    still complete (none of the other side's cells) that ``out`` does not already meet."""
+    still complete (none of the other side's cells) that ``out`` does not already meet.
+    """
     k = prm[P_K]
     other = 3 - side
     for j in range(prm[P_LINES]):
@@ -263,7 +266,16 @@ def _witness(
 
 
 @njit(cache=True)
-def _play(c: int, side: int, own: np.ndarray, cnt: np.ndarray, through: np.ndarray, nthrough: np.ndarray, m: np.ndarray, b: np.ndarray) -> None:  # pragma: no cover
+def _play(
+    c: int,
+    side: int,
+    own: np.ndarray,
+    cnt: np.ndarray,
+    through: np.ndarray,
+    nthrough: np.ndarray,
+    m: np.ndarray,
+    b: np.ndarray,
+) -> None:  # pragma: no cover
     own[c] = side
     for t in range(nthrough[c]):
         cnt[through[c, t], side - 1] += 1
@@ -274,7 +286,15 @@ def _play(c: int, side: int, own: np.ndarray, cnt: np.ndarray, through: np.ndarr
 
 
 @njit(cache=True)
-def _unplay(c: int, own: np.ndarray, cnt: np.ndarray, through: np.ndarray, nthrough: np.ndarray, m: np.ndarray, b: np.ndarray) -> None:  # pragma: no cover
+def _unplay(
+    c: int,
+    own: np.ndarray,
+    cnt: np.ndarray,
+    through: np.ndarray,
+    nthrough: np.ndarray,
+    m: np.ndarray,
+    b: np.ndarray,
+) -> None:  # pragma: no cover
     side = own[c]
     own[c] = 0
     for t in range(nthrough[c]):
@@ -328,9 +348,32 @@ def search(
     ``f_open[d]``, ``f_stab[d]``, the children ``ch_cell[d, i]`` and ``ch_int[d, i]`` (pn, dn,
     status, proof-store id). Returns DONE (``stats[S_RESULT]``), PAUSED or FULL.
     """
-    (seg_cells, seg_len, seg_window, comp_ptr, comp_parts_ptr, comp_parts, cw, cd_seg, cd_lo, cd_hi,
-     cd_live, c_mate_copy, c_mate_cell, c_snap_copy, c_snap_cell, c_par, c_seen, c_queue, c_order, c_level,
-     c_conflict, c_stats, c_free, c_live) = cover
+    (
+        seg_cells,
+        seg_len,
+        seg_window,
+        comp_ptr,
+        comp_parts_ptr,
+        comp_parts,
+        cw,
+        cd_seg,
+        cd_lo,
+        cd_hi,
+        cd_live,
+        c_mate_copy,
+        c_mate_cell,
+        c_snap_copy,
+        c_snap_cell,
+        c_par,
+        c_seen,
+        c_queue,
+        c_order,
+        c_level,
+        c_conflict,
+        c_stats,
+        c_free,
+        c_live,
+    ) = cover
     k = prm[P_K]
     n_cells = prm[P_CELLS]
     n_lines = prm[P_LINES]
@@ -489,9 +532,31 @@ def search(
                             c_live[j] = 1 if cnt[j, 1] == 0 else 0
                         stats[S_PAIRINGS] += 1
                         got = find_cover(
-                            seg_cells, seg_len, seg_window, k, c_free, c_live, comp_ptr, comp_parts_ptr,
-                            comp_parts, prm[P_STEP_CAP], cw, cd_seg, cd_lo, cd_hi, cd_live, c_mate_copy,
-                            c_mate_cell, c_snap_copy, c_snap_cell, c_par, c_seen, c_queue, c_order, c_level, c_conflict,
+                            seg_cells,
+                            seg_len,
+                            seg_window,
+                            k,
+                            c_free,
+                            c_live,
+                            comp_ptr,
+                            comp_parts_ptr,
+                            comp_parts,
+                            prm[P_STEP_CAP],
+                            cw,
+                            cd_seg,
+                            cd_lo,
+                            cd_hi,
+                            cd_live,
+                            c_mate_copy,
+                            c_mate_cell,
+                            c_snap_copy,
+                            c_snap_cell,
+                            c_par,
+                            c_seen,
+                            c_queue,
+                            c_order,
+                            c_level,
+                            c_conflict,
                             c_stats,
                         )
                         stats[S_STEPS] += c_stats[0]
@@ -528,7 +593,19 @@ def search(
                 for t in range(w):
                     f_zone[d, t] = zone[t]
                 stats[S_TT_STORES] += _tt_store(
-                    tt_key, tt_int, tt_zone, tt_mask, mk[0], bk[0], side, f_int[d, 6], f_int[d, 7], result, zone, cert, 1
+                    tt_key,
+                    tt_int,
+                    tt_zone,
+                    tt_mask,
+                    mk[0],
+                    bk[0],
+                    side,
+                    f_int[d, 6],
+                    f_int[d, 7],
+                    result,
+                    zone,
+                    cert,
+                    1,
                 )
                 mode = RETURN
                 continue
@@ -655,8 +732,30 @@ def search(
                         for t in range(w):
                             zone[t] = tt_zone[slot, t]
                         f_int[d, 3] = i
-                        if _absorb(prm, d, i, st, zone, tt_int[slot, 3], c, f_int, f_zone, f_open, f_stab, ch_cell, ch_int,
-                                   perms, st_int, stats, tmp, tt_key, tt_int, tt_zone, mk[0], bk[0]):
+                        if _absorb(
+                            prm,
+                            d,
+                            i,
+                            st,
+                            zone,
+                            tt_int[slot, 3],
+                            c,
+                            f_int,
+                            f_zone,
+                            f_open,
+                            f_stab,
+                            ch_cell,
+                            ch_int,
+                            perms,
+                            st_int,
+                            stats,
+                            tmp,
+                            tt_key,
+                            tt_int,
+                            tt_zone,
+                            mk[0],
+                            bk[0],
+                        ):
                             settled = True
                             break
             mode = RETURN if settled else LOOP
@@ -696,13 +795,26 @@ def search(
                 result = PROVED if kind == 0 else DISPROVED
                 cert = -1
                 if kind == 0 and record:
-                    cert = _store_maker(prm, st_int, st_branch, stats, d, ch_cell, ch_int, f_int, f_stab, perms)
+                    cert = _store_maker(
+                        prm, st_int, st_branch, stats, d, ch_cell, ch_int, f_int, f_stab, perms
+                    )
                 f_int[d, 6] = 0 if result == PROVED else INF
                 f_int[d, 7] = INF if result == PROVED else 0
                 f_int[d, 10] = result
                 f_int[d, 11] = cert
                 stats[S_TT_STORES] += _tt_store(
-                    tt_key, tt_int, tt_zone, tt_mask, mk[0], bk[0], side, f_int[d, 6], f_int[d, 7], result, f_zone[d], cert,
+                    tt_key,
+                    tt_int,
+                    tt_zone,
+                    tt_mask,
+                    mk[0],
+                    bk[0],
+                    side,
+                    f_int[d, 6],
+                    f_int[d, 7],
+                    result,
+                    f_zone[d],
+                    cert,
                     stats[S_NODES] - f_int[d, 9] + 1,
                 )
                 mode = RETURN
@@ -711,7 +823,18 @@ def search(
             f_int[d, 7] = dn
             if pn >= f_int[d, 1] or dn >= f_int[d, 2]:
                 stats[S_TT_STORES] += _tt_store(
-                    tt_key, tt_int, tt_zone, tt_mask, mk[0], bk[0], side, pn, dn, OPEN, f_zone[d], -1,
+                    tt_key,
+                    tt_int,
+                    tt_zone,
+                    tt_mask,
+                    mk[0],
+                    bk[0],
+                    side,
+                    pn,
+                    dn,
+                    OPEN,
+                    f_zone[d],
+                    -1,
                     stats[S_NODES] - f_int[d, 9] + 1,
                 )
                 f_int[d, 10] = OPEN
@@ -769,17 +892,42 @@ def search(
         if cst == OPEN:
             mode = LOOP
             continue
-        if _absorb(prm, d, i, cst, zone, ccert, c, f_int, f_zone, f_open, f_stab, ch_cell, ch_int, perms, st_int,
-                   stats, tmp, tt_key, tt_int, tt_zone, mk[0], bk[0]):
+        if _absorb(
+            prm,
+            d,
+            i,
+            cst,
+            zone,
+            ccert,
+            c,
+            f_int,
+            f_zone,
+            f_open,
+            f_stab,
+            ch_cell,
+            ch_int,
+            perms,
+            st_int,
+            stats,
+            tmp,
+            tt_key,
+            tt_int,
+            tt_zone,
+            mk[0],
+            bk[0],
+        ):
             mode = RETURN
         else:
             mode = LOOP
 
 
 @njit(cache=True)
-def _seg_need(s: int, pb: int, cnt: np.ndarray, seg_window: np.ndarray, seg_len: np.ndarray, k: int) -> int:  # pragma: no cover
+def _seg_need(
+    s: int, pb: int, cnt: np.ndarray, seg_window: np.ndarray, seg_len: np.ndarray, k: int
+) -> int:  # pragma: no cover
     """The fewest pairs segment ``s``'s live lines need (a pair serves at most ``k - 1`` windows of
-    a run), with the cell at position ``pb`` taken by Breaker (-1: none)."""
+    a run), with the cell at position ``pb`` taken by Breaker (-1: none).
+    """
     need = 0
     run = 0
     for x in range(seg_len[s] - k + 1):
@@ -821,7 +969,8 @@ def _absorb(
     bk: np.ndarray,
 ) -> bool:  # pragma: no cover - numba
     """Child ``i`` (move ``c``) of the node at depth ``d`` is settled (``cst``, its ``zone``,
-    its proof-store id): update the node; True if that settles the node (stored in the table)."""
+    its proof-store id): update the node; True if that settles the node (stored in the table).
+    """
     w = prm[P_WORDS]
     kind = f_int[d, 0]
     ch_int[d, i, 2] = cst
@@ -840,7 +989,18 @@ def _absorb(
         f_int[d, 11] = cert
         side = 1 if kind == 0 else 2
         stats[S_TT_STORES] += _tt_store(
-            tt_key, tt_int, tt_zone, prm[P_TT_MASK], mk, bk, side, f_int[d, 6], f_int[d, 7], cst, f_zone[d], cert,
+            tt_key,
+            tt_int,
+            tt_zone,
+            prm[P_TT_MASK],
+            mk,
+            bk,
+            side,
+            f_int[d, 6],
+            f_int[d, 7],
+            cst,
+            f_zone[d],
+            cert,
             stats[S_NODES] - f_int[d, 9] + 1,
         )
         return True
@@ -865,7 +1025,9 @@ def _absorb(
 
 
 @njit(cache=True)
-def _store_cells(st_int: np.ndarray, st_cells: np.ndarray, stats: np.ndarray, kind: int, x: np.ndarray, w: int) -> int:  # pragma: no cover
+def _store_cells(
+    st_int: np.ndarray, st_cells: np.ndarray, stats: np.ndarray, kind: int, x: np.ndarray, w: int
+) -> int:  # pragma: no cover
     """A leaf listing the cells of ``x`` (a witness leaf; an empty pairing for ``K_PAIRS``)."""
     base = stats[S_STORE_CELLS]
     n = 0
@@ -876,18 +1038,18 @@ def _store_cells(st_int: np.ndarray, st_cells: np.ndarray, stats: np.ndarray, ki
                 st_cells[base + n] = 64 * i + lowest_cell(v)
                 v &= v - np.uint64(1)
                 n += 1
-    i = stats[S_STORE_NODES]
-    st_int[i, 0] = kind
-    st_int[i, 1] = base
-    st_int[i, 2] = n
-    stats[S_STORE_NODES] = i + 1
+    at: int = stats[S_STORE_NODES]
+    st_int[at, 0] = kind
+    st_int[at, 1] = base
+    st_int[at, 2] = n
+    stats[S_STORE_NODES] = at + 1
     stats[S_STORE_CELLS] = base + n
-    return i
+    return at
 
 
 @njit(cache=True)
 def _store_breaker(st_int: np.ndarray, stats: np.ndarray, cell: int, child: int) -> int:  # pragma: no cover
-    i = stats[S_STORE_NODES]
+    i: int = stats[S_STORE_NODES]
     st_int[i, 0] = K_BREAKER
     st_int[i, 1] = cell
     st_int[i, 2] = child
@@ -910,7 +1072,8 @@ def _store_maker(
 ) -> int:  # pragma: no cover
     """Maker's node: a branch for each child answered directly, and one for each of its images
     under the stabiliser (an image node: the child seen through the symmetry), exactly the
-    answers whose zones settled the node's other moves."""
+    answers whose zones settled the node's other moves.
+    """
     base = stats[S_STORE_BRANCHES]
     nb = 0
     nst = f_int[d, 5]
@@ -932,10 +1095,10 @@ def _store_maker(
             st_branch[base + nb, 0] = img
             st_branch[base + nb, 1] = node
             nb += 1
-    i = stats[S_STORE_NODES]
-    st_int[i, 0] = K_MAKER
-    st_int[i, 1] = base
-    st_int[i, 2] = nb
-    stats[S_STORE_NODES] = i + 1
+    at: int = stats[S_STORE_NODES]
+    st_int[at, 0] = K_MAKER
+    st_int[at, 1] = base
+    st_int[at, 2] = nb
+    stats[S_STORE_NODES] = at + 1
     stats[S_STORE_BRANCHES] = base + nb
-    return i
+    return at

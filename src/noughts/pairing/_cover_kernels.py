@@ -104,7 +104,9 @@ def _augment(
 
 
 @njit(cache=True)
-def _block_ok(s: int, x: int, y: int, k: int, seg_cells: np.ndarray, free: np.ndarray) -> bool:  # pragma: no cover
+def _block_ok(
+    s: int, x: int, y: int, k: int, seg_cells: np.ndarray, free: np.ndarray
+) -> bool:  # pragma: no cover
     """Whether block ``[x, y]`` of segment ``s`` has two free cells in its common part."""
     n = 0
     for p in range(y, x + k):
@@ -210,7 +212,9 @@ def find_cover(
         nwin = work[base + R_X1] - x0 + 1
         cnt = 0
         for i in range(comp_ptr[nwin], comp_ptr[nwin + 1]):
-            if _composition_ok(s, x0, comp_parts, comp_parts_ptr[i], comp_parts_ptr[i + 1], k, seg_cells, free):
+            if _composition_ok(
+                s, x0, comp_parts, comp_parts_ptr[i], comp_parts_ptr[i + 1], k, seg_cells, free
+            ):
                 cnt += 1
         if cnt == 0:
             stats[0] = 0
@@ -254,7 +258,9 @@ def find_cover(
         work[base + R_DEMAND0] = n_demand
         found = -1
         for i in range(comp_ptr[nwin], comp_ptr[nwin + 1]):
-            if _composition_ok(s, x0, comp_parts, comp_parts_ptr[i], comp_parts_ptr[i + 1], k, seg_cells, free):
+            if _composition_ok(
+                s, x0, comp_parts, comp_parts_ptr[i], comp_parts_ptr[i + 1], k, seg_cells, free
+            ):
                 found = i
                 break
         x = x0
@@ -285,7 +291,10 @@ def find_cover(
             if mate_copy[c] >= 0:
                 continue
             steps += 1
-            if _augment(c, d_seg, d_lo, d_hi, seg_cells, free, mate_copy, mate_cell, par, seen, stamp, queue) >= 0:
+            if (
+                _augment(c, d_seg, d_lo, d_hi, seg_cells, free, mate_copy, mate_cell, par, seen, stamp, queue)
+                >= 0
+            ):
                 stats[0] = steps
                 stats[1] = 0
                 return NONE
@@ -324,7 +333,9 @@ def find_cover(
         found = -1
         valid = -1
         for i in range(comp_ptr[nwin], comp_ptr[nwin + 1]):
-            if _composition_ok(s, x0, comp_parts, comp_parts_ptr[i], comp_parts_ptr[i + 1], k, seg_cells, free):
+            if _composition_ok(
+                s, x0, comp_parts, comp_parts_ptr[i], comp_parts_ptr[i + 1], k, seg_cells, free
+            ):
                 valid += 1
                 if valid > work[base + R_OPT]:
                     found = i
@@ -355,7 +366,9 @@ def find_cover(
                     mate_copy[c] = -1
                 for c in range(2 * d, 2 * d + 2):
                     steps += 1
-                    reached = _augment(c, d_seg, d_lo, d_hi, seg_cells, free, mate_copy, mate_cell, par, seen, stamp, queue)
+                    reached = _augment(
+                        c, d_seg, d_lo, d_hi, seg_cells, free, mate_copy, mate_cell, par, seen, stamp, queue
+                    )
                     stamp += 1
                     if reached >= 0:
                         ok = False

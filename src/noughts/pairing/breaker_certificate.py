@@ -64,8 +64,8 @@ __all__ = [
     "FORMAT",
     "KIND",
     "VERSION",
-    "BreakerCheck",
     "BreakerCertificateError",
+    "BreakerCheck",
     "check_breaker_certificate",
     "read_header",
 ]
@@ -80,7 +80,8 @@ _KIND_NAMES = ("pairs", "witness", "breaker", "maker", "image")
 
 class BreakerCertificateError(NoughtsError):
     """A certificate that cannot be read or whose digest does not match (a failing node is a
-    result, :attr:`BreakerCheck.first_failure`, not this error)."""
+    result, :attr:`BreakerCheck.first_failure`, not this error).
+    """
 
 
 @dataclass
@@ -144,6 +145,7 @@ def _board(kind: str, args: list[str]) -> _Board:
             raise BreakerCertificateError(f"the certificate's game has a malformed number {text!r}")
         return int(text)
 
+    coords: list[tuple[int, ...]]
     if kind == "mnk" and len(args) == 3:
         m, n, k = (num(a) for a in args)
         grid: tuple[int, ...] = (m, n)
@@ -174,7 +176,9 @@ def _board(kind: str, args: list[str]) -> _Board:
         grid, k = (3, 3), 3
         coords = [(r, c) for r in range(3) for c in range(3)]
     else:
-        raise BreakerCertificateError(f"the certificate names a board this checker does not know: {kind}({', '.join(args)})")
+        raise BreakerCertificateError(
+            f"the certificate names a board this checker does not know: {kind}({', '.join(args)})"
+        )
     if len(coords) > 1 << 16:
         raise BreakerCertificateError("the certificate's board is too large to check")
     index = {c: i for i, c in enumerate(coords)}
@@ -218,7 +222,8 @@ def _split_call(text: str) -> tuple[str, list[str]]:
 
 def _game(spec: str) -> tuple[str, bool, _Board]:
     """(rules, breaker_first, board) of a canonical spec: a board (standard rules),
-    ``standard(board)`` or ``maker_breaker(board[, breaker_first=true])``."""
+    ``standard(board)`` or ``maker_breaker(board[, breaker_first=true])``.
+    """
     name, args = _split_call(spec)
     if name in ("mnk", "hypercube", "shape", "tictactoe"):
         return "standard", False, _board(name, args)
@@ -231,7 +236,9 @@ def _game(spec: str) -> tuple[str, bool, _Board]:
             raise BreakerCertificateError(f"the certificate's game {spec!r} cannot be read")
         inner, inner_args = _split_call(args[0])
         return "maker_breaker", first, _board(inner, inner_args)
-    raise BreakerCertificateError(f"a Breaker certificate is for standard or maker_breaker games, not {spec!r}")
+    raise BreakerCertificateError(
+        f"a Breaker certificate is for standard or maker_breaker games, not {spec!r}"
+    )
 
 
 # -- reading ------------------------------------------------------------------------------------
@@ -250,7 +257,9 @@ def read_header(path: Path | str) -> tuple[dict[str, Any], Path]:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise BreakerCertificateError(f"{json_path} is not a noughts certificate")
     if doc.get("version") != VERSION:
-        raise BreakerCertificateError(f"{json_path}: certificate version {doc.get('version')!r}, this noughts reads {VERSION}")
+        raise BreakerCertificateError(
+            f"{json_path}: certificate version {doc.get('version')!r}, this noughts reads {VERSION}"
+        )
     if doc.get("kind") != KIND:
         raise BreakerCertificateError(f"{json_path}: a certificate of kind {doc.get('kind')!r}, not {KIND!r}")
     return doc, json_path
@@ -261,9 +270,18 @@ _ARRAYS = {"kind": 1, "a": 1, "b": 1, "cells": 1, "branches": 2, "perms": 2}
 
 def _load(path: Path | str) -> tuple[dict[str, Any], dict[str, np.ndarray], str]:
     doc, json_path = read_header(path)
-    for key, kind in (("game", str), ("position", str), ("claim", dict), ("root", int), ("arrays", str), ("sha256", str)):
+    for key, kind in (
+        ("game", str),
+        ("position", str),
+        ("claim", dict),
+        ("root", int),
+        ("arrays", str),
+        ("sha256", str),
+    ):
         if not isinstance(doc.get(key), kind) or isinstance(doc.get(key), bool):
-            raise BreakerCertificateError(f"{json_path}: the field {key!r} is missing or not a {kind.__name__}")
+            raise BreakerCertificateError(
+                f"{json_path}: the field {key!r} is missing or not a {kind.__name__}"
+            )
     name = doc["arrays"]
     if Path(name).name != name or not name.endswith(".npz"):
         raise BreakerCertificateError(f"{json_path}: the arrays file must be an .npz beside it, not {name!r}")
@@ -313,13 +331,16 @@ class _Fail(Exception):
 def check_breaker_certificate(path: Path | str) -> BreakerCheck:
     """Check a Breaker certificate (module docstring); a failing node gives ``valid=False`` and
     its name in ``first_failure``. ``BreakerCertificateError`` for a file that cannot be read or
-    whose digest does not match."""
+    whose digest does not match.
+    """
     start = time.perf_counter()
     doc, arrays, digest = _load(path)
     try:
         return _check(doc, arrays, digest, start)
     except (ValueError, TypeError, IndexError, KeyError, OverflowError) as error:
-        raise BreakerCertificateError(f"{path}: malformed certificate ({type(error).__name__}: {error})") from None
+        raise BreakerCertificateError(
+            f"{path}: malformed certificate ({type(error).__name__}: {error})"
+        ) from None
 
 
 def _check(doc: dict[str, Any], arrays: dict[str, np.ndarray], digest: str, start: float) -> BreakerCheck:
@@ -347,7 +368,9 @@ def _check(doc: dict[str, Any], arrays: dict[str, np.ndarray], digest: str, star
     if rules == "maker_breaker" and claim_rules != "maker_breaker":
         return done(f"{doc['game']} is a Maker-Breaker game; the claim's rules are {claim_rules!r}", 0)
     maker_name = claim.get("maker")
-    if maker_name not in ("first", "second") or claim.get("breaker") != ("second" if maker_name == "first" else "first"):
+    if maker_name not in ("first", "second") or claim.get("breaker") != (
+        "second" if maker_name == "first" else "first"
+    ):
         return done("the claim must name the maker and the breaker as first and second", 0)
     maker_first = maker_name == "first"
     if rules == "maker_breaker" and maker_first == breaker_first:
@@ -433,7 +456,7 @@ def _check(doc: dict[str, Any], arrays: dict[str, np.ndarray], digest: str, star
                 children = [int(b[i])]
             elif k_i == MAKER:
                 lo, cnt = int(a[i]), int(b[i])
-                if not (0 <= lo and 0 <= cnt and lo + cnt <= branches.shape[0]):
+                if not (lo >= 0 and cnt >= 0 and lo + cnt <= branches.shape[0]):
                     raise _Fail(i, "its branches lie outside the branch array")
                 children = [int(branches[t, 1]) for t in range(lo, lo + cnt)]
             elif k_i == IMAGE:
@@ -442,7 +465,7 @@ def _check(doc: dict[str, Any], arrays: dict[str, np.ndarray], digest: str, star
                     raise _Fail(i, f"it names symmetry {int(b[i])}, which the certificate does not hold")
             elif k_i in (PAIRS, WITNESS):
                 lo, cnt = int(a[i]), int(b[i])
-                if not (0 <= lo and 0 <= cnt and lo + cnt <= cells.shape[0]):
+                if not (lo >= 0 and cnt >= 0 and lo + cnt <= cells.shape[0]):
                     raise _Fail(i, "its cells lie outside the cell array")
             else:
                 raise _Fail(i, f"its kind {k_i} is not a node kind")
@@ -524,9 +547,9 @@ def _check(doc: dict[str, Any], arrays: dict[str, np.ndarray], digest: str, star
                 masks = []
                 used = 0
                 for t in range(int(a[i]), int(a[i]) + int(b[i]) - 1, 2):
-                    p, q = int(cells[t]), int(cells[t + 1])
-                    bits = (1 << p) | (1 << q)
-                    if p == q or bits & used:
+                    c1, c2 = int(cells[t]), int(cells[t + 1])
+                    bits = (1 << c1) | (1 << c2)
+                    if c1 == c2 or bits & used:
                         raise _Fail(entry, f"node {i}: the pairs are not disjoint pairs of distinct cells")
                     used |= bits
                     masks.append(bits)

@@ -22,12 +22,12 @@ from typing import Any
 import numpy as np
 
 from noughts.core import Budget, NoughtsError, Player
-from noughts.pairing.breaker import (
+from noughts.pairing.breaker_search import (
     BreakerProver,
     BreakerResult,
     Progress,
     ProofStore,
-    _argument,
+    argument_for,
 )
 from noughts.pairing.breaker_setup import BreakerQuestion
 
@@ -56,9 +56,10 @@ def _orbits(q: BreakerQuestion, limit: int) -> tuple[list[int], dict[int, tuple[
     taken = q.maker_cells | q.breaker_cells
 
     def fixes(p: tuple[int, ...]) -> bool:
-        return board.transform_mask(q.maker_cells, p) == q.maker_cells and board.transform_mask(
-            q.breaker_cells, p
-        ) == q.breaker_cells
+        return (
+            board.transform_mask(q.maker_cells, p) == q.maker_cells
+            and board.transform_mask(q.breaker_cells, p) == q.breaker_cells
+        )
 
     stab = [s for s, p in enumerate(syms) if fixes(p)]
     reps: list[int] = []
@@ -76,7 +77,8 @@ def _orbits(q: BreakerQuestion, limit: int) -> tuple[list[int], dict[int, tuple[
 
 def prove_task(task: tuple[str, str, str, str, int, float | None, int | None, bool]) -> Subproof:
     """Prove one subquestion in a worker: ``(spec, position text, breaker, rules, move,
-    seconds left, memory, record)``."""
+    seconds left, memory, record)``.
+    """
     from noughts.core.registry import hypergraph
     from noughts.pairing.breaker_setup import question
 
@@ -110,9 +112,12 @@ def prove_task(task: tuple[str, str, str, str, int, float | None, int | None, bo
     )
 
 
-def _merge(q: BreakerQuestion, parts: list[Subproof], images: dict[int, tuple[int, int]], perms: np.ndarray) -> ProofStore:
+def _merge(
+    q: BreakerQuestion, parts: list[Subproof], images: dict[int, tuple[int, int]], perms: np.ndarray
+) -> ProofStore:
     """One proof store: the subproofs' stores side by side, under a root of Maker's (every
-    subproof and the images of the other moves) or of Breaker's (the proved reply)."""
+    subproof and the images of the other moves) or of Breaker's (the proved reply).
+    """
     kinds: list[np.ndarray] = []
     a_list: list[np.ndarray] = []
     b_list: list[np.ndarray] = []
@@ -189,7 +194,7 @@ def prove_parallel(
     address: str | None = None,
 ) -> BreakerResult:
     """Prove ``q`` split by the first move (module docstring) over the parallel executor."""
-    from noughts.pairing.breaker import MAX_SYMMETRIES
+    from noughts.pairing.breaker_search import MAX_SYMMETRIES
     from noughts.parallel import executor
 
     started = time.perf_counter()
@@ -201,15 +206,22 @@ def prove_parallel(
     seconds = None if budget is None else budget.remaining()
     memory = None if budget is None or budget.max_memory is None else budget.max_memory
     text = q.position.text()
-    tasks = [
-        (str(q.game), text, q.breaker.name.lower(), q.rules, m, seconds, memory, record) for m in reps
-    ]
+    tasks = [(str(q.game), text, q.breaker.name.lower(), q.rules, m, seconds, memory, record) for m in reps]
     with executor(workers, address) as ex:
         parts = ex.map(prove_task, tasks, description="subproofs", chunksize=1)
         backend, n_workers = ex.name, ex.workers
     nodes = sum(p.nodes for p in parts)
     if progress is not None:
-        progress(Progress(nodes, sum(p.pairings for p in parts), sum(p.paired for p in parts), 0, 0, time.perf_counter() - started))
+        progress(
+            Progress(
+                nodes,
+                sum(p.pairings for p in parts),
+                sum(p.paired for p in parts),
+                0,
+                0,
+                time.perf_counter() - started,
+            )
+        )
     stopped = [p for p in parts if p.stopped]
     if q.maker_to_move:
         if any(p.proved is False for p in parts):
@@ -230,7 +242,7 @@ def prove_parallel(
         raise LimitExceeded(
             f"{stopped[0].stopped} (in one of {len(parts)} subproofs; {done} settled, {nodes:,} nodes in all)"
         )
-    argument, value = _argument(q, proved, False)
+    argument, value = argument_for(q, proved, False)
     store = None
     if proved and record:
         perms = np.ascontiguousarray(board.tables.symmetry_perms(limit).astype(np.int64))

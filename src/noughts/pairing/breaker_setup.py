@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from noughts.core import Game, MakerBreakerGame, NoughtsError, Player, Position, StandardGame
+from noughts.core import Game, MakerBreakerGame, NoughtsError, Player, Position, Rule
 from noughts.core.board import Board
 
 __all__ = ["RULES", "BreakerQuestion", "as_rules_game", "question"]
@@ -32,7 +32,7 @@ RULES: tuple[str, ...] = ("maker_breaker", "standard")
 
 @dataclass(frozen=True)
 class BreakerQuestion:
-    """Can ``breaker`` stop ``maker`` from completing a line of ``board`` from this position?
+    """Whether ``breaker`` can stop ``maker`` from completing a line of ``board`` from this position.
 
     ``maker_cells``/``breaker_cells``: the sides' cells (bit masks); ``maker_to_move``: whose
     turn it is; ``rules``: see the module docstring.
@@ -54,7 +54,9 @@ class BreakerQuestion:
         breaker = self.game.player_label(self.breaker)
         if self.rules == "standard":
             return f"can {breaker} stop {maker} from completing a line first ({self.game}'s own rules)?"
-        return f"can {breaker} stop {maker} from ever completing a line (Maker-Breaker rules on {self.board})?"
+        return (
+            f"can {breaker} stop {maker} from ever completing a line (Maker-Breaker rules on {self.board})?"
+        )
 
 
 def question(
@@ -70,14 +72,18 @@ def question(
         position = game.start()
     if rules is not None and rules not in RULES:
         raise NoughtsError(f"rules is maker_breaker or standard, not {rules!r}")
-    if isinstance(game, MakerBreakerGame):
-        if breaker is not None and breaker is not game.breaker:
-            raise NoughtsError(f"in {game} the breaking side is Breaker, the {game.breaker.name.lower()} player")
+    if game.claim_rule is Rule.MAKER_BREAKER and game.maker is not None:
+        if breaker is not None and breaker is game.maker:
+            raise NoughtsError(
+                f"in {game} the breaking side is Breaker, the {game.maker.other.name.lower()} player"
+            )
         if rules == "standard":
-            raise NoughtsError(f"{game} is played under Maker-Breaker rules; it has no standard-rules question")
+            raise NoughtsError(
+                f"{game} is played under Maker-Breaker rules; it has no standard-rules question"
+            )
         maker = game.maker
         chosen = "maker_breaker"
-    elif type(game) is StandardGame:
+    elif game.claim_rule is Rule.STANDARD:
         maker = (Player.SECOND if breaker is None else breaker).other
         chosen = rules or "standard"
     else:
@@ -106,7 +112,7 @@ def as_rules_game(q: BreakerQuestion) -> Position:
     turn; where Breaker has touched every line before the last of them, the game ends there, a
     position Breaker has won.
     """
-    if q.rules == "standard" or isinstance(q.game, MakerBreakerGame):
+    if q.rules == "standard" or q.game.claim_rule is Rule.MAKER_BREAKER:
         return q.position
     mb = MakerBreakerGame(q.board, breaker_first=q.breaker is Player.FIRST)
     board = q.board

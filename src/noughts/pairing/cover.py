@@ -68,9 +68,7 @@ def compositions(k: int, windows: int, options: int = OPTIONS) -> tuple[tuple[tu
     for r in range(1, windows + 1):
         found: list[tuple[int, ...]] = []
         for t in range(-(-r // most), r + 1):
-            level = [
-                c for c in _compositions_into(r, t, most)
-            ]
+            level = [c for c in _compositions_into(r, t, most)]
             level.sort(key=lambda c: (max(c) - min(c), c[::-1]))
             found.extend(level)
             if len(found) >= options:
