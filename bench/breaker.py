@@ -11,7 +11,8 @@
    the small games both can search, interleaved; the two must give the same answer.
 
 Run it as ``.venv/bin/python bench/breaker.py`` (``--quick``: one repetition, no mnk(8,8,5));
-``--attempt SPEC --seconds S`` adds a row with a longer budget (mnk(8,8,5): published 17.4 h).
+``--attempt SPEC --seconds S`` adds a row with a longer budget (mnk(8,8,5): published 17.4 h);
+``--caps`` compares the step caps of the pairing searches on mnk(7,7,5) instead.
 """
 
 from __future__ import annotations
@@ -45,7 +46,9 @@ def prover_row(spec: str, seconds: float) -> dict[str, Any]:
         cert = str(Path(folder) / "cert")
         started = time.perf_counter()
         try:
-            result = prove_breaker(spec, certificate=cert, budget=Budget(max_seconds=seconds, max_memory=8 << 30))
+            result = prove_breaker(
+                spec, certificate=cert, budget=Budget(max_seconds=seconds, max_memory=8 << 30)
+            )
         except LimitExceeded as error:
             return {
                 "status": "budget",
@@ -89,7 +92,7 @@ def alphabeta_row(spec: str, seconds: float) -> dict[str, Any]:
         return {"status": "budget", "seconds": time.perf_counter() - started, "peak_mib": peak_rss_mib()}
     return {
         "status": "ok",
-        "value": str(result.value),
+        "value": result.value.outcome.value,
         "seconds": time.perf_counter() - started,
         "peak_mib": peak_rss_mib(),
     }
@@ -103,14 +106,47 @@ def reference_row(spec: str, seconds: float) -> dict[str, Any]:
     q = question(noughts.game(spec))
     started = time.perf_counter()
     proof = reference_prove(q, max_nodes=2_000_000)
-    return {"status": "ok", "proved": proof.proved, "seconds": time.perf_counter() - started, "nodes": proof.nodes}
+    return {
+        "status": "ok",
+        "proved": proof.proved,
+        "seconds": time.perf_counter() - started,
+        "nodes": proof.nodes,
+    }
 
 
-ROWS = {"prover": prover_row, "alphabeta": alphabeta_row, "reference": reference_row}
+def caps_row(spec: str, seconds: float) -> dict[str, Any]:
+    """The prover at each step cap per pairing search, interleaved, in this process."""
+    from noughts.core import Budget
+    from noughts.core.registry import hypergraph
+    from noughts.pairing.breaker import BreakerProver, prove_breaker
+    from noughts.pairing.breaker_setup import question
+
+    prove_breaker("mnk(3,3,3)")
+    game = hypergraph(spec)
+    out: dict[str, Any] = {"status": "ok"}
+    for _ in range(3):
+        for cap in CAPS:
+            prover = BreakerProver(
+                question(game), record=False, step_cap=cap, budget=Budget(max_seconds=seconds)
+            )
+            started = time.perf_counter()
+            prover.run()
+            took = time.perf_counter() - started
+            K, s = prover.K, prover.stats
+            entry = out.setdefault(str(cap), {"seconds": []})
+            entry["seconds"].append(took)
+            entry.update(nodes=int(s[K.S_NODES]), steps=int(s[K.S_STEPS]), capped=int(s[K.S_CAPPED]))
+    return out
+
+
+CAPS = (1000, 200)
+ROWS = {"prover": prover_row, "alphabeta": alphabeta_row, "reference": reference_row, "caps": caps_row}
 
 
 def row(kind: str, spec: str, seconds: float) -> dict[str, Any]:
-    return run_worker([sys.executable, __file__, "--row", kind, spec, "--seconds", str(seconds)], seconds + 120)
+    return run_worker(
+        [sys.executable, __file__, "--row", kind, spec, "--seconds", str(seconds)], seconds + 120
+    )
 
 
 # -- tables ---------------------------------------------------------------------------------------
@@ -120,7 +156,9 @@ def _median(values: list[float]) -> str:
     return f"{statistics.median(values):,.2f} s" if values else "-"
 
 
-def draws_table(specs: list[str], repeats: int, seconds: float, peer_seconds: float) -> tuple[list[str], list[Any]]:
+def draws_table(
+    specs: list[str], repeats: int, seconds: float, peer_seconds: float
+) -> tuple[list[str], list[Any]]:
     lines = [
         "| game | answer | proof (median) | nodes | pairings found | certificate nodes (checked) | check | "
         "peak RSS | `noughts solve` (alpha-beta) |",
@@ -138,10 +176,19 @@ def draws_table(specs: list[str], repeats: int, seconds: float, peer_seconds: fl
             p = ok[-1]
             answer = ("draw" if p["value"] == "draw" else "Breaker wins") if p["proved"] else "Maker wins"
             cert = (
-                f"{p['cert_nodes']:,} ({p['checked']:,}), {'valid' if p['valid'] else 'INVALID'}" if "valid" in p else "-"
+                f"{p['cert_nodes']:,} ({p['checked']:,}), {'valid' if p['valid'] else 'INVALID'}"
+                if "valid" in p
+                else "-"
             )
             check = f"{p['check_seconds']:.2f} s" if "check_seconds" in p else "-"
-            cells = [answer, _median([x["seconds"] for x in ok]), f"{p['nodes']:,}", f"{p['paired']:,}", cert, check]
+            cells = [
+                answer,
+                _median([x["seconds"] for x in ok]),
+                f"{p['nodes']:,}",
+                f"{p['paired']:,}",
+                cert,
+                check,
+            ]
         else:
             p = provers[-1]
             how = p.get("reason", "")[:120]
@@ -176,13 +223,30 @@ def reference_table(repeats: int) -> tuple[list[str], list[Any]]:
     return lines, raw
 
 
+def caps_table(spec: str) -> tuple[list[str], Any]:
+    lines = [
+        f"| step cap per pairing search (`{spec}`) | nodes | augmenting paths | searches capped | proof (median of 3) |",
+        "| ---: | ---: | ---: | ---: | ---: |",
+    ]
+    out = row("caps", spec, 300)
+    for cap in CAPS:
+        e = out[str(cap)]
+        lines.append(
+            f"| {cap:,} | {e['nodes']:,} | {e['steps']:,} | {e['capped']:,} | {_median(e['seconds'])} |"
+        )
+    return lines, out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one repetition")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=120.0, help="the prover's budget per game")
     parser.add_argument("--peer-seconds", type=float, default=60.0, help="alpha-beta's budget per game")
-    parser.add_argument("--attempt", action="append", default=[], metavar="SPEC", help="one more game (e.g. mnk(8,8,5))")
+    parser.add_argument(
+        "--attempt", action="append", default=[], metavar="SPEC", help="one more game (e.g. mnk(8,8,5))"
+    )
+    parser.add_argument("--caps", action="store_true", help="only the step caps on mnk(7,7,5)")
     parser.add_argument("--raw", type=Path, help="write the raw rows as JSON here")
     parser.add_argument("--row", nargs=2, metavar=("KIND", "SPEC"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -191,6 +255,11 @@ def main() -> None:
         print(json.dumps(ROWS[kind](spec, args.seconds)))
         return
     repeats = 1 if args.quick else args.repeats
+    if args.caps:
+        print(f"Date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC. Machine: {machine()}.")
+        print(f"noughts commit {commit()}.\n")
+        print("\n".join(caps_table("mnk(7,7,5)")[0]))
+        return
     print(f"Date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC. Machine: {machine()}.")
     print(f"noughts commit {commit()}; {versions(('numpy', 'numba', 'scipy'))}. Medians of {repeats} runs.\n")
     table, raw_draws = draws_table(DRAWS, repeats, args.seconds, args.peer_seconds)
