@@ -159,6 +159,7 @@ def test_questions_without_meaning_are_refused() -> None:
 
 def test_the_budget_stops_the_search_between_slices_and_says_how_far() -> None:
     q = question(noughts.game("mnk(8,8,5)"))
+    BreakerProver(q, record=False, tt_entries=1 << 12)  # loads the kernels outside the budget
     prover = BreakerProver(q, budget=Budget(max_seconds=0.5), record=False, tt_entries=1 << 12)
     with pytest.raises(LimitExceeded, match="nodes searched"):
         prover.run(slice_nodes=200)
