@@ -204,10 +204,12 @@ def prove_parallel(
     if not q.maker_to_move:
         images = {}  # Breaker needs one reply: every candidate is searched, none is an image
     seconds = None if budget is None else budget.remaining()
-    memory = None if budget is None or budget.max_memory is None else budget.max_memory
     text = q.position.text()
-    tasks = [(str(q.game), text, q.breaker.name.lower(), q.rules, m, seconds, memory, record) for m in reps]
     with executor(workers, address) as ex:
+        memory = None  # the memory budget is shared by the workers that run at once
+        if budget is not None and budget.max_memory is not None:
+            memory = budget.max_memory // max(1, ex.workers)
+        tasks = [(str(q.game), text, q.breaker.name.lower(), q.rules, m, seconds, memory, record) for m in reps]
         parts = ex.map(prove_task, tasks, description="subproofs", chunksize=1)
         backend, n_workers = ex.name, ex.workers
     nodes = sum(p.nodes for p in parts)
