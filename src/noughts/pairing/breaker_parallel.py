@@ -209,7 +209,9 @@ def prove_parallel(
         memory = None  # the memory budget is shared by the workers that run at once
         if budget is not None and budget.max_memory is not None:
             memory = budget.max_memory // max(1, ex.workers)
-        tasks = [(str(q.game), text, q.breaker.name.lower(), q.rules, m, seconds, memory, record) for m in reps]
+        tasks = [
+            (str(q.game), text, q.breaker.name.lower(), q.rules, m, seconds, memory, record) for m in reps
+        ]
         parts = ex.map(prove_task, tasks, description="subproofs", chunksize=1)
         backend, n_workers = ex.name, ex.workers
     nodes = sum(p.nodes for p in parts)

@@ -46,8 +46,8 @@ switches (Pawlewicz and Lew 2006)."""
 
 AND_EPSILON = (30, 1)
 """The same at Maker's nodes, far larger: proving one Maker move gives a zone that answers most of
-the others, so the search stays with one move (measured on mnk(7,7,5): 5/4 searches 72,000 nodes,
-3 43,000, 10 35,000, 30 36,000 with fewer pairing steps)."""
+the others, so the search stays with one move (on mnk(7,7,5) 5/4 searches more nodes than 30:
+``python bench/breaker.py --caps``)."""
 
 SEARCH_STEP_CAP = 200
 """Augmenting paths per pairing search inside the prover (beyond the one matching of the runs
@@ -202,7 +202,8 @@ class BreakerProver:
     """One search of one question: tables, the kernel's state and its proof store.
 
     ``record``: keep the proof store (for a certificate); ``tt_entries``: transposition table
-    entries (a power of two); ``step_cap``: augmenting paths per pairing search.
+    entries (a power of two); ``step_cap``: augmenting paths per pairing search;
+    ``and_epsilon``: the 1 + epsilon of Maker's nodes (a fraction, :data:`AND_EPSILON`).
     """
 
     def __init__(
@@ -214,6 +215,7 @@ class BreakerProver:
         record: bool = True,
         tt_entries: int | None = None,
         step_cap: int | None = None,
+        and_epsilon: tuple[int, int] = AND_EPSILON,
     ):
         from noughts.pairing import _breaker_kernels as K
         from noughts.pairing.cover import CoverFinder
@@ -248,7 +250,7 @@ class BreakerProver:
         self.prm[K.P_RECORD] = 1 if record else 0
         self.prm[K.P_MAX_DEPTH] = depth
         self.prm[K.P_EPS_NUM], self.prm[K.P_EPS_DEN] = EPSILON
-        self.prm[K.P_AND_NUM], self.prm[K.P_AND_DEN] = AND_EPSILON
+        self.prm[K.P_AND_NUM], self.prm[K.P_AND_DEN] = and_epsilon
         self.line_cells = np.ascontiguousarray(tables.line_cells.astype(np.int64))
         self.through = np.ascontiguousarray(tables.through.astype(np.int64))
         self.nthrough = np.ascontiguousarray(tables.nthrough.astype(np.int64))
