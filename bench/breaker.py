@@ -236,10 +236,10 @@ def caps_table(spec: str) -> tuple[list[str], Any]:
         "| ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     out = row("caps", spec, 300)
-    for cap in CAPS:
-        e = out[str(cap)]
+    for cap, (num, den) in CAPS:
+        e = out[f"{cap} {num}/{den}"]
         lines.append(
-            f"| {cap:,} | {e['nodes']:,} | {e['steps']:,} | {e['capped']:,} | {_median(e['seconds'])} |"
+            f"| {cap:,} | {num}/{den} | {e['nodes']:,} | {e['steps']:,} | {e['capped']:,} | {_median(e['seconds'])} |"
         )
     return lines, out
 
