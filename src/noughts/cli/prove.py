@@ -16,6 +16,8 @@ from typing import Annotated
 
 import typer
 
+from noughts.cli.exits import Exit, answer
+from noughts.cli.paths import check_writable
 from noughts.core.budget import Budget
 from noughts.core.errors import LimitExceeded, NoughtsError
 
@@ -26,12 +28,6 @@ prove_app = typer.Typer(
     "(002 §4), and their certificates.",
     no_args_is_help=True,
 )
-
-NO = 1
-"""Exit status when the answer is no: disproved, not a draw, or a certificate that fails."""
-
-OUT_OF_BUDGET = 3
-"""Exit status when the budget ran out before the answer."""
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document (schema in the README).")]
 
@@ -61,6 +57,7 @@ def cube7(
     """Prove that Breaker wins Maker-Breaker 7x7x7: every case of 002 §4.2-4.3 gets a pairing.
 
     Exit status 0 when every case has a pairing, 1 when some case fails (listed), 2 on bad input.
+    The certificate's path is checked before the work.
     """
     from rich import box
     from rich.console import Console
@@ -74,6 +71,7 @@ def cube7(
             raise NoughtsError(f"unknown plan {name!r}: choose from {', '.join(plan_names())}")
     if out.suffix not in ("", ".json"):
         raise NoughtsError(f"--out names the certificate's .json file (or a stem), not {out.name!r}")
+    check_writable(out, "--out")
     result = prove(chosen, workers=workers, address=address, out=str(out), progress=not as_json)
     doc = result.to_json()
     if as_json:
@@ -105,8 +103,7 @@ def cube7(
             f"{result.seconds:.1f} s on {result.executor} ({result.workers} workers); "
             f"certificate {result.certificate} (sha256 {result.digest})"
         )
-    if result.failures:
-        raise typer.Exit(1)
+    answer(not result.failures)
 
 
 @prove_app.command("check")
@@ -117,8 +114,8 @@ def check(
     """Verify a certificate independently: a Breaker certificate (every node of the strategy, every
     pairing) or a 7x7x7 casework certificate (digest, case set, normalisation, every pairing).
 
-    Exit status 0 when valid; for a Breaker certificate 1 when a node fails (named); for a
-    casework certificate 2 (with the failing case named).
+    Exit status 0 when valid; 1 (with the failing node or case named) when the certificate does
+    not check; 2 when the file cannot be read at all.
     """
     if _kind(cert) == "breaker":
         _check_breaker(cert, as_json)
@@ -132,11 +129,11 @@ def check(
         result = check_certificate(cert)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
-        if not result.valid:
-            raise typer.Exit(2)
+        answer(result.valid)
         return
     if not result.valid:
-        raise NoughtsError(f"certificate {cert} is invalid: {result.first_failure}")
+        typer.echo(f"noughts: certificate {cert} is invalid: {result.first_failure}", err=True)
+        answer(False)
     cases = ", ".join(f"{name} {count:,}" for name, count in result.cases.items())
     Console(highlight=False).print(
         f"[bold green]valid[/]: {result.verified:,} cases verified ({cases}) in {result.seconds:.1f} s; sha256 {result.digest}"
@@ -172,8 +169,7 @@ def _check_breaker(cert: Path, as_json: bool) -> None:
         )
     else:
         Console(stderr=True, highlight=False).print(f"[bold red]invalid[/]: {result.first_failure}")
-    if not result.valid:
-        raise typer.Exit(NO)
+    answer(result.valid)
 
 
 SpecArg = Annotated[
@@ -273,10 +269,7 @@ def breaker(
     """
     from noughts.pairing.breaker import prove_breaker
 
-    if certificate is not None and certificate.suffix not in ("", ".json"):
-        raise NoughtsError(
-            f"--certificate names the certificate's .json file (or a stem), not {certificate.name!r}"
-        )
+    _check_certificate_path(certificate)
     with _Bar(not as_json, "searching") as bar:
         try:
             result = prove_breaker(
@@ -308,8 +301,7 @@ def breaker(
         )
         if result.certificate:
             console.print(f"certificate {result.certificate} (sha256 {result.digest})", style="dim")
-    if not result.proved:
-        raise typer.Exit(NO)
+    answer(bool(result.proved))
 
 
 @prove_app.command("draw")
@@ -330,6 +322,7 @@ def draw(
     """
     from noughts.pairing.breaker import prove_draw
 
+    _check_certificate_path(certificate)
     with _Bar(not as_json, "searching") as bar:
         try:
             result = prove_draw(
@@ -356,8 +349,17 @@ def draw(
                 + (f"; certificate {part.certificate}" if part.certificate else ""),
                 style="dim",
             )
-    if not result.draw:
-        raise typer.Exit(NO)
+    answer(result.draw)
+
+
+def _check_certificate_path(certificate: Path | None) -> None:
+    if certificate is None:
+        return
+    if certificate.suffix not in ("", ".json"):
+        raise NoughtsError(
+            f"--certificate names the certificate's .json file (or a stem), not {certificate.name!r}"
+        )
+    check_writable(certificate.with_suffix(".json"), "--certificate")
 
 
 def _out_of_budget(error: LimitExceeded, as_json: bool) -> None:
@@ -365,7 +367,7 @@ def _out_of_budget(error: LimitExceeded, as_json: bool) -> None:
         typer.echo(json.dumps({"error": str(error), "proved": None}))
     else:
         typer.echo(f"noughts: {error}", err=True)
-    raise typer.Exit(OUT_OF_BUDGET)
+    raise typer.Exit(Exit.BUDGET)
 
 
 def register(app: typer.Typer) -> None:
