@@ -52,3 +52,13 @@ def test_hypercube_10_4_and_11_4() -> None:
     assert not no.exists and len(no.deficient_lines) * 2 > len(no.deficient_cells)
     yes = find_pairing(hypergraph("hypercube(11,4)").start())
     assert yes.exists and len(yes.pairing.pairs) == 6960
+
+
+def test_the_breaker_prover_takes_boards_past_the_playing_limit_under_a_budget() -> None:
+    """10,000 cells: each node costs tens of milliseconds, so the driver shrinks its slices and
+    the budget stops the search (or, under load, its setup) with how far it got."""
+    from noughts.core import Budget, LimitExceeded
+    from noughts.pairing.breaker import prove_breaker
+
+    with pytest.raises(LimitExceeded, match=r"nodes searched|its tables alone"):
+        prove_breaker("maker_breaker(hypercube(10,4))", budget=Budget(max_seconds=3))

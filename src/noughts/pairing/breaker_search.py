@@ -32,7 +32,13 @@ __all__ = [
 ]
 
 SLICE_NODES = 20_000
-"""Nodes searched between two budget checks (well under a second)."""
+"""At most this many nodes between two budget checks. A node's cost grows with the board (about
+0.1 ms on mnk(7,7,5), tens of milliseconds on the 10,000 cells of hypercube(10,4)), so the
+driver starts with :data:`FIRST_SLICE` nodes and doubles or halves the slice to keep each one
+near :data:`SLICE_SECONDS`."""
+
+FIRST_SLICE = 16
+SLICE_SECONDS = 0.2
 
 MAX_SYMMETRIES = 48
 """At most this many of the board's symmetries (the first listed) are used at each node."""
@@ -381,11 +387,14 @@ class BreakerProver:
 
     def run(self, *, slice_nodes: int = SLICE_NODES) -> int:
         """Search until the question is settled; returns the kernel's result code (PROVED or
-        DISPROVED). Checks the budget between slices (``LimitExceeded``).
+        DISPROVED). Checks the budget between slices (``LimitExceeded``) of at most
+        ``slice_nodes`` nodes, sized to take about :data:`SLICE_SECONDS` each.
         """
         K = self.K
         started = time.perf_counter()
+        nodes = min(slice_nodes, FIRST_SLICE)
         while True:
+            began = time.perf_counter()
             status = K.search(
                 self.prm,
                 self.line_cells,
@@ -417,10 +426,15 @@ class BreakerProver:
                 self.seg_pos,
                 self.seg_nthrough,
                 self.stats,
-                slice_nodes,
+                nodes,
             )
             if status == K.DONE:
                 return int(self.stats[K.S_RESULT])
+            took = time.perf_counter() - began
+            if took < SLICE_SECONDS / 2:
+                nodes = min(slice_nodes, 2 * nodes)
+            elif took > SLICE_SECONDS * 2:
+                nodes = max(1, nodes // 2)
             if status == K.FULL:
                 self._grow()
             if self.progress is not None:
