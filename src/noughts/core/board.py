@@ -57,6 +57,7 @@ def hypergraph_boards() -> Iterator[None]:
     finally:
         _CELL_LIMIT.reset(token)
 
+
 _chain = itertools.chain.from_iterable
 _getitem = operator.getitem
 

@@ -183,7 +183,9 @@ class KernelTables:
                 through[c, i] = s
                 position[c, i] = p
         nthrough = np.array([len(t) for t in per_cell], dtype=np.int32)
-        return Segments(*(_frozen(a) for a in (cells, length, window, line_seg, line_start, through, position, nthrough)))
+        return Segments(
+            *(_frozen(a) for a in (cells, length, window, line_seg, line_start, through, position, nthrough))
+        )
 
     # -- the whole board --------------------------------------------------------------------------
 
