@@ -27,7 +27,7 @@ A node's own zone is the union of its settled children's zones and moves, closed
 stabiliser (so a certificate's covering can be checked without the symmetry).
 
 Masks of cells are rows of ``W`` uint64 words (cell ``c`` is bit ``c % 64`` of word
-``c // 64``); popcount and the lowest cell come from :mod:`noughts.exact._kernels`. The
+``c // 64``); the lowest cell comes from :mod:`noughts.kernels.bits`. The
 transposition table is keyed by the exact position (both sides' masks and the side to move),
 in buckets of four, replacing the least-worked unsolved entry; a proved entry keeps the id of
 its node in the proof store, which the driver turns into a certificate.
@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from noughts.exact._kernels import lowest_cell
+from noughts.kernels.bits import lowest_cell
 from noughts.pairing._cover_kernels import FOUND, find_cover
 
 __all__ = ["search"]
