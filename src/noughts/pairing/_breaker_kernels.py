@@ -39,6 +39,7 @@ import numpy as np
 from numba import njit
 
 from noughts.kernels.bits import lowest_cell
+from noughts.kernels.codes import STANDARD
 from noughts.pairing._cover_kernels import FOUND, find_cover
 
 __all__ = ["search"]
@@ -56,9 +57,6 @@ PROVED = 1
 DISPROVED = 2
 COVERED = 3  # a child answered (or refuted) by a sibling's zone
 
-# rules
-MAKER_BREAKER = 0
-STANDARD = 1
 
 # modes of the stack machine
 ENTER = 0
@@ -70,7 +68,7 @@ P_K = 0
 P_CELLS = 1
 P_LINES = 2
 P_WORDS = 3
-P_RULES = 4
+P_RULE = 4
 P_SYMS = 5
 P_TT_MASK = 6
 P_STEP_CAP = 7
@@ -146,13 +144,16 @@ def _image(perm: np.ndarray, x: np.ndarray, out: np.ndarray) -> None:  # pragma:
 
 @njit(cache=True)
 def _hash(m: np.ndarray, b: np.ndarray, side: int) -> np.uint64:  # pragma: no cover
-    h = np.uint64(0x9E3779B97F4A7C15) * np.uint64(side + 1)
+    """The table's bucket hash of a position (the keys themselves are compared exactly): a
+    multiply-xorshift over the words with the 64-bit primes of xxHash (Collet).
+    """
+    h = np.uint64(0x165667B19E3779F9) * np.uint64(side + 1)
     for i in range(m.shape[0]):
-        h ^= m[i] * np.uint64(0xBF58476D1CE4E5B9)
-        h = (h ^ (h >> np.uint64(29))) * np.uint64(0x94D049BB133111EB)
-        h ^= b[i] * np.uint64(0xC2B2AE3D27D4EB4F)
-        h = (h ^ (h >> np.uint64(31))) * np.uint64(0x9E3779B97F4A7C15)
-    return h ^ (h >> np.uint64(32))
+        h ^= m[i] * np.uint64(0xC2B2AE3D27D4EB4F)
+        h = (h ^ (h >> np.uint64(29))) * np.uint64(0x9E3779B185EBCA87)
+        h ^= b[i] * np.uint64(0x27D4EB2F165667C5)
+        h = (h ^ (h >> np.uint64(32))) * np.uint64(0xC2B2AE3D27D4EB4F)
+    return h ^ (h >> np.uint64(29))
 
 
 @njit(cache=True)
@@ -378,7 +379,7 @@ def search(
     n_cells = prm[P_CELLS]
     n_lines = prm[P_LINES]
     w = prm[P_WORDS]
-    rules = prm[P_RULES]
+    rules = prm[P_RULE]
     n_syms = prm[P_SYMS]
     tt_mask = prm[P_TT_MASK]
     record = prm[P_RECORD] == 1

@@ -35,10 +35,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["FOUND", "NONE", "UNKNOWN", "find_cover"]
+__all__ = ["ABSENT", "FOUND", "UNKNOWN", "find_cover"]
 
 FOUND = 1
-NONE = 0
+ABSENT = 0
 UNKNOWN = -1  # the step cap ran out
 
 # rows of the integer work array ``work`` (see :func:`find_cover`): one row per run
@@ -162,7 +162,7 @@ def find_cover(
     """Find a pairing of the live lines (``live[j] == 1``) on the free cells (``free[c] == 1``).
 
     Returns :data:`FOUND` (the demands ``d`` with ``d_live[d] == 1`` are the blocks, each with
-    its two cells ``mate_copy[2d]``, ``mate_copy[2d + 1]``), :data:`NONE` (no choice of the
+    its two cells ``mate_copy[2d]``, ``mate_copy[2d + 1]``), :data:`ABSENT` (no choice of the
     offered compositions fits) or :data:`UNKNOWN` (``step_cap`` augmenting paths spent).
 
     Compositions: for a run of ``r`` windows, ``comp_ptr[r]`` to ``comp_ptr[r + 1]`` index the
@@ -196,7 +196,7 @@ def find_cover(
                 if nfree < 2:
                     stats[0] = 0
                     stats[1] = 0
-                    return NONE  # a live line with fewer than two free cells
+                    return ABSENT  # a live line with fewer than two free cells
                 x += 1
             base = NUM_R * n_run
             work[base + R_SEG] = s
@@ -219,7 +219,7 @@ def find_cover(
         if cnt == 0:
             stats[0] = 0
             stats[1] = 0
-            return NONE
+            return ABSENT
         work[base + R_NOPT] = cnt
         work[base + R_OPT] = -1
         # relaxation demand: two free cells of the first window
@@ -297,7 +297,7 @@ def find_cover(
             ):
                 stats[0] = steps
                 stats[1] = 0
-                return NONE
+                return ABSENT
             stamp += 1
     # -- depth-first over the runs with a choice, in ``order``
     high = n_demand  # demand ids below this may be live
@@ -388,7 +388,7 @@ def find_cover(
         if not multi:  # a run with no choice fails: no choice made so far can help
             stats[0] = steps
             stats[1] = 0
-            return NONE
+            return ABSENT
         if found >= 0:  # retry this level's next composition from its snapshot
             target = level
         else:  # every composition failed: back to the latest level among the conflicts
@@ -400,7 +400,7 @@ def find_cover(
             if target < 0:
                 stats[0] = steps
                 stats[1] = 0
-                return NONE
+                return ABSENT
             for t in range(target):
                 if conflict[level - first_multi, t] == 1:
                     conflict[target - first_multi, t] = 1

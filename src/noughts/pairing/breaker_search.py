@@ -250,7 +250,7 @@ class BreakerProver:
         self.prm[K.P_CELLS] = n_cells
         self.prm[K.P_LINES] = n_lines
         self.prm[K.P_WORDS] = words
-        self.prm[K.P_RULES] = K.STANDARD if q.rules == "standard" else K.MAKER_BREAKER
+        self.prm[K.P_RULE] = int(Rule.STANDARD if q.rules == "standard" else Rule.MAKER_BREAKER)
         self.prm[K.P_SYMS] = n_syms
         self.prm[K.P_STEP_CAP] = finder.step_cap
         self.prm[K.P_RECORD] = 1 if record else 0
