@@ -134,7 +134,9 @@ def cost_line(result: SolveResult) -> str:
     """What the answer cost, e.g. ``1,234 positions searched in 0.012 s``."""
     if result.engine == "quotient":
         return f"answered by the quotient of one board's positions (no search) in {result.seconds:.3f} s"
-    return f"{result.nodes:,} positions searched in {result.seconds:.3f} s"
+    if result.engine == "proof":
+        return f"{result.nodes:,} nodes in {result.seconds:.3f} s (proof engine)"
+    return f"{result.nodes:,} positions searched in {result.seconds:.3f} s ({result.engine} engine)"
 
 
 def _cell_mark(value: Value, mover: Player) -> str:

@@ -478,7 +478,7 @@ def solve(
 
 def _solve_summary(console: Console, result: SolveResult) -> None:
     """What ``solve`` prints after the value and the moves: the best moves and line, the cost."""
-    from noughts.cli.analysis import best_line, best_moves_text
+    from noughts.cli.analysis import best_line, best_moves_text, cost_line
 
     total = result.moves_total if result.moves_total is not None else len(result.moves)
     if result.moves:
@@ -490,8 +490,7 @@ def _solve_summary(console: Console, result: SolveResult) -> None:
         console.print(
             f"certificate: {result.certificate['file']} (sha256 {result.certificate['sha256'][:16]}...)"
         )
-    nodes = f"{result.nodes:,} positions searched" if result.engine != "proof" else f"{result.nodes:,} nodes"
-    console.print(f"{nodes} in {result.seconds:.3f} s ({result.engine} engine)", style="dim")
+    console.print(cost_line(result), style="dim")
     if not result.complete:
         console.print(
             f"stopped with {len(result.moves)} of {total} moves proved: {result.stopped}", style="bold yellow"

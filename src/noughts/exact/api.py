@@ -298,7 +298,11 @@ def solve(
                 view.advance(engines.nodes)
                 if on_move is not None:
                     on_move(mv, i, len(moves))
-            if value.plies is not None and all(mv.value.plies is not None for mv in rated):
+            # with distances, the line they give; from the quotient, a line in which the winner
+            # keeps the win (the proof engine gives neither)
+            if value_engine == "quotient" or (
+                value.plies is not None and all(mv.value.plies is not None for mv in rated)
+            ):
                 view.describe("the principal variation")
                 pv = principal_variation(engines.exact(value_engine), position, value)
     except LimitExceeded as e:
@@ -455,7 +459,7 @@ class _Engines:
 
     def exact(self, name: str) -> ValueOracle:
         """The engine ``name`` as an oracle of exact values (distances included)."""
-        if name == "retro":  # the python row on a game that need not end
+        if name in ("retro", "quotient"):  # what the python row made for these games
             name = "python"
         engine: ValueOracle = self._engine(
             "alpha-beta" if name == "python" and "alpha-beta" in self._made else name
