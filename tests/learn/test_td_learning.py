@@ -3,9 +3,9 @@ import pytest
 
 import noughts
 from noughts.core import NoughtsError
+from noughts.kernels.rng import SplitMix64
 from noughts.learn._td_kernels import td_run
 from noughts.learn.convergence import RateWindow
-from noughts.learn.rng import SplitMix64
 from noughts.learn.td import TDConfig, TDLearner, td_reference
 
 

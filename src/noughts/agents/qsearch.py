@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from noughts.exact._kernels import popcount
+from noughts.kernels.bits import popcount
 
 WIN = 1_000_000.0
 _ONE = np.uint64(1)

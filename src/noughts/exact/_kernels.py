@@ -54,10 +54,10 @@ weighted like the line score it made mnk(5,5,4) hundreds of times slower.
 **Two representations, one search.** A mask of cells (a player's cells, a line, the empty
 cells, the threats, the moves left to order) is either one uint64 (boards of at most 64 cells)
 or a row of ``W`` uint64 words (any board: cell ``c`` is bit ``c % 64`` of word ``c // 64``).
-The search below is written once over a few mask operations (:func:`width`, :func:`word`,
-:func:`zero`, :func:`assign`, :func:`or_line`, ... :func:`canonical`), each overloaded on the
-mask's type: numba compiles :func:`search` once for each representation, with the operations
-inlined, so the one-word search keeps its masks in registers while the multi-word one writes
+The search below is written once over the mask operations of :mod:`noughts.kernels.masks`
+(``width``, ``word``, ``zero``, ``assign``, ``or_line``, ...) and :func:`canonical`, each
+overloaded on the mask's type: numba compiles :func:`search` once for each representation, with
+the operations inlined, so the one-word search keeps its masks in registers while the multi-word one writes
 them into rows of ``tmp`` (the operations return the mask they made: a new uint64, or the row
 they wrote). What the representations do differently:
 
@@ -73,16 +73,37 @@ from typing import Any
 
 import numpy as np
 from numba import njit
-from numba.core import types
-from numba.extending import intrinsic, overload
+from numba.extending import overload
 
 from noughts.exact.result import WIN
-
-# rules
-STANDARD = 0
-MISERE = 1
-MAKER_BREAKER = 2
-CUMULATIVE = 3
+from noughts.kernels.bits import GOLDEN, ONE, ZERO, lowest_cell, popcount
+from noughts.kernels.claim import CUMULATIVE, MAKER_BREAKER, MISERE, STANDARD
+from noughts.kernels.masks import (
+    and_into,
+    and_line,
+    and_to,
+    andnot_to,
+    as_mask,
+    assign,
+    count,
+    empty_to,
+    has,
+    is_multi,
+    line_word,
+    nonzero,
+    or_line,
+    or_line_andnot,
+    put,
+    row,
+    same,
+    tmp_row,
+    unowned,
+    width,
+    with_cell,
+    without_cell,
+    word,
+    zero,
+)
 
 INF = 1 << 30
 """Above any value; the bounds of an empty table entry."""
@@ -146,43 +167,11 @@ NUM_TMP = 6
 EXACT = 0  # the node's value is known: return it
 SEARCH = 1  # search the allowed moves
 
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
-_U1 = np.uint64(1)
-_U2 = np.uint64(2)
-_U4 = np.uint64(4)
-_U8 = np.uint64(8)
-_U63 = np.uint64(63)
-_U56 = np.uint64(56)
-_U255 = np.uint64(255)
-_GOLD = np.uint64(0x9E3779B97F4A7C15)
-_MIX = np.uint64(0xC2B2AE3D27D4EB4F)
 _U29 = np.uint64(29)
 _U32 = np.uint64(32)
-
-
-@njit(cache=True, inline="always")
-def popcount(x: np.uint64) -> int:
-    x = x - ((x >> _U1) & _M1)
-    x = (x & _M2) + ((x >> _U2) & _M2)
-    x = (x + (x >> _U4)) & _M4
-    return int((x * _H01) >> _U56)
-
-
-@njit(cache=True, inline="always")
-def lowest_cell(x: np.uint64) -> int:
-    """Index of the lowest set bit of a non-zero mask."""
-    return popcount((x & (~x + _ONE)) - _ONE)
-
-
-@njit(cache=True, inline="always")
-def bit(c: int) -> np.uint64:
-    return _ONE << np.uint64(c)
+_U255 = np.uint64(255)
+_MIX = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
 @njit(cache=True, inline="always")
@@ -200,141 +189,8 @@ def from_node(v: int, d: int, rule: int) -> int:
     return v - d if v > 0 else v + d
 
 
-# -- the mask operations, for both representations ---------------------------------------------
-#
-# Each is a plain Python function (never called from Python) that numba replaces, at compile
-# time, by the body for the type of its mask argument: an integer (the one-word form: the
-# result is a new uint64, any destination given is ignored) or a 1-d array of W words (the
-# multi-word form: the result is written into the destination row, which is returned). ``w``
-# is the words per mask (:func:`width`).
-
-
-@intrinsic
-def _unowned(typingctx, arr):  # type: ignore[no-untyped-def]
-    """The array ``arr`` without its owner (a view numba does not count references to).
-
-    The masks of the multi-word form are views of rows of ``bits``, ``tmp``, ``lines`` and
-    ``keys``, and every operation returns the row it wrote; views of an owned array are counted
-    (an atomic increment and decrement each), which made the search twice as slow. The caller
-    keeps the arrays alive for the whole call, so the search works on unowned views of them.
-    """
-    if not isinstance(arr, types.Array):
-        return arr(arr), lambda context, builder, sig, args: args[0]
-
-    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
-        src = context.make_array(sig.args[0])(context, builder, value=args[0])
-        out = context.make_array(sig.return_type)(context, builder)
-        context.populate_array(
-            out, data=src.data, shape=src.shape, strides=src.strides, itemsize=src.itemsize, meminfo=None
-        )
-        return out._getvalue()
-
-    return arr(arr), codegen
-
-
-@intrinsic
-def _ptr(typingctx, arr):  # type: ignore[no-untyped-def]
-    """A pointer to the first element of ``arr``: how the multi-word form holds a mask. A
-    pointer is a plain value, so ``x = op(x, ...)`` costs nothing; an array view there made
-    the search two to three times slower (numba keeps each assigned view as a new array).
-    """
-
-    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
-        return context.make_array(sig.args[0])(context, builder, value=args[0]).data
-
-    return types.CPointer(arr.dtype)(arr), codegen  # type: ignore[no-untyped-call]
-
-
-def _multi(x: types.Type) -> bool:
-    return isinstance(x, (types.Array, types.CPointer))
-
-
-def row(bits: Any, d: Any, r: Any) -> Any:
-    """The mask ``bits[d, r]``: the uint64, or a pointer to its W words."""
-
-
-def tmp_row(tmp: Any, r: Any) -> Any:
-    """The scratch mask ``tmp[r]``: a uint64 (unused), or a pointer to the row's words."""
-
-
-def as_mask(x: Any) -> Any:
-    """``x`` (a uint64, or an array of W words) as a mask."""
-
-
-def width(x: Any, prm: Any) -> Any:
-    """Words per mask: 1 (a constant numba folds) for a uint64, ``prm[P_WORDS]`` for a row."""
-
-
-def word(x: Any, i: Any) -> Any:
-    """Word ``i`` of mask ``x`` (the mask itself for a uint64)."""
-
-
-def zero(dst: Any, w: Any) -> Any:
-    """The empty mask (in ``dst``)."""
-
-
-def assign(dst: Any, x: Any, w: Any) -> Any:
-    """``x`` (copied into ``dst``)."""
-
-
-def and_into(dst: Any, x: Any, w: Any) -> Any:
-    """``dst & x``."""
-
-
-def line_word(lines: Any, j: Any, i: Any) -> Any:
-    """Word ``i`` of line ``j`` (``lines[j]`` itself for one-word lines)."""
-
-
-def or_line(dst: Any, lines: Any, j: Any, w: Any) -> Any:
-    """``dst | lines[j]``."""
-
-
-def and_line(dst: Any, lines: Any, j: Any, w: Any) -> Any:
-    """``dst & lines[j]``."""
-
-
-def or_line_andnot(dst: Any, lines: Any, j: Any, y: Any, w: Any) -> Any:
-    """``dst | (lines[j] & ~y)``."""
-
-
-def and_to(dst: Any, x: Any, y: Any, w: Any) -> Any:
-    """``x & y`` (in ``dst``)."""
-
-
-def andnot_to(dst: Any, x: Any, y: Any, w: Any) -> Any:
-    """``x & ~y`` (in ``dst``)."""
-
-
-def empty_to(dst: Any, full: Any, me: Any, op: Any, w: Any) -> Any:
-    """``full & ~(me | op)`` (in ``dst``): the empty cells."""
-
-
-def count(x: Any, w: Any) -> Any:
-    """The cells of ``x``."""
-
-
-def nonzero(x: Any, w: Any) -> Any:
-    """Whether ``x`` has a cell."""
-
-
-def same(x: Any, y: Any, w: Any) -> Any:
-    """Whether ``x == y``."""
-
-
-def has(x: Any, c: Any) -> Any:
-    """Whether cell ``c`` is in ``x``."""
-
-
-def with_cell(x: Any, c: Any) -> Any:
-    """``x`` with cell ``c`` added (in place for a row)."""
-
-
-def without_cell(x: Any, c: Any) -> Any:
-    """``x`` with cell ``c`` removed (in place for a row)."""
-
-
-def put(bits: Any, d: Any, r: Any, x: Any, w: Any) -> Any:
-    """Store mask ``x`` as ``bits[d, r]``."""
+# -- the table's key: the one mask operation of the search's own (the others are in
+# noughts.kernels.masks, shared by every kernel)
 
 
 def canonical(prm: Any, me: Any, op: Any, symtab: Any, key: Any, img: Any) -> Any:
@@ -346,278 +202,26 @@ def canonical(prm: Any, me: Any, op: Any, symtab: Any, key: Any, img: Any) -> An
     """
 
 
-@overload(row, inline="always")
-def _row(bits, d, r):  # type: ignore[no-untyped-def]
-    if bits.ndim == 3:
-        return lambda bits, d, r: _ptr(bits[d, r])  # type: ignore[call-arg]
-    return lambda bits, d, r: bits[d, r]
-
-
-@overload(tmp_row, inline="always")
-def _tmp_row(tmp, r):  # type: ignore[no-untyped-def]
-    if tmp.ndim == 2:
-        return lambda tmp, r: _ptr(tmp[r])  # type: ignore[call-arg]
-    return lambda tmp, r: tmp[r]
-
-
-@overload(as_mask, inline="always")
-def _as_mask(x):  # type: ignore[no-untyped-def]
-    if isinstance(x, types.Array):
-        return lambda x: _ptr(x)  # type: ignore[call-arg]
-    return lambda x: x
-
-
-@overload(width, inline="always")
-def _width(x, prm):  # type: ignore[no-untyped-def]
-    if _multi(x):
-        return lambda x, prm: prm[P_WORDS]
-    return lambda x, prm: 1
-
-
-@overload(word, inline="always")
-def _word(x, i):  # type: ignore[no-untyped-def]
-    if _multi(x):
-        return lambda x, i: x[i]
-    return lambda x, i: x
-
-
-@overload(zero, inline="always")
-def _zero(dst, w):  # type: ignore[no-untyped-def]
-    if _multi(dst):
-
-        def impl(dst, w):  # type: ignore[no-untyped-def]
-            for i in range(w):
-                dst[i] = _ZERO
-            return dst
-
-        return impl
-    return lambda dst, w: _ZERO
-
-
-@overload(assign, inline="always")
-def _assign(dst, x, w):  # type: ignore[no-untyped-def]
-    if _multi(x):
-
-        def impl(dst, x, w):  # type: ignore[no-untyped-def]
-            for i in range(w):
-                dst[i] = x[i]
-            return dst
-
-        return impl
-    return lambda dst, x, w: x
-
-
-@overload(and_into, inline="always")
-def _and_into(dst, x, w):  # type: ignore[no-untyped-def]
-    if _multi(x):
-
-        def impl(dst, x, w):  # type: ignore[no-untyped-def]
-            for i in range(w):
-                dst[i] &= x[i]
-            return dst
-
-        return impl
-    return lambda dst, x, w: dst & x
-
-
-# the lines' operations take (lines, j) rather than the row lines[j]: they run for every line
-# at every node, and making a view of a row there doubled the multi-word form's time
-
-
-@overload(line_word, inline="always")
-def _line_word(lines, j, i):  # type: ignore[no-untyped-def]
-    if lines.ndim == 2:
-        return lambda lines, j, i: lines[j, i]
-    return lambda lines, j, i: lines[j]
-
-
-@overload(or_line, inline="always")
-def _or_line(dst, lines, j, w):  # type: ignore[no-untyped-def]
-    if lines.ndim == 2:
-
-        def impl(dst, lines, j, w):  # type: ignore[no-untyped-def]
-            for i in range(w):
-                dst[i] |= lines[j, i]
-            return dst
-
-        return impl
-    return lambda dst, lines, j, w: dst | lines[j]
-
-
-@overload(and_line, inline="always")
-def _and_line(dst, lines, j, w):  # type: ignore[no-untyped-def]
-    if lines.ndim == 2:
-
-        def impl(dst, lines, j, w):  # type: ignore[no-untyped-def]
-            for i in range(w):
-                dst[i] &= lines[j, i]
-            return dst
-
-        return impl
-    return lambda dst, lines, j, w: dst & lines[j]
-
-
-@overload(or_line_andnot, inline="always")
-def _or_line_andnot(dst, lines, j, y, w):  # type: ignore[no-untyped-def]
-    if lines.ndim == 2:
-
-        def impl(dst, lines, j, y, w):  # type: ignore[no-untyped-def]
-            for i in range(w):
-                dst[i] |= lines[j, i] & ~y[i]
-            return dst
-
-        return impl
-    return lambda dst, lines, j, y, w: dst | (lines[j] & ~y)
-
-
-@overload(and_to, inline="always")
-def _and_to(dst, x, y, w):  # type: ignore[no-untyped-def]
-    if _multi(x):
-
-        def impl(dst, x, y, w):  # type: ignore[no-untyped-def]
-            for i in range(w):
-                dst[i] = x[i] & y[i]
-            return dst
-
-        return impl
-    return lambda dst, x, y, w: x & y
-
-
-@overload(andnot_to, inline="always")
-def _andnot_to(dst, x, y, w):  # type: ignore[no-untyped-def]
-    if _multi(x):
-
-        def impl(dst, x, y, w):  # type: ignore[no-untyped-def]
-            for i in range(w):
-                dst[i] = x[i] & ~y[i]
-            return dst
-
-        return impl
-    return lambda dst, x, y, w: x & ~y
-
-
-@overload(empty_to, inline="always")
-def _empty_to(dst, full, me, op, w):  # type: ignore[no-untyped-def]
-    if _multi(me):
-
-        def impl(dst, full, me, op, w):  # type: ignore[no-untyped-def]
-            for i in range(w):
-                dst[i] = full[i] & ~(me[i] | op[i])
-            return dst
-
-        return impl
-    return lambda dst, full, me, op, w: full & ~(me | op)
-
-
-@overload(count)
-def _count(x, w):  # type: ignore[no-untyped-def]
-    if _multi(x):
-
-        def impl(x, w):  # type: ignore[no-untyped-def]
-            n = 0
-            for i in range(w):
-                n += popcount(x[i])
-            return n
-
-        return impl
-    return lambda x, w: popcount(x)
-
-
-@overload(nonzero, inline="always")
-def _nonzero(x, w):  # type: ignore[no-untyped-def]
-    if _multi(x):
-
-        def impl(x, w):  # type: ignore[no-untyped-def]
-            for i in range(w):  # noqa: SIM110  (a plain loop: numba compiles it without a generator)
-                if x[i] != _ZERO:
-                    return True
-            return False
-
-        return impl
-    return lambda x, w: x != _ZERO
-
-
-@overload(same, inline="always")
-def _same(x, y, w):  # type: ignore[no-untyped-def]
-    if _multi(x):
-
-        def impl(x, y, w):  # type: ignore[no-untyped-def]
-            for i in range(w):  # noqa: SIM110  (a plain loop: numba compiles it without a generator)
-                if x[i] != y[i]:
-                    return False
-            return True
-
-        return impl
-    return lambda x, y, w: x == y
-
-
-@overload(has, inline="always")
-def _has(x, c):  # type: ignore[no-untyped-def]
-    if _multi(x):
-        return lambda x, c: (x[c >> 6] >> np.uint64(c & 63)) & _ONE != _ZERO
-    return lambda x, c: (x & (_ONE << np.uint64(c))) != _ZERO
-
-
-@overload(with_cell, inline="always")
-def _with_cell(x, c):  # type: ignore[no-untyped-def]
-    if _multi(x):
-
-        def impl(x, c):  # type: ignore[no-untyped-def]
-            x[c >> 6] |= _ONE << np.uint64(c & 63)
-            return x
-
-        return impl
-    return lambda x, c: x | (_ONE << np.uint64(c))
-
-
-@overload(without_cell, inline="always")
-def _without_cell(x, c):  # type: ignore[no-untyped-def]
-    if _multi(x):
-
-        def impl(x, c):  # type: ignore[no-untyped-def]
-            x[c >> 6] &= ~(_ONE << np.uint64(c & 63))
-            return x
-
-        return impl
-    return lambda x, c: x & ~(_ONE << np.uint64(c))
-
-
-@overload(put, inline="always")
-def _put(bits, d, r, x, w):  # type: ignore[no-untyped-def]
-    if _multi(x):
-
-        def impl(bits, d, r, x, w):  # type: ignore[no-untyped-def]
-            for i in range(w):
-                bits[d, r, i] = x[i]
-
-        return impl
-
-    def scalar(bits, d, r, x, w):  # type: ignore[no-untyped-def]
-        bits[d, r] = x
-
-    return scalar
-
-
 @overload(canonical)
 def _canonical(prm, me, op, symtab, key, img):  # type: ignore[no-untyped-def]
-    if _multi(me):
+    if is_multi(me):
 
         def multi(prm, me, op, symtab, key, img):  # type: ignore[no-untyped-def]
             w = prm[P_WORDS]
             for s in range(prm[P_SYMS]):
                 for i in range(2 * w):
-                    img[i] = _ZERO
+                    img[i] = ZERO
                 for i in range(w):
                     x = me[i]
-                    while x != _ZERO:
+                    while x != ZERO:
                         c = symtab[s, 64 * i + lowest_cell(x)]
-                        img[c >> 6] |= _ONE << np.uint64(c & 63)
-                        x &= x - _ONE
+                        img[c >> 6] |= ONE << np.uint64(c & 63)
+                        x &= x - ONE
                     x = op[i]
-                    while x != _ZERO:
+                    while x != ZERO:
                         c = symtab[s, 64 * i + lowest_cell(x)]
-                        img[w + (c >> 6)] |= _ONE << np.uint64(c & 63)
-                        x &= x - _ONE
+                        img[w + (c >> 6)] |= ONE << np.uint64(c & 63)
+                        x &= x - ONE
                 less = s == 0
                 if not less:
                     for i in range(2 * w):
@@ -634,8 +238,8 @@ def _canonical(prm, me, op, symtab, key, img):  # type: ignore[no-untyped-def]
         best_a = _ALL
         best_b = _ALL
         for s in range(prm[P_SYMS]):
-            a = _ZERO
-            b = _ZERO
+            a = ZERO
+            b = ZERO
             for i in range(prm[P_BYTES]):
                 sh = np.uint64(8 * i)
                 a |= symtab[s, i, np.intp((me >> sh) & _U255)]
@@ -657,11 +261,11 @@ def bucket(key: np.ndarray, nkey: int, mask: int) -> int:
     """The first slot of ``key``'s bucket of two."""
     if nkey == 2:
         b = key[1]
-        h = key[0] * _GOLD + (b ^ (b >> _U29)) * _MIX
+        h = key[0] * GOLDEN + (b ^ (b >> _U29)) * _MIX
     else:
-        h = _ZERO
+        h = ZERO
         for i in range(nkey):
-            h = (h ^ key[i]) * _GOLD
+            h = (h ^ key[i]) * GOLDEN
             h ^= h >> _U29
         h *= _MIX
     h ^= h >> _U32
@@ -756,7 +360,7 @@ def tt_rehash(
 @njit(cache=True)
 def count_lines(prm: np.ndarray, lines: np.ndarray, b0: Any, b1: Any, cnt: np.ndarray) -> None:
     """Fill ``cnt[j, p]``: player p's cells on line j (``b0``, ``b1``: the players' masks)."""
-    w = width(b0, prm)
+    w = width(b0, prm[P_WORDS])
     for j in range(prm[P_LINES]):
         a = 0
         b = 0
@@ -786,7 +390,7 @@ def _paired(
     k = prm[P_K]
     nlines = prm[P_LINES]
     base = prm[P_CELLS]
-    w = width(empty, prm)
+    w = width(empty, prm[P_WORDS])
     owner = scratch[:base]
     n = 0
     for j in range(nlines):
@@ -803,9 +407,9 @@ def _paired(
     stack_cell = scratch[base + 2 * n + 1 : base + 3 * n + 2]
     for i in range(w):
         x = word(empty, i)
-        while x != _ZERO:
+        while x != ZERO:
             owner[64 * i + lowest_cell(x)] = -1
-            x &= x - _ONE
+            x &= x - ONE
     for copy in range(n):
         stack_copy[0] = copy
         depth = 0
@@ -816,7 +420,7 @@ def _paired(
             c = -1
             for i in range(w):
                 cand = line_word(lines, j, i) & word(empty, i) & ~word(seen, i)
-                if cand != _ZERO:
+                if cand != ZERO:
                     c = 64 * i + lowest_cell(cand)
                     break
             if c < 0:
@@ -860,7 +464,7 @@ def _evaluate(
     rule = prm[P_RULE]
     k = prm[P_K]
     nlines = prm[P_LINES]
-    w = width(me, prm)
+    w = width(me, prm[P_WORDS])
     other = 1 - mover
     empty = empty_to(tmp_row(tmp, T_EMPTY), full, me, op, w)
     seen = tmp_row(tmp, T_SEEN)
@@ -1067,11 +671,11 @@ def _order(
     """
     role = 1 if prm[P_RULE] == MAKER_BREAKER and mover != prm[P_MAKER] else 0
     first = n
-    for i in range(width(cells, prm)):
+    for i in range(width(cells, prm[P_WORDS])):
         x = word(cells, i)
-        while x != _ZERO:
+        while x != ZERO:
             c = 64 * i + lowest_cell(x)
-            x &= x - _ONE
+            x &= x - ONE
             s = _move_score(through, nthrough, cnt, weights, c, mover, role)
             t = n
             while t > first and scores[t - 1] < s:
@@ -1122,12 +726,12 @@ def search(
     root_empty = prm[P_ROOT_EMPTY]
     tt_min = prm[P_TT_MIN_EMPTY]
     k = prm[P_K]
-    w = width(full, prm)
+    w = width(full, prm[P_WORDS])
     nkey = 2 * w  # the key's words
-    bits = _unowned(bits)  # type: ignore[call-arg]
-    keys = _unowned(keys)
-    lines = _unowned(lines)
-    tmp = _unowned(tmp)
+    bits = unowned(bits)  # type: ignore[call-arg]
+    keys = unowned(keys)
+    lines = unowned(lines)
+    tmp = unowned(tmp)
     full = as_mask(full)
     img = tmp[T_IMG]
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from noughts.exact._kernels import popcount
+from noughts.kernels.bits import popcount
 
 RUNNING, FIRST, SECOND, DRAW = -1, 0, 1, 2
 UNRESOLVED = -1

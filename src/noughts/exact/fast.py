@@ -31,9 +31,10 @@ import numpy.typing as npt
 from noughts.core import Game, Player, Position
 from noughts.core.board import MAX_CELLS as BOARD_MAX_CELLS
 from noughts.core.budget import Budget
-from noughts.core.claim import CumulativeGame, MakerBreakerGame, MisereGame, StandardGame
+from noughts.core.tables import split_words
 from noughts.exact import _kernels as K
 from noughts.exact.result import WIN, Value, from_int
+from noughts.kernels.claim import CUMULATIVE, MAKER_BREAKER, MISERE
 
 __all__ = ["MAX_CELLS", "WORD_CELLS", "FastSolver", "supports"]
 
@@ -78,13 +79,6 @@ FIRST_ENTRIES = 1 << 16
 entries have been written to it than it holds: small searches stay cheap to start (a large
 table costs its zeroing, about 0.1 s per GB, on the first touch of each page)."""
 
-_RULES: dict[type, int] = {
-    StandardGame: K.STANDARD,
-    MisereGame: K.MISERE,
-    MakerBreakerGame: K.MAKER_BREAKER,
-    CumulativeGame: K.CUMULATIVE,
-}
-
 Int64Array = npt.NDArray[np.int64]
 UInt64Array = npt.NDArray[np.uint64]
 
@@ -94,7 +88,7 @@ def supports(game: Game) -> bool:
     rules (not Otrio, whose quotas are not a claim rule) on a board of at most
     :data:`MAX_CELLS` cells.
     """
-    return type(game) in _RULES and game.board.num_cells <= MAX_CELLS
+    return game.claim_rule is not None and game.board.num_cells <= MAX_CELLS
 
 
 def words_needed(game: Game) -> int:
@@ -154,10 +148,11 @@ class FastSolver:
         self.progress = progress
         self.nodes = 0
         board = game.board
-        rule = _RULES[type(game)]
+        tables = board.tables
+        rule = int(game.claim_rule)  # type: ignore[arg-type]  # supports() checked it
         cells = board.num_cells
         nlines = len(board.lines)
-        self._scored = rule == K.CUMULATIVE
+        self._scored = rule == CUMULATIVE
 
         if tt_bytes is None:
             tt_bytes = default_tt_bytes(game, words)
@@ -172,13 +167,9 @@ class FastSolver:
         if budget is not None:
             budget.check(memory=self.tt_bytes, progress="before the search (the table alone)")
 
-        width = max(1, board.max_lines_through_cell)
-        self._through = np.zeros((cells, width), dtype=np.int64)
-        self._nthrough = np.zeros(cells, dtype=np.int64)
-        for c, js in enumerate(board.lines_through):
-            self._through[c, : len(js)] = js
-            self._nthrough[c] = len(js)
-        symmetries = game.symmetries[:MAX_SYMMETRIES]
+        self._through = tables.through
+        self._nthrough = tables.nthrough
+        syms = min(MAX_SYMMETRIES, len(board.symmetries))
         k = board.k
         self._weights = _order_weights(rule, k)
 
@@ -191,30 +182,33 @@ class FastSolver:
         self._prm[K.P_K] = k
         self._prm[K.P_CELLS] = cells
         self._prm[K.P_LINES] = nlines
-        self._prm[K.P_SYMS] = len(symmetries)
-        self._symtab: npt.NDArray[np.uint64] | Int64Array
+        self._prm[K.P_SYMS] = syms
+        self._symtab: npt.NDArray[np.uint64] | npt.NDArray[np.int32]
+        self._lines: UInt64Array
         if words is None:
-            self._lines = np.array(board.line_masks, dtype=np.uint64)
-            self._symtab = _symmetry_tables(symmetries, cells)
+            self._lines = tables.line_bits
+            self._symtab = tables.symmetry_bytes(syms)
             self._bits = np.zeros((depth, 3), dtype=np.uint64)  # mover's, opponent's, moves to order
             self._keys = np.zeros((depth, 2), dtype=np.uint64)
             self._moves = np.zeros((depth, cells), dtype=np.int64)
             self._scratch = np.zeros(max(cells + 1, 64 + 6 * nlines + 3), dtype=np.int64)
-            self._full: np.uint64 | UInt64Array = np.uint64(board.full_mask)
+            self._full: np.uint64 | UInt64Array = tables.full_bits
             self._tmp = np.zeros(K.NUM_TMP, dtype=np.uint64)  # unused: one-word masks live in registers
             self._prm[K.P_BYTES] = self._symtab.shape[1]
             self._prm[K.P_WORDS] = 1
         else:
-            self._lines = _split(board.line_masks, words)
-            self._symtab = np.array(symmetries, dtype=np.int64).reshape(len(symmetries), cells)
+            self._lines = tables.line_words if words == tables.words else split_words(board.line_masks, words)
+            self._symtab = tables.symmetry_perms(syms)
             self._bits = np.zeros((depth, 3, words), dtype=np.uint64)
             self._keys = np.zeros((depth, 2 * words), dtype=np.uint64)
             self._moves = np.zeros((depth, cells), dtype=np.int16)
             self._scratch = np.zeros(cells + 6 * nlines + 3, dtype=np.int64)
-            self._full = _split((board.full_mask,), words)[0]
+            self._full = (
+                tables.full_words if words == tables.words else split_words((board.full_mask,), words)[0]
+            )
             self._tmp = np.zeros((K.NUM_TMP, 2 * words), dtype=np.uint64)
             self._prm[K.P_WORDS] = words
-        self._prm[K.P_MAKER] = int(game.maker) if isinstance(game, MakerBreakerGame) else 0
+        self._prm[K.P_MAKER] = 0 if game.maker is None else int(game.maker)
         self._prm[K.P_TT_MIN_EMPTY] = 2
         self._allocate(min(entries, FIRST_ENTRIES))
 
@@ -245,7 +239,7 @@ class FastSolver:
         """The exact value of ``position`` (a position of this solver's game)."""
         if position.game != self.game:
             raise ValueError(f"the position is one of {position.game}, not of {self.game}")
-        b0, b1 = position.state[0], position.state[1]
+        b0, b1 = position.owned(Player.FIRST), position.owned(Player.SECOND)
         empty = self.game.board.num_cells - (b0 | b1).bit_count()
         mover = position.to_move
         outcome = position.outcome()
@@ -311,7 +305,7 @@ class FastSolver:
             self._bits[0, 1] = op
             K.count_lines(self._prm, self._lines, np.uint64(b[0]), np.uint64(b[1]), self._cnt)
         else:
-            words = _split((me, op, b[0], b[1]), self.words)
+            words = split_words((me, op, b[0], b[1]), self.words)
             self._bits[0, 0] = words[0]
             self._bits[0, 1] = words[1]
             K.count_lines(self._prm, self._lines, words[2], words[3], self._cnt)
@@ -377,37 +371,11 @@ def _order_weights(rule: int, k: int) -> Int64Array:
         for b in range(k + 1):
             own = 4 ** min(a, 20) if b == 0 else 0
             theirs = 3 ** min(b, 20) if a == 0 else 0
-            if rule == K.MISERE:
+            if rule == MISERE:
                 w[0, a, b] = -own
-            elif rule == K.MAKER_BREAKER:
+            elif rule == MAKER_BREAKER:
                 w[0, a, b] = own  # Maker: a Maker cells, no Breaker cell
                 w[1, a, b] = 4 ** min(b, 20) if a == 0 else 0  # Breaker: b Maker cells, no Breaker cell
             else:
                 w[0, a, b] = own + theirs
     return w
-
-
-def _split(masks: tuple[int, ...], words: int) -> UInt64Array:
-    """Masks (Python ints) as rows of ``words`` uint64 words, the low word first."""
-    out = np.zeros((len(masks), words), dtype=np.uint64)
-    low = (1 << 64) - 1
-    for r, m in enumerate(masks):
-        for i in range(words):
-            out[r, i] = (m >> (64 * i)) & low
-    return out
-
-
-def _symmetry_tables(perms: tuple[tuple[int, ...], ...], cells: int) -> UInt64Array:
-    """For symmetry s, byte position i and byte value v: the image of the cells that byte holds."""
-    nbytes = max(1, (cells + 7) // 8)
-    images = np.zeros((len(perms), nbytes * 8), dtype=np.uint64)
-    for s, perm in enumerate(perms):
-        for c in range(cells):
-            images[s, c] = np.uint64(1) << np.uint64(perm[c])
-    values = np.arange(256)
-    table = np.zeros((len(perms), nbytes, 256), dtype=np.uint64)
-    for i in range(nbytes):
-        for j in range(8):
-            on = ((values >> j) & 1).astype(bool)
-            table[:, i, on] |= images[:, 8 * i + j][:, None]
-    return table

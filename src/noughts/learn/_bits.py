@@ -1,6 +1,6 @@
 """numba helpers shared by the learn kernels: the splitmix64 generator and bit-board tests.
 
-The generator mirrors :class:`noughts.learn.rng.SplitMix64` operation for operation (the plain
+The generator mirrors :class:`noughts.kernels.rng.SplitMix64` operation for operation (the plain
 reference every kernel is held to bit for bit); the bit-board helpers work on ``int64`` boards
 of up to 63 cells whose winning lines are given as masks. The generator's functions are inlined
 into their callers by numba (``inline="always"``), so sharing them costs the kernels nothing.

@@ -1,7 +1,7 @@
 """numba kernels of one-step TD self-play over a :class:`~noughts.learn.states.StateSpace`.
 
 Each function mirrors a plain Python reference (``noughts.learn.td.td_reference``,
-``noughts.learn.rng.SplitMix64``, ``RateWindowState.push``) operation for operation, so the
+``noughts.kernels.rng.SplitMix64``, ``RateWindowState.push``) operation for operation, so the
 tests can demand equal results bit for bit on short runs with the same seed.
 """
 

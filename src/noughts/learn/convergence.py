@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from noughts.core import NoughtsError
-from noughts.learn.rng import SplitMix64
+from noughts.kernels.rng import SplitMix64
 
 __all__ = [
     "Criterion",

@@ -35,8 +35,8 @@ import numpy as np
 
 from noughts.agents.qlearning import DEPTH_RULES, QAgent, QTable, centre_cells, corner_cells, search_order
 from noughts.core import Game, LimitExceeded, NoughtsError, Outcome, Player, Rule
+from noughts.kernels.rng import MASK64, SplitMix64
 from noughts.learn.qlearning import OUTCOME_CODE, QConfig, TrainingStats
-from noughts.learn.rng import MASK64, SplitMix64
 
 __all__ = ["HybridLearner", "SearchConfig", "train_hybrid_reference"]
 

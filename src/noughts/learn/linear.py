@@ -52,7 +52,7 @@ import numpy.typing as npt
 
 from noughts.agents.linear import FEATURE_SETS, NUM_FEATURES, LineFeatures, check_claim_game
 from noughts.core import Game, MisereGame, NoughtsError, Outcome, Position, StandardGame
-from noughts.learn.rng import MASK64, SplitMix64
+from noughts.kernels.rng import MASK64, SplitMix64
 
 __all__ = [
     "Critic",

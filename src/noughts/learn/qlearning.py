@@ -25,7 +25,7 @@ table is ``win=100, loss=-50, draw=0, defender_bonus=50``.
 Two implementations, held to each other bit for bit by the tests: :func:`train_reference`
 plays over the public :class:`~noughts.core.Position` API with Python dicts, and
 :class:`QLearner` runs :mod:`noughts.learn._qlearning_kernels` (numba) over integer position
-indices. Both draw their random numbers from :class:`noughts.learn.rng.SplitMix64`, so a seed fixes a run.
+indices. Both draw their random numbers from :class:`noughts.kernels.rng.SplitMix64`, so a seed fixes a run.
 Both take standard and misère rules on boards of up to 32 cells.
 
 >>> import noughts
@@ -45,7 +45,7 @@ import numpy.typing as npt
 
 from noughts.agents.qlearning import QTable, centre_cells, check_q_game
 from noughts.core import Game, LimitExceeded, MisereGame, NoughtsError, Outcome, Position
-from noughts.learn.rng import MASK64, SplitMix64
+from noughts.kernels.rng import MASK64, SplitMix64
 
 __all__ = [
     "QConfig",

@@ -1,7 +1,7 @@
 import numpy as np
 
+from noughts.kernels.rng import SplitMix64
 from noughts.learn._td_kernels import rng_draws
-from noughts.learn.rng import SplitMix64
 
 
 def test_splitmix_reference_value():
