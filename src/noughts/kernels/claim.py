@@ -134,9 +134,20 @@ Masks = npt.NDArray[np.uint64]
 Ints = npt.NDArray[np.int64]
 
 
-def _covers(mine: Masks, line: npt.NDArray[np.uint64]) -> npt.NDArray[np.bool_]:
-    hit = (mine & line) == line
-    return hit if hit.ndim == 1 else hit.all(axis=1)  # type: ignore[no-any-return]
+class _Lines:
+    """Which positions hold every cell of a line: ``covers(line)``, in reused buffers (the
+    temporaries of ``(mine & line) == line`` cost more than the operations themselves).
+    """
+
+    def __init__(self, mine: Masks):
+        self.mine = mine
+        self.tmp = np.empty(mine.shape, dtype=np.uint64)
+        self.hit = np.empty(mine.shape, dtype=bool)
+
+    def covers(self, line: npt.NDArray[np.uint64]) -> npt.NDArray[np.bool_]:
+        np.bitwise_and(self.mine, line, out=self.tmp)
+        np.equal(self.tmp, line, out=self.hit)
+        return self.hit if self.hit.ndim == 1 else self.hit.all(axis=1)
 
 
 def claim_after_many(
@@ -156,44 +167,54 @@ def claim_after_many(
     """:func:`claim_after` for ``mover`` claiming the same ``cell`` in many positions: ``mine``
     and ``theirs`` hold one position per row (shape ``(n,)`` of ``uint64`` with ``lines`` one
     word per line, or ``(n, W)`` with ``lines`` of shape ``(lines, W)``), ``full`` is one flag
-    or one per position, ``aux0``/``aux1`` one value per position. Returns the result codes
-    (``int8``) and the new ``aux0``, ``aux1`` (new arrays; the inputs are left alone).
+    or one per position, ``aux0``/``aux1`` one value per position (any integer dtype, kept).
+    Returns the result codes (``int8``) and the new ``aux0``, ``aux1``: new arrays where the
+    claim changes them, the arrays given where it does not (they are never written to).
     """
     n = mine.shape[0]
     js = through[cell, : nthrough[cell]]
     result = np.full(n, RUNNING, dtype=np.int8)
-    full = np.broadcast_to(np.asarray(full, dtype=bool), (n,))
-    aux0 = np.array(aux0, dtype=np.int64, copy=True)
-    aux1 = np.array(aux1, dtype=np.int64, copy=True)
     if rule == CUMULATIVE:
-        gained = np.zeros(n, dtype=np.int64)
+        gained = np.zeros(n, dtype=aux0.dtype)
+        mask = _Lines(mine)
         for j in js:
-            gained += _covers(mine, lines[j])
+            np.add(gained, mask.covers(lines[j]), out=gained)
         if mover == FIRST:
-            aux0 += gained
+            aux0 = aux0 + gained
         else:
-            aux1 += gained
-        result[full] = DRAW
-        result[full & (aux0 > aux1)] = FIRST
-        result[full & (aux1 > aux0)] = SECOND
+            aux1 = aux1 + gained
+        ended = _where(full, n)
+        if ended is not None:
+            result[ended] = DRAW
+            result[ended & (aux0 > aux1)] = FIRST
+            result[ended & (aux1 > aux0)] = SECOND
         return result, aux0, aux1
     if rule == MAKER_BREAKER and mover != maker:
-        words = 1 if mine.ndim == 1 else mine.shape[1]
         others = mine.copy()
-        if words == 1:
+        if others.ndim == 1:
             others &= ~np.uint64(1 << cell)
         else:
             others[:, cell // 64] &= ~np.uint64(1 << (cell % 64))
+        lost = np.zeros(n, dtype=aux0.dtype)
         for j in js:
             met = (others & lines[j]) != 0
-            touched = met if met.ndim == 1 else met.any(axis=1)
-            aux0 -= ~touched  # a survivor no longer where Breaker had not touched the line
+            lost += ~(met if met.ndim == 1 else met.any(axis=1))  # a line Breaker had not touched
+        aux0 = aux0 - lost
         result[aux0 == 0] = mover
         return result, aux0, aux1
     won = np.zeros(n, dtype=bool)
+    mask = _Lines(mine)
     for j in js:
-        won |= _covers(mine, lines[j])
+        won |= mask.covers(lines[j])
     result[won] = 1 - mover if rule == MISERE else mover
-    if rule != MAKER_BREAKER:
-        result[full & ~won] = DRAW
+    ended = _where(full, n) if rule != MAKER_BREAKER else None
+    if ended is not None:
+        result[ended & ~won] = DRAW
     return result, aux0, aux1
+
+
+def _where(full: bool | npt.NDArray[np.bool_], n: int) -> npt.NDArray[np.bool_] | None:
+    """``full`` as one flag per position, or None where no position is full."""
+    if np.ndim(full) == 0:
+        return np.ones(n, dtype=bool) if full else None
+    return np.asarray(full, dtype=bool)
