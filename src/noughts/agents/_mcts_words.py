@@ -1,0 +1,236 @@
+"""The MCTS kernel for claim games on any board: the UCT, rollouts and solver of the reference in
+:mod:`noughts.agents.mcts`, written once over the mask operations of :mod:`noughts.kernels.masks`
+and compiled for both representations of a mask (one ``uint64`` on boards of at most 64 cells,
+``W`` words on any board), as the exact solver's search is (:mod:`noughts.exact._kernels`).
+
+**The tree** lives in arrays the Python driver allocates and keeps, so a search runs in slices of
+simulations and goes on exactly where it stopped (the driver checks its clock between slices;
+the random stream's state is one of the arrays, so a search cut into slices makes the same
+choices as one run whole). Node 0 is the root; a node's children form a linked list in the order
+they were expanded (``first``, ``last``, ``sibling``; the fields of a node lie side by side, in
+one record, :data:`NODE`); ``untried`` holds each node's legal moves
+not yet expanded (``(cap, 1)`` uint64, or ``(cap, 1, W)``); values and the solver's bounds on the
+exact value (``lower``, ``upper``) are from the view of the player who moved into the node.
+
+**Positions are not stored per node.** A simulation starts from the root's line counts
+(``cnt[j, p]``: player ``p``'s marks on line ``j``), its aux values and its empty cells, and
+replays the moves of the path it walks; each claim is judged from the counts
+(:func:`noughts.kernels.counts.claim_counted`, held to the rules claim by claim), and the
+rollout goes on from the same counts and empty cells. So a node costs a few words whatever the board,
+and a claim costs the lines through one cell, not the words of every line.
+
+**Random numbers** come from one SplitMix64 stream (:mod:`noughts.kernels.bits`), drawn where the
+reference draws them: a new node takes the ``k``-th untried move, a rollout move the ``k``-th
+empty cell, cells in increasing order (as ``legal_moves()`` lists them), ``k`` below the number
+of choices. So the kernel makes exactly the reference's choices, and the tests hold the two to
+the same root statistics bit for bit, with one-word masks and with W words (small boards forced
+to W words, and boards over 64 cells).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from noughts.kernels.bits import rng_below
+from noughts.kernels.claim import DRAW, RUNNING
+from noughts.kernels.counts import claim_counted
+from noughts.kernels.masks import (
+    assign,
+    count,
+    nonzero,
+    nth,
+    put,
+    row,
+    tmp_row,
+    width,
+    without_cell,
+    zero,
+)
+
+# stats[]: what a search has done so far (kept between slices)
+S_NODES = 0
+S_DONE = 1
+NUM_STATS = 2
+
+
+@njit(cache=True)
+def grow(board: tuple, root: tuple, tree: tuple, scratch: tuple, st: np.ndarray, stats: np.ndarray,
+         sims: int, room: int, c: float, solver: bool) -> None:  # type: ignore[type-arg]  # fmt: skip
+    """Run simulations until ``stats[S_DONE]`` reaches ``sims`` (or, with the solver, the root
+    is solved, or the tree holds ``room`` nodes: a simulation adds at most one); the tree, the
+    stream ``st`` and ``stats`` keep everything for the next call.
+
+    ``board = (rule, maker, k, through, nthrough, w)``; ``root = (cnt, empty, n, aux0, aux1)``:
+    the root's line counts, its empty cells (a mask, ``n`` cells) and aux values; ``tree =
+    (untried, nodes)``, ``nodes`` a record array of :data:`NODE`; ``scratch = (cnt, path,
+    masks)``.
+    """
+    rule, maker, k, through, nthrough, w = board
+    cnt0, empty0, n0, aux0, aux1 = root
+    untried, nd = tree
+    value, visits, first, last, sibling, move = nd.value, nd.visits, nd.first, nd.last, nd.sibling, nd.move
+    lower, upper, outcome, tomove = nd.lower, nd.upper, nd.outcome, nd.tomove
+    cnt, path, masks = scratch
+    w = width(empty0, w)
+    nodes = stats[S_NODES]
+    done = stats[S_DONE]
+    while done < sims and nodes < room:
+        if solver and lower[0] == upper[0]:
+            break
+        done += 1
+        for j in range(cnt0.shape[0]):
+            cnt[j, 0] = cnt0[j, 0]
+            cnt[j, 1] = cnt0[j, 1]
+        n = n0
+        a0 = aux0
+        a1 = aux1
+        empty = assign(tmp_row(masks, 0), empty0, w)
+        node = 0
+        depth = 0
+        path[0] = 0
+        result = RUNNING
+        # selection and expansion
+        while True:
+            if outcome[node] != RUNNING:
+                result = outcome[node]
+                break
+            if solver and lower[node] == upper[node]:
+                p = lower[node]  # from the view of the player who moved into the node
+                into = 1 - tomove[node]
+                result = DRAW if p == 0 else (into if p == 1 else 1 - into)
+                break
+            mover = tomove[node]
+            u = row(untried, node, 0)
+            if nonzero(u, w):
+                cell = nth(u, rng_below(st, count(u, w)), w)
+                put(untried, node, 0, without_cell(u, cell), w)
+                child = nodes
+                nodes += 1
+                empty = without_cell(empty, cell)
+                n -= 1
+                out, a0, a1 = claim_counted(
+                    rule, maker, mover, cnt, k, through, nthrough, cell, n == 0, a0, a1
+                )
+                tomove[child] = 1 - mover
+                move[child] = cell
+                sibling[child] = -1
+                if first[node] == -1:
+                    first[node] = child
+                else:
+                    sibling[last[node]] = child
+                last[node] = child
+                outcome[child] = out
+                first[child] = -1
+                last[child] = -1
+                visits[child] = 0
+                value[child] = 0.0
+                lower[child] = -1
+                upper[child] = 1
+                depth += 1
+                path[depth] = child
+                if out == RUNNING:
+                    put(untried, child, 0, empty, w)
+                    # the rollout: uniformly random moves to the end, from the counts
+                    m = 1 - mover
+                    while True:
+                        rc = nth(empty, rng_below(st, n), w)
+                        empty = without_cell(empty, rc)
+                        n -= 1
+                        result, a0, a1 = claim_counted(
+                            rule, maker, m, cnt, k, through, nthrough, rc, n == 0, a0, a1
+                        )
+                        if result != RUNNING:
+                            break
+                        m = 1 - m
+                else:
+                    put(untried, child, 0, zero(tmp_row(masks, 1), w), w)
+                    result = out
+                    if solver:
+                        p = 0 if out == DRAW else (1 if out == mover else -1)
+                        lower[child] = p
+                        upper[child] = p
+                break
+            # every move expanded: descend to the best child by UCT; in solver mode skipping
+            # the children whose upper bound cannot beat the best lower bound among them
+            # (the node's upper bound, negated: it is kept for the player who moved into it)
+            floor = -upper[node] if solver else -2
+            log_n = math.log(visits[node])
+            best = -1
+            best_score = -1e300
+            ch = first[node]
+            while ch != -1:
+                if upper[ch] > floor:
+                    score = value[ch] / visits[ch] + c * math.sqrt(log_n / visits[ch])
+                    if score > best_score:
+                        best_score = score
+                        best = ch
+                ch = sibling[ch]
+            if best == -1:  # cannot happen: an unsolved node has a child above its floor
+                best = first[node]
+            node = best
+            cell = move[node]
+            empty = without_cell(empty, cell)
+            n -= 1
+            _, a0, a1 = claim_counted(rule, maker, mover, cnt, k, through, nthrough, cell, n == 0, a0, a1)
+            depth += 1
+            path[depth] = node
+        # back-propagation, leaf to root
+        for i in range(depth, -1, -1):
+            x = path[i]
+            visits[x] += 1
+            into = 1 - tomove[x]
+            if result == DRAW:
+                pass
+            elif result == into:
+                value[x] += 1.0
+            else:
+                value[x] -= 1.0
+        # bounds, from the leaf's parent up, while they change: for the mover at a node, its
+        # value is at least its best child's lower bound and at most its best child's upper
+        # bound (1 while a move is untried); stored negated, for the player who moved into it
+        if solver:
+            for i in range(depth - 1, -1, -1):
+                x = path[i]
+                best_lo = -1
+                best_hi = 1 if nonzero(row(untried, x, 0), w) else -1
+                ch = first[x]
+                while ch != -1:
+                    if lower[ch] > best_lo:
+                        best_lo = lower[ch]
+                    if upper[ch] > best_hi:
+                        best_hi = upper[ch]
+                    ch = sibling[ch]
+                if lower[x] == -best_hi and upper[x] == -best_lo:
+                    break
+                lower[x] = -best_hi
+                upper[x] = -best_lo
+    stats[S_NODES] = nodes
+    stats[S_DONE] = done
+
+
+NODE = np.dtype(
+    [
+        ("value", np.float64),
+        ("visits", np.int64),
+        ("first", np.int32),
+        ("last", np.int32),
+        ("sibling", np.int32),
+        ("move", np.int32),
+        ("lower", np.int8),
+        ("upper", np.int8),
+        ("outcome", np.int8),
+        ("tomove", np.int8),
+    ],
+    align=True,
+)
+"""One node of the tree, its fields side by side: choosing a child reads the value, visits, upper
+bound and next sibling of every child, one cache line each rather than one per field."""
+
+
+def tree_arrays(cap: int, words: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """An empty tree of ``cap`` nodes (``words`` None: one-word masks): ``(untried, nodes)``."""
+    shape = (cap, 1) if words is None else (cap, 1, words)
+    return np.empty(shape, dtype=np.uint64), np.empty(cap, dtype=NODE)
