@@ -59,8 +59,8 @@ SCORE_UNIT = 100_000
 MAXPLY = 128
 
 # P[]: the parameters of a game
-P_RULE, P_MAKER, P_K, P_CELLS, P_LINES, P_WIDTH, P_LEAF_VCF, P_VCF_CAP = range(8)
-NUM_P = 8
+P_RULE, P_MAKER, P_K, P_CELLS, P_LINES, P_WIDTH, P_LEAF_VCF, P_VCF_CAP, P_TT = range(9)
+NUM_P = 9
 
 # V[]: the search state
 (V_EV, V_T0, V_T1, V_AUX0, V_AUX1, V_EMPTY, V_NODES, V_MAXNODES, V_ABORT, V_STAMP, V_VNODES, V_BEST,
@@ -85,7 +85,8 @@ def weights(k: int) -> np.ndarray:
 @njit(cache=True, inline="always")
 def contrib(rule: int, maker: int, w: np.ndarray, a: int, b: int) -> int:
     """A line's pattern value from the first player's view (``a``, ``b``: the first and the
-    second player's marks on it)."""
+    second player's marks on it).
+    """
     if rule == MAKER_BREAKER:
         mine = a if maker == 0 else b
         theirs = b if maker == 0 else a
@@ -189,7 +190,8 @@ def reheat(S: tuple, j: int, sign: int) -> None:  # type: ignore[type-arg]
 @njit(cache=True, inline="always")
 def make(S: tuple, c: int, p: int) -> int:  # type: ignore[type-arg]
     """``p`` claims ``c``: counts, evaluation, threats, heats, hash and aux updated; the result
-    code."""
+    code.
+    """
     P, cnt, owner, through, nthrough, lcells, zob, w, V, H = S[:10]
     rule, maker, k = P[P_RULE], P[P_MAKER], P[P_K]
     ev = V[V_EV]
@@ -290,7 +292,8 @@ def terminal(res: int, mover: int, ply: int) -> int:
 def heat(S: tuple, c: int, mover: int) -> int:  # type: ignore[type-arg]
     """What claiming ``c`` is worth: five parts of what ``mover`` gains (attack) and four of
     what the opponent would gain there (defence), in evaluation units (the gains are kept per
-    cell, ``hf`` for the first player and ``hs`` for the second, updated with every claim)."""
+    cell, ``hf`` for the first player and ``hs`` for the second, updated with every claim).
+    """
     hf, hs = S[23], S[24]
     if mover == 0:
         return 5 * hf[c] + 4 * hs[c]
@@ -300,7 +303,8 @@ def heat(S: tuple, c: int, mover: int) -> int:  # type: ignore[type-arg]
 @njit(cache=True)
 def generate(S: tuple, mover: int, ply: int, ttmove: int, width: int) -> int:  # type: ignore[type-arg]
     """The moves to search at ``ply``, best first, in ``mbuf[ply]``: the table's move, the
-    killers, then the ``width`` hottest cells (history breaking ties); how many."""
+    killers, then the ``width`` hottest cells (history breaking ties); how many.
+    """
     P, owner, nthrough = S[0], S[2], S[4]
     killers, hist, mbuf, sbuf = S[15], S[16], S[17], S[18]
     cells = P[P_CELLS]
@@ -333,7 +337,8 @@ def generate(S: tuple, mover: int, ply: int, ttmove: int, width: int) -> int:  #
 def vcf_candidates(S: tuple, me: int, vp: int) -> int:  # type: ignore[type-arg]
     """The attacking moves of VCF step ``vp`` in ``vbuf[vp]`` (each makes a threat line of
     ``me``; only the one completing cell of the opponent, if it has one; none if it has two):
-    how many."""
+    how many.
+    """
     P, cnt, owner, through, nthrough, lcells = S[:6]
     V, vbuf, mark = S[8], S[19], S[20]
     k = P[P_K]
@@ -364,7 +369,8 @@ def vcf(S: tuple, me: int, depth: int, out: np.ndarray) -> int:  # type: ignore[
     """A win for ``me`` (to move, no completing cell of its own) by continuous threats of at
     most ``depth`` attacking moves, within ``P[P_VCF_CAP]`` steps: the plies to the win (0: none
     found); ``out[:(plies - 1) // 2]`` the attacking moves. An explicit stack: step ``vp`` holds
-    its candidates, the next one to try, and the attacking move and reply it played."""
+    its candidates, the next one to try, and the attacking move and reply it played.
+    """
     P, V, vbuf = S[0], S[8], S[19]
     depth = min(depth, vbuf.shape[0], out.shape[0])
     op = 1 - me
@@ -432,7 +438,8 @@ def vcf(S: tuple, me: int, depth: int, out: np.ndarray) -> int:  # type: ignore[
 def node_enter(S: tuple, F: tuple, ply: int) -> tuple:  # type: ignore[type-arg]
     """Open the node at ``ply`` (its window, depth and mover in the frame arrays ``F``): either
     its value at once (``(True, value)``: the budget ran out, a forced-move score, a leaf, a
-    table cut-off) or its moves generated and the frame ready to try them (``(False, 0)``)."""
+    table cut-off) or its moves generated and the frame ready to try them (``(False, 0)``).
+    """
     P, V, H = S[0], S[8], S[9]
     tkey, tval, tdep, tflag, tmove = S[10], S[11], S[12], S[13], S[14]
     mbuf = S[17]
@@ -468,7 +475,7 @@ def node_enter(S: tuple, F: tuple, ply: int) -> tuple:  # type: ignore[type-arg]
     slot = int(h & np.uint64(size - 1))
     fslot[ply] = slot
     ttmove = -1
-    if tkey[slot] == h:
+    if P[P_TT] != 0 and tkey[slot] == h:
         V[V_TTHITS] += 1
         ttmove = tmove[slot]
         if tdep[slot] >= depth and forced == -1 and ply > 0:
@@ -498,9 +505,11 @@ def node_enter(S: tuple, F: tuple, ply: int) -> tuple:  # type: ignore[type-arg]
 @njit(cache=True)
 def node_store(S: tuple, F: tuple, ply: int) -> None:  # type: ignore[type-arg]
     """Keep a finished node's score and move in the table (wins and losses relative to it)."""
-    H = S[9]
+    P, H = S[0], S[9]
     tkey, tval, tdep, tflag, tmove = S[10], S[11], S[12], S[13], S[14]
     fa, fb, fd, fmover, fn, fi, fbest, fbm, fa0, fslot = F[:10]
+    if P[P_TT] == 0:
+        return
     best = fbest[ply]
     stored = best
     if stored > WIN - MATE:
@@ -519,7 +528,8 @@ def node_store(S: tuple, F: tuple, ply: int) -> None:  # type: ignore[type-arg]
 def search(S: tuple, depth: int, mover: int) -> int:  # type: ignore[type-arg]
     """Fail-soft alpha-beta from ``mover``'s view at the root (see the module docstring), over
     an explicit stack of frames (one per ply: window, depth, mover, moves and the next to try,
-    best so far, the state before the ply's claim); 0 once aborted."""
+    best so far, the state before the ply's claim); 0 once aborted.
+    """
     V = S[8]
     killers, hist, mbuf = S[15], S[16], S[17]
     F = (
@@ -612,7 +622,8 @@ def search(S: tuple, depth: int, mover: int) -> int:  # type: ignore[type-arg]
 @njit(cache=True)
 def root(S: tuple, depth: int, mover: int, maxnodes: int) -> int:  # type: ignore[type-arg]
     """One iteration at ``depth``: the score from ``mover``'s view (``V[V_BEST]``: the move;
-    ``V[V_ABORT]`` set if the node budget ran out first)."""
+    ``V[V_ABORT]`` set if the node budget ran out first).
+    """
     V = S[8]
     V[V_NODES] = 0
     V[V_MAXNODES] = maxnodes
@@ -633,10 +644,16 @@ def root(S: tuple, depth: int, mover: int, maxnodes: int) -> int:  # type: ignor
 @njit(cache=True)
 def root_vcf(S: tuple, mover: int, depth: int, cap: int, out: np.ndarray) -> int:  # type: ignore[type-arg]
     """A VCF win for ``mover`` of at most ``depth`` attacking moves within ``cap`` nodes: its
-    length in plies (0: none found), the attacking moves in ``out``."""
+    length in plies (0: none found), the attacking moves in ``out``.
+    """
     P, V = S[0], S[8]
     if not wins_by_lines(P[P_RULE], P[P_MAKER], mover):
         return 0
+    if V[V_T0 + mover] > 0:  # a win now
+        two = np.empty(2, dtype=np.int64)
+        threat_cells(S, mover, two)
+        out[0] = two[0]
+        return 1
     keep = P[P_VCF_CAP]
     P[P_VCF_CAP] = cap
     V[V_VNODES] = 0

@@ -40,7 +40,7 @@ from noughts.core import Move, NoughtsError, Player, Position, Rule
 from noughts.core.game import Game
 from noughts.kernels.rng import SplitMix64
 
-__all__ = ["EngineAgent", "EngineResult", "from_options"]
+__all__ = ["EngineAgent", "EngineResult", "from_options", "reference_evaluation", "reference_value"]
 
 WIN = 1_000_000
 MATE = 10_000
@@ -68,7 +68,8 @@ class EngineResult:
     @property
     def value(self) -> float:
         """The score on a scale from -1 (lost) to 1 (won) for the mover: +-1 for proven results,
-        near +-1 for a win or loss the search saw, ``tanh(score / SCALE)`` otherwise."""
+        near +-1 for a win or loss the search saw, ``tanh(score / SCALE)`` otherwise.
+        """
         if self.proven == "win":
             return 1.0
         if self.proven == "loss":
@@ -79,7 +80,8 @@ class EngineResult:
 
     def label(self) -> str:
         """A short label for people: ``W7`` / ``L12`` (proven, plies to the end), else the
-        normalised score with its sign (``+0.42``)."""
+        normalised score with its sign (``+0.42``).
+        """
         if self.proven is not None and self.plies is not None:
             return f"{'W' if self.proven == 'win' else 'L'}{self.plies}"
         return f"{self.value:+.2f}"
@@ -104,6 +106,8 @@ class _State:
         P[K.P_WIDTH] = width
         P[K.P_LEAF_VCF] = leaf_vcf
         P[K.P_VCF_CAP] = 400
+        P[K.P_TT] = 1 if tt_bits else 0
+        tt_bits = tt_bits or 1
         rng = SplitMix64(0x5EED_0F_E2)
         zob = np.array([rng.next() for _ in range(2 * cells)], dtype=np.uint64).reshape(cells, 2)
         size = 1 << tt_bits
@@ -183,8 +187,8 @@ class EngineAgent:
             raise NoughtsError(f"engine vcf and leaf_vcf are depths from 0 to 60, not {vcf}, {leaf_vcf}")
         if not 1 <= depth <= 100:
             raise NoughtsError(f"engine depth is from 1 to 100, not {depth}")
-        if not 10 <= tt <= 26:
-            raise NoughtsError(f"engine tt is log2 of the table's entries, from 10 to 26, not {tt}")
+        if not (10 <= tt <= 26 or tt == 0):
+            raise NoughtsError(f"engine tt is log2 of the table's entries, from 10 to 26 (0: none), not {tt}")
         self.seconds = seconds
         self.width = width
         self.vcf = vcf
@@ -240,7 +244,7 @@ class EngineAgent:
             r = K.root_vcf(S, mover, self.vcf, cap, line)
             nodes += int(V[K.V_VNODES])
             if r > 0:
-                moves = tuple(int(m) for m in line[: (r - 1) // 2])
+                moves = tuple(int(m) for m in line[: max(1, (r - 1) // 2)])
                 return self._done(position, moves[0], WIN - r, 0, nodes, started, "win", r, moves)
         best_move, best_score, finished = -1, 0, 0
         for depth in range(1, self.depth + 1):
@@ -271,6 +275,22 @@ class EngineAgent:
             proven, plies = self._double_threat(position)
         return self._done(position, best_move, best_score, finished, nodes, started, proven, plies, ())
 
+    def search_depth(self, position: Position, depth: int) -> tuple[Move, int]:
+        """One search of exactly ``depth`` plies, no clock and no root VCF: the move and score
+        (for tests and analysis).
+        """
+        from noughts.agents import _engine_kernel as K
+
+        game = position.game
+        if game.claim_rule is None or position.is_terminal():
+            raise NoughtsError("the engine searches running positions of claim games")
+        state = self._states.get(game)
+        if state is None:
+            state = self._states[game] = _State(game, self.width, self.leaf_vcf, self.tt)
+        state.load(position)
+        score = int(K.root(state.S, depth, int(position.to_move), 1 << 62))
+        return int(state.S[8][K.V_BEST]), score
+
     def _double_threat(self, position: Position) -> tuple[str | None, int | None]:
         """Whether the opponent holds two completing cells (and the mover none): a proven loss."""
         game = position.game
@@ -299,13 +319,90 @@ class EngineAgent:
         plies: int | None,
         line: tuple[Move, ...],
     ) -> EngineResult:
-        result = EngineResult(
-            move, score, depth, nodes, time.perf_counter() - started, proven, plies, line
-        )
+        result = EngineResult(move, score, depth, nodes, time.perf_counter() - started, proven, plies, line)
         if move not in position.legal_moves():  # a kernel fault must not pass as a move
             raise NoughtsError(f"the engine chose {move}, which is not a legal move here")
         self.last = result
         return result
+
+
+def _line_value(rule: Rule, maker: Player | None, w: np.ndarray, a: int, b: int) -> int:
+    """One line's pattern value for the first player, as the module docstring defines it."""
+    if rule == Rule.MAKER_BREAKER:
+        makers, breakers = (a, b) if maker is Player.FIRST else (b, a)
+        if breakers:
+            return 0
+        value = int(w[makers]) + 1
+        return value if maker is Player.FIRST else -value
+    value = 0
+    if a and not b:
+        value = int(w[a])
+    if b and not a:
+        value = -int(w[b])
+    return -value if rule == Rule.MISERE else value
+
+
+def reference_evaluation(position: Position) -> int:
+    """The engine's static score of a claim position from the mover's view, computed plainly
+    from the position's lines (the kernel keeps it incrementally).
+    """
+    from noughts.agents._engine_kernel import SCORE_UNIT, weights
+
+    game = position.game
+    rule = game.claim_rule
+    assert rule is not None
+    w = weights(game.board.k)
+    b0, b1 = position.owned(Player.FIRST), position.owned(Player.SECOND)
+    total = 0
+    for m in game.board.line_masks:
+        total += _line_value(rule, game.maker, w, (m & b0).bit_count(), (m & b1).bit_count())
+    if rule == Rule.CUMULATIVE:
+        score = position.score()
+        assert score is not None
+        total += SCORE_UNIT * (score[0] - score[1])
+    return total if position.to_move is Player.FIRST else -total
+
+
+def _completing(position: Position, player: Player) -> set[int]:
+    """The cells that complete a line of ``player`` the other side has not touched, where
+    completing a line wins for ``player`` (standard rules; Maker under Maker-Breaker rules).
+    """
+    game = position.game
+    rule = game.claim_rule
+    if not (rule == Rule.STANDARD or (rule == Rule.MAKER_BREAKER and game.maker is player)):
+        return set()
+    mine, theirs = position.owned(player), position.owned(player.other)
+    k = game.board.k
+    return {c for line in game.board.lines if not any(theirs >> c & 1 for c in line)
+            and sum(mine >> c & 1 for c in line) == k - 1 for c in line if not mine >> c & 1}  # fmt: skip
+
+
+def reference_value(position: Position, depth: int, ply: int = 0) -> int:
+    """The engine's score of ``position`` at ``depth`` by plain full-width negamax over the
+    position API, no pruning, no table, no VCF: the definition the kernel's search (at full
+    width, without leaf VCF or table) is held to. Small boards only (it recurses).
+    """
+    from noughts.agents._engine_kernel import MAXPLY
+
+    mover = position.to_move
+    if _completing(position, mover):
+        return WIN - (ply + 1)
+    threats = _completing(position, mover.other)
+    if len(threats) >= 2:
+        return -(WIN - (ply + 2))
+    if ply >= MAXPLY - 1 or (not threats and depth <= 0):
+        return reference_evaluation(position)
+    moves = sorted(threats) if threats else position.legal_moves()
+    best = -2 * WIN
+    for m in moves:
+        child = position.play(m)
+        if child.is_terminal():
+            winner = child.outcome().winner  # type: ignore[union-attr]
+            v = 0 if winner is None else (WIN - (ply + 1) if winner is mover else -(WIN - (ply + 1)))
+        else:
+            v = -reference_value(child, depth if threats else depth - 1, ply + 1)
+        best = max(best, v)
+    return best
 
 
 def from_options(**options: str) -> EngineAgent:
