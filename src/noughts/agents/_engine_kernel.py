@@ -93,13 +93,13 @@ def contrib(rule: int, maker: int, w: np.ndarray, a: int, b: int) -> int:
         if theirs != 0:
             return 0
         v = w[mine] + 1
-        return v if maker == 0 else -v
+        return int(v if maker == 0 else -v)
     v = 0
     if b == 0 and a > 0:
         v = w[a]
     elif a == 0 and b > 0:
         v = -w[b]
-    return -v if rule == MISERE else v
+    return int(-v if rule == MISERE else v)
 
 
 @njit(cache=True, inline="always")
@@ -121,7 +121,7 @@ def is_threat(rule: int, maker: int, k: int, a: int, b: int, p: int) -> int:
 @njit(cache=True)
 def setup(S: tuple, owner_in: np.ndarray, aux0: int, aux1: int) -> None:  # type: ignore[type-arg]
     """Load a position (``owner_in[c]``: -1 empty, else the owner) into the state ``S``."""
-    P, cnt, owner, through, nthrough, lcells, zob, w, V, H = S[:10]
+    P, cnt, owner, _through, _nthrough, lcells, zob, w, V, H = S[:10]
     rule, maker, k, cells = P[P_RULE], P[P_MAKER], P[P_K], P[P_CELLS]
     h = np.uint64(0)
     empty = 0
@@ -192,7 +192,7 @@ def make(S: tuple, c: int, p: int) -> int:  # type: ignore[type-arg]
     """``p`` claims ``c``: counts, evaluation, threats, heats, hash and aux updated; the result
     code.
     """
-    P, cnt, owner, through, nthrough, lcells, zob, w, V, H = S[:10]
+    P, cnt, owner, through, nthrough, _lcells, zob, w, V, H = S[:10]
     rule, maker, k = P[P_RULE], P[P_MAKER], P[P_K]
     ev = V[V_EV]
     t0 = V[V_T0]
@@ -231,7 +231,7 @@ def make(S: tuple, c: int, p: int) -> int:  # type: ignore[type-arg]
 @njit(cache=True, inline="always")
 def unmake(S: tuple, c: int, p: int, saved: tuple) -> None:  # type: ignore[type-arg]
     """Take ``p``'s claim of ``c`` back (``saved``: the state values before it)."""
-    P, cnt, owner, through, nthrough, lcells, zob, w, V, H = S[:10]
+    _P, cnt, owner, through, nthrough, _lcells, zob, _w, V, H = S[:10]
     for t in range(nthrough[c]):
         reheat(S, through[c, t], -1)
     unclaim_counted(p, cnt, through, nthrough, c)
@@ -250,7 +250,7 @@ def save(V: np.ndarray) -> tuple:  # type: ignore[type-arg]
 @njit(cache=True)
 def threat_cells(S: tuple, p: int, out: np.ndarray) -> int:  # type: ignore[type-arg]
     """The distinct cells that complete a threat line of ``p`` (up to 2, in ``out``): how many."""
-    P, cnt, owner, through, nthrough, lcells = S[:6]
+    P, cnt, owner, _through, _nthrough, lcells = S[:6]
     rule, maker, k = P[P_RULE], P[P_MAKER], P[P_K]
     n = 0
     for j in range(lcells.shape[0]):
@@ -275,7 +275,7 @@ def evaluate(S: tuple, mover: int) -> int:  # type: ignore[type-arg]
     v = V[V_EV]
     if P[P_RULE] == CUMULATIVE:
         v += SCORE_UNIT * (V[V_AUX0] - V[V_AUX1])
-    return v if mover == 0 else -v
+    return int(v if mover == 0 else -v)
 
 
 @njit(cache=True)
@@ -296,8 +296,8 @@ def heat(S: tuple, c: int, mover: int) -> int:  # type: ignore[type-arg]
     """
     hf, hs = S[23], S[24]
     if mover == 0:
-        return 5 * hf[c] + 4 * hs[c]
-    return 5 * hs[c] + 4 * hf[c]
+        return int(5 * hf[c] + 4 * hs[c])
+    return int(5 * hs[c] + 4 * hf[c])
 
 
 @njit(cache=True)
@@ -339,7 +339,7 @@ def vcf_candidates(S: tuple, me: int, vp: int) -> int:  # type: ignore[type-arg]
     ``me``; only the one completing cell of the opponent, if it has one; none if it has two):
     how many.
     """
-    P, cnt, owner, through, nthrough, lcells = S[:6]
+    P, cnt, owner, _through, _nthrough, lcells = S[:6]
     V, vbuf, mark = S[8], S[19], S[20]
     k = P[P_K]
     op = 1 - me
@@ -507,7 +507,7 @@ def node_store(S: tuple, F: tuple, ply: int) -> None:  # type: ignore[type-arg]
     """Keep a finished node's score and move in the table (wins and losses relative to it)."""
     P, H = S[0], S[9]
     tkey, tval, tdep, tflag, tmove = S[10], S[11], S[12], S[13], S[14]
-    fa, fb, fd, fmover, fn, fi, fbest, fbm, fa0, fslot = F[:10]
+    _fa, fb, fd, _fmover, _fn, _fi, fbest, fbm, fa0, fslot = F[:10]
     if P[P_TT] == 0:
         return
     best = fbest[ply]
@@ -548,7 +548,7 @@ def search(S: tuple, depth: int, mover: int) -> int:  # type: ignore[type-arg]
         np.zeros(MAXPLY, dtype=np.int64),  # 12 the move being tried
         np.zeros((MAXPLY, 6), dtype=np.int64),  # 13 the state before it
     )
-    fa, fb, fd, fmover, fn, fi, fbest, fbm, fa0, fslot, fchild, fforced, fcur, fsaved = F
+    fa, fb, fd, fmover, fn, fi, fbest, fbm, _fa0, _fslot, fchild, fforced, fcur, fsaved = F
     fa[0] = -INF
     fb[0] = INF
     fd[0] = depth
@@ -556,7 +556,7 @@ def search(S: tuple, depth: int, mover: int) -> int:  # type: ignore[type-arg]
     ply = 0
     leaf, ret = node_enter(S, F, 0)
     if leaf:
-        return ret
+        return int(ret)
     while True:
         # try the next move at ply, or finish the node
         i = fi[ply]
@@ -589,7 +589,7 @@ def search(S: tuple, depth: int, mover: int) -> int:  # type: ignore[type-arg]
             node_store(S, F, ply)
             v = fbest[ply]
             if ply == 0:
-                return v
+                return int(v)
             ply -= 1
             c = fcur[ply]
             unmake(S, c, fmover[ply], (fsaved[ply, 0], fsaved[ply, 1], fsaved[ply, 2], fsaved[ply, 3],

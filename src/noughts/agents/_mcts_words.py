@@ -57,8 +57,8 @@ NUM_STATS = 2
 
 
 @njit(cache=True)
-def grow(board: tuple, root: tuple, tree: tuple, scratch: tuple, st: np.ndarray, stats: np.ndarray,
-         sims: int, room: int, c: float, solver: bool) -> None:  # type: ignore[type-arg]  # fmt: skip
+def grow(board: tuple, root: tuple, tree: tuple, scratch: tuple, st: np.ndarray, stats: np.ndarray,  # type: ignore[type-arg]
+         sims: int, room: int, c: float, solver: bool) -> None:  # fmt: skip
     """Run simulations until ``stats[S_DONE]`` reaches ``sims`` (or, with the solver, the root
     is solved, or the tree holds ``room`` nodes: a simulation adds at most one); the tree, the
     stream ``st`` and ``stats`` keep everything for the next call.

@@ -20,10 +20,6 @@ completing cells the opponent already has. Scores the selective search finds are
 (below the root only the ``width`` most promising moves are searched), never called proofs.
 
 Games with no claim rule (veto, Notakto, Otrio) are played by MCTS under the same clock.
-
->>> import noughts, numpy as np
->>> g = noughts.game("mnk(9,9,5)")
->>> p = g.parse_moves("e5 a1 e4 a2 e3 a3 e6")  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -267,7 +263,7 @@ class EngineAgent:
             if took * 2.5 > deadline - time.perf_counter():
                 break  # the next iteration would not finish
         if best_move < 0:  # cannot happen on a running position; kept as a guard
-            best_move = int(position.legal_moves()[0])
+            best_move = next(iter(position.legal_moves()))  # type: ignore[assignment]
         proven, plies = None, None
         if best_score == WIN - 1:
             proven, plies = "win", 1
