@@ -325,6 +325,8 @@ def test_jobs_over_the_limit_are_refused_and_batches_can_be_stopped() -> None:
         ("post", "/api/games", {"game": "tictactoe", "x": "deep_blue"}, 400, "unknown agent 'deep_blue'"),
         ("post", "/api/games", {"game": "tictactoe", "x": "saved:nobody"}, 400, "no agent named 'nobody'"),
         ("post", "/api/games", {"game": "tictactoe", "x": "minimax:depth=99"}, 400, "between 1 and 12"),
+        ("post", "/api/games", {"game": "tictactoe", "x": "engine:seconds=600"}, 400, "at most 10"),
+        ("post", "/api/games", {"game": "tictactoe", "x": "mcts:seconds=soon"}, 400, "must be a number"),
         ("post", "/api/games", {"game": "tictactoe", "position": "xxxx"}, 400, "cannot read"),
         ("post", "/api/games", {"game": 3}, 422, "game: Input should be a valid string"),
         ("post", "/api/games", {"game": "tictactoe", "colour": "red"}, 422, "colour"),

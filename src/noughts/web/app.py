@@ -385,6 +385,10 @@ def _routes(app: FastAPI, arena: Arena) -> None:
             {"spec": f"mcts:sims={n}", "name": f"MCTS {n}", "note": "Monte Carlo tree search"}
             for n in (200, 2000)
         ]
+        out += [
+            {"spec": f"engine:seconds={t:g}", "name": f"Engine {t:g} s", "note": "alpha-beta with threat search"}
+            for t in (0.5, 2)
+        ]
         for record in arena.store.agents():
             game = f" for {record.spec}" if record.spec else ""
             out.append(

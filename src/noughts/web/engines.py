@@ -130,6 +130,9 @@ class EngineCache:
 
 # -- agent specs ------------------------------------------------------------------------------------
 
+MAX_AGENT_SECONDS = 10.0
+"""The longest clock per move an agent spec may ask for in the arena."""
+
 _NUMERIC_LIMITS = {("minimax", "depth"): "max_minimax_depth", ("mcts", "sims"): "max_mcts_simulations"}
 
 
@@ -171,6 +174,13 @@ def check_agent_spec(spec: str, limits: Limits) -> tuple[str, dict[str, str]]:
                 raise NoughtsError(f"{agent}: {key} must be a whole number, not {opts[key]!r}") from None
             if not 1 <= number <= limit:
                 raise NoughtsError(f"{agent}: {key} must be between 1 and {limit} in the arena, not {number}")
+    if "seconds" in opts:  # a clock per move (engine, mcts, minimax): no seat may stall a game
+        try:
+            seconds = float(opts["seconds"])
+        except ValueError:
+            raise NoughtsError(f"{name}: seconds must be a number, not {opts['seconds']!r}") from None
+        if not 0 < seconds <= MAX_AGENT_SECONDS:
+            raise NoughtsError(f"{name}: seconds must be above 0 and at most {MAX_AGENT_SECONDS:g} in the arena")
     return name, opts
 
 
