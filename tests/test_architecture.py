@@ -49,7 +49,7 @@ GAME_CLASSES = {
 }
 """The rules families: outside core, code asks a game what it declares, not what it is."""
 
-OTHER_STATE = {"self", "app", "rng"}
+OTHER_STATE = {"self", "app", "rng", "request"}
 """Receivers whose ``.state`` is no position's: an object's own, Starlette's application state,
 a SplitMix64 stream's word."""
 

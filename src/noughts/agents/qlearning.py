@@ -477,6 +477,11 @@ class QAgent:
 
     # -- saving ---------------------------------------------------------------------------------
 
+    def check_game(self, game: Game) -> None:
+        """``NoughtsError`` unless ``game`` is the game this agent's table was learned on."""
+        if game != self.game:
+            raise NoughtsError(f"this Q-agent was trained on {self.game}; it cannot play {game}")
+
     def to_saved(self) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
         """JSON metadata and arrays (``keys``, ``q``) for :func:`noughts.agents.saved.save_agent`."""
         meta = {
@@ -526,6 +531,10 @@ class HybridAgent:
         self._agents: dict[Game, QAgent] = {}
         shown = ",".join(f"{k}={str(v).lower()}" for k, v in self.options.items())
         self.name = "qlearning" + (f":{shown}" if shown else "")
+
+    def check_game(self, game: Game) -> None:
+        """``NoughtsError`` unless these tiers can play ``game``."""
+        self.agent_for(game)
 
     def agent_for(self, game: Game) -> QAgent:
         agent = self._agents.get(game)

@@ -40,10 +40,11 @@ import numpy as np
 
 from noughts.agents import Agent
 from noughts.arena.match import as_agent, game_rng, play_game
-from noughts.core import Game, LimitExceeded, NoughtsError, Outcome, Player, Position
+from noughts.core import Game, NoughtsError, Outcome, Player, Position
 from noughts.core import game as make_game
 from noughts.core.budget import Budget
 from noughts.exact.api import ValueOracle, make_engine
+from noughts.exact.estimate import TooManyPositions, refuse_if_more
 from noughts.exact.reference import after_move, move_key
 from noughts.exact.result import Value
 
@@ -135,7 +136,8 @@ def reachable_positions(
 ) -> list[Position]:
     """Every non-terminal position reachable from the start, in breadth-first order.
 
-    ``LimitExceeded`` past ``limit`` positions or over ``budget`` (then grade a ``sample``).
+    ``TooManyPositions`` past ``limit`` positions, ``LimitExceeded`` over ``budget`` (then grade a
+    ``sample``).
     """
     start = game.start()
     seen = {start}
@@ -150,7 +152,7 @@ def reachable_positions(
             if budget is not None and not len(out) % 4096:
                 budget.check(progress=f"{len(out):,} positions of {game} listed; grade a sample (--sample N)")
             if len(out) > limit:
-                raise LimitExceeded(
+                raise TooManyPositions(
                     f"{game} has more than {limit:,} reachable positions: grade a sample (--sample N)"
                 )
             for m in p.legal_moves():
@@ -228,6 +230,12 @@ def grade(
     scored = g.properties.is_scored
 
     if sample is None:
+        refuse_if_more(
+            g,
+            MAX_POSITIONS,
+            f"the {MAX_POSITIONS:,} grade lists one by one: grade a sample (--sample N)",
+            terminal=False,
+        )
         positions = reachable_positions(g, budget=budget)
     else:
         if sample < 1:

@@ -3,7 +3,8 @@
 Each command is a few lines over library calls (see :mod:`noughts.cli.views` for what is
 printed and :mod:`noughts.cli.session` for a game at the terminal). Bad input of any kind (a
 spec, a position, an agent) is a :class:`noughts.NoughtsError`; it is caught once, at the top
-(:class:`NoughtsGroup`), printed as one line on stderr, and ends the command with status 2.
+(:class:`NoughtsGroup`), printed as one line on stderr, and ends the command with the status
+:mod:`noughts.cli.exits` gives it: 2 for bad input, 3 when a budget ran out (1 is a "no").
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ from typer.core import TyperGroup
 import noughts
 from noughts.agents import agent_names
 from noughts.cli import HUMAN
+from noughts.cli.exits import Exit, answer, status_of
+from noughts.cli.paths import check_writable
+from noughts.cli.specs import resolve_agent
 from noughts.core import ENTRIES, NoughtsError, Player
 from noughts.core.budget import Budget
 
@@ -40,19 +44,21 @@ def load_table(path: Path, game: noughts.Game) -> object:
 
 __all__ = ["NoughtsGroup", "app", "main"]
 
-BAD_INPUT = 2
+BAD_INPUT = Exit.BAD_INPUT
 """Exit status for bad input (a spec, a position or an agent that cannot be used)."""
 
 
 class NoughtsGroup(TyperGroup):
-    """Runs a command; a ``NoughtsError`` becomes one line on stderr and exit status 2."""
+    """Runs a command; a ``NoughtsError`` becomes one line on stderr and the exit status of
+    :func:`noughts.cli.exits.status_of` (2 bad input, 3 a budget ran out).
+    """
 
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
         except NoughtsError as error:
             typer.echo(f"noughts: error: {error}", err=True)
-            raise typer.Exit(BAD_INPUT) from None
+            raise typer.Exit(status_of(error)) from None
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         """The commands, each with its whole summary (click's own list cuts them short)."""
@@ -73,7 +79,9 @@ app = typer.Typer(
         "Play and study the tic-tac-toe family of games.\n\n"
         "A game is named by a spec: a board (tictactoe, mnk(4,4,4), hypercube(4,3)) or rules around"
         " one (misere(tictactoe), veto(mnk(4,4,4)), notakto(boards=2), otrio). Quote specs in the"
-        " shell. 'noughts games' lists them all."
+        " shell. 'noughts games' lists them all.\n\n"
+        "Exit status: 0 done; 1 the answer is no (a check failed, no pairing exists); 2 bad input;"
+        " 3 a budget ran out."
     ),
     no_args_is_help=True,
     add_completion=False,
@@ -169,7 +177,8 @@ def play(
         typer.Option(
             "--x",
             metavar="PLAYER",
-            help="Who makes the first move: 'human' or an agent (" + ", ".join(agent_names()) + "). "
+            help="Who makes the first move: 'human' or an agent (" + ", ".join(agent_names()) + ", a saved"
+            " agent FILE.json or saved:NAME; add seconds=S for a move time limit). "
             "This is the x player, except in notakto, where both players draw x, and in maker_breaker "
             "with breaker_first=true, where the first player is Breaker and draws o.",
         ),
@@ -178,7 +187,8 @@ def play(
         str, typer.Option("--o", metavar="PLAYER", help="Who makes the second move: 'human' or an agent.")
     ] = "random",
     seed: Annotated[
-        int | None, typer.Option(help="Seed for the agents' random choices (default: a fresh one, printed).")
+        int | None,
+        typer.Option(min=0, help="Seed for the agents' random choices (default: a fresh one, printed)."),
     ] = None,
     position: Annotated[
         str | None,
@@ -187,6 +197,10 @@ def play(
         ),
     ] = None,
     delay: Annotated[float, typer.Option(min=0.0, help="Seconds to wait after each agent move.")] = 0.0,
+    db: Annotated[
+        Path | None,
+        typer.Option("--db", metavar="FILE", help="The store where saved:NAME agents are registered."),
+    ] = None,
 ) -> None:
     """Play a game at the terminal (the help Typer shows is ``PLAY_HELP``)."""
     import numpy as np
@@ -199,8 +213,11 @@ def play(
     game = noughts.game(spec)
     start = game.start() if position is None else game.parse(position)
     names = {Player.FIRST: x.strip(), Player.SECOND: o.strip()}
+    for name in names.values():
+        if name.lower() == HUMAN and name != HUMAN:
+            raise NoughtsError(f"unknown player {name!r}: a person is 'human' (names are lower case)")
     players: dict[Player, Agent | None] = {
-        p: None if name.lower() == HUMAN else make_agent(name) for p, name in names.items()
+        p: None if name == HUMAN else make_agent(resolve_agent(name, db)) for p, name in names.items()
     }
     console = Console(highlight=False)
     intro = f"{game}: " + ", ".join(f"{game.player_label(p)} {names[p]}" for p in Player)
@@ -213,11 +230,18 @@ def play(
 
 
 MaxSeconds = Annotated[
-    float, typer.Option("--max-seconds", min=0.001, help="Stop (exit 2) after this many seconds.")
+    float,
+    typer.Option(
+        "--max-seconds", min=0.001, help="Stop (exit 3) after this many seconds of wall-clock time."
+    ),
+]
+MaxCpuSeconds = Annotated[
+    float | None,
+    typer.Option("--max-cpu-seconds", min=0.001, help="Stop (exit 3) after this many seconds of CPU time."),
 ]
 MaxMemory = Annotated[
     int,
-    typer.Option("--max-memory", metavar="MIB", min=1, help="Stop (exit 2) past this many MiB of tables."),
+    typer.Option("--max-memory", metavar="MIB", min=1, help="Stop (exit 3) past this many MiB of tables."),
 ]
 PositionOpt = Annotated[
     str | None, typer.Option("--position", metavar="TEXT", help="Analyse this position (its text form).")
@@ -226,7 +250,13 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document (
 
 
 def _solve(
-    spec: str, position: str | None, max_seconds: float, max_memory: int, table: Path | None, progress: bool
+    spec: str,
+    position: str | None,
+    max_seconds: float,
+    max_memory: int,
+    max_cpu_seconds: float | None,
+    table: Path | None,
+    progress: bool,
 ) -> SolveResult:
     from noughts.exact import solve as run_solve
 
@@ -237,6 +267,7 @@ def _solve(
         position,
         max_seconds=max_seconds,
         max_memory=max_memory * 2**20,
+        max_cpu_seconds=max_cpu_seconds,
         table=solved,
         progress=progress,
     )
@@ -249,6 +280,7 @@ def _prove(
     as_json: bool,
     max_seconds: float,
     max_memory: int,
+    max_cpu_seconds: float | None,
     console: Console,
 ) -> None:
     from noughts.exact.api import prove
@@ -263,15 +295,19 @@ def _prove(
         players[who],
         max_seconds=max_seconds,
         max_memory=max_memory * 2**20,
+        max_cpu_seconds=max_cpu_seconds,
         progress=not as_json,
     )
     if as_json:
         typer.echo(json.dumps({"game": str(game), **result.to_json()}))
-        return
-    console.print(f"{game}: {result.describe()}", style="bold")
-    if result.move is not None:
-        console.print(f"a winning move: {game.format_move(result.move)}")
-    console.print(f"{result.nodes:,} nodes expanded in {result.seconds:.3f} s ({result.method})", style="dim")
+    else:
+        console.print(f"{game}: {result.describe()}", style="bold")
+        if result.move is not None:
+            console.print(f"a winning move: {game.format_move(result.move)}")
+        console.print(
+            f"{result.nodes:,} nodes expanded in {result.seconds:.3f} s ({result.method})", style="dim"
+        )
+    answer(result.proved)
 
 
 @app.command()
@@ -281,9 +317,13 @@ def solve(
     as_json: JsonOpt = False,
     max_seconds: MaxSeconds = 60.0,
     max_memory: MaxMemory = 2048,
+    max_cpu_seconds: MaxCpuSeconds = None,
     save: Annotated[
         Path | None,
-        typer.Option(metavar="FILE", help="Solve every reachable position and save the table (.npz)."),
+        typer.Option(
+            metavar="FILE",
+            help="Solve every reachable position from the start and save the table (.npz); checked before the work.",
+        ),
     ] = None,
     table: Annotated[
         Path | None, typer.Option(metavar="FILE", help="Answer from a table saved with --save.")
@@ -293,7 +333,7 @@ def solve(
         typer.Option(
             metavar="PLAYER",
             help="Only ask whether PLAYER (first, second or mover) can force a win, by proof-number"
-            " search: an independent check of the value, sharing no code with alpha-beta.",
+            " search: an independent check of the value, sharing no code with alpha-beta. Exit 1 if not.",
         ),
     ] = None,
 ) -> None:
@@ -304,17 +344,31 @@ def solve(
     from noughts.cli.views import styled_line
 
     console = Console(highlight=False)
+    if save is not None:
+        clash = [
+            name
+            for name, given in (("--prove", prove), ("--table", table), ("--position", position))
+            if given
+        ]
+        if clash:
+            raise NoughtsError(
+                f"--save builds the whole table from the start; it does not go with {' or '.join(clash)}"
+            )
+        check_writable(save, "--save", (".npz",))
     if prove is not None:
-        _prove(spec, position, prove, as_json, max_seconds, max_memory, console)
+        _prove(spec, position, prove, as_json, max_seconds, max_memory, max_cpu_seconds, console)
         return
     if save is not None:
         from noughts.exact.retro import solve_table
         from noughts.exact.table import build_table
 
         game = noughts.game(spec)
-        budget = Budget(max_seconds, max_memory * 2**20)
+        budget = Budget(max_seconds, max_memory * 2**20, max_cpu_seconds)
         built = build_table(game, budget) if game.properties.bounded else solve_table(game, budget=budget)
-        built.save(save)
+        try:
+            built.save(save)
+        except OSError as e:
+            raise NoughtsError(f"cannot write --save {save}: {e.strerror or e}") from None
         summary = {"game": str(game), "positions": len(built), "file": str(save), "seconds": budget.elapsed()}
         if as_json:
             typer.echo(json.dumps(summary))
@@ -323,7 +377,7 @@ def solve(
                 f"saved the value of {len(built):,} positions of {game} to {save} ({budget.elapsed():.2f} s)"
             )
         return
-    result = _solve(spec, position, max_seconds, max_memory, table, progress=not as_json)
+    result = _solve(spec, position, max_seconds, max_memory, max_cpu_seconds, table, progress=not as_json)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
         return
@@ -341,6 +395,7 @@ def explain(
     as_json: JsonOpt = False,
     max_seconds: MaxSeconds = 60.0,
     max_memory: MaxMemory = 2048,
+    max_cpu_seconds: MaxCpuSeconds = None,
     table: Annotated[Path | None, typer.Option(metavar="FILE", help="Answer from a saved table.")] = None,
 ) -> None:
     """Explain a position: the board with every empty cell marked by its value, and why."""
@@ -349,7 +404,7 @@ def explain(
     from noughts.cli.analysis import best_line, marked_board, moves_table, value_text
     from noughts.cli.views import styled_board, styled_line
 
-    result = _solve(spec, position, max_seconds, max_memory, table, progress=not as_json)
+    result = _solve(spec, position, max_seconds, max_memory, max_cpu_seconds, table, progress=not as_json)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
         return
@@ -385,10 +440,12 @@ def count(
     as_json: JsonOpt = False,
     max_seconds: MaxSeconds = 600.0,
     max_memory: MaxMemory = 4096,
+    max_cpu_seconds: MaxCpuSeconds = None,
 ) -> None:
     """Count a game exactly: positions, games by outcome and length, terminal positions, tree nodes.
 
     Positions are counted per ply and up to symmetry; docs/counting.md defines every count.
+    Over budget it stops within about a second, says how far it got, and exits 3.
     """
     from rich.console import Console
 
@@ -397,8 +454,9 @@ def count(
     from noughts.exact.count import count as run_count
 
     game = noughts.game(spec)
+    budget = Budget(max_seconds, max_memory * 2**20, max_cpu_seconds)
     with step_bar(not as_json, f"counting {game}") as progress:
-        result = run_count(game, budget=Budget(max_seconds, max_memory * 2**20), progress=progress)
+        result = run_count(game, budget=budget, progress=progress)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
         return
@@ -408,7 +466,7 @@ def count(
 
 
 @app.command()
-def games() -> None:
+def games(as_json: JsonOpt = False) -> None:
     """List the boards and rules that specs can name, with examples."""
     from rich import box
     from rich.console import Console
@@ -417,6 +475,19 @@ def games() -> None:
 
     from noughts.cli.views import example_specs, params_parts, params_text
 
+    if as_json:
+        doc = [
+            {
+                "name": entry.name,
+                "makes": entry.makes,
+                "parameters": params_text(entry),
+                "summary": entry.summary,
+                "examples": list(example_specs(entry)),
+            }
+            for entry in ENTRIES.values()
+        ]
+        typer.echo(json.dumps(doc))
+        return
     console = Console(highlight=False)
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("name", style="bold", no_wrap=True)

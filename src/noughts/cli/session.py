@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from noughts.agents import Agent
+from noughts.agents.base import decide
 from noughts.cli import HUMAN
 from noughts.cli.views import styled_board, styled_line
 from noughts.core import Game, NoughtsError, Player, Position
@@ -25,8 +26,6 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 __all__ = ["COMMANDS", "HUMAN", "PlaySession"]
-
-"""The player name that means: a person types this player's moves."""
 
 COMMANDS = {
     "moves": "list the legal moves",
@@ -113,10 +112,13 @@ class PlaySession:
 
     def _agent_turn(self, agent: Agent) -> None:
         position = self.position
-        move = agent.choose(position, self.rng)
+        decision = decide(agent, position, self.rng)
+        move = decision.move
         text = self.game.format_move(move)  # before play: a move the agent got wrong still has a name
         self.history.append(position.play(move))
         self.console.print(Text.assemble(self.label(position.to_move), f" plays {text}"))
+        if decision.proven is False and decision.note:
+            self.console.print(f"  ({decision.note})", style="dim", highlight=False)
         if self.delay > 0:
             time.sleep(self.delay)
 

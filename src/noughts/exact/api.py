@@ -163,6 +163,7 @@ def solve(
     *,
     max_seconds: float | None = DEFAULT_MAX_SECONDS,
     max_memory: int | None = DEFAULT_MAX_MEMORY,
+    max_cpu_seconds: float | None = None,
     table: Any = None,
     progress: bool = False,
 ) -> SolveResult:
@@ -171,7 +172,8 @@ def solve(
 
     Returns the position's value, every legal move's value (the value of the position it leads
     to, best first for the side to move) and the principal variation. ``max_seconds`` and
-    ``max_memory`` (bytes; None for no limit) bound the work: over budget, ``LimitExceeded``
+    ``max_memory`` (bytes; None for no limit) and ``max_cpu_seconds`` (CPU time of this process)
+    bound the work: over budget, ``LimitExceeded``
     says how far it got. With ``table`` (a :class:`~noughts.exact.table.SolvedTable` of this
     game) the answer is looked up instead of searched. With ``progress``, work longer than a
     second shows a progress bar on stderr.
@@ -185,7 +187,7 @@ def solve(
         oracle: ValueOracle = table
         budget = None
     else:
-        budget = Budget(max_seconds=max_seconds, max_memory=max_memory)
+        budget = Budget(max_seconds=max_seconds, max_memory=max_memory, max_cpu_seconds=max_cpu_seconds)
         oracle = make_engine(game, budget)
 
     if position.is_terminal():
@@ -257,6 +259,7 @@ def prove(
     *,
     max_seconds: float | None = DEFAULT_MAX_SECONDS,
     max_memory: int | None = DEFAULT_MAX_MEMORY,
+    max_cpu_seconds: float | None = None,
     progress: bool = False,
 ) -> ProofResult:
     """Whether ``player`` (default: the side to move) can force a win from ``position`` (the
@@ -272,7 +275,9 @@ def prove(
     game = _as_game(game)
     position = _as_position(game, position)
     prover = Prover(
-        game, position.to_move if player is None else player, budget=Budget(max_seconds, max_memory)
+        game,
+        position.to_move if player is None else player,
+        budget=Budget(max_seconds, max_memory, max_cpu_seconds),
     )
     view = _ProgressView(progress, f"proof-number search on {game}", 1)
     view.describe("nodes expanded")

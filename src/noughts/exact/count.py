@@ -42,7 +42,7 @@ from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
-from noughts.core import Game, Outcome, Position, Result, require_bounded
+from noughts.core import Game, LimitExceeded, Outcome, Position, Result, require_bounded
 from noughts.core import game as make_game
 from noughts.core.budget import Budget
 from noughts.exact import _count_kernels as kernels
@@ -55,6 +55,8 @@ Progress: TypeAlias = Callable[[int, int, str], None]
 """A progress callback: ``(steps done, steps in all, what was just done)``. The counters call
 it once per ply (the steps are plies, in all the longest game plus one); the CLI draws it as a
 progress bar."""
+CHECK_EVERY = 2048
+"""Moves the reference plays between two budget checks (a few hundredths of a second)."""
 
 OUTCOME_KEYS = ("first", "second", "draw")
 _OUTCOME_KEY = {Outcome.FIRST: "first", Outcome.SECOND: "second", Outcome.DRAW: "draw"}
@@ -277,12 +279,21 @@ def reference_levels(
     while level:
         yield level
         nxt: dict[Position, int] = {}
-        for pos, paths in level.items():
+        since = 0
+        for done, (pos, paths) in enumerate(level.items(), 1):
             for move in pos.legal_moves():
                 if allowed is not None and game.action(move) not in allowed:
                     continue
                 child = pos.play(move)
                 nxt[child] = nxt.get(child, 0) + paths
+                since += 1
+            if since >= CHECK_EVERY:  # inside the ply too: one ply of a large game takes minutes
+                since = 0
+                budget.check(
+                    memory=400 * (seen + len(nxt)),
+                    progress=f"{what} {ply} plies and {seen:,} positions of {game}; ply {ply + 1} had "
+                    f"{len(nxt):,} positions from {done:,} of the {len(level):,} before it",
+                )
         ply += 1
         seen += len(nxt)
         budget.check(memory=400 * seen, progress=f"{what} {ply} plies and {seen:,} positions of {game}")
@@ -339,6 +350,7 @@ def _quotient_reference(game: Game, budget: Budget) -> tuple[list[int], int, int
     games = 0
     terminal = 0
     seen = 0
+    expanded = 0
     while level:
         classes_by_ply.append(len(level))
         seen += len(level)
@@ -355,6 +367,14 @@ def _quotient_reference(game: Game, budget: Budget) -> tuple[list[int], int, int
             for key, child in children.items():
                 old = nxt.get(key)
                 nxt[key] = (child, q) if old is None else (old[0], old[1] + q)
+            expanded += len(children)
+            if expanded >= CHECK_EVERY:
+                expanded = 0
+                budget.check(
+                    memory=400 * (seen + len(nxt)),
+                    progress=f"counted {len(classes_by_ply)} plies up to symmetry of {game} "
+                    f"({len(nxt):,} classes into the next)",
+                )
         budget.check(
             memory=400 * seen, progress=f"counted {len(classes_by_ply)} plies up to symmetry of {game}"
         )
@@ -369,13 +389,14 @@ def _count_fast(game: Game, budget: Budget, symmetry: bool, progress: Progress |
     dag = kernels.ClaimDag(game)
     tally = _Tally()
     plies = Plies(progress, require_bounded(game, "counting by levels of plies") + 1)
+    pace = _Pace()
     for level in dag.levels():
+        pace.done(level, game.board.num_cells)
         _tally_level(tally, level)
         plies.step(f"ply {level.ply}: {len(level):,} positions")
-        budget.check(
-            memory=_fast_memory(level, game.board.num_cells),
-            progress=f"counted {level.ply} plies and {sum(tally.positions_by_ply):,} positions of {game}",
-        )
+        done = f"counted {level.ply} plies and {sum(tally.positions_by_ply):,} positions of {game}"
+        budget.check(memory=_fast_memory(level, game.board.num_cells), progress=done)
+        pace.check(budget, done)
     fields = tally.fields()
     if not symmetry:
         return fields | _symmetry_fields(None, None, None, None, None)
@@ -403,6 +424,34 @@ def _count_fast(game: Game, budget: Budget, symmetry: bool, progress: Progress |
 
     orbits = _burnside(order, sets, all_cells, fields["games"], fixed)
     return fields | _symmetry_fields(classes_by_ply, terminal_classes, quotient, orbits, order)
+
+
+class _Pace:
+    """How fast the kernels expand a ply (seconds per child), to refuse a ply that cannot end in
+    time before starting it: one ply is one vectorised call that cannot stop halfway.
+    """
+
+    def __init__(self) -> None:
+        self.last = time.perf_counter()
+        self.children = 0
+        self.per_child = 0.0
+
+    def done(self, level: kernels.Level, cells: int) -> None:
+        now = time.perf_counter()
+        if self.children >= 100_000:  # smaller plies cost mostly the calls, not the children
+            self.per_child = (now - self.last) / self.children
+        self.children = int((level.outcome == kernels.NONE).sum()) * (cells - level.ply)
+        self.last = now
+
+    def check(self, budget: Budget, progress: str) -> None:
+        left = budget.remaining()
+        predicted = self.per_child * self.children
+        if left is not None and self.per_child and predicted > left + 1.0:
+            raise LimitExceeded(
+                f"stopped with {left:.1f} s of the time budget left: the next ply would take about "
+                f"{predicted:.0f} s; {progress}"
+            )
+        self.last = time.perf_counter()
 
 
 def _fast_memory(level: kernels.Level, cells: int) -> int:

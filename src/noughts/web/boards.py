@@ -29,6 +29,7 @@ from noughts.core import (
     Slide,
     Veto,
 )
+from noughts.core.board import column_letters
 from noughts.exact.reference import after_move, move_key
 from noughts.exact.result import SolveResult, Value
 
@@ -79,6 +80,11 @@ def _panels_of_grid(game: Game, marks: list[str], offset: int = 0, title: str = 
     rows, cols = grid[-2], grid[-1]
     leading = grid[:-2]
     panels = []
+    # the labels of rows and columns, as moves are typed: b2 on flat boards, 2,1,3 on n^d
+    row_names = [str(r + 1) for r in range(rows)]
+    column_names = (
+        [column_letters(c) for c in range(cols)] if board.dims == 2 else [str(c + 1) for c in range(cols)]
+    )
     index = {c: i for i, c in enumerate(coords)}
     for prefix in itertools.product(*(range(g) for g in leading)):
         cells: list[list[dict[str, Any] | None]] = []
@@ -100,7 +106,7 @@ def _panels_of_grid(game: Game, marks: list[str], offset: int = 0, title: str = 
         if prefix:
             layer = "layer " + ",".join(str(p + 1) for p in prefix)
             name = f"{title} {layer}".strip()
-        panels.append({"title": name, "cells": cells})
+        panels.append({"title": name, "cells": cells, "rows": row_names, "columns": column_names})
     return panels
 
 
