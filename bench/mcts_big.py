@@ -74,7 +74,9 @@ def child(bot: str, spec: str, sims: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--child", nargs=3, metavar=("BOT", "GAME", "SIMS"), help=argparse.SUPPRESS)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--sims", type=int, default=100_000)
@@ -99,7 +101,7 @@ def main(argv: list[str] | None = None) -> None:
     print("| game | bot | simulations | median sims/s | vs OpenSpiel C++ | peak RSS (MiB) |")
     print("| --- | --- | ---: | ---: | ---: | ---: |")
     medians = {}
-    for i, (bot, spec, _) in enumerate(ROWS):
+    for i in range(len(ROWS)):
         ok = [x for x in results[i] if "rate" in x]
         medians[i] = statistics.median(x["rate"] for x in ok) if ok else None
     ref = medians[1]
@@ -113,7 +115,9 @@ def main(argv: list[str] | None = None) -> None:
         rss = max(x["rss_mib"] or 0 for x in ok)
         print(f"| {spec} | {bot} | {ok[0]['sims_run']:,} | {medians[i]:,.0f} | {ratio} | {rss:.0f} |")
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps({"machine": machine(), "commit": commit(), "rows": ROWS, "results": results}))
+    args.json.write_text(
+        json.dumps({"machine": machine(), "commit": commit(), "rows": ROWS, "results": results})
+    )
 
 
 if __name__ == "__main__":

@@ -31,8 +31,9 @@ from typing import Any
 
 import numpy as np
 
-from noughts.agents.base import read_options
+from noughts.agents.base import Decision, read_options
 from noughts.core import Move, NoughtsError, Player, Position, Rule
+from noughts.core.budget import Budget
 from noughts.core.game import Game
 from noughts.kernels.rng import SplitMix64
 
@@ -40,6 +41,13 @@ __all__ = ["EngineAgent", "EngineResult", "from_options", "reference_evaluation"
 
 WIN = 1_000_000
 MATE = 10_000
+DEFAULT_SECONDS = 1.0
+"""The time per move without a ``seconds`` or a budget."""
+
+USE = 0.85
+"""The share of a budget's time left that a move's search is planned to take (the rest is the
+margin for the last iteration's overrun and the caller)."""
+
 SCALE = 600.0
 """An evaluation of this size reads as a clear edge (about 0.76 on the normalised scale)."""
 
@@ -159,7 +167,8 @@ class _State:
 class EngineAgent:
     """Iterative deepening alpha-beta with threat search under a clock; see the module docstring.
 
-    ``seconds``: the time per move. ``width``: moves searched at each node below the root.
+    ``seconds``: the time per move (default 1 s, or the budget :meth:`decide` is given: the spec
+    ``engine:seconds=0.5`` gives it through :class:`~noughts.agents.base.TimeLimited`). ``width``: moves searched at each node below the root.
     ``vcf``: the root's VCF depth (attacking moves; 0: none). ``leaf_vcf``: the VCF depth at the
     leaves. ``depth``: the deepest iteration. ``tt``: log2 of the transposition table's entries.
     ``last``: the :class:`EngineResult` of the latest search.
@@ -167,7 +176,7 @@ class EngineAgent:
 
     def __init__(
         self,
-        seconds: float = 1.0,
+        seconds: float | None = None,
         *,
         width: int = 12,
         vcf: int = 12,
@@ -175,7 +184,7 @@ class EngineAgent:
         depth: int = 64,
         tt: int = 20,
     ):
-        if not 0 < seconds < math.inf:
+        if seconds is not None and not 0 < seconds < math.inf:
             raise NoughtsError(f"engine seconds is a number of seconds above 0, not {seconds}")
         if width < 1:
             raise NoughtsError(f"engine width is at least 1, not {width}")
@@ -191,10 +200,10 @@ class EngineAgent:
         self.leaf_vcf = leaf_vcf
         self.depth = depth
         self.tt = tt
-        parts = [f"seconds={seconds:g}"]
+        parts = [] if seconds is None else [f"seconds={seconds:g}"]
         defaults = {"width": 12, "vcf": 12, "leaf_vcf": 3, "depth": 64, "tt": 20}
         parts += [f"{k}={getattr(self, k)}" for k, v in defaults.items() if getattr(self, k) != v]
-        self.name = "engine:" + ",".join(parts)
+        self.name = "engine" + (":" + ",".join(parts) if parts else "")
         self.last: EngineResult | None = None
         self._states: dict[Game, _State] = {}
         self._rate = 20_000.0  # nodes per second, measured as the engine runs
@@ -204,15 +213,34 @@ class EngineAgent:
         return f"EngineAgent({self.name!r})"
 
     def choose(self, position: Position, rng: np.random.Generator) -> Move:
+        return self.decide(position, rng).move
+
+    def decide(self, position: Position, rng: np.random.Generator, budget: Budget | None = None) -> Decision:
+        """The move within ``budget``'s time (a share of what is left, for the margin; without
+        a budget, the agent's ``seconds``), with what the engine can say of it.
+        """
         if position.is_terminal():
             raise NoughtsError("the game is over: there is no move to choose")
+        started = time.perf_counter()
+        seconds = DEFAULT_SECONDS if self.seconds is None else self.seconds
+        left = None if budget is None else budget.remaining()
+        if left is not None:
+            seconds = min(seconds, USE * left) if self.seconds is not None else USE * left
+        seconds = max(seconds, 1e-3)
         if position.game.claim_rule is None:
-            if self._fallback is None:
-                from noughts.agents.mcts import MCTSAgent
+            from noughts.agents.mcts import MCTSAgent
 
-                self._fallback = MCTSAgent(10**9, seconds=self.seconds)
-            return self._fallback.choose(position, rng)  # type: ignore[no-any-return]
-        return self.analyse(position).move
+            result = MCTSAgent(10**9).search(position, rng, seconds=seconds)
+            note = f"MCTS (no claim rule here) ran {result.sims:,} simulations"
+            return Decision(result.best().move, None, note, time.perf_counter() - started)
+        r = self.analyse(position, seconds)
+        if r.proven == "win":
+            return Decision(r.move, True, f"a proven win in {r.plies} plies", time.perf_counter() - started)
+        if r.proven == "loss":
+            note = f"a proven loss in {r.plies} plies"
+        else:
+            note = f"searched {r.depth} plies deep, score {r.label()}"
+        return Decision(r.move, None, note, time.perf_counter() - started)
 
     def analyse(self, position: Position, seconds: float | None = None) -> EngineResult:
         """Search ``position`` (a claim game) for ``seconds`` (default: the agent's)."""
@@ -224,7 +252,9 @@ class EngineAgent:
         if game.claim_rule is None:
             raise NoughtsError(f"the engine searches claim games, not {game}")
         started = time.perf_counter()
-        deadline = started + (self.seconds if seconds is None else seconds)
+        if seconds is None:
+            seconds = DEFAULT_SECONDS if self.seconds is None else self.seconds
+        deadline = started + seconds
         state = self._states.get(game)
         if state is None:
             state = self._states[game] = _State(game, self.width, self.leaf_vcf, self.tt)
@@ -404,6 +434,6 @@ def reference_value(position: Position, depth: int, ply: int = 0) -> int:
 def from_options(**options: str) -> EngineAgent:
     """The agent of a spec like ``engine:seconds=0.5,width=12,vcf=12,leaf_vcf=3,depth=64,tt=20``."""
     types = {"seconds": float, "width": int, "vcf": int, "leaf_vcf": int, "depth": int, "tt": int}
-    o: dict[str, Any] = {"seconds": 1.0} | read_options("engine", options, types)
-    seconds = o.pop("seconds")
+    o: dict[str, Any] = read_options("engine", options, types)
+    seconds = o.pop("seconds", None)
     return EngineAgent(seconds, **o)

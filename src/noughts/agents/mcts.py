@@ -54,8 +54,9 @@ from typing import Any
 
 import numpy as np
 
-from noughts.agents.base import read_options
+from noughts.agents.base import Decision, read_options
 from noughts.core import Move, NoughtsError, Outcome, Player, Position, Result, Rule
+from noughts.core.budget import Budget
 from noughts.core.game import Game
 from noughts.core.tables import split_words
 from noughts.kernels.rng import MASK64, SplitMix64
@@ -502,6 +503,18 @@ class MCTSAgent:
 
     def choose(self, position: Position, rng: np.random.Generator) -> Move:
         return self.search(position, rng).best().move
+
+    def decide(self, position: Position, rng: np.random.Generator, budget: Budget | None = None) -> Decision:
+        """The move of a search stopped by ``budget``'s clock (or the agent's ``seconds``, or
+        ``sims``, whichever comes first).
+        """
+        started = time.perf_counter()
+        left = None if budget is None else budget.remaining()
+        result = self.search(position, rng, None if left is None else max(1e-3, 0.9 * left))
+        best = result.best()
+        proven = True if result.proven != 2 and best.lower == best.upper == result.proven else None
+        note = f"{result.sims:,} simulations"
+        return Decision(best.move, proven, note, time.perf_counter() - started)
 
 
 def from_options(**options: str) -> MCTSAgent:

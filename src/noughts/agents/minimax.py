@@ -62,8 +62,9 @@ from typing import Any
 
 import numpy as np
 
-from noughts.agents.base import read_options
+from noughts.agents.base import Decision, read_options
 from noughts.core import Move, NoughtsError, Outcome, Player, Position, Rule
+from noughts.core.budget import Budget
 from noughts.core.game import Game
 
 __all__ = ["INF", "SCORE_UNIT", "WIN", "MinimaxAgent", "from_options", "plain_negamax"]
@@ -456,9 +457,25 @@ class MinimaxAgent:
         corners = [c for c in geo.order if geo.corners >> c & 1 and not taken >> c & 1]
         return corners[0] if corners else None
 
+    def decide(self, position: Position, rng: np.random.Generator, budget: Budget | None = None) -> Decision:
+        """The move under ``budget``'s clock (iterative deepening to ``depth``; the agent's own
+        ``seconds`` if sooner).
+        """
+        started = time.perf_counter()
+        left = None if budget is None else budget.remaining()
+        own = self.seconds
+        if left is not None:
+            self.seconds = max(1e-3, 0.9 * left) if own is None else min(own, max(1e-3, 0.9 * left))
+        try:
+            move = self.choose(position, rng)
+        finally:
+            self.seconds = own
+        return Decision(move, None, f"searched {self.reached} plies deep", time.perf_counter() - started)
+
     def choose(self, position: Position, rng: np.random.Generator) -> Move:
         if position.is_terminal():
             raise NoughtsError("the game is over: there is no move to choose")
+        self.reached = 0
         candidates: list[Move] | None = None
         if self.reflexes:
             candidates = self._reflex(position)
