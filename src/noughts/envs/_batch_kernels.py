@@ -32,9 +32,7 @@ CHUNK = 1024
 
 
 @njit(cache=True)
-def _play(
-    board: tuple, aux0: int, given: np.ndarray, seed: np.uint64, lo: int, hi: int, results, lengths
-) -> None:  # type: ignore[no-untyped-def, type-arg]
+def _play(board, aux0, given, seed, lo, hi, results, lengths):  # type: ignore[no-untyped-def]
     """Random games ``lo`` to ``hi - 1`` from the start (see the module docstring)."""
     rule, maker, lines, through, nthrough, full = board
     ncells = popcount(full)

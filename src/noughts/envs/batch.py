@@ -160,7 +160,7 @@ class BatchGame:
         """Each game's result: 1, -1 or 0 (the first player's view) once it is over, else
         :attr:`RUNNING` (a new array).
         """
-        return _VIEW[self._codes + 1]  # type: ignore[no-any-return]
+        return _VIEW[self._codes + 1]
 
     @property
     def batch(self) -> int:

@@ -211,7 +211,7 @@ class ClaimDag:
             t = theirs[idx]
             result, n0, n1 = claim_after_many(
                 self.rule, self.maker, mover, m, t, c, full, self.lines, self.through, self.nthrough,
-                a0[idx], np.zeros(idx.size, dtype=np.int16),
+                a0[idx], np.zeros(idx.size, dtype=np.int16),  # type: ignore[arg-type]  # int16 survivors
             )  # fmt: skip
             parents.append(idx)
             mines.append(m)

@@ -440,7 +440,7 @@ class _Pace:
         now = time.perf_counter()
         if self.children >= 100_000:  # smaller plies cost mostly the calls, not the children
             self.per_child = (now - self.last) / self.children
-        self.children = int((level.outcome == kernels.NONE).sum()) * (cells - level.ply)
+        self.children = int((level.outcome == kernels.RUNNING).sum()) * (cells - level.ply)
         self.last = now
 
     def check(self, budget: Budget, progress: str) -> None:

@@ -147,7 +147,7 @@ class _Lines:
     def covers(self, line: npt.NDArray[np.uint64]) -> npt.NDArray[np.bool_]:
         np.bitwise_and(self.mine, line, out=self.tmp)
         np.equal(self.tmp, line, out=self.hit)
-        return self.hit if self.hit.ndim == 1 else self.hit.all(axis=1)
+        return self.hit if self.hit.ndim == 1 else np.asarray(self.hit.all(axis=1))
 
 
 def claim_after_many(
