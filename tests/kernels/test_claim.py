@@ -21,7 +21,9 @@ from numba import njit
 import noughts
 from noughts.core import Game, Position, Result
 from noughts.core.tables import split_words
-from noughts.kernels.claim import claim_after, claim_after_many, start_aux
+from noughts.kernels.claim import claim_after
+from noughts.kernels.claim_numpy import claim_after_many
+from noughts.kernels.codes import start_aux
 
 RULES = ["{}", "misere({})", "maker_breaker({})", "maker_breaker({},breaker_first=true)", "cumulative({})"]
 SMALL = ["mnk(3,3,3)", "mnk(4,3,3)"]

@@ -16,7 +16,7 @@ from numba import njit
 import noughts
 from noughts.core import Game, Player, Position, Result, Rule
 from noughts.core.tables import split_words
-from noughts.kernels.claim import start_aux
+from noughts.kernels.codes import start_aux
 from noughts.kernels.counts import claim_counted, line_counts, unclaim_counted
 
 RULES = ["{}", "misere({})", "maker_breaker({})", "maker_breaker({},breaker_first=true)", "cumulative({})"]

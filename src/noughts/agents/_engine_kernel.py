@@ -45,7 +45,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from noughts.kernels.claim import CUMULATIVE, DRAW, MAKER_BREAKER, MISERE, RUNNING, STANDARD
+from noughts.kernels.codes import CUMULATIVE, DRAW, MAKER_BREAKER, MISERE, RUNNING, STANDARD
 from noughts.kernels.counts import claim_counted, unclaim_counted
 
 WIN = 1_000_000

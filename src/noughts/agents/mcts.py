@@ -25,7 +25,7 @@ proven loss while another move remains, and prefers a proven draw to any move th
 and does not look better (see :meth:`SearchResult.best`).
 
 Two implementations of one algorithm: the plain reference over the public position API
-(:func:`reference_search`, every game), and a numba kernel (:mod:`noughts.agents._mcts_words`)
+(:func:`reference_search`, every game), and a numba kernel (:mod:`noughts.agents._mcts_kernel`)
 for standard, misère, Maker-Breaker and cumulative claim games on boards of any size (one-word
 masks up to 64 cells, W words beyond: 15x15 and 7x7x7 run in the kernel too), used by default
 where it applies (``kernel=python`` forces the reference). **A clock** (``seconds``) stops the
@@ -304,7 +304,7 @@ SLICE_SECONDS = 0.004
 
 
 class _Kernel:
-    """One game's kernel searches (:mod:`noughts.agents._mcts_words`): the rule and the tables,
+    """One game's kernel searches (:mod:`noughts.agents._mcts_kernel`): the rule and the tables,
     and the tree arrays, kept and grown as searches need them.
     """
 
@@ -352,7 +352,7 @@ class _Kernel:
         """Up to ``sims`` simulations, in slices, stopping at the first look at the clock past
         ``deadline`` (a ``time.perf_counter()`` time; None: no clock).
         """
-        from noughts.agents import _mcts_words as K
+        from noughts.agents import _mcts_kernel as K
         from noughts.kernels.counts import line_counts
 
         b0, b1 = position.owned(Player.FIRST), position.owned(Player.SECOND)
@@ -409,7 +409,7 @@ class _Kernel:
 
     def _reserve(self, cap: int) -> None:
         """Room for ``cap`` nodes: the tree arrays grown (what they hold kept) if they are smaller."""
-        from noughts.agents import _mcts_words as K
+        from noughts.agents import _mcts_kernel as K
 
         if self.tree and len(self.tree[1]) >= cap:
             return

@@ -340,7 +340,7 @@ def solve(
     """Solve a position exactly: its value, every move's value and distance, the best line."""
     from rich.console import Console
 
-    from noughts.cli.analysis import best_line, moves_table, value_text
+    from noughts.cli.analysis import best_line, cost_line, moves_table, value_text
     from noughts.cli.views import styled_line
 
     console = Console(highlight=False)
@@ -385,7 +385,7 @@ def solve(
     console.print(styled_line(f"{game}: {value_text(game, result.value)}"), style="bold")
     console.print(moves_table(result))
     console.print(f"best line: {best_line(result)}")
-    console.print(f"{result.nodes:,} positions searched in {result.seconds:.3f} s", style="dim")
+    console.print(cost_line(result), style="dim")
 
 
 @app.command()
@@ -423,12 +423,11 @@ def explain(
     if board is not None:
         console.print()
         console.print(board)
+        legend = "W5 = wins in 5 plies, D = draw, L6 = loses in 6"
+        if result.value.plies is None:
+            legend = "W = wins, L = loses (distances unknown: answered by the quotient, not a search)"
         console.print(
-            styled_line(
-                f"each empty cell: the result for {mover} of playing there, W5 = wins in 5 plies, "
-                "D = draw, L6 = loses in 6"
-            ),
-            style="dim",
+            styled_line(f"each empty cell: the result for {mover} of playing there, {legend}"), style="dim"
         )
     console.print(moves_table(result))
     console.print(f"best line: {best_line(result)}")
@@ -509,9 +508,9 @@ def games(as_json: JsonOpt = False) -> None:
 
 def _register_command_groups() -> None:
     """Commands that live in modules of their own, each a few lines over its library."""
-    from noughts.cli import arena, learn, pairing, prove, retro, serve
+    from noughts.cli import arena, learn, pairing, prove, quotient, retro, serve
 
-    for module in (pairing, prove, arena, learn, serve, retro):
+    for module in (pairing, prove, quotient, arena, learn, serve, retro):
         module.register(app)
 
 

@@ -24,14 +24,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from noughts.kernels.bits import ONE, cell_bit, nth_cell, popcount, rng_uniform, stream_start
-from noughts.kernels.claim import RUNNING, claim_after
+from noughts.kernels.bits import ONE, cell_bit, entry, internal, nth_cell, popcount, rng_uniform, stream_start
+from noughts.kernels.claim import claim_after
+from noughts.kernels.codes import RUNNING
 
 CHUNK = 1024
 """Games per task of :func:`playouts_parallel` (each task keeps one random state)."""
 
 
-@njit(cache=True)
+@internal
 def _play(board, aux0, given, seed, lo, hi, results, lengths):  # type: ignore[no-untyped-def]
     """Random games ``lo`` to ``hi - 1`` from the start (see the module docstring)."""
     rule, maker, lines, through, nthrough, full = board
@@ -68,7 +69,7 @@ def _play(board, aux0, given, seed, lo, hi, results, lengths):  # type: ignore[n
         lengths[g] = ply
 
 
-@njit(cache=True)
+@entry
 def playouts(board, aux0, given, seed, results, lengths):  # type: ignore[no-untyped-def]
     """Play ``len(results)`` random games from the start, one after the other (one thread):
     each game's result code into ``results``, its length into ``lengths``. ``aux0``: the
@@ -86,7 +87,7 @@ def playouts_parallel(board, aux0, given, seed, results, lengths):  # type: igno
         _play(board, aux0, given, seed, k * CHUNK, min(n, (k + 1) * CHUNK), results, lengths)
 
 
-@njit(cache=True)
+@entry
 def step(board, bits, aux, plies, results, actions):  # type: ignore[no-untyped-def]
     """One claim in every running game of a batch (``actions[g]``, a cell); games that are over
     are left alone. Returns -1, or the index of the first game whose action is not an empty
@@ -119,7 +120,7 @@ def step(board, bits, aux, plies, results, actions):  # type: ignore[no-untyped-
     return -1
 
 
-@njit(cache=True)
+@entry
 def legal_mask(ncells: int, bits: np.ndarray, results: np.ndarray, out: np.ndarray) -> None:
     """``out[g, c]``: cell ``c`` is empty and game ``g`` is running."""
     for g in range(results.shape[0]):

@@ -5,7 +5,7 @@ The claim games (standard, misère, Maker-Breaker and cumulative rules on one bo
 frontier is a pair of NumPy ``uint64`` arrays, sorted and without repeats, with the number of
 move sequences (paths) reaching each position. The next ply comes from claiming each empty
 cell in turn (one vectorised pass per cell), judged by
-:func:`noughts.kernels.claim.claim_after_many` from the lines through that cell and the running
+:func:`noughts.kernels.claim_numpy.claim_after_many` from the lines through that cell and the running
 survivors (Maker-Breaker) or scores (cumulative) each level keeps, then sorting the children and
 summing the path counts of repeats (``np.add.reduceat``).
 Canonical forms under the board's symmetries use byte lookup tables: the image of a mask is
@@ -31,16 +31,8 @@ import numpy as np
 import numpy.typing as npt
 
 from noughts.core import Game
-from noughts.kernels.claim import (
-    CUMULATIVE,
-    DRAW,
-    FIRST,
-    MAKER_BREAKER,
-    RUNNING,
-    SECOND,
-    claim_after_many,
-    start_aux,
-)
+from noughts.kernels.claim_numpy import claim_after_many
+from noughts.kernels.codes import CUMULATIVE, DRAW, FIRST, MAKER_BREAKER, RUNNING, SECOND, start_aux
 
 __all__ = ["DRAW", "FIRST", "RUNNING", "SECOND", "ClaimDag", "Level", "exact_sum", "supports"]
 
@@ -211,7 +203,7 @@ class ClaimDag:
             t = theirs[idx]
             result, n0, n1 = claim_after_many(
                 self.rule, self.maker, mover, m, t, c, full, self.lines, self.through, self.nthrough,
-                a0[idx], np.zeros(idx.size, dtype=np.int16),  # type: ignore[arg-type]  # int16 survivors
+                a0[idx], np.zeros(idx.size, dtype=np.int16),
             )  # fmt: skip
             parents.append(idx)
             mines.append(m)

@@ -1,6 +1,6 @@
 """Numba kernels of the exact solver (:mod:`noughts.exact.fast` is their Python face).
 
-One kernel, :func:`search`, runs fail-soft negamax alpha-beta over two uint64 bitboards (the
+One kernel, the search of :func:`search_kernel`, runs fail-soft negamax alpha-beta over two uint64 bitboards (the
 side to move's cells and the opponent's) for the four claim rules: standard, misère,
 Maker-Breaker and cumulative. It is written as a loop over an explicit stack held in NumPy
 arrays rather than as a recursion, so it can stop after a given number of nodes and be called
@@ -56,7 +56,7 @@ cells, the threats, the moves left to order) is either one uint64 (boards of at 
 or a row of ``W`` uint64 words (any board: cell ``c`` is bit ``c % 64`` of word ``c // 64``).
 The search below is written once over the mask operations of :mod:`noughts.kernels.masks`
 (``width``, ``word``, ``zero``, ``assign``, ``or_line``, ...) and :func:`canonical`, each
-overloaded on the mask's type: numba compiles :func:`search` once for each representation, with
+overloaded on the mask's type: numba compiles the search once for each representation, with
 the operations inlined, so the one-word search keeps its masks in registers while the multi-word one writes
 them into rows of ``tmp`` (the operations return the mask they made: a new uint64, or the row
 they wrote). What the representations do differently:
@@ -65,6 +65,11 @@ they wrote). What the representations do differently:
   the multi-word form maps cell by occupied cell through the symmetries' permutations
   (``symtab[s, cell]``; byte tables would take ``W * 256 * W`` words per byte position);
 * the table's key is ``2W`` words (two for the one-word form), its best move an int8 or int16.
+
+**One rule at a time.** What the rules say about a node is one function per rule
+(:func:`_evaluate_standard`, ...); :func:`search_kernel` gives the search of one rule, in which
+the rule is a compile-time constant: numba types and compiles that rule's code only, so the first
+solve of a game on a machine compiles about a third of what a search over every rule would.
 """
 
 from __future__ import annotations
@@ -76,10 +81,9 @@ from numba import njit
 from numba.extending import overload
 
 from noughts.exact.result import WIN
-from noughts.kernels.bits import GOLDEN, ONE, ZERO, lowest_cell, popcount
-from noughts.kernels.claim import CUMULATIVE, MAKER_BREAKER, MISERE, STANDARD
+from noughts.kernels.bits import GOLDEN, INTERNAL, ONE, ZERO, entry, internal, lowest_cell
+from noughts.kernels.codes import CUMULATIVE, MAKER_BREAKER, MISERE, STANDARD
 from noughts.kernels.masks import (
-    and_into,
     and_line,
     and_to,
     andnot_to,
@@ -163,9 +167,13 @@ T_SEEN = 4
 T_IMG = 5  # the image of a position under one symmetry (2W words)
 NUM_TMP = 6
 
-# what _evaluate decides
+# what a rule's evaluation decides
 EXACT = 0  # the node's value is known: return it
 SEARCH = 1  # search the allowed moves
+
+NO_MOVES = np.int64(0)
+"""The moves ordered so far at a fresh node (an int64, not the literal 0: one specialisation
+of :func:`_order`)."""
 
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _U29 = np.uint64(29)
@@ -174,7 +182,7 @@ _U255 = np.uint64(255)
 _MIX = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
-@njit(cache=True, inline="always")
+@internal
 def to_node(v: int, d: int, rule: int) -> int:
     """A root-relative value at depth d as the node-relative value the table stores."""
     if rule == CUMULATIVE or v == 0 or v >= INF or v <= -INF:
@@ -182,7 +190,7 @@ def to_node(v: int, d: int, rule: int) -> int:
     return v + d if v > 0 else v - d
 
 
-@njit(cache=True, inline="always")
+@internal
 def from_node(v: int, d: int, rule: int) -> int:
     if rule == CUMULATIVE or v == 0 or v >= INF or v <= -INF:
         return v
@@ -202,7 +210,7 @@ def canonical(prm: Any, me: Any, op: Any, symtab: Any, key: Any, img: Any) -> An
     """
 
 
-@overload(canonical)
+@overload(canonical, jit_options=INTERNAL)
 def _canonical(prm, me, op, symtab, key, img):  # type: ignore[no-untyped-def]
     if is_multi(me):
 
@@ -256,7 +264,7 @@ def _canonical(prm, me, op, symtab, key, img):  # type: ignore[no-untyped-def]
 # -- the search, once -----------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@internal
 def bucket(key: np.ndarray, nkey: int, mask: int) -> int:
     """The first slot of ``key``'s bucket of two."""
     if nkey == 2:
@@ -272,7 +280,7 @@ def bucket(key: np.ndarray, nkey: int, mask: int) -> int:
     return int(np.intp(h & np.uint64(mask))) & ~1
 
 
-@njit(cache=True, inline="always")
+@internal
 def _same_key(tt_key: np.ndarray, i: int, key: np.ndarray, nkey: int) -> bool:
     for t in range(nkey):  # noqa: SIM110  (a plain loop: numba compiles it without a generator)
         if tt_key[i, t] != key[t]:
@@ -280,7 +288,7 @@ def _same_key(tt_key: np.ndarray, i: int, key: np.ndarray, nkey: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@internal
 def tt_store(
     tt_key: np.ndarray,
     tt_val: np.ndarray,
@@ -357,21 +365,7 @@ def tt_rehash(
     return stored
 
 
-@njit(cache=True)
-def count_lines(prm: np.ndarray, lines: np.ndarray, b0: Any, b1: Any, cnt: np.ndarray) -> None:
-    """Fill ``cnt[j, p]``: player p's cells on line j (``b0``, ``b1``: the players' masks)."""
-    w = width(b0, prm[P_WORDS])
-    for j in range(prm[P_LINES]):
-        a = 0
-        b = 0
-        for i in range(w):
-            a += popcount(line_word(lines, j, i) & word(b0, i))
-            b += popcount(line_word(lines, j, i) & word(b1, i))
-        cnt[j, 0] = a
-        cnt[j, 1] = b
-
-
-@njit(cache=True)
+@internal
 def _paired(
     prm: np.ndarray, lines: np.ndarray, cnt: np.ndarray, side: int, empty: Any, seen: Any, scratch: np.ndarray
 ) -> bool:
@@ -385,13 +379,13 @@ def _paired(
     board's). ``scratch`` holds at least ``prm[P_CELLS] + 6 * nlines + 3`` integers; ``seen``
     is a mask (a row of W words for the multi-word form) to work in.
     """
-    # scratch: [0, cells) the copy that owns each cell (-1: free); then the copies' lines;
-    # then the depth-first stack of copies and of the cells they took
+    # scratch: [0, cells) the copy that owns each cell (-1: free); then the copies' lines (at
+    # base); then the depth-first stack of copies (at sc) and of the cells they took (at sl),
+    # read by offset rather than through views (a view is an object numba counts references to)
     k = prm[P_K]
     nlines = prm[P_LINES]
     base = prm[P_CELLS]
     w = width(empty, prm[P_WORDS])
-    owner = scratch[:base]
     n = 0
     for j in range(nlines):
         if cnt[j, 1 - side] != 0:
@@ -403,20 +397,20 @@ def _paired(
         n += 2
     if n > count(empty, w):
         return False
-    stack_copy = scratch[base + n : base + 2 * n + 1]
-    stack_cell = scratch[base + 2 * n + 1 : base + 3 * n + 2]
+    sc = base + n
+    sl = base + 2 * n + 1
     for i in range(w):
         x = word(empty, i)
         while x != ZERO:
-            owner[64 * i + lowest_cell(x)] = -1
+            scratch[64 * i + lowest_cell(x)] = -1
             x &= x - ONE
     for copy in range(n):
-        stack_copy[0] = copy
+        scratch[sc] = copy
         depth = 0
         seen = zero(seen, w)
         found = False
         while depth >= 0:
-            j = scratch[base + stack_copy[depth]]
+            j = scratch[base + scratch[sc + depth]]
             c = -1
             for i in range(w):
                 cand = line_word(lines, j, i) & word(empty, i) & ~word(seen, i)
@@ -427,191 +421,209 @@ def _paired(
                 depth -= 1
                 continue
             seen = with_cell(seen, c)
-            stack_cell[depth] = c
-            if owner[c] < 0:  # a free cell: shift the cells along the path
+            scratch[sl + depth] = c
+            if scratch[c] < 0:  # a free cell: shift the cells along the path
                 for level in range(depth, -1, -1):
-                    owner[stack_cell[level]] = stack_copy[level]
+                    scratch[scratch[sl + level]] = scratch[sc + level]
                 found = True
                 break
             depth += 1
-            stack_copy[depth] = owner[c]
+            scratch[sc + depth] = scratch[c]
         if not found:
             return False
     return True
 
 
-@njit(cache=True)
-def _evaluate(
-    prm: np.ndarray,
-    lines: np.ndarray,
-    cnt: np.ndarray,
-    me: Any,
-    op: Any,
-    mover: int,
-    d: int,
-    e: int,
-    full: Any,
-    tmp: np.ndarray,
-    scratch: np.ndarray,
-    allowed: Any,
-) -> tuple[int, int, int, int, Any, int]:
-    """What the rules say about a node before any move is searched.
+# -- what the rules say about a node: one function per rule ---------------------------------------
+#
+# Each returns ``(kind, value, lb, ub, allowed, init)`` before any move of the node is searched:
+# ``kind`` EXACT with ``value``, or SEARCH with static bounds ``lb <= value <= ub``, the mask of
+# moves worth searching (made in the ``allowed`` given) and ``init``, the best value among the
+# moves left out (-INF if none). ``empty``: the node's empty cells; ``seen``: a mask to work in;
+# ``me``/``op``: the mover's and the opponent's cells. The search of one rule compiles only that
+# rule's function (:func:`search_kernel`).
 
-    Returns ``(kind, value, lb, ub, allowed, init)``: ``kind`` EXACT with ``value``, or SEARCH
-    with static bounds ``lb <= value <= ub``, the mask of moves worth searching (made in the
-    ``allowed`` given) and ``init``, the best value among the moves left out (-INF if none).
-    """
-    rule = prm[P_RULE]
+
+@internal
+def _evaluate_standard(  # type: ignore[no-untyped-def]
+    prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed
+):
+    """Standard rules (see the module docstring)."""
     k = prm[P_K]
     nlines = prm[P_LINES]
     w = width(me, prm[P_WORDS])
     other = 1 - mover
-    empty = empty_to(tmp_row(tmp, T_EMPTY), full, me, op, w)
-    seen = tmp_row(tmp, T_SEEN)
-    if rule == STANDARD:
-        thr_o = zero(tmp_row(tmp, T_A), w)
-        live = zero(tmp_row(tmp, T_B), w)
-        win_m = False
-        max_m = -1
-        max_o = -1
-        live_m = 0
-        live_o = 0
-        for j in range(nlines):
-            a = cnt[j, mover]
-            b = cnt[j, other]
-            if a == 0 or b == 0:
-                live = or_line(live, lines, j, w)
-            if b == 0:
-                live_m += 1
-                if a > max_m:
-                    max_m = a
-                if a == k - 1:
-                    win_m = True
-                    break
-            if a == 0:
-                live_o += 1
-                if b > max_o:
-                    max_o = b
-                if b == k - 1:
-                    thr_o = or_line_andnot(thr_o, lines, j, op, w)
-        if win_m:
-            return EXACT, WIN - (d + 1), 0, 0, allowed, 0
-        if e == 0:
-            return EXACT, 0, 0, 0, allowed, 0
-        nthr = count(thr_o, w)
-        if nthr >= 2:
-            return EXACT, -(WIN - (d + 2)), 0, 0, allowed, 0
-        ub = 0
-        if max_m >= 0:
-            t = 2 * (k - max_m) - 1
-            if t <= e:
-                ub = WIN - (d + t)
-        lb = 0
-        if max_o >= 0:
-            t = 2 * (k - max_o)
-            if t <= e:
-                lb = -(WIN - (d + t))
-        # a pairing needs two empty cells for each line
-        if ub > 0 and 2 * live_m <= e and _paired(prm, lines, cnt, mover, empty, seen, scratch):
-            ub = 0
-        if lb < 0 and nthr == 0 and 2 * live_o <= e and _paired(prm, lines, cnt, other, empty, seen, scratch):
-            lb = 0
-        if lb == ub:
-            return EXACT, lb, 0, 0, allowed, 0
-        if nthr == 1:
-            allowed = assign(allowed, thr_o, w)
-            return SEARCH, 0, lb, ub, allowed, (-(WIN - (d + 2)) if e >= 2 else -INF)
-        # a cell on no line that either side can still complete is worth no more than a pass,
-        # and claiming a cell is never worse than passing (the strategy-stealing argument)
-        allowed = and_to(allowed, empty, live, w)
-        return SEARCH, 0, lb, ub, allowed, -INF
-    if rule == MISERE:
-        poison = zero(tmp_row(tmp, T_A), w)
-        live_m = False
-        live_o = False
-        for j in range(nlines):
-            a = cnt[j, mover]
-            b = cnt[j, other]
-            if b == 0:
-                live_m = True
-                if a == k - 1:
-                    poison = or_line_andnot(poison, lines, j, me, w)
-            if a == 0:
-                live_o = True
-        if e == 0:
-            return EXACT, 0, 0, 0, allowed, 0
-        allowed = andnot_to(allowed, empty, poison, w)
-        if not nonzero(allowed, w):
-            return EXACT, -(WIN - (d + 1)), 0, 0, allowed, 0
-        if e == 1:
-            return EXACT, 0, 0, 0, allowed, 0
-        # the mover plays safe, so the opponent can at best be forced to lose at ply 2, and
-        # the mover can be forced no sooner than ply 3; a side with no line it could still
-        # be made to complete never loses
-        lb = -(WIN - (d + 3)) if live_m and e >= 3 else 0
-        ub = WIN - (d + 2) if live_o else 0
-        init = -INF if same(allowed, empty, w) else -(WIN - (d + 1))
-        return SEARCH, 0, lb, ub, allowed, init
-    if rule == MAKER_BREAKER:
-        maker = prm[P_MAKER]
-        breaker = 1 - maker
-        maker_bits = me if mover == maker else op
-        thr = zero(tmp_row(tmp, T_A), w)
-        hit = assign(tmp_row(tmp, T_B), full, w)
-        alive = zero(tmp_row(tmp, T_C), w)
-        nsurv = 0
-        max_a = -1
-        for j in range(nlines):
-            if cnt[j, breaker] != 0:
-                continue
-            nsurv += 1
-            a = cnt[j, maker]
-            if a > max_a:
-                max_a = a
+    thr_o = zero(tmp_row(tmp, T_A), w)
+    live = zero(tmp_row(tmp, T_B), w)
+    win_m = False
+    max_m = -1
+    max_o = -1
+    live_m = 0
+    live_o = 0
+    for j in range(nlines):
+        a = cnt[j, mover]
+        b = cnt[j, other]
+        if a == 0 or b == 0:
+            live = or_line(live, lines, j, w)
+        if b == 0:
+            live_m += 1
+            if a > max_m:
+                max_m = a
             if a == k - 1:
-                thr = or_line_andnot(thr, lines, j, maker_bits, w)
-            hit = and_line(hit, lines, j, w)
-            alive = or_line(alive, lines, j, w)
-        hit = and_into(hit, empty, w)
-        latest = WIN - (d + e)  # Breaker's win when the board is full, at the latest
-        if mover == maker:
-            if nsurv == 0:  # Breaker has already won (only at a root given so)
-                return EXACT, -(WIN - d), 0, 0, allowed, 0
-            if nonzero(thr, w):
-                return EXACT, WIN - (d + 1), 0, 0, allowed, 0
-            nhit = count(hit, w)
-            if nhit >= 2:
-                return EXACT, -(WIN - (d + 2)), 0, 0, allowed, 0
-            t = 2 * (k - max_a) - 1
-            ub = WIN - (d + t) if t <= e else -latest
-            if ub > -latest and _paired(prm, lines, cnt, maker, empty, seen, scratch):
-                ub = -latest
-            if nhit == 1:
-                allowed = assign(allowed, hit, w)
-                return SEARCH, 0, -(WIN - (d + 2)), ub, allowed, (-(WIN - (d + 2)) if e >= 2 else -INF)
-            # a cell on no surviving line is worth a pass to either side; see STANDARD
-            allowed = and_to(allowed, empty, alive, w)
-            return SEARCH, 0, -(WIN - (d + 4)), ub, allowed, -INF
-        if nsurv == 0:
-            return EXACT, WIN - d, 0, 0, allowed, 0
-        if nonzero(hit, w):
+                win_m = True
+                break
+        if a == 0:
+            live_o += 1
+            if b > max_o:
+                max_o = b
+            if b == k - 1:
+                thr_o = or_line_andnot(thr_o, lines, j, op, w)
+    if win_m:
+        return EXACT, WIN - (d + 1), 0, 0, allowed, 0
+    if e == 0:
+        return EXACT, 0, 0, 0, allowed, 0
+    nthr = count(thr_o, w)
+    if nthr >= 2:
+        return EXACT, -(WIN - (d + 2)), 0, 0, allowed, 0
+    ub = 0
+    if max_m >= 0:
+        t = 2 * (k - max_m) - 1
+        if t <= e:
+            ub = WIN - (d + t)
+    lb = 0
+    if max_o >= 0:
+        t = 2 * (k - max_o)
+        if t <= e:
+            lb = -(WIN - (d + t))
+    # a pairing needs two empty cells for each line
+    if ub > 0 and 2 * live_m <= e and _paired(prm, lines, cnt, mover, empty, seen, scratch):
+        ub = 0
+    if lb < 0 and nthr == 0 and 2 * live_o <= e and _paired(prm, lines, cnt, other, empty, seen, scratch):
+        lb = 0
+    if lb == ub:
+        return EXACT, lb, 0, 0, allowed, 0
+    if nthr == 1:
+        allowed = assign(allowed, thr_o, w)
+        return SEARCH, 0, lb, ub, allowed, (-(WIN - (d + 2)) if e >= 2 else -INF)
+    # a cell on no line that either side can still complete is worth no more than a pass,
+    # and claiming a cell is never worse than passing (the strategy-stealing argument)
+    allowed = and_to(allowed, empty, live, w)
+    return SEARCH, 0, lb, ub, allowed, -INF
+
+
+@internal
+def _evaluate_misere(  # type: ignore[no-untyped-def]
+    prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed
+):
+    """Misère rules."""
+    k = prm[P_K]
+    nlines = prm[P_LINES]
+    w = width(me, prm[P_WORDS])
+    other = 1 - mover
+    poison = zero(tmp_row(tmp, T_A), w)
+    live_m = False
+    live_o = False
+    for j in range(nlines):
+        a = cnt[j, mover]
+        b = cnt[j, other]
+        if b == 0:
+            live_m = True
+            if a == k - 1:
+                poison = or_line_andnot(poison, lines, j, me, w)
+        if a == 0:
+            live_o = True
+    if e == 0:
+        return EXACT, 0, 0, 0, allowed, 0
+    allowed = andnot_to(allowed, empty, poison, w)
+    if not nonzero(allowed, w):
+        return EXACT, -(WIN - (d + 1)), 0, 0, allowed, 0
+    if e == 1:
+        return EXACT, 0, 0, 0, allowed, 0
+    # the mover plays safe, so the opponent can at best be forced to lose at ply 2, and
+    # the mover can be forced no sooner than ply 3; a side with no line it could still
+    # be made to complete never loses
+    lb = -(WIN - (d + 3)) if live_m and e >= 3 else 0
+    ub = WIN - (d + 2) if live_o else 0
+    init = -INF if same(allowed, empty, w) else -(WIN - (d + 1))
+    return SEARCH, 0, lb, ub, allowed, init
+
+
+@internal
+def _evaluate_maker_breaker(  # type: ignore[no-untyped-def]
+    prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed
+):
+    """Maker-Breaker rules."""
+    k = prm[P_K]
+    nlines = prm[P_LINES]
+    w = width(me, prm[P_WORDS])
+    maker = prm[P_MAKER]
+    breaker = 1 - maker
+    maker_bits = me if mover == maker else op
+    thr = zero(tmp_row(tmp, T_A), w)
+    hit = assign(tmp_row(tmp, T_B), empty, w)  # the empty cells on every surviving line
+    alive = zero(tmp_row(tmp, T_C), w)
+    nsurv = 0
+    max_a = -1
+    for j in range(nlines):
+        if cnt[j, breaker] != 0:
+            continue
+        nsurv += 1
+        a = cnt[j, maker]
+        if a > max_a:
+            max_a = a
+        if a == k - 1:
+            thr = or_line_andnot(thr, lines, j, maker_bits, w)
+        hit = and_line(hit, lines, j, w)
+        alive = or_line(alive, lines, j, w)
+    latest = WIN - (d + e)  # Breaker's win when the board is full, at the latest
+    if mover == maker:
+        if nsurv == 0:  # Breaker has already won (only at a root given so)
+            return EXACT, -(WIN - d), 0, 0, allowed, 0
+        if nonzero(thr, w):
             return EXACT, WIN - (d + 1), 0, 0, allowed, 0
-        nthr = count(thr, w)
-        if nthr >= 2:
+        nhit = count(hit, w)
+        if nhit >= 2:
             return EXACT, -(WIN - (d + 2)), 0, 0, allowed, 0
-        t = 2 * (k - max_a)
-        lb = -(WIN - (d + t)) if t <= e else latest
-        if lb < latest and _paired(prm, lines, cnt, maker, empty, seen, scratch):
-            lb = latest
-        ub = WIN - (d + 3)
-        if lb == ub:
-            return EXACT, lb, 0, 0, allowed, 0
-        if nthr == 1:
-            allowed = assign(allowed, thr, w)
-            return SEARCH, 0, lb, ub, allowed, (-(WIN - (d + 2)) if e >= 2 else -INF)
+        t = 2 * (k - max_a) - 1
+        ub = WIN - (d + t) if t <= e else -latest
+        if ub > -latest and _paired(prm, lines, cnt, maker, empty, seen, scratch):
+            ub = -latest
+        if nhit == 1:
+            allowed = assign(allowed, hit, w)
+            return SEARCH, 0, -(WIN - (d + 2)), ub, allowed, (-(WIN - (d + 2)) if e >= 2 else -INF)
+        # a cell on no surviving line is worth a pass to either side; see STANDARD
         allowed = and_to(allowed, empty, alive, w)
-        return SEARCH, 0, lb, ub, allowed, -INF
-    # cumulative
+        return SEARCH, 0, -(WIN - (d + 4)), ub, allowed, -INF
+    if nsurv == 0:
+        return EXACT, WIN - d, 0, 0, allowed, 0
+    if nonzero(hit, w):
+        return EXACT, WIN - (d + 1), 0, 0, allowed, 0
+    nthr = count(thr, w)
+    if nthr >= 2:
+        return EXACT, -(WIN - (d + 2)), 0, 0, allowed, 0
+    t = 2 * (k - max_a)
+    lb = -(WIN - (d + t)) if t <= e else latest
+    if lb < latest and _paired(prm, lines, cnt, maker, empty, seen, scratch):
+        lb = latest
+    ub = WIN - (d + 3)
+    if lb == ub:
+        return EXACT, lb, 0, 0, allowed, 0
+    if nthr == 1:
+        allowed = assign(allowed, thr, w)
+        return SEARCH, 0, lb, ub, allowed, (-(WIN - (d + 2)) if e >= 2 else -INF)
+    allowed = and_to(allowed, empty, alive, w)
+    return SEARCH, 0, lb, ub, allowed, -INF
+
+
+@internal
+def _evaluate_cumulative(  # type: ignore[no-untyped-def]
+    prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed
+):
+    """Cumulative rules."""
+    k = prm[P_K]
+    nlines = prm[P_LINES]
+    w = width(me, prm[P_WORDS])
+    other = 1 - mover
     if e == 0:
         return EXACT, 0, 0, 0, allowed, 0
     live_m = 0
@@ -633,7 +645,7 @@ def _evaluate(
     return SEARCH, 0, lb, ub, allowed, -INF  # dead cells: see STANDARD
 
 
-@njit(cache=True, inline="always")
+@internal
 def _move_score(
     through: np.ndarray,
     nthrough: np.ndarray,
@@ -653,7 +665,7 @@ def _move_score(
     return s
 
 
-@njit(cache=True)
+@internal
 def _order(
     prm: np.ndarray,
     through: np.ndarray,
@@ -688,198 +700,239 @@ def _order(
     return n
 
 
-@njit(cache=True)
-def search(
-    prm: np.ndarray,
-    lines: np.ndarray,
-    through: np.ndarray,
-    nthrough: np.ndarray,
-    symtab: np.ndarray,
-    weights: np.ndarray,
-    tt_key: np.ndarray,
-    tt_val: np.ndarray,
-    tt_move: np.ndarray,
-    tt_work: np.ndarray,
-    bits: np.ndarray,
-    keys: np.ndarray,
-    stack: np.ndarray,
-    moves: np.ndarray,
-    cnt: np.ndarray,
-    stats: np.ndarray,
-    scratch: np.ndarray,
-    full: np.uint64 | np.ndarray,
-    tmp: np.ndarray,
-    limit: int,
-) -> int:
-    """Run the search set up in ``bits[0]``, ``stack[0]`` (window) and ``stats`` for at most
-    ``limit`` more nodes. Returns DONE (the root's value is in ``stats[S_RET]``) or PAUSED (call
-    again to go on).
+_SEARCH: dict[int, Any] = {}
 
-    ``bits[d]`` holds three masks (the mover's cells, the opponent's, the moves still to
-    order), ``keys[d]`` the node's key, ``full`` the board's cells: one-word, ``bits`` is
-    (depth, 3) uint64, ``full`` a uint64 and ``tmp`` NUM_TMP unused uint64; multi-word, ``bits``
-    is (depth, 3, W), ``full`` W words and ``tmp`` (NUM_TMP, 2W) rows to work in.
+
+def search_kernel(rule: int) -> Any:
+    """The search of one rule (a rule code): :func:`search` below, compiled with only that
+    rule's code. The rule is a constant of the closure, so numba drops the other rules'
+    branches before it types the code (and keys the cache by it): a game's first solve
+    compiles a quarter of the rules, in each mask representation it uses.
     """
-    rule = prm[P_RULE]
-    mask = prm[P_TT_MASK]
-    root_mover = prm[P_ROOT_MOVER]
-    root_empty = prm[P_ROOT_EMPTY]
-    tt_min = prm[P_TT_MIN_EMPTY]
-    k = prm[P_K]
-    w = width(full, prm[P_WORDS])
-    nkey = 2 * w  # the key's words
-    bits = unowned(bits)  # type: ignore[call-arg]
-    keys = unowned(keys)
-    lines = unowned(lines)
-    tmp = unowned(tmp)
-    full = as_mask(full)
-    img = tmp[T_IMG]
+    kernel = _SEARCH.get(rule)
+    if kernel is None:
+        kernel = _SEARCH[rule] = _search_for(rule)
+    return kernel
 
-    d = stats[S_DEPTH]
-    mode = stats[S_MODE]
-    ret = stats[S_RET]
-    nodes = stats[S_NODES]
-    stores = stats[S_STORES]
-    stop = nodes + limit
 
-    while True:
-        if mode == ENTER:
-            if nodes >= stop:
-                stats[S_DEPTH] = d
-                stats[S_MODE] = mode
-                stats[S_RET] = ret
-                stats[S_NODES] = nodes
-                stats[S_STORES] = stores
-                return PAUSED
-            nodes += 1
-            me = row(bits, d, 0)
-            op = row(bits, d, 1)
-            alpha = stack[d, F_ALPHA]
-            beta = stack[d, F_BETA]
-            e = root_empty - d
-            mover = (root_mover + d) & 1
-            kind, v, lb, ub, allowed, init = _evaluate(
-                prm, lines, cnt, me, op, mover, d, e, full, tmp, scratch, row(bits, d, 2)
-            )
-            if kind == EXACT:
-                ret = v
-                mode = RETURN
-                continue
-            if ub <= alpha or lb == ub:
-                ret = ub
-                mode = RETURN
-                continue
-            if lb >= beta:
-                ret = lb
-                mode = RETURN
-                continue
-            best_move = -1
-            keyed = 0
-            if e >= tt_min:
-                keyed = 1
-                key = keys[d]
-                canonical(prm, me, op, symtab, key, img)
-                slot = bucket(key, nkey, mask)
-                for i in range(slot, slot + 2):
-                    if tt_work[i] != 0 and _same_key(tt_key, i, key, nkey):
-                        lo = max(from_node(tt_val[i, 0], d, rule), lb)
-                        hi = min(from_node(tt_val[i, 1], d, rule), ub)
-                        best_move = tt_move[i]
-                        if lo >= beta or lo == hi:
-                            ret = lo
-                            mode = RETURN
-                        elif hi <= alpha:
-                            ret = hi
-                            mode = RETURN
-                        break
-                if mode == RETURN:
-                    continue
-            stack[d, F_KEYED] = keyed
-            stack[d, F_NODES0] = nodes
-            # the table's best move first; the others (left in bits[d, 2]) are scored only if
-            # it does not cut off
-            if best_move >= 0 and has(allowed, best_move):
-                moves[d, 0] = best_move
-                n = 1
-                put(bits, d, 2, without_cell(allowed, best_move), w)
-            else:
-                n = _order(prm, through, nthrough, cnt, weights, moves[d], scratch, 0, allowed, mover)
-                put(bits, d, 2, zero(allowed, w), w)
-            stack[d, F_IDX] = 0
-            stack[d, F_NMOV] = n
-            stack[d, F_BEST] = init
-            stack[d, F_BMOVE] = -1
-            mode = NEXT
-        elif mode == NEXT:
-            best = stack[d, F_BEST]
-            beta = stack[d, F_BETA]
-            idx = stack[d, F_IDX]
-            rest = row(bits, d, 2)
-            if idx == stack[d, F_NMOV] and best < beta and nonzero(rest, w):
-                mover = (root_mover + d) & 1
-                stack[d, F_NMOV] = _order(
-                    prm, through, nthrough, cnt, weights, moves[d], scratch, idx, rest, mover
-                )
-                put(bits, d, 2, zero(rest, w), w)
-            if best >= beta or idx == stack[d, F_NMOV]:
-                bm = stack[d, F_BMOVE]
-                if stack[d, F_KEYED] != 0:
-                    alpha = stack[d, F_ALPHA]
-                    lo = -INF
-                    hi = INF
-                    if best <= alpha:
-                        hi = best
-                    elif best >= beta:
-                        lo = best
-                    else:
-                        lo = best
-                        hi = best
-                    lo = to_node(lo, d, rule)
-                    hi = to_node(hi, d, rule)
-                    work = 1
-                    span = nodes - stack[d, F_NODES0]
-                    while span > 0 and work < 255:
-                        span >>= 1
-                        work += 1
-                    stores += tt_store(tt_key, tt_val, tt_move, tt_work, mask, keys[d], lo, hi, bm, work)
-                ret = best
-                mode = RETURN
-                continue
-            c = moves[d, idx]
-            stack[d, F_IDX] = idx + 1
-            stack[d, F_CUR] = c
-            mover = (root_mover + d) & 1
-            p = 0
-            if rule == CUMULATIVE:
-                for t in range(nthrough[c]):
-                    j = through[c, t]
-                    if cnt[j, mover] == k - 1 and cnt[j, 1 - mover] == 0:
-                        p += 1
-            stack[d, F_PTS] = p
-            for t in range(nthrough[c]):
-                cnt[through[c, t], mover] += 1
-            put(bits, d + 1, 0, row(bits, d, 1), w)
-            put(bits, d + 1, 1, with_cell(assign(row(bits, d + 1, 1), row(bits, d, 0), w), c), w)
-            alpha = max(stack[d, F_ALPHA], best)
-            stack[d + 1, F_ALPHA] = p - beta
-            stack[d + 1, F_BETA] = p - alpha
-            d += 1
-            mode = ENTER
+def _search_for(rule: int) -> Any:
+    @entry
+    def search(
+        prm: np.ndarray,
+        lines: np.ndarray,
+        through: np.ndarray,
+        nthrough: np.ndarray,
+        symtab: np.ndarray,
+        weights: np.ndarray,
+        tt_key: np.ndarray,
+        tt_val: np.ndarray,
+        tt_move: np.ndarray,
+        tt_work: np.ndarray,
+        bits: np.ndarray,
+        keys: np.ndarray,
+        stack: np.ndarray,
+        moves: np.ndarray,
+        cnt: np.ndarray,
+        stats: np.ndarray,
+        scratch: np.ndarray,
+        full: np.uint64 | np.ndarray,
+        tmp: np.ndarray,
+        limit: int,
+    ) -> int:
+        """Run the search set up in ``bits[0]``, ``stack[0]`` (window) and ``stats`` for at most
+        ``limit`` more nodes. Returns DONE (the root's value is in ``stats[S_RET]``) or PAUSED (call
+        again to go on).
+
+        ``bits[d]`` holds three masks (the mover's cells, the opponent's, the moves still to
+        order), ``keys[d]`` the node's key, ``full`` the board's cells: one-word, ``bits`` is
+        (depth, 3) uint64, ``full`` a uint64 and ``tmp`` NUM_TMP unused uint64; multi-word, ``bits``
+        is (depth, 3, W), ``full`` W words and ``tmp`` (NUM_TMP, 2W) rows to work in.
+        """
+        # the rule is a constant here: numba keeps one of these branches and types no other
+        if rule == STANDARD:
+            evaluate = _evaluate_standard
+        elif rule == MISERE:
+            evaluate = _evaluate_misere
+        elif rule == MAKER_BREAKER:
+            evaluate = _evaluate_maker_breaker
         else:
-            if d == 0:
-                stats[S_DEPTH] = 0
-                stats[S_MODE] = mode
-                stats[S_RET] = ret
-                stats[S_NODES] = nodes
-                stats[S_STORES] = stores
-                return DONE
-            d -= 1
-            c = stack[d, F_CUR]
-            mover = (root_mover + d) & 1
-            for t in range(nthrough[c]):
-                cnt[through[c, t], mover] -= 1
-            v = stack[d, F_PTS] - ret
-            if v > stack[d, F_BEST]:
-                stack[d, F_BEST] = v
-                stack[d, F_BMOVE] = c
-            mode = NEXT
+            evaluate = _evaluate_cumulative
+        mask = prm[P_TT_MASK]
+        root_mover = prm[P_ROOT_MOVER]
+        root_empty = prm[P_ROOT_EMPTY]
+        tt_min = prm[P_TT_MIN_EMPTY]
+        k = prm[P_K]
+        w = width(full, prm[P_WORDS])
+        nkey = 2 * w  # the key's words
+        bits = unowned(bits)  # type: ignore[call-arg]
+        keys = unowned(keys)
+        lines = unowned(lines)
+        tmp = unowned(tmp)
+        full = as_mask(full)
+        img = tmp[T_IMG]
+
+        d = stats[S_DEPTH]
+        mode = stats[S_MODE]
+        ret = stats[S_RET]
+        nodes = stats[S_NODES]
+        stores = stats[S_STORES]
+        stop = nodes + limit
+
+        while True:
+            if mode == ENTER:
+                if nodes >= stop:
+                    stats[S_DEPTH] = d
+                    stats[S_MODE] = mode
+                    stats[S_RET] = ret
+                    stats[S_NODES] = nodes
+                    stats[S_STORES] = stores
+                    return PAUSED
+                nodes += 1
+                me = row(bits, d, 0)
+                op = row(bits, d, 1)
+                alpha = stack[d, F_ALPHA]
+                beta = stack[d, F_BETA]
+                e = root_empty - d
+                mover = (root_mover + d) & 1
+                empty = empty_to(tmp_row(tmp, T_EMPTY), full, me, op, w)
+                kind, v, lb, ub, allowed, init = evaluate(
+                    prm,
+                    lines,
+                    cnt,
+                    me,
+                    op,
+                    mover,
+                    d,
+                    e,
+                    empty,
+                    tmp_row(tmp, T_SEEN),
+                    tmp,
+                    scratch,
+                    row(bits, d, 2),
+                )
+                if kind == EXACT:
+                    ret = v
+                    mode = RETURN
+                    continue
+                if ub <= alpha or lb == ub:
+                    ret = ub
+                    mode = RETURN
+                    continue
+                if lb >= beta:
+                    ret = lb
+                    mode = RETURN
+                    continue
+                best_move = -1
+                keyed = 0
+                if e >= tt_min:
+                    keyed = 1
+                    key = keys[d]
+                    canonical(prm, me, op, symtab, key, img)
+                    slot = bucket(key, nkey, mask)
+                    for i in range(slot, slot + 2):
+                        if tt_work[i] != 0 and _same_key(tt_key, i, key, nkey):
+                            lo = max(from_node(tt_val[i, 0], d, rule), lb)
+                            hi = min(from_node(tt_val[i, 1], d, rule), ub)
+                            best_move = tt_move[i]
+                            if lo >= beta or lo == hi:
+                                ret = lo
+                                mode = RETURN
+                            elif hi <= alpha:
+                                ret = hi
+                                mode = RETURN
+                            break
+                    if mode == RETURN:
+                        continue
+                stack[d, F_KEYED] = keyed
+                stack[d, F_NODES0] = nodes
+                # the table's best move first; the others (left in bits[d, 2]) are scored only if
+                # it does not cut off
+                if best_move >= 0 and has(allowed, best_move):
+                    moves[d, 0] = best_move
+                    n = 1
+                    put(bits, d, 2, without_cell(allowed, best_move), w)
+                else:
+                    n = _order(
+                        prm, through, nthrough, cnt, weights, moves[d], scratch, NO_MOVES, allowed, mover
+                    )
+                    put(bits, d, 2, zero(allowed, w), w)
+                stack[d, F_IDX] = 0
+                stack[d, F_NMOV] = n
+                stack[d, F_BEST] = init
+                stack[d, F_BMOVE] = -1
+                mode = NEXT
+            elif mode == NEXT:
+                best = stack[d, F_BEST]
+                beta = stack[d, F_BETA]
+                idx = stack[d, F_IDX]
+                rest = row(bits, d, 2)
+                if idx == stack[d, F_NMOV] and best < beta and nonzero(rest, w):
+                    mover = (root_mover + d) & 1
+                    stack[d, F_NMOV] = _order(
+                        prm, through, nthrough, cnt, weights, moves[d], scratch, idx, rest, mover
+                    )
+                    put(bits, d, 2, zero(rest, w), w)
+                if best >= beta or idx == stack[d, F_NMOV]:
+                    bm = stack[d, F_BMOVE]
+                    if stack[d, F_KEYED] != 0:
+                        alpha = stack[d, F_ALPHA]
+                        lo = -INF
+                        hi = INF
+                        if best <= alpha:
+                            hi = best
+                        elif best >= beta:
+                            lo = best
+                        else:
+                            lo = best
+                            hi = best
+                        lo = to_node(lo, d, rule)
+                        hi = to_node(hi, d, rule)
+                        work = 1
+                        span = nodes - stack[d, F_NODES0]
+                        while span > 0 and work < 255:
+                            span >>= 1
+                            work += 1
+                        stores += tt_store(tt_key, tt_val, tt_move, tt_work, mask, keys[d], lo, hi, bm, work)
+                    ret = best
+                    mode = RETURN
+                    continue
+                c = moves[d, idx]
+                stack[d, F_IDX] = idx + 1
+                stack[d, F_CUR] = c
+                mover = (root_mover + d) & 1
+                p = 0
+                if rule == CUMULATIVE:
+                    for t in range(nthrough[c]):
+                        j = through[c, t]
+                        if cnt[j, mover] == k - 1 and cnt[j, 1 - mover] == 0:
+                            p += 1
+                stack[d, F_PTS] = p
+                for t in range(nthrough[c]):
+                    cnt[through[c, t], mover] += 1
+                put(bits, d + 1, 0, row(bits, d, 1), w)
+                put(bits, d + 1, 1, with_cell(assign(row(bits, d + 1, 1), row(bits, d, 0), w), c), w)
+                alpha = max(stack[d, F_ALPHA], best)
+                stack[d + 1, F_ALPHA] = p - beta
+                stack[d + 1, F_BETA] = p - alpha
+                d += 1
+                mode = ENTER
+            else:
+                if d == 0:
+                    stats[S_DEPTH] = 0
+                    stats[S_MODE] = mode
+                    stats[S_RET] = ret
+                    stats[S_NODES] = nodes
+                    stats[S_STORES] = stores
+                    return DONE
+                d -= 1
+                c = stack[d, F_CUR]
+                mover = (root_mover + d) & 1
+                for t in range(nthrough[c]):
+                    cnt[through[c, t], mover] -= 1
+                v = stack[d, F_PTS] - ret
+                if v > stack[d, F_BEST]:
+                    stack[d, F_BEST] = v
+                    stack[d, F_BMOVE] = c
+                mode = NEXT
+
+    return search

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from noughts.core import Game, LimitExceeded, Move, NoughtsError, Outcome, Player, Position
 from noughts.core import game as make_game
 from noughts.core.budget import Budget
+from noughts.exact.quotient import quotient_engine
 from noughts.exact.reference import after_move, move_key, terminal_value
 from noughts.exact.result import MoveValue, SolveResult, Value
 from noughts.exact.search import Searcher
@@ -41,6 +42,7 @@ __all__ = [
     "PYTHON_SEARCH_CELLS",
     "ValueOracle",
     "best_moves",
+    "engine_name",
     "make_engine",
     "move_values",
     "principal_variation",
@@ -65,12 +67,18 @@ and loading the compiled kernel would cost more than the search."""
 
 
 def make_engine(game: Game, budget: Budget | None = None, *, prefer_fast: bool | None = None) -> ValueOracle:
-    """The best exact solver for ``game``: the numba kernel where it takes the game, else the
-    Python :class:`~noughts.exact.search.Searcher`. ``prefer_fast`` forces the choice; by
-    default the kernel serves boards of more than :data:`PYTHON_SEARCH_CELLS` cells. A game that
-    need not end is solved whole by retrograde analysis on the first question
+    """The best exact solver for ``game``: for Notakto on more than
+    :data:`~noughts.exact.quotient.SEARCH_BOARDS` boards the board's misère quotient
+    (:class:`~noughts.exact.quotient.QuotientEngine`: outcomes and winning moves, distances
+    unknown), else the numba kernel where it takes the game, else the Python
+    :class:`~noughts.exact.search.Searcher`. ``prefer_fast`` forces the choice between the two
+    searches; by default the kernel serves boards of more than :data:`PYTHON_SEARCH_CELLS` cells.
+    A game that need not end is solved whole by retrograde analysis on the first question
     (:class:`~noughts.exact.retro.RetroOracle`).
     """
+    quotient = quotient_engine(game)
+    if quotient is not None:
+        return quotient
     if not game.properties.bounded:
         from noughts.exact.retro import RetroOracle
 
@@ -126,11 +134,15 @@ def principal_variation(
     """The line both sides play from ``position`` when each plays the first best move in
     ``legal_moves()`` order, to the end of the game. Its length is the value's ``plies``.
 
+    Where the distance is unknown (``value.plies is None``) the line is one in which each move
+    keeps the outcome: the winner's first winning move, the loser's first legal move.
     In a game that need not end, a drawn line never ends: it follows the first move that keeps
     the draw and stops when a position comes back (the line then repeats).
     """
     if value is None:
         value = oracle.value(position)
+    if value.plies is None:
+        return _outcome_line(oracle, position, value)
     line: list[Move] = []
     if value.outcome is Outcome.DRAW and not position.game.properties.bounded:
         seen = {position}
@@ -155,6 +167,29 @@ def principal_variation(
         else:
             raise AssertionError(f"no move of {position.text()!r} keeps its value {value}")
     return tuple(line)
+
+
+def _outcome_line(oracle: ValueOracle, position: Position, value: Value) -> tuple[Move, ...]:
+    line: list[Move] = []
+    while not position.is_terminal():
+        for move in position.legal_moves():
+            child = position.play(move)
+            child_value = oracle.value(child)
+            if child_value.outcome is value.outcome:
+                line.append(move)
+                position, value = child, child_value
+                break
+        else:
+            raise AssertionError(f"no move of {position.text()!r} keeps its outcome {value.outcome}")
+    return tuple(line)
+
+
+def engine_name(oracle: object) -> str:
+    """What answered: ``search`` (alpha-beta), ``kernel`` (the numba solver), ``table`` (a solved
+    table), ``quotient`` (a misère quotient) or ``retro`` (retrograde analysis of a game that need
+    not end), from the engine's ``engine`` attribute.
+    """
+    return str(getattr(oracle, "engine", "search"))
 
 
 def solve(
@@ -192,7 +227,9 @@ def solve(
 
     if position.is_terminal():
         value = terminal_value(position)
-        return SolveResult(game, position, value, (), (), 0, time.perf_counter() - started)
+        return SolveResult(
+            game, position, value, (), (), 0, time.perf_counter() - started, engine_name(oracle)
+        )
 
     moves = position.legal_moves()
     view = _ProgressView(progress, f"solving {game}", len(moves) + 1)
@@ -214,7 +251,16 @@ def solve(
     finally:
         view.close()
         _attach(oracle, None)
-    return SolveResult(game, position, value, tuple(rated), pv, _nodes(oracle), time.perf_counter() - started)
+    return SolveResult(
+        game,
+        position,
+        value,
+        tuple(rated),
+        pv,
+        _nodes(oracle),
+        time.perf_counter() - started,
+        engine_name(oracle),
+    )
 
 
 # -- helpers ------------------------------------------------------------------------------------------

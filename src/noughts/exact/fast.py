@@ -4,7 +4,7 @@
 Maker-Breaker or cumulative rules) on any board noughts builds, with exact distances: the
 winner wins as fast as possible and the loser loses as slowly as possible. Boards of at most 64
 cells go to the one-word kernel (a player's cells are one uint64), larger ones to the
-multi-word kernel (one uint64 per 64 cells): one search, :func:`noughts.exact._kernels.search`,
+multi-word kernel (one uint64 per 64 cells): one search, :func:`noughts.exact._kernels.search_kernel`,
 that numba compiles once for each of the two mask representations. Both are held to the
 plain memoised minimax of :mod:`noughts.exact.reference` by the tests on every reachable position of the 3x3 games (the
 multi-word kernel forced on them with one and two words) and on every position reachable from
@@ -35,7 +35,7 @@ from noughts.core.budget import Budget
 from noughts.core.tables import split_words
 from noughts.exact import _kernels as K
 from noughts.exact.result import WIN, Value, from_int
-from noughts.kernels.claim import CUMULATIVE, MAKER_BREAKER, MISERE
+from noughts.kernels.codes import CUMULATIVE, MAKER_BREAKER, MISERE
 
 __all__ = ["MAX_CELLS", "WORD_CELLS", "FastSolver", "supports"]
 
@@ -45,7 +45,7 @@ MAX_CELLS = BOARD_MAX_CELLS
 WORD_CELLS = 64
 """Boards of at most this many cells go to the one-word kernel (masks of one uint64), larger
 ones to the multi-word kernel (masks of one uint64 word per 64 cells; both are
-:func:`noughts.exact._kernels.search`). The one-word kernel is the faster on the boards both
+:func:`noughts.exact._kernels.search_kernel`). The one-word kernel is the faster on the boards both
 take (``bench/solve_targets.py --wide`` measures the two side by side)."""
 
 MAX_SYMMETRIES = 64
@@ -130,6 +130,9 @@ class FastSolver:
     (at least the board needs), on any board (the tests hold it to the reference that way).
     """
 
+    engine = "kernel"
+    """The engine's name in solve results (:func:`noughts.exact.api.engine_name`)."""
+
     def __init__(
         self,
         game: Game,
@@ -162,6 +165,7 @@ class FastSolver:
         cells = board.num_cells
         nlines = len(board.lines)
         self._scored = rule == CUMULATIVE
+        self._search = K.search_kernel(rule)
 
         if tt_bytes is None:
             tt_bytes = default_tt_bytes(game, words)
@@ -312,12 +316,12 @@ class FastSolver:
         if self.words is None:
             self._bits[0, 0] = me
             self._bits[0, 1] = op
-            K.count_lines(self._prm, self._lines, np.uint64(b[0]), np.uint64(b[1]), self._cnt)
+            count_lines(self._lines, np.uint64(b[0]), np.uint64(b[1]), self._cnt)
         else:
             words = split_words((me, op, b[0], b[1]), self.words)
             self._bits[0, 0] = words[0]
             self._bits[0, 1] = words[1]
-            K.count_lines(self._prm, self._lines, words[2], words[3], self._cnt)
+            count_lines(self._lines, words[2], words[3], self._cnt)
         stats = self._stats
         stats[K.S_DEPTH] = 0
         stats[K.S_MODE] = K.ENTER
@@ -350,7 +354,7 @@ class FastSolver:
             )
             # at most `limit` nodes, then back here to check the budget
             started = time.perf_counter()
-            status = K.search(*args)
+            status = self._search(*args)
             took = time.perf_counter() - started
             done = int(stats[K.S_NODES]) - self.nodes
             self.nodes = int(stats[K.S_NODES])
@@ -367,6 +371,18 @@ class FastSolver:
                 self.progress(self.nodes)
             if self.budget is not None:
                 self.budget.check(self.table_bytes, f"{self.nodes:,} positions searched")
+
+
+def count_lines(
+    lines: UInt64Array, first: np.uint64 | UInt64Array, second: np.uint64 | UInt64Array, cnt: Int64Array
+) -> None:
+    """Fill ``cnt[j, p]``: player p's cells on line j, for the masks ``first`` and ``second``
+    (one word each with ``lines`` one word per line, or W words each with ``lines`` of shape
+    ``(lines, W)``). Once per search, so NumPy (no kernel to compile).
+    """
+    for p, mask in enumerate((first, second)):
+        hits = np.bitwise_count(lines & mask)
+        cnt[: len(lines), p] = hits if hits.ndim == 1 else hits.sum(axis=1)
 
 
 def _score_difference(position: Position) -> int:

@@ -10,14 +10,17 @@ learners) stands on this package and writes none of these again:
   reference;
 * :mod:`noughts.kernels.masks`: the operations on masks of cells, written once for both
   representations, one ``uint64`` (boards of at most 64 cells) or ``W`` words (any board);
-* :mod:`noughts.kernels.claim`: the rule and result codes as numba constants (from
-  :class:`noughts.core.Rule` and :class:`noughts.core.Result`) and :func:`claim_after`, which
-  judges one claim incrementally under the four claim rules, with a NumPy twin
-  (:func:`claim_after_many`) for the vectorised counter; both are held to
-  :mod:`noughts.core.claim` on every reachable position of the small games.
+* :mod:`noughts.kernels.codes`: the rule and result codes as plain ints numba folds into
+  constants (read off :class:`noughts.core.Rule` and :class:`noughts.core.Result`);
+* :mod:`noughts.kernels.claim`: :func:`~noughts.kernels.claim.claim_after`, which judges one
+  claim incrementally under the four claim rules, for one-word and W-word masks; and its NumPy
+  twin :func:`~noughts.kernels.claim_numpy.claim_after_many` in :mod:`noughts.kernels.claim_numpy`,
+  for the vectorised counter; both are held to :mod:`noughts.core.claim` on every claim of the
+  3x3 and 3x4 games (``tests/kernels/test_claim.py``).
 
-The package imports only :mod:`noughts.core`, NumPy and numba (and this file imports nothing,
-so importing :mod:`noughts.kernels.rng` does not load numba). The tables a kernel reads come
+The package imports only :mod:`noughts.core`, NumPy and numba; ``rng``, ``codes`` and
+``claim_numpy`` do not import numba (nor does this file), so the references, the drivers' codes
+and the counter load no compiler. The tables a kernel reads come
 from the board (:attr:`noughts.core.Board.tables`), the rule from the game
 (``game.claim_rule``, ``game.maker``).
 """

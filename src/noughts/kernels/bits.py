@@ -33,9 +33,12 @@ from noughts.kernels import rng as reference
 
 __all__ = [
     "GOLDEN",
+    "INTERNAL",
     "ONE",
     "ZERO",
     "cell_bit",
+    "entry",
+    "internal",
     "lowest_cell",
     "nth_cell",
     "popcount",
@@ -44,6 +47,26 @@ __all__ = [
     "rng_uniform",
     "stream_start",
 ]
+
+INTERNAL: Any = {"no_cfunc_wrapper": True}
+"""The jit options of a function numba code calls and Python never does (an overload's body):
+no C wrapper to build, which is a good part of a small function's first compile."""
+
+
+def internal(fn: Callable[..., Any]) -> Any:
+    """``@njit(cache=True)`` for a kernel's internal function, called from numba code only: no
+    Python and no C wrapper are built for it (calling it from Python is then an error numba
+    does not catch), which saves about a tenth of a kernel's first compile.
+    """
+    jit: Any = njit
+    return jit(cache=True, no_cpython_wrapper=True, **INTERNAL)(fn)
+
+
+def entry(fn: Callable[..., Any]) -> Any:
+    """``@njit(cache=True)`` for a kernel that Python calls: its Python wrapper, no C wrapper."""
+    jit: Any = njit
+    return jit(cache=True, **INTERNAL)(fn)
+
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)

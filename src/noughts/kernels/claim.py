@@ -1,4 +1,4 @@
-"""One claim judged under the four claim rules: :func:`claim_after` (numba) and its NumPy twin.
+"""One claim judged under the four claim rules: :func:`claim_after`, for numba kernels.
 
 After a player claims a cell, only the lines through that cell can have changed, so a claim is
 judged from those lines and a small running value (the *aux*) the game keeps:
@@ -12,15 +12,13 @@ judged from those lines and a small running value (the *aux*) the game keeps:
   score, ``aux1`` the second's); when the board is full the higher score wins, equal scores draw.
 
 These are the rules of :mod:`noughts.core.claim` (``ClaimGame._after_claim``), the reference
-the tests hold both functions to, on every reachable position of the 3x3 and 3x4 games under
-every rule (Maker-Breaker in both orders) and on samples of larger boards, with one-word and
-W-word masks. The result is a :class:`noughts.core.Result` code: :data:`RUNNING` (-1), or the
-winner's player index (:data:`FIRST` 0, :data:`SECOND` 1), or :data:`DRAW` (2). The rule codes
-are :class:`noughts.core.Rule`'s, as plain ints numba folds into constants: a kernel takes the
-code from ``game.claim_rule`` and Maker from ``game.maker``.
-
-A game starts with ``aux0 = aux1 = 0``, but for Maker-Breaker ``aux0`` = the number of lines
-(:func:`start_aux`).
+the tests hold this function and its NumPy twin (:func:`noughts.kernels.claim_numpy.claim_after_many`)
+to, on every reachable position of the 3x3 and 3x4 games under every rule (Maker-Breaker in both
+orders) and on samples of larger boards, with one-word and W-word masks. The result is a
+:class:`noughts.core.Result` code and the rule a :class:`noughts.core.Rule` code, as the plain
+ints of :mod:`noughts.kernels.codes` (numba folds them into constants): a kernel takes the rule
+from ``game.claim_rule`` and Maker from ``game.maker``. A game starts with ``aux0 = aux1 = 0``,
+but for Maker-Breaker ``aux0`` = the number of lines (:func:`noughts.kernels.codes.start_aux`).
 """
 
 from __future__ import annotations
@@ -28,44 +26,15 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
-from numba import njit
 
-from noughts.core.codes import Result, Rule
+from noughts.kernels.bits import internal
+from noughts.kernels.codes import CUMULATIVE, DRAW, FIRST, MAKER_BREAKER, MISERE, RUNNING, SECOND
 from noughts.kernels.masks import covers_line, line_width, meets_line_besides
 
-__all__ = [
-    "CUMULATIVE",
-    "DRAW",
-    "FIRST",
-    "MAKER_BREAKER",
-    "MISERE",
-    "RUNNING",
-    "SECOND",
-    "STANDARD",
-    "claim_after",
-    "claim_after_many",
-    "completes",
-    "start_aux",
-]
-
-STANDARD = int(Rule.STANDARD)
-MISERE = int(Rule.MISERE)
-MAKER_BREAKER = int(Rule.MAKER_BREAKER)
-CUMULATIVE = int(Rule.CUMULATIVE)
-
-RUNNING = int(Result.RUNNING)
-FIRST = int(Result.FIRST)
-SECOND = int(Result.SECOND)
-DRAW = int(Result.DRAW)
+__all__ = ["claim_after", "completes"]
 
 
-def start_aux(rule: int, lines: int) -> int:
-    """``aux0`` at the start of a game of ``lines`` lines (``aux1`` starts at 0)."""
-    return lines if rule == MAKER_BREAKER else 0
-
-
-@njit(cache=True)
+@internal
 def completes(mine: Any, cell: int, lines: np.ndarray, through: np.ndarray, nthrough: np.ndarray) -> bool:
     """Whether ``mine`` (which holds ``cell``) holds every cell of a line through ``cell``."""
     w = line_width(lines)
@@ -75,7 +44,7 @@ def completes(mine: Any, cell: int, lines: np.ndarray, through: np.ndarray, nthr
     return False
 
 
-@njit(cache=True)
+@internal
 def claim_after(
     rule: int,
     maker: int,
@@ -126,95 +95,3 @@ def claim_after(
     if full and rule != MAKER_BREAKER:
         return DRAW, aux0, aux1
     return RUNNING, aux0, aux1
-
-
-# -- the NumPy twin: one claim of one cell in many positions at once --------------------------------
-
-Masks = npt.NDArray[np.uint64]
-Ints = npt.NDArray[np.int64]
-
-
-class _Lines:
-    """Which positions hold every cell of a line: ``covers(line)``, in reused buffers (the
-    temporaries of ``(mine & line) == line`` cost more than the operations themselves).
-    """
-
-    def __init__(self, mine: Masks):
-        self.mine = mine
-        self.tmp = np.empty(mine.shape, dtype=np.uint64)
-        self.hit = np.empty(mine.shape, dtype=bool)
-
-    def covers(self, line: npt.NDArray[np.uint64]) -> npt.NDArray[np.bool_]:
-        np.bitwise_and(self.mine, line, out=self.tmp)
-        np.equal(self.tmp, line, out=self.hit)
-        return self.hit if self.hit.ndim == 1 else np.asarray(self.hit.all(axis=1))
-
-
-def claim_after_many(
-    rule: int,
-    maker: int,
-    mover: int,
-    mine: Masks,
-    theirs: Masks,
-    cell: int,
-    full: bool | npt.NDArray[np.bool_],
-    lines: Masks,
-    through: npt.NDArray[np.integer[Any]],
-    nthrough: npt.NDArray[np.integer[Any]],
-    aux0: Ints,
-    aux1: Ints,
-) -> tuple[npt.NDArray[np.int8], Ints, Ints]:
-    """:func:`claim_after` for ``mover`` claiming the same ``cell`` in many positions: ``mine``
-    and ``theirs`` hold one position per row (shape ``(n,)`` of ``uint64`` with ``lines`` one
-    word per line, or ``(n, W)`` with ``lines`` of shape ``(lines, W)``), ``full`` is one flag
-    or one per position, ``aux0``/``aux1`` one value per position (any integer dtype, kept).
-    Returns the result codes (``int8``) and the new ``aux0``, ``aux1``: new arrays where the
-    claim changes them, the arrays given where it does not (they are never written to).
-    """
-    n = mine.shape[0]
-    js = through[cell, : nthrough[cell]]
-    result = np.full(n, RUNNING, dtype=np.int8)
-    if rule == CUMULATIVE:
-        gained = np.zeros(n, dtype=aux0.dtype)
-        mask = _Lines(mine)
-        for j in js:
-            np.add(gained, mask.covers(lines[j]), out=gained)
-        if mover == FIRST:
-            aux0 = aux0 + gained
-        else:
-            aux1 = aux1 + gained
-        ended = _where(full, n)
-        if ended is not None:
-            result[ended] = DRAW
-            result[ended & (aux0 > aux1)] = FIRST
-            result[ended & (aux1 > aux0)] = SECOND
-        return result, aux0, aux1
-    if rule == MAKER_BREAKER and mover != maker:
-        others = mine.copy()
-        if others.ndim == 1:
-            others &= ~np.uint64(1 << cell)
-        else:
-            others[:, cell // 64] &= ~np.uint64(1 << (cell % 64))
-        lost = np.zeros(n, dtype=aux0.dtype)
-        for j in js:
-            met = (others & lines[j]) != 0
-            lost += ~(met if met.ndim == 1 else met.any(axis=1))  # a line Breaker had not touched
-        aux0 = aux0 - lost
-        result[aux0 == 0] = mover
-        return result, aux0, aux1
-    won = np.zeros(n, dtype=bool)
-    mask = _Lines(mine)
-    for j in js:
-        won |= mask.covers(lines[j])
-    result[won] = 1 - mover if rule == MISERE else mover
-    ended = _where(full, n) if rule != MAKER_BREAKER else None
-    if ended is not None:
-        result[ended & ~won] = DRAW
-    return result, aux0, aux1
-
-
-def _where(full: bool | npt.NDArray[np.bool_], n: int) -> npt.NDArray[np.bool_] | None:
-    """``full`` as one flag per position, or None where no position is full."""
-    if np.ndim(full) == 0:
-        return np.ones(n, dtype=bool) if full else None
-    return np.asarray(full, dtype=bool)

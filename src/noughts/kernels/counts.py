@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from noughts.kernels.bits import popcount
-from noughts.kernels.claim import CUMULATIVE, DRAW, FIRST, MAKER_BREAKER, MISERE, RUNNING, SECOND
+from noughts.kernels.codes import CUMULATIVE, DRAW, FIRST, MAKER_BREAKER, MISERE, RUNNING, SECOND
 from noughts.kernels.masks import line_word, width, word
 
 __all__ = ["claim_counted", "line_counts", "unclaim_counted"]

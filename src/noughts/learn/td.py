@@ -45,7 +45,7 @@ from noughts.exact.states import (
     state_space,
 )
 from noughts.kernels.rng import MASK64, SplitMix64
-from noughts.learn.convergence import RateWindowState
+from noughts.learn.convergence import RateWindowReference, RateWindowState
 from noughts.learn.evaluation import INITS, initial_values
 
 __all__ = ["UPDATES", "TDConfig", "TDLearner", "td_reference"]
@@ -88,7 +88,7 @@ def td_reference(
     config: TDConfig,
     rng: SplitMix64,
     episodes: int,
-    rate: RateWindowState | None = None,
+    rate: RateWindowReference | RateWindowState | None = None,
     delta: float = 1e-8,
 ) -> tuple[list[int], bool]:
     """The algorithm, plainly, over positions.

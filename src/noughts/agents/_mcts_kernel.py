@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from noughts.kernels.bits import rng_below
-from noughts.kernels.claim import DRAW, RUNNING
+from noughts.kernels.codes import DRAW, RUNNING
 from noughts.kernels.counts import claim_counted
 from noughts.kernels.masks import (
     assign,
