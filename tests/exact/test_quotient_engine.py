@@ -53,7 +53,7 @@ def test_four_empty_boards_match_the_search() -> None:
 
 
 def test_solve_picks_the_quotient_above_the_search_boards() -> None:
-    assert make_engine(noughts.game(f"notakto(boards={SEARCH_BOARDS})")).engine == "search"
+    assert make_engine(noughts.game(f"notakto(boards={SEARCH_BOARDS})")).engine == "python"
     assert make_engine(noughts.game(f"notakto(boards={SEARCH_BOARDS + 1})")).engine == "quotient"
     r = solve("notakto(boards=16)")
     assert r.engine == "quotient"

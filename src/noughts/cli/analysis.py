@@ -13,9 +13,18 @@ from rich.text import Text
 from noughts.cli.views import MARK_STYLES, styled_line
 from noughts.core import Game, Outcome, Player
 from noughts.core.text import render_grid
-from noughts.exact.result import SolveResult, Value
+from noughts.exact.result import MoveValue, SolveResult, Value
 
-__all__ = ["best_line", "cost_line", "count_table", "marked_board", "moves_table", "value_text"]
+__all__ = [
+    "best_line",
+    "best_moves_text",
+    "cost_line",
+    "count_table",
+    "marked_board",
+    "move_line",
+    "moves_table",
+    "value_text",
+]
 
 VALUE_STYLES = {"win": "bold green", "draw": "yellow", "loss": "bold red"}
 
@@ -43,6 +52,48 @@ def value_text(game: Game, value: Value) -> str:
 def _plies(value: Value) -> str:
     """A move's plies to the end, the move included; ``?`` where unknown."""
     return "?" if value.plies is None else str(value.plies + 1)
+
+
+def move_line(game: Game, mover: Player, mv: MoveValue, index: int, total: int) -> Text:
+    """One move's value as ``solve`` prints it once proved: move, result for the mover, the
+    outcome (and distance or score), and how many of the moves are done.
+    """
+    verdict = _verdict(mv.value, mover)
+    text = Text.assemble(
+        (f"  {game.format_move(mv.move):>6}  ", "bold"),
+        (f"{verdict:<5}", VALUE_STYLES[verdict]),
+        "  ",
+        styled_line(move_value_text(game, mv.value)),
+        (f"  ({index + 1} of {total})", "dim"),
+    )
+    return text
+
+
+def move_value_text(game: Game, value: Value) -> str:
+    """A move's value: the outcome, in how many plies counting the move (if known), the score."""
+    text = game.outcome_text(value.outcome)
+    if value.score is not None:
+        return f"{text} (score difference {value.score:+d})"
+    if value.outcome is not Outcome.DRAW and value.plies is not None:
+        plies = value.plies + 1
+        text += f" in {plies} {'ply' if plies == 1 else 'plies'}"
+    return text
+
+
+def best_moves_text(result: SolveResult) -> str:
+    """The moves that keep the position's value (as proved so far), in notation."""
+    mover = result.position.to_move
+    if not result.moves:
+        return ""
+    top = result.moves[0].value
+    best = [
+        mv
+        for mv in result.moves
+        if _verdict(mv.value, mover) == _verdict(top, mover) and mv.value.score == top.score
+    ]
+    if top.plies is not None:
+        best = [mv for mv in best if mv.value.plies == top.plies]
+    return " ".join(result.game.format_move(mv.move) for mv in best)
 
 
 def moves_table(result: SolveResult) -> Table:

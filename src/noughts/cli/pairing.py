@@ -20,6 +20,7 @@ import noughts
 from noughts.cli.exits import answer
 from noughts.cli.paths import check_writable
 from noughts.core import Game, NoughtsError, Player, Position
+from noughts.core.registry import hypergraph
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -87,7 +88,7 @@ def find(
 
     if save is not None:
         check_writable(save, "--save")
-    game = noughts.game(spec)
+    game = hypergraph(spec)  # boards past the playing limit too
     start = game.start() if position is None else game.parse(position)
     started = time.perf_counter()
     result = find_pairing(start, _player(breaker, "--breaker"))
@@ -189,7 +190,7 @@ def check(
         raise NoughtsError(f"--fallback is one of {', '.join(FALLBACKS)}, not {fallback!r}")
     if search not in ("auto", "always", "never"):
         raise NoughtsError(f"--search is auto, always or never, not {search!r}")
-    game = noughts.game(spec)
+    game = hypergraph(spec)  # boards past the playing limit too
     player = _player(role, "--role")
     loaded = load_pairing(pairing, game, player)
     structure = check_structure(loaded)
@@ -381,7 +382,7 @@ def criterion(spec: SpecArg, position: PositionOpt = None, as_json: JsonOpt = Fa
     """
     from noughts.pairing.potential import danger, erdos_selfridge
 
-    game = noughts.game(spec)
+    game = hypergraph(spec)  # boards past the playing limit too
     es = erdos_selfridge(game)
     start: Position | None = None if position is None else game.parse(position)
     d = None if start is None else danger(start)

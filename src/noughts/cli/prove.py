@@ -1,9 +1,11 @@
-"""``noughts prove``: re-run the 7x7x7 casework (002 §4) and check its certificate.
+"""``noughts prove``: Breaker proofs with pairing leaves, draws, the 7x7x7 casework, certificates.
 
-``prove cube7`` settles every case of Breaker's strategy over the parallel executor (local
-processes, or Ray with ``--address``) and writes a certificate; ``prove check CERT`` verifies a
-certificate without trusting the search. Library: :mod:`noughts.pairing.cube7`,
-:mod:`noughts.pairing.certificate`.
+``prove breaker SPEC`` asks whether one side can stop the other from completing a line
+(:mod:`noughts.pairing.breaker`); ``prove draw SPEC`` proves a standard game drawn;
+``prove cube7`` re-runs 002 §4's casework (:mod:`noughts.pairing.cube7`); ``prove check CERT``
+verifies a certificate of either kind without trusting the search. Exit status: 0 proved (or
+valid), 1 the answer is no (disproved, or a certificate fails its check; a cube7 certificate
+that fails exits 2, as it always has), 2 bad input, 3 the budget ran out.
 """
 
 from __future__ import annotations
@@ -14,14 +16,16 @@ from typing import Annotated
 
 import typer
 
-from noughts.cli.exits import answer
+from noughts.cli.exits import Exit, answer
 from noughts.cli.paths import check_writable
-from noughts.core.errors import NoughtsError
+from noughts.core.budget import Budget
+from noughts.core.errors import LimitExceeded, NoughtsError
 
 __all__ = ["register"]
 
 prove_app = typer.Typer(
-    help="Computer-assisted proofs: the 7x7x7 Maker-Breaker casework (002 §4) and its certificate.",
+    help="Computer-assisted proofs: Breaker strategies with pairing leaves, draws, the 7x7x7 casework "
+    "(002 §4), and their certificates.",
     no_args_is_help=True,
 )
 
@@ -107,12 +111,23 @@ def check(
     cert: Annotated[Path, typer.Argument(metavar="CERT", help="The certificate's .json file.")],
     as_json: JsonOpt = False,
 ) -> None:
-    """Verify a certificate independently: digest, case set, normalisation, every pairing.
+    """Verify a certificate independently: a Breaker certificate (every node of the strategy, every
+    pairing), one written by ``solve --certificate`` (as ``solve check`` does), or the 7x7x7
+    casework certificate (digest, case set, normalisation, every pairing).
 
-    Exit status 0 when valid; 1 (with the failing case named) when the certificate does not
-    check; 2 when the file cannot be read at all.
+    Exit status 0 when valid; 1 (with the failing node, position or case named) when the certificate does
+    not check; 2 when the file cannot be read at all.
     """
+    if _kind(cert) == "breaker":
+        _check_breaker(cert, as_json)
+        return
     from rich.console import Console
+
+    from noughts.cli.certify import check_command, is_container
+
+    if is_container(cert):
+        check_command(cert, as_json)
+        return
 
     from noughts.pairing.certificate import check_certificate
 
@@ -130,6 +145,236 @@ def check(
     Console(highlight=False).print(
         f"[bold green]valid[/]: {result.verified:,} cases verified ({cases}) in {result.seconds:.1f} s; sha256 {result.digest}"
     )
+
+
+def _kind(cert: Path) -> str | None:
+    """The kind a certificate's header declares (None for the 7x7x7 casework format)."""
+    path = cert if cert.suffix == ".json" else cert.with_suffix(".json")
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None  # the casework checker says what is wrong
+    return doc.get("kind") if isinstance(doc, dict) and isinstance(doc.get("kind"), str) else None
+
+
+def _check_breaker(cert: Path, as_json: bool) -> None:
+    from rich.console import Console
+
+    from noughts.pairing.breaker import check_breaker_certificate
+
+    console = Console(stderr=True, highlight=False)
+    with console.status(f"checking {cert} ...", spinner="dots"):
+        result = check_breaker_certificate(cert)
+    if as_json:
+        typer.echo(json.dumps(result.to_json()))
+    elif result.valid:
+        statement = result.claim.get("statement", "")
+        value = " (a draw)" if result.claim.get("value") == "draw" else ""
+        Console(highlight=False).print(
+            f"[bold green]valid[/]: {statement}{value}; {result.checked:,} nodes checked in {result.seconds:.1f} s; "
+            f"sha256 {result.digest}"
+        )
+    else:
+        Console(stderr=True, highlight=False).print(f"[bold red]invalid[/]: {result.first_failure}")
+    answer(result.valid)
+
+
+SpecArg = Annotated[
+    str, typer.Argument(metavar="SPEC", help="The game, e.g. 'mnk(7,7,5)' or 'maker_breaker(mnk(6,6,5))'.")
+]
+PositionOpt = Annotated[
+    str | None, typer.Option("--position", metavar="TEXT", help="Start from this position (its text form).")
+]
+CertOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--certificate", metavar="FILE", help="Write the proof's certificate: FILE.json and FILE.npz."
+    ),
+]
+WorkersOpt = Annotated[
+    int,
+    typer.Option(
+        "--workers", min=1, help="Split the proof by the first move over this many processes (1: none)."
+    ),
+]
+AddressOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--address", metavar="RAY_ADDR", help="Split over a Ray cluster at this address ('local' starts one)."
+    ),
+]
+MaxSeconds = Annotated[
+    float, typer.Option("--max-seconds", min=0.001, help="Stop (exit 3) after this many seconds.")
+]
+MaxMemory = Annotated[
+    int,
+    typer.Option("--max-memory", metavar="MIB", min=1, help="Stop (exit 3) past this many MiB of tables."),
+]
+
+
+def _budget(max_seconds: float, max_memory: int) -> Budget:
+    return Budget(max_seconds=max_seconds, max_memory=max_memory * 2**20)
+
+
+class _Bar:
+    """The search's progress on stderr (nodes, pairings, the root's proof and disproof numbers)."""
+
+    def __init__(self, enabled: bool, what: str):
+        self.enabled = enabled
+        self.what = what
+        self.status: object = None
+
+    def __enter__(self) -> _Bar:
+        if self.enabled:
+            from rich.console import Console
+
+            self.status = Console(stderr=True, highlight=False).status(f"{self.what} ...", spinner="dots")
+            self.status.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.status is not None:
+            self.status.__exit__(*exc)  # type: ignore[attr-defined]
+
+    def __call__(self, p: object) -> None:
+        if self.status is not None:
+            self.status.update(  # type: ignore[attr-defined]
+                f"{self.what}: {p.nodes:,} nodes, {p.paired:,} pairings found, "  # type: ignore[attr-defined]
+                f"{p.seconds:.0f} s"  # type: ignore[attr-defined]
+            )
+
+
+@prove_app.command("breaker")
+def breaker(
+    spec: SpecArg,
+    position: PositionOpt = None,
+    breaker_side: Annotated[
+        str | None,
+        typer.Option(
+            "--breaker", metavar="first|second", help="Who breaks in a standard game (default: second)."
+        ),
+    ] = None,
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules",
+            metavar="standard|maker_breaker",
+            help="standard: the game's own rules (Breaker may win first); maker_breaker: Breaker never uses its own lines.",
+        ),
+    ] = None,
+    certificate: CertOpt = None,
+    workers: WorkersOpt = 1,
+    address: AddressOpt = None,
+    max_seconds: MaxSeconds = 300.0,
+    max_memory: MaxMemory = 2048,
+    as_json: JsonOpt = False,
+) -> None:
+    """Can Breaker stop Maker from completing a line? A search of Breaker's replies until pairings
+    settle them, every Maker move answered. Standard games from the empty board: a draw.
+
+    Exit status 0 proved, 1 disproved (Maker wins), 2 bad input, 3 the budget ran out.
+    """
+    from noughts.pairing.breaker import prove_breaker
+
+    _check_certificate_path(certificate)
+    with _Bar(not as_json, "searching") as bar:
+        try:
+            result = prove_breaker(
+                spec,
+                position,
+                breaker=breaker_side,
+                rules=rules,
+                budget=_budget(max_seconds, max_memory),
+                progress=bar,
+                certificate=None if certificate is None else str(certificate),
+                workers=workers,
+                address=address,
+            )
+        except LimitExceeded as error:
+            _out_of_budget(error, as_json)
+    if as_json:
+        typer.echo(json.dumps(result.to_json()))
+    else:
+        from rich.console import Console
+
+        console = Console(highlight=False)
+        style = "bold green" if result.proved else "bold red"
+        console.print(result.describe(), style=style)
+        console.print(
+            f"{result.nodes:,} nodes, {result.paired:,} pairings found in {result.pairings:,} searches, "
+            f"{result.covered:,} moves answered by zones, {result.seconds:.2f} s ({result.executor}, "
+            f"{result.workers} worker{'s' if result.workers != 1 else ''})",
+            style="dim",
+        )
+        if result.certificate:
+            console.print(f"certificate {result.certificate} (sha256 {result.digest})", style="dim")
+    answer(bool(result.proved))
+
+
+@prove_app.command("draw")
+def draw(
+    spec: SpecArg,
+    position: PositionOpt = None,
+    certificate: CertOpt = None,
+    workers: WorkersOpt = 1,
+    address: AddressOpt = None,
+    max_seconds: MaxSeconds = 300.0,
+    max_memory: MaxMemory = 2048,
+    as_json: JsonOpt = False,
+) -> None:
+    """Prove a standard game drawn: the second player stops the first (a Breaker proof) and,
+    from the empty board, strategy stealing; elsewhere each side's Breaker proof.
+
+    Exit status 0 a draw, 1 not a draw (a side can force a win), 2 bad input, 3 the budget ran out.
+    """
+    from noughts.pairing.breaker import prove_draw
+
+    _check_certificate_path(certificate)
+    with _Bar(not as_json, "searching") as bar:
+        try:
+            result = prove_draw(
+                spec,
+                position,
+                budget=_budget(max_seconds, max_memory),
+                progress=bar,
+                certificate=None if certificate is None else str(certificate),
+                workers=workers,
+                address=address,
+            )
+        except LimitExceeded as error:
+            _out_of_budget(error, as_json)
+    if as_json:
+        typer.echo(json.dumps(result.to_json()))
+    else:
+        from rich.console import Console
+
+        console = Console(highlight=False)
+        console.print(result.describe(), style="bold green" if result.draw else "bold red")
+        for part in result.parts:
+            console.print(
+                f"  {part.describe()}: {part.nodes:,} nodes, {part.seconds:.2f} s"
+                + (f"; certificate {part.certificate}" if part.certificate else ""),
+                style="dim",
+            )
+    answer(result.draw)
+
+
+def _check_certificate_path(certificate: Path | None) -> None:
+    if certificate is None:
+        return
+    if certificate.suffix not in ("", ".json"):
+        raise NoughtsError(
+            f"--certificate names the certificate's .json file (or a stem), not {certificate.name!r}"
+        )
+    check_writable(certificate.with_suffix(".json"), "--certificate")
+
+
+def _out_of_budget(error: LimitExceeded, as_json: bool) -> None:
+    if as_json:
+        typer.echo(json.dumps({"error": str(error), "proved": None}))
+    else:
+        typer.echo(f"noughts: {error}", err=True)
+    raise typer.Exit(Exit.BUDGET)
 
 
 def register(app: typer.Typer) -> None:

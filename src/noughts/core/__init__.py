@@ -13,7 +13,7 @@ from noughts.core.game import TRUNCATION, Game, GameProperties, Layout, Position
 from noughts.core.loopy import FadingGame, ForgetGame, MorrisGame, VanishingGame
 from noughts.core.notakto import NotaktoGame
 from noughts.core.otrio import OtrioGame
-from noughts.core.registry import ENTRIES, board, game
+from noughts.core.registry import ENTRIES, board, game, hypergraph
 from noughts.core.veto import VetoGame
 
 __all__ = [
@@ -56,6 +56,7 @@ __all__ = [
     "board",
     "game",
     "hypercube",
+    "hypergraph",
     "mnk",
     "require_bounded",
     "shape",

@@ -20,6 +20,8 @@ import itertools
 import math
 import operator
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -29,10 +31,32 @@ from noughts.core.errors import LimitExceeded, NotationError, SpecError
 if TYPE_CHECKING:
     from noughts.core.tables import KernelTables
 
-__all__ = ["MAX_CELLS", "Board", "hypercube", "mnk", "shape"]
+__all__ = ["HYPERGRAPH_MAX_CELLS", "MAX_CELLS", "Board", "hypercube", "hypergraph_boards", "mnk", "shape"]
 
 MAX_CELLS = 4096
-"""The largest board noughts builds; larger requests get a clear ``SpecError``."""
+"""The largest board noughts builds for play and search; larger requests get a clear ``SpecError``."""
+
+HYPERGRAPH_MAX_CELLS = 1 << 16
+"""The largest board built inside :func:`hypergraph_boards`, for analysis of its lines only."""
+
+_CELL_LIMIT: ContextVar[int] = ContextVar("noughts_cell_limit", default=MAX_CELLS)
+
+
+@contextmanager
+def hypergraph_boards() -> Iterator[None]:
+    """Build boards of up to :data:`HYPERGRAPH_MAX_CELLS` cells inside this block.
+
+    Playing and full search keep the limit of :data:`MAX_CELLS`; the pairing toolkit and the
+    Breaker prover only read a board's hypergraph (cells, lines, symmetries), and a matching on
+    15,000 cells is cheap, so they build larger boards here (``noughts.core.registry.hypergraph``).
+    The limit is a context variable: it holds for this thread or task only.
+    """
+    token = _CELL_LIMIT.set(HYPERGRAPH_MAX_CELLS)
+    try:
+        yield
+    finally:
+        _CELL_LIMIT.reset(token)
+
 
 _chain = itertools.chain.from_iterable
 _getitem = operator.getitem
@@ -311,8 +335,9 @@ def _column_index(letters: str) -> int:
 
 
 def _check_size(spec: str, num_cells: int, dims: int) -> None:
-    if num_cells > MAX_CELLS:
-        raise SpecError(f"{spec} has {num_cells} cells; noughts builds boards of at most {MAX_CELLS}")
+    limit = _CELL_LIMIT.get()
+    if num_cells > limit:
+        raise SpecError(f"{spec} has {num_cells} cells; noughts builds boards of at most {limit}")
     if num_cells * (3**dims - 1) // 2 > _MAX_LINE_WORK:
         raise SpecError(f"{spec} is too large: {dims} dimensions and {num_cells} cells")
 
@@ -349,8 +374,9 @@ def hypercube(n: int, d: int, k: int | None = None) -> Board:
     _positive("k", k, spec)
     if k > n:
         raise SpecError(f"{spec}: k = {k} is larger than the side of the board ({n})")
-    if d > 12 or n**d > MAX_CELLS:
-        raise SpecError(f"{spec} has {n}^{d} cells; noughts builds boards of at most {MAX_CELLS}")
+    limit = _CELL_LIMIT.get()
+    if d > 12 or n**d > limit:
+        raise SpecError(f"{spec} has {n}^{d} cells; noughts builds boards of at most {limit}")
     _check_size(spec, n**d, d)
     cells = list(itertools.product(range(n), repeat=d))
     return _require_lines(Board("hypercube", spec, (n,) * d, cells, k))

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from noughts.core.board import Board, hypercube, mnk, shape
+from noughts.core.board import Board, hypercube, hypergraph_boards, mnk, shape
 from noughts.core.claim import ClaimGame, CumulativeGame, MakerBreakerGame, MisereGame, StandardGame
 from noughts.core.errors import SpecError
 from noughts.core.game import Game
@@ -20,7 +20,7 @@ from noughts.core.otrio import OtrioGame
 from noughts.core.spec import Call, Value, parse_spec
 from noughts.core.veto import VetoGame
 
-__all__ = ["ENTRIES", "Entry", "Param", "board", "build", "game", "rules_summary"]
+__all__ = ["ENTRIES", "Entry", "Param", "board", "build", "game", "hypergraph", "rules_summary"]
 
 _REQUIRED = object()
 
@@ -287,6 +287,17 @@ def game(spec: str | Game | Board) -> Game:
     if isinstance(made, Board):
         return StandardGame(made)
     return made
+
+
+def hypergraph(spec: str | Game | Board) -> Game:
+    """The game a spec names, its board built up to ``HYPERGRAPH_MAX_CELLS`` cells, for analysis
+    of its lines (the pairing toolkit, the Breaker prover); :func:`game` keeps the playing limit.
+
+    >>> hypergraph("hypercube(11,4)").board.num_cells
+    14641
+    """
+    with hypergraph_boards():
+        return game(spec)
 
 
 def board(spec: str) -> Board:

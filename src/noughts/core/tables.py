@@ -17,7 +17,7 @@ come in both forms. Every array is read-only.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -27,7 +27,7 @@ from noughts.core.errors import NoughtsError
 if TYPE_CHECKING:
     from noughts.core.board import Board
 
-__all__ = ["WORD_BITS", "KernelTables", "split_words"]
+__all__ = ["WORD_BITS", "KernelTables", "Segments", "split_words"]
 
 WORD_BITS = 64
 """Cells per ``uint64`` word of a mask."""
@@ -49,6 +49,29 @@ def split_words(masks: tuple[int, ...] | list[int], words: int) -> UInt64Array:
 def _frozen(a: np.ndarray) -> np.ndarray:
     a.flags.writeable = False
     return a
+
+
+class Segments(NamedTuple):
+    """The lines grouped by the straight run of cells they lie on (:attr:`KernelTables.segments`).
+
+    A *segment* is a maximal run of consecutive board cells along one direction; every window of
+    ``k`` consecutive cells of it is a line, so lines of one segment overlap (``mnk(7,7,5)``: a row
+    of 7 holds the 3 lines starting at columns 0, 1, 2) and one pair of cells can lie in several
+    of them. Lines of different segments share at most one cell. ``cells[s, :length[s]]``: the
+    cells of segment ``s`` in order; ``window[s, i]``: the line starting at position ``i`` (-1
+    past the last); ``line_segment[j]``, ``line_start[j]``: where line ``j`` lies;
+    ``through[c, :nthrough[c]]`` and ``position[c, :]``: the segments through cell ``c`` and the
+    cell's position in each.
+    """
+
+    cells: Int32Array
+    length: Int32Array
+    window: Int32Array
+    line_segment: Int32Array
+    line_start: Int32Array
+    through: Int32Array
+    position: Int32Array
+    nthrough: Int32Array
 
 
 class KernelTables:
@@ -112,6 +135,70 @@ class KernelTables:
     def nthrough(self) -> Int32Array:
         """The number of lines through each cell, shape ``(cells,)``."""
         return _frozen(np.array([len(js) for js in self.board.lines_through], dtype=np.int32))
+
+    @cached_property
+    def segments(self) -> Segments:
+        """The lines grouped by the runs of cells they lie on (see :class:`Segments`).
+
+        >>> from noughts.core.board import mnk
+        >>> s = mnk(7, 7, 5).tables.segments
+        >>> len(s.length), int(s.length.max()), [int(j) for j in s.window[0] if j >= 0]
+        (24, 7, [0, 1, 2])
+        """
+        board = self.board
+        coords = board.coords
+        index = {c: i for i, c in enumerate(coords)}
+        key_of: dict[tuple[tuple[int, ...], int], int] = {}
+        runs: list[list[int]] = []
+        line_seg = np.zeros(self.num_lines, dtype=np.int32)
+        line_start = np.zeros(self.num_lines, dtype=np.int32)
+        for j, line in enumerate(board.lines):
+            if len(line) < 2:  # k = 1: a line of one cell is a segment of its own
+                key_of[((), -1 - j)] = len(runs)
+                line_seg[j] = len(runs)
+                runs.append([line[0]])
+                continue
+            v = tuple(b - a for a, b in zip(coords[line[0]], coords[line[1]], strict=True))
+            at = coords[line[0]]
+            while True:  # back to the first cell of the run
+                back = tuple(x - y for x, y in zip(at, v, strict=True))
+                if back not in index:
+                    break
+                at = back
+            key = (v, index[at])
+            s = key_of.get(key)
+            if s is None:
+                run = []
+                while at in index:
+                    run.append(index[at])
+                    at = tuple(x + y for x, y in zip(at, v, strict=True))
+                s = key_of[key] = len(runs)
+                runs.append(run)
+            line_seg[j] = s
+            line_start[j] = runs[s].index(line[0])
+        n = len(runs)
+        length = np.array([len(r) for r in runs], dtype=np.int32)
+        width = int(length.max()) if n else 1
+        cells = np.full((n, width), -1, dtype=np.int32)
+        window = np.full((n, max(1, width - board.k + 1)), -1, dtype=np.int32)
+        for s, run in enumerate(runs):
+            cells[s, : len(run)] = run
+        window[line_seg, line_start] = np.arange(self.num_lines, dtype=np.int32)
+        per_cell: list[list[tuple[int, int]]] = [[] for _ in range(self.cells)]
+        for s, run in enumerate(runs):
+            for p, c in enumerate(run):
+                per_cell[c].append((s, p))
+        most = max(1, max(len(t) for t in per_cell))
+        through = np.full((self.cells, most), -1, dtype=np.int32)
+        position = np.full((self.cells, most), -1, dtype=np.int32)
+        for c, t in enumerate(per_cell):
+            for i, (s, p) in enumerate(t):
+                through[c, i] = s
+                position[c, i] = p
+        nthrough = np.array([len(t) for t in per_cell], dtype=np.int32)
+        return Segments(
+            *(_frozen(a) for a in (cells, length, window, line_seg, line_start, through, position, nthrough))
+        )
 
     # -- the whole board --------------------------------------------------------------------------
 

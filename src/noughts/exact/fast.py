@@ -130,7 +130,7 @@ class FastSolver:
     (at least the board needs), on any board (the tests hold it to the reference that way).
     """
 
-    engine = "kernel"
+    engine = "alpha-beta"
     """The engine's name in solve results (:func:`noughts.exact.api.engine_name`)."""
 
     def __init__(

@@ -39,7 +39,8 @@ known distance the search can report, before every loss."""
 @dataclass(frozen=True)
 class Value:
     """Who wins under perfect play, in how many plies, and (scoring rules) the final score
-    difference, first minus second.
+    difference, first minus second. ``plies`` is None where the engine proved who wins but not
+    how fast (the proof engine, :mod:`noughts.exact.proof`).
     """
 
     outcome: Outcome
@@ -102,8 +103,15 @@ class MoveValue:
 @dataclass(frozen=True)
 class SolveResult:
     """The solver's answer for one position: its value, every legal move's value (best first),
-    the principal variation, what the search cost, and which engine answered (``search``,
-    ``kernel``, ``table`` or ``quotient``; see :func:`noughts.exact.api.engine_name`).
+    the principal variation, and what the search cost.
+
+    ``engine`` names the engine that answered (``alpha-beta``: the numba kernel, ``python``:
+    the Python search, ``proof``: the proof engine, which proves who wins but not in how many
+    plies, ``table``: a solved table, ``quotient``: Notakto's misère quotient, ``retro``:
+    retrograde analysis, ``rules``: a finished game; see :func:`noughts.exact.api.engine_name`).
+    ``complete`` is False where a budget ran out after the value was proved: ``moves`` then
+    holds the moves whose values were proved, of ``moves_total``. ``certificate`` is the header
+    of the certificate written, if one was.
 
     Where the distances are unknown (``value.plies is None``), the principal variation is a line
     in which the winner keeps the win and the loser plays its first legal move: its length is
@@ -117,12 +125,16 @@ class SolveResult:
     pv: tuple[Move, ...]
     nodes: int
     seconds: float
-    engine: str = "search"
+    engine: str = "alpha-beta"
+    complete: bool = True
+    moves_total: int | None = None
+    stopped: str | None = None
+    certificate: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The ``solve --json`` document (its schema is in the README); the web API serves it too."""
         game = self.game
-        return {
+        doc = {
             "game": str(game),
             "position": self.position.text(),
             "to_move": self.position.to_move.name.lower(),
@@ -132,4 +144,11 @@ class SolveResult:
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
             "engine": self.engine,
+            "complete": self.complete,
+            "moves_total": len(self.moves) if self.moves_total is None else self.moves_total,
         }
+        if self.stopped is not None:
+            doc["stopped"] = self.stopped
+        if self.certificate is not None:
+            doc["certificate"] = self.certificate
+        return doc

@@ -93,7 +93,7 @@ class Searcher:
     'x wins in 1'
     """
 
-    engine = "search"
+    engine = "python"
     """The engine's name in solve results (:func:`noughts.exact.api.engine_name`)."""
 
     def __init__(self, game: Game, budget: Budget | None = None):
