@@ -3,7 +3,7 @@ import pytest
 
 import noughts
 from noughts.agents import make_agent
-from noughts.agents.mcts import MCTSAgent, RootStats, SearchResult, kernel_supports, reference_search
+from noughts.agents.mcts import MCTSAgent, RootStats, SearchResult, _Kernel, kernel_supports, reference_search
 from noughts.arena.grade import reachable_positions
 from noughts.arena.match import play_match
 from noughts.core import NoughtsError
@@ -173,3 +173,62 @@ def test_options():
             make_agent(bad)
     with pytest.raises(NoughtsError, match="kernel"):
         make_agent("mcts:kernel=numba").choose(noughts.game("otrio").start(), np.random.default_rng(0))
+
+
+def _sampled(g, rng, count=3):
+    """The start and positions along random games of ``g``."""
+    positions = [g.start()]
+    for _ in range(count):
+        p = g.start()
+        for _ in range(int(rng.integers(1, min(g.board.num_cells - 2, 40)))):
+            if p.is_terminal():
+                break
+            moves = p.legal_moves()
+            p = p.play(moves[int(rng.integers(len(moves)))])
+        if not p.is_terminal():
+            positions.append(p)
+    return positions
+
+
+def _kernel_search(g, p, sims, solver, seed, words=None):
+    return _Kernel(g, words).search(p, sims, 1.4, solver, seed)
+
+
+@pytest.mark.parametrize("solver", [False, True])
+@pytest.mark.parametrize("spec", BIT_FOR_BIT)
+def test_word_kernel_equals_reference_on_small_boards(spec, solver):
+    """The W-word form of the kernel (masks of 2 words forced on boards that fit one) makes the
+    reference's choices from the same seed, root statistic for root statistic."""
+    g = noughts.game(spec)
+    for i, p in enumerate(_sampled(g, np.random.default_rng(11))):
+        a = _kernel_search(g, p, 300, solver, 1000 + i, words=2)
+        b = reference_search(p, 300, 1.4, solver, SplitMix64(1000 + i))
+        assert a == b, (spec, p.text())
+
+
+@pytest.mark.parametrize(
+    "spec", ["mnk(15,15,5)", "misere(mnk(9,9,4))", "maker_breaker(mnk(9,9,5))", "hypercube(5,3)"]
+)
+def test_word_kernel_equals_reference_past_64_cells(spec):
+    """On boards over 64 cells (W = 2 to 4 words) the kernel is the reference, bit for bit."""
+    g = noughts.game(spec)
+    for i, p in enumerate(_sampled(g, np.random.default_rng(12), count=2)):
+        a = _kernel_search(g, p, 120, i % 2 == 1, 77 + i)
+        b = reference_search(p, 120, 1.4, i % 2 == 1, SplitMix64(77 + i))
+        assert a == b, (spec, p.text())
+    assert kernel_supports(g)
+
+
+def test_clock_stops_the_search_and_slices_change_nothing():
+    """A search under a clock stops early and is the same search as one given the number of
+    simulations it ran (the tree and the stream are kept between slices)."""
+    g = noughts.game("mnk(15,15,5)")
+    p = g.start().play(112)
+    agent = MCTSAgent(10**9, seconds=0.3)
+    timed = agent.search(p, np.random.default_rng(4))
+    assert 0 < timed.sims < 10**9
+    whole = MCTSAgent(timed.sims).search(p, np.random.default_rng(4))
+    assert whole == timed
+    assert make_agent("mcts:seconds=0.2,sims=5").seconds == 0.2
+    with pytest.raises(NoughtsError):
+        make_agent("mcts:seconds=0")

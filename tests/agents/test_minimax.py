@@ -159,3 +159,57 @@ def test_misere_avoids_completing_a_line():
     rng = np.random.default_rng(0)
     assert MinimaxAgent(2).choose(p, rng) != g.parse_move("c1")
     assert p.to_move is Player.FIRST
+
+
+def test_the_table_changes_no_score():
+    """With and without the transposition table, the same moves get exact scores and the
+    scores agree (the table is read at the same remaining depth only); a move's bound may be
+    another bound but stays below the best; so the ties are the same. Searched again with the
+    table filled, likewise. On 4x4 positions under three rules."""
+    rng = np.random.default_rng(1)
+    for spec in ("mnk(4,4,3)", "misere(mnk(4,4,3))", "cumulative(mnk(4,4,3))"):
+        g = noughts.game(spec)
+        for _ in range(8):
+            p = g.start()
+            for _ in range(int(rng.integers(0, 8))):
+                if p.is_terminal():
+                    break
+                p = p.play(p.legal_moves()[int(rng.integers(len(p.legal_moves())))])
+            if p.is_terminal():
+                continue
+            with_tt, without = MinimaxAgent(4, tt=True), MinimaxAgent(4, tt=False)
+            plain = without.root_scores(p)
+            top = max(v for v, exact in plain.values() if exact)
+            first = -1
+            for _ in range(2):  # the second time with the table filled
+                got = with_tt.root_scores(p)
+                exact = {m: v for m, (v, e) in got.items() if e}
+                assert exact == {m: v for m, (v, e) in plain.items() if e}, p.text()
+                assert all(v < top for v, e in got.values() if not e), p.text()
+                if first < 0:
+                    first = with_tt.nodes
+            assert first <= without.nodes  # the first search: never more work than without
+
+
+def test_clock_answers_with_the_deepest_finished_iteration(monkeypatch):
+    """Under a clock the search deepens until time runs out and answers with the last finished
+    depth (a fake clock that advances with every look makes this exact)."""
+    import noughts.agents.minimax as M
+
+    g = noughts.game("mnk(5,5,4)")
+    p = g.start().play(12)
+    now = [0.0]
+
+    def fake() -> float:
+        now[0] += 0.01
+        return now[0]
+
+    monkeypatch.setattr(M.time, "perf_counter", fake)
+    agent = MinimaxAgent(6, seconds=0.05)
+    move = agent.choose(p, np.random.default_rng(0))
+    assert move in p.legal_moves()
+    assert 1 <= agent.reached < 6
+    assert agent.depth == 6
+    assert make_agent("minimax:depth=3,seconds=1").name == "minimax:depth=3,seconds=1"
+    with pytest.raises(NoughtsError):
+        make_agent("minimax:seconds=-1")

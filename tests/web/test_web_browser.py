@@ -272,11 +272,12 @@ def test_4x4x4_with_the_default_opponent_answers_in_time_and_says_whether_proven
 
 def test_a_game_whose_agent_fails_stays_playable(browser: Any, base: str) -> None:
     page = open_page(browser, base + "/#/play")
-    # an agent that cannot answer 7x7x7 at depth 4 within half a second
-    page.evaluate("() => window.arena.play.start('hypercube(7,3)', 'human', 'minimax:depth=4,seconds=0.5')")
+    # an agent whose search cannot stop itself and cannot answer within half a second (minimax,
+    # MCTS and the engine stop their own searches at the limit)
+    page.evaluate("() => window.arena.play.start('mnk(5,5,4)', 'human', 'qlearning:depth=10,seconds=0.5')")
     page.wait_for_function("() => window.arena.play.state && window.arena.play.state.turn === 'human'")
     gid = page.evaluate("() => window.arena.play.state.id")
-    page.click("#play-board button[data-key='171']")  # 4,4,4
+    page.click("#play-board button[data-key='0']")  # a1
     page.wait_for_selector("#play-error:not([hidden])", timeout=30000)
     assert "could not move" in page.inner_text("#play-error") and "Try again" in page.inner_text(
         "#play-error"
@@ -286,7 +287,7 @@ def test_a_game_whose_agent_fails_stays_playable(browser: Any, base: str) -> Non
     # undo works
     page.click("#play-undo")
     page.wait_for_function("() => window.arena.play.state.ply === 0")
-    page.click("#play-board button[data-key='171']")
+    page.click("#play-board button[data-key='0']")
     page.wait_for_selector("#play-error:not([hidden])", timeout=30000)
     # hand the seat to an agent that answers in time: the game goes on
     page.select_option("#seat-o", "minimax:depth=1")

@@ -75,8 +75,21 @@ def test_agent_specs_are_held_to_the_arenas_limits_and_read_exactly(spec: str, w
 
 def test_a_deep_agent_is_stopped_at_its_move_limit_and_the_game_stays_playable() -> None:
     with client() as c:
+        # minimax, MCTS and the engine stop their own searches at the limit ...
         s = c.post(
             "/api/games", json={"game": "hypercube(7,3)", "x": "minimax:depth=4,seconds=0.5", "o": "human"}
+        ).json()
+        s = c.post(f"/api/games/{s['id']}/turn", json={"ply": 0}).json()
+        assert s["ply"] == 1 and s["decision"]["by"] == "minimax:depth=4,seconds=0.5", s
+        # ... a search that cannot (the Q-learner's tier-2 search, 10 plies deep) is stopped
+        s = c.post(
+            "/api/games",
+            json={
+                "game": "mnk(5,5,4)",
+                "position": "x..../...../..o../...../.....",  # past the Q-learner's opening book
+                "x": "qlearning:depth=10,seconds=0.5",
+                "o": "human",
+            },
         ).json()
         gid = s["id"]
         r = c.post(f"/api/games/{gid}/turn", json={"ply": 0})
@@ -87,7 +100,7 @@ def test_a_deep_agent_is_stopped_at_its_move_limit_and_the_game_stays_playable()
         # take over the seat, play, hand it back to a quicker agent, undo: the game lives on
         s = c.post(f"/api/games/{gid}/seats", json={"x": "human"}).json()
         assert s["x"] == "human" and s["turn"] == "human" and s["error"] is None
-        s = c.post(f"/api/games/{gid}/move", json={"move": "4,4,4"}).json()
+        s = c.post(f"/api/games/{gid}/move", json={"move": "b2"}).json()
         s = c.post(f"/api/games/{gid}/seats", json={"o": "minimax:depth=1"}).json()
         s = c.post(f"/api/games/{gid}/turn", json={"ply": 1}).json()
         assert s["ply"] == 2 and s["decision"]["by"] == "minimax:depth=1" and s["decision"]["proven"] is None

@@ -151,6 +151,7 @@ _FACTORIES: dict[str, str] = {
     "perfect": "noughts.agents.perfect:PerfectAgent.from_options",  # perfect, perfect:tie=random, perfect:table=FILE
     "minimax": "noughts.agents.minimax:from_options",  # minimax:depth=3
     "mcts": "noughts.agents.mcts:from_options",  # mcts:sims=2000
+    "engine": "noughts.agents.engine:from_options",  # engine:seconds=0.5
     "pairing": "noughts.agents.pairing:from_options",
     "qlearning": "noughts.agents.qlearning:from_options",  # 003's tiers without a table: qlearning:depth=2
 }

@@ -2,13 +2,13 @@
 solver does not finish within its budget.
 
 :func:`clocked_move` is the perfect player's default fallback (a hook: ``PerfectAgent(fallback=
-...)`` takes any callable of the same shape, and the engine agent will take this place). It
-never leaves a game without a move:
+...)`` takes any callable of the same shape). It never leaves a game without a move:
 
 * a move that wins at once is played at once;
-* claim games the MCTS kernel takes (standard, misère, Maker-Breaker and cumulative rules on at
-  most 64 cells): MCTS with as many simulations as fit the clock, measured on a short probe
-  first (the kernel's time per simulation is steady, so the estimate holds);
+* claim games (standard, misère, Maker-Breaker and cumulative rules, any board): the engine
+  (:mod:`noughts.agents.engine`) under the clock, with its threat search and its proofs;
+* games the MCTS kernel takes that are not claim games (none today; kept for new rules): MCTS
+  with as many simulations as fit the clock, measured on a short probe first;
 * every other game: minimax deepened one ply at a time while the next depth is predicted to
   fit (each depth costs about the last one times the growth seen so far); the deepest finished
   search's move is played.
@@ -65,11 +65,20 @@ def clocked_move(position: Position, rng: np.random.Generator, budget: Budget) -
     seconds = 1.0 if left is None else left
     from noughts.agents import mcts
 
-    if mcts.kernel_supports(position.game):
+    if position.game.claim_rule is not None:
+        move, note = _engine(position, rng, seconds)
+    elif mcts.kernel_supports(position.game):
         move, note = _mcts(position, rng, seconds)
     else:
         move, note = _minimax(position, rng, seconds)
     return Decision(move, False, note, time.perf_counter() - started)
+
+
+def _engine(position: Position, rng: np.random.Generator, seconds: float) -> tuple[Move, str]:
+    from noughts.agents.engine import EngineAgent
+
+    decision = EngineAgent(max(1e-3, USE * seconds)).decide(position, rng)
+    return decision.move, f"the engine {decision.note}"
 
 
 def _mcts(position: Position, rng: np.random.Generator, seconds: float) -> tuple[Move, str]:

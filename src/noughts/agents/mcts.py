@@ -25,10 +25,13 @@ proven loss while another move remains, and prefers a proven draw to any move th
 and does not look better (see :meth:`SearchResult.best`).
 
 Two implementations of one algorithm: the plain reference over the public position API
-(:func:`reference_search`, every game), and a numba kernel over bitboards
-(:mod:`noughts.agents._mcts_kernel`) for standard, misère, Maker-Breaker and cumulative claim
-games on up to 64 cells, used by default where it applies (``kernel=python`` forces the
-reference). Both draw their random numbers from one SplitMix64 stream
+(:func:`reference_search`, every game), and a numba kernel (:mod:`noughts.agents._mcts_kernel`)
+for standard, misère, Maker-Breaker and cumulative claim games on boards of any size (one-word
+masks up to 64 cells, W words beyond: 15x15 and 7x7x7 run in the kernel too), used by default
+where it applies (``kernel=python`` forces the reference). **A clock** (``seconds``) stops the
+simulations at the first look past it; the kernel runs in slices of a few milliseconds with its
+tree kept between them, so a search stopped by the clock is the same search as one given that
+many simulations. Both draw their random numbers from one SplitMix64 stream
 (:mod:`noughts.kernels.rng`) seeded per search, in the same order (a new node takes the
 ``k``-th untried move, a rollout the ``k``-th legal move, ``k = below(number of choices)``), so
 from the same seed the kernel makes exactly the reference's choices: the tests hold the two to
@@ -45,14 +48,17 @@ the exact solver.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from noughts.agents.base import read_options
-from noughts.core import Move, NoughtsError, Outcome, Player, Position, Rule
+from noughts.agents.base import Decision, read_options
+from noughts.core import Move, NoughtsError, Outcome, Player, Position, Result, Rule
+from noughts.core.budget import Budget
 from noughts.core.game import Game
+from noughts.core.tables import split_words
 from noughts.kernels.rng import MASK64, SplitMix64
 
 __all__ = ["MCTSAgent", "RootStats", "SearchResult", "from_options", "reference_search"]
@@ -155,10 +161,14 @@ def _result_for(outcome: Outcome, player: Player, scored: bool) -> int:
     return 1 if outcome.winner is player else -1
 
 
-def reference_search(position: Position, sims: int, c: float, solver: bool, rng: SplitMix64) -> SearchResult:
+def reference_search(
+    position: Position, sims: int, c: float, solver: bool, rng: SplitMix64, deadline: float | None = None
+) -> SearchResult:
     """The plain MCTS over the public position API (every game); see the module docstring.
 
     ``rng``: the search's random stream (the kernel, seeded alike, makes the same choices).
+    ``deadline``: a ``time.perf_counter()`` time after which no simulation starts (looked at
+    every few simulations; None: no clock).
     """
     if position.is_terminal():
         raise NoughtsError("the game is over: there is nothing to search")
@@ -169,6 +179,8 @@ def reference_search(position: Position, sims: int, c: float, solver: bool, rng:
     done = 0
     for _ in range(sims):
         if solver and root.lower == root.upper:
+            break
+        if deadline is not None and done % 16 == 0 and done and time.perf_counter() >= deadline:
             break
         done += 1
         node = root
@@ -270,10 +282,10 @@ def _rollout(position: Position, rng: SplitMix64) -> Outcome:
 
 
 def kernel_supports(game: Game) -> bool:
-    """Whether the numba kernel takes ``game``: a claim rule (``game.claim_rule``) on at most
-    64 cells.
+    """Whether the numba kernel takes ``game``: a claim rule (``game.claim_rule``), on a board of
+    any size (one-word masks up to 64 cells, W words beyond).
     """
-    return game.claim_rule is not None and game.board.num_cells <= 64
+    return game.claim_rule is not None
 
 
 def _tree_bound(empty: int) -> int:
@@ -287,19 +299,38 @@ def _tree_bound(empty: int) -> int:
     return total + 1
 
 
-class _Kernel:
-    """The rule and the tables one game's kernel searches read."""
+SLICE_SECONDS = 0.004
+"""About how long one slice of simulations runs between two looks at the clock."""
 
-    def __init__(self, game: Game):
+
+class _Kernel:
+    """One game's kernel searches (:mod:`noughts.agents._mcts_kernel`): the rule and the tables,
+    and the tree arrays, kept and grown as searches need them.
+    """
+
+    def __init__(self, game: Game, words: int | None = None):
+        """``words``: masks of that many words even on a board that fits one (the tests run the
+        W-word form on the small games this way); None: one word where the board fits one.
+        """
         tables = game.board.tables
         self.game = game
         self.rule = int(game.claim_rule)  # type: ignore[arg-type]  # kernel_supports() checked it
         self.maker = 0 if game.maker is None else int(game.maker)
         self.cells = tables.cells
-        self.full = tables.full_bits
-        self.lines = tables.line_bits
-        self.through = tables.through
-        self.nthrough = tables.nthrough
+        if words is None:
+            self.words = None if tables.fits_one_word else tables.words
+        else:
+            self.words = max(words, tables.words)
+        self.lines = (
+            tables.line_bits if self.words is None else split_words(game.board.line_masks, self.words)
+        )
+        self.board = (self.rule, self.maker, game.board.k, tables.through, tables.nthrough, self.words or 1)
+        self.tree: tuple[Any, ...] = ()
+        self.scratch = (
+            np.empty((tables.num_lines, 2), dtype=np.int8),
+            np.empty(self.cells + 2, dtype=np.int32),
+            np.empty(2 if self.words is None else (2, self.words), dtype=np.uint64),
+        )
 
     def _aux(self, position: Position) -> tuple[int, int]:
         """The position's survivors (Maker-Breaker) or scores (cumulative): what its claims are
@@ -310,35 +341,82 @@ class _Kernel:
         score = position.score()
         return (0, 0) if score is None else score
 
-    def search(self, position: Position, sims: int, c: float, solver: bool, seed: int) -> SearchResult:
+    def _mask(self, cells: int) -> Any:
+        if self.words is None:
+            return np.uint64(cells)
+        return split_words((cells,), self.words)[0]
+
+    def search(
+        self, position: Position, sims: int, c: float, solver: bool, seed: int, deadline: float | None = None
+    ) -> SearchResult:
+        """Up to ``sims`` simulations, in slices, stopping at the first look at the clock past
+        ``deadline`` (a ``time.perf_counter()`` time; None: no clock).
+        """
         from noughts.agents import _mcts_kernel as K
+        from noughts.kernels.counts import line_counts
 
         b0, b1 = position.owned(Player.FIRST), position.owned(Player.SECOND)
-        empty = self.cells - (b0 | b1).bit_count()
+        empty = self.game.board.full_mask & ~(b0 | b1)
+        cnt = np.empty((self.game.board.tables.num_lines, 2), dtype=np.int8)
+        line_counts(self.lines, self._mask(b0), self._mask(b1), self.words or 1, cnt)
         aux0, aux1 = self._aux(position)
-        moves, visits, values, lows, highs, done, nodes, low, high = K.search(
-            np.uint64(b0),
-            np.uint64(b1),
-            int(position.to_move),
-            aux0,
-            aux1,
-            int(sims),
-            float(c),
-            bool(solver),
-            np.uint64(seed),
-            self.rule,
-            self.maker,
-            self.full,
-            self.lines,
-            self.through,
-            self.nthrough,
-            min(sims + 2, _tree_bound(empty)),
+        root = (cnt, self._mask(empty), empty.bit_count(), aux0, aux1)
+        bound = _tree_bound(empty.bit_count())
+        cap = min(sims + 2, bound, 1 << 16 if deadline is not None else sims + 2)
+        self._reserve(cap)
+        tree = self.tree
+        tree[0][0] = self._mask(empty)
+        tree[1][0] = (0.0, 0, -1, -1, -1, -1, -1, 1, Result.RUNNING, int(position.to_move))
+        st = np.array([seed], dtype=np.uint64)
+        stats = np.array([1, 0], dtype=np.int64)
+        step = sims if deadline is None else 64
+        while True:
+            target = min(sims, int(stats[K.S_DONE]) + step)
+            room = len(tree[1]) if len(tree[1]) < bound else bound + 1  # a full-size tree never fills
+            started = time.perf_counter()
+            K.grow(self.board, root, tree, self.scratch, st, stats, target, room, float(c), bool(solver))
+            done = int(stats[K.S_DONE])
+            if done < target and int(stats[K.S_NODES]) >= room:  # out of room: a larger tree, go on
+                self._reserve(min(bound, 2 * len(tree[1])))
+                tree = self.tree
+                continue
+            if done >= sims or done < target or deadline is None:
+                break  # all run, or the root solved
+            now = time.perf_counter()
+            if now >= deadline:
+                break
+            took = max(now - started, 1e-6)
+            step = max(16, min(8 * step, int(step * min(SLICE_SECONDS, deadline - now) / took)))
+        nodes = tree[1]
+        children = []
+        ch = int(nodes[0]["first"])
+        while ch != -1:
+            x = nodes[ch]
+            children.append(
+                RootStats(
+                    int(x["move"]), int(x["visits"]), float(x["value"]), int(x["lower"]), int(x["upper"])
+                )
+            )
+            ch = int(x["sibling"])
+        root_node = nodes[0]
+        return SearchResult(
+            tuple(children),
+            int(stats[K.S_DONE]),
+            int(stats[K.S_NODES]),
+            -int(root_node["upper"]),
+            -int(root_node["lower"]),
         )
-        children = tuple(
-            RootStats(int(m), int(v), float(w), int(lo), int(hi))
-            for m, v, w, lo, hi in zip(moves, visits, values, lows, highs, strict=True)
-        )
-        return SearchResult(children, int(done), int(nodes), int(low), int(high))
+
+    def _reserve(self, cap: int) -> None:
+        """Room for ``cap`` nodes: the tree arrays grown (what they hold kept) if they are smaller."""
+        from noughts.agents import _mcts_kernel as K
+
+        if self.tree and len(self.tree[1]) >= cap:
+            return
+        fresh = K.tree_arrays(cap, self.words)
+        for old, new in zip(self.tree, fresh, strict=False):
+            new[: len(old)] = old
+        self.tree = fresh
 
 
 class MCTSAgent:
@@ -347,12 +425,24 @@ class MCTSAgent:
     ``sims``: simulations per move. ``c``: the exploration constant. ``solver``: score-bounded
     solving (bounds on each node's exact value, backed up; proven-dominated moves pruned).
     ``kernel``: ``auto`` (numba where it applies), ``numba`` (refuse games it does not take)
-    or ``python`` (the reference).
+    or ``python`` (the reference). ``seconds``: a clock per move; simulations stop at the first
+    look at the clock past it (the kernel looks every few milliseconds, between slices of
+    simulations), ``sims`` then being the most it runs.
     """
 
-    def __init__(self, sims: int = 1000, c: float = 1.4, *, solver: bool = False, kernel: str = "auto"):
+    def __init__(
+        self,
+        sims: int = 1000,
+        c: float = 1.4,
+        *,
+        solver: bool = False,
+        kernel: str = "auto",
+        seconds: float | None = None,
+    ):
         if sims < 1:
             raise NoughtsError(f"mcts runs at least one simulation, not sims={sims}")
+        if seconds is not None and not 0 < seconds < math.inf:
+            raise NoughtsError(f"mcts seconds is a number of seconds above 0, not {seconds}")
         if not c >= 0 or math.isinf(c):
             raise NoughtsError(f"mcts exploration c is a finite number >= 0, not {c}")
         if kernel not in ("auto", "numba", "python"):
@@ -361,6 +451,7 @@ class MCTSAgent:
         self.c = c
         self.solver = solver
         self.kernel = kernel
+        self.seconds = seconds
         parts = [f"sims={sims}"]
         if c != 1.4:
             parts.append(f"c={c:g}")
@@ -368,6 +459,8 @@ class MCTSAgent:
             parts.append("solver=true")
         if kernel != "auto":
             parts.append(f"kernel={kernel}")
+        if seconds is not None:
+            parts.append(f"seconds={seconds:g}")
         self.name = "mcts:" + ",".join(parts)
         self._kernels: dict[Game, _Kernel] = {}
 
@@ -381,32 +474,60 @@ class MCTSAgent:
         if kernel_supports(game):
             return True
         if self.kernel == "numba":
-            raise NoughtsError(f"the mcts kernel takes claim games on at most 64 cells, not {game}")
+            raise NoughtsError(
+                f"the mcts kernel takes standard, misere, maker_breaker and cumulative claim games, not {game}"
+            )
         return False
 
-    def search(self, position: Position, rng: np.random.Generator) -> SearchResult:
+    def search(
+        self, position: Position, rng: np.random.Generator, seconds: float | None = None
+    ) -> SearchResult:
         """Run the simulations from ``position`` and return what they found. The search draws
         one seed from ``rng`` and its random choices from a SplitMix64 stream of that seed, so
-        the kernel and the reference search alike from the same ``rng``.
+        the kernel and the reference search alike from the same ``rng``. ``seconds``: this
+        search's clock (default: the agent's ``seconds``; the sooner of the two counts).
         """
         if position.is_terminal():
             raise NoughtsError("the game is over: there is no move to choose")
+        started = time.perf_counter()
+        limits = [t for t in (seconds, self.seconds) if t is not None]
+        deadline = started + min(limits) if limits else None
         game = position.game
         seed = int(rng.integers(MASK64, dtype=np.uint64, endpoint=True))
         if self.uses_kernel(game):
             kernel = self._kernels.get(game)
             if kernel is None:
                 kernel = self._kernels[game] = _Kernel(game)
-            return kernel.search(position, self.sims, self.c, self.solver, seed)
-        return reference_search(position, self.sims, self.c, self.solver, SplitMix64(seed))
+            return kernel.search(position, self.sims, self.c, self.solver, seed, deadline)
+        return reference_search(position, self.sims, self.c, self.solver, SplitMix64(seed), deadline)
 
     def choose(self, position: Position, rng: np.random.Generator) -> Move:
         return self.search(position, rng).best().move
 
+    def decide(self, position: Position, rng: np.random.Generator, budget: Budget | None = None) -> Decision:
+        """The move of a search stopped by ``budget``'s clock (or the agent's ``seconds``, or
+        ``sims``, whichever comes first).
+        """
+        started = time.perf_counter()
+        left = None if budget is None else budget.remaining()
+        result = self.search(position, rng, None if left is None else max(1e-3, 0.9 * left))
+        best = result.best()
+        proven = True if result.proven != 2 and best.lower == best.upper == result.proven else None
+        note = f"{result.sims:,} simulations"
+        return Decision(best.move, proven, note, time.perf_counter() - started)
+
 
 def from_options(**options: str) -> MCTSAgent:
-    """The agent of a spec like ``mcts:sims=2000,c=1.4,solver=true,kernel=python``."""
-    o: dict[str, Any] = {"sims": 1000, "c": 1.4, "solver": False, "kernel": "auto"} | read_options(
-        "mcts", options, {"sims": int, "c": float, "solver": bool, "kernel": str}
+    """The agent of a spec like ``mcts:sims=2000,c=1.4,solver=true,kernel=python`` or
+    ``mcts:seconds=1,sims=1000000`` (simulations until the clock, ``sims`` the most).
+    """
+    o: dict[str, Any] = {
+        "sims": 1000,
+        "c": 1.4,
+        "solver": False,
+        "kernel": "auto",
+        "seconds": None,
+    } | read_options(
+        "mcts", options, {"sims": int, "c": float, "solver": bool, "kernel": str, "seconds": float}
     )
-    return MCTSAgent(o["sims"], o["c"], solver=o["solver"], kernel=o["kernel"])
+    return MCTSAgent(o["sims"], o["c"], solver=o["solver"], kernel=o["kernel"], seconds=o["seconds"])

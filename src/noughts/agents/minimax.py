@@ -38,6 +38,14 @@ completes an opponent's line). **Opening book** (003 §4.2, optional): on an emp
 centre cell; as the reply to one mark, a free centre cell, else a corner. 003's ban of the
 centre as the first move changes the game, so it is not here.
 
+**Clock and table.** ``seconds`` (a clock per move) makes the search deepen one ply at a time up
+to ``depth`` and answer with the deepest finished iteration's moves once the clock runs out (it
+is looked at every few hundred positions; a first iteration cut short falls back on the
+ordering's first move). A transposition table (``tt``, on by default) keeps each searched
+position's score for its remaining depth, with whether it is exact or a bound; it is consulted
+only at the same remaining depth, so the scores and the ties are exactly those of the search
+without it (the table saves work on transpositions, never changes an answer).
+
 >>> import noughts, numpy as np
 >>> g = noughts.game("tictactoe")
 >>> agent = from_options(depth="2")
@@ -47,14 +55,16 @@ centre as the first move changes the game, so it is not here.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from noughts.agents.base import read_options
+from noughts.agents.base import Decision, read_options
 from noughts.core import Move, NoughtsError, Outcome, Player, Position, Rule
+from noughts.core.budget import Budget
 from noughts.core.game import Game
 
 __all__ = ["INF", "SCORE_UNIT", "WIN", "MinimaxAgent", "from_options", "plain_negamax"]
@@ -66,6 +76,14 @@ SCORE_UNIT = 10**6
 """Under scoring rules a finished game scores its final score difference times this."""
 
 INF = 2 * WIN
+
+CLOCK_EVERY = 256
+"""Positions searched between two looks at the clock."""
+
+
+class _OutOfTime(Exception):
+    """The clock ran out inside a search (caught by the agent, never seen outside)."""
+
 
 CENTRE, CORNER = 50, 10
 OWN = (10, 4)  # mover's lines with k-1 and k-2 marks
@@ -244,7 +262,9 @@ class MinimaxAgent:
     searching. ``book``: the opening book. ``tie_break``: ``random`` (among exactly tied best
     moves, with the ``rng`` given to ``choose``) or ``first`` (the first in search order).
     ``ordering``: search promising moves first (off: ``legal_moves()`` order, for comparison).
-    ``nodes`` counts the positions searched.
+    ``seconds``: a clock per move (iterative deepening up to ``depth``; None: no clock).
+    ``tt``: the transposition table. ``nodes`` counts the positions searched; ``reached`` is
+    the depth of the last answer.
     """
 
     def __init__(
@@ -255,7 +275,11 @@ class MinimaxAgent:
         book: bool = False,
         tie_break: str = "random",
         ordering: bool = True,
+        seconds: float | None = None,
+        tt: bool = True,
     ):
+        if seconds is not None and not 0 < seconds < float("inf"):
+            raise NoughtsError(f"minimax seconds is a number of seconds above 0, not {seconds}")
         if depth < 1:
             raise NoughtsError(f"minimax searches at least 1 ply, not depth={depth}")
         if tie_break not in ("first", "random"):
@@ -265,7 +289,12 @@ class MinimaxAgent:
         self.book = book
         self.tie_break = tie_break
         self.ordering = ordering
+        self.seconds = seconds
+        self.tt = tt
         self._order = _ordered if ordering else _legal
+        self._table: dict[tuple[Position, int], tuple[int, int]] = {}
+        self._deadline: float | None = None
+        self.reached = 0
         parts = [f"depth={depth}"]
         if not reflexes:
             parts.append("reflexes=false")
@@ -275,6 +304,10 @@ class MinimaxAgent:
             parts.append(f"tie={tie_break}")
         if not ordering:
             parts.append("order=false")
+        if seconds is not None:
+            parts.append(f"seconds={seconds:g}")
+        if not tt:
+            parts.append("tt=false")
         self.name = "minimax:" + ",".join(parts)
         self.nodes = 0
 
@@ -289,10 +322,22 @@ class MinimaxAgent:
         or above beta).
         """
         self.nodes += 1
+        deadline = self._deadline
+        if deadline is not None and self.nodes % CLOCK_EVERY == 0 and time.perf_counter() >= deadline:
+            raise _OutOfTime
         if p.is_terminal():
             return _terminal(p, ply)
         if depth == 0:
             return evaluate(p, ply)
+        key = (p, depth)
+        if self.tt:
+            hit = self._table.get(key)
+            if hit is not None:
+                # scores of wins and losses are kept relative to the position (ply 0)
+                v, kind = _from_table(hit[0], ply), hit[1]
+                if kind == 0 or (kind > 0 and v >= beta) or (kind < 0 and v <= alpha):
+                    return v
+        alpha0 = alpha
         best = -INF
         for m in self._order(p):
             c = p.play(m)
@@ -306,6 +351,9 @@ class MinimaxAgent:
                     alpha = v
                     if alpha >= beta:
                         break
+        if self.tt:
+            kind = -1 if best <= alpha0 else (1 if best >= beta else 0)  # upper bound, lower, exact
+            self._table[key] = (_to_table(best, ply), kind)
         return best
 
     def root_scores(self, position: Position) -> dict[Move, tuple[int, bool]]:
@@ -339,7 +387,35 @@ class MinimaxAgent:
         return out
 
     def best_moves(self, position: Position) -> list[Move]:
-        """The moves the search ranks best (exactly tied), in search order."""
+        """The moves the search ranks best (exactly tied), in search order; under a clock, those
+        of the deepest iteration finished in time.
+        """
+        if len(self._table) > 2_000_000:
+            self._table.clear()
+        if self.seconds is None:
+            self.reached = self.depth
+            return self._best_at(position)
+        full = self.depth
+        self._deadline = time.perf_counter() + self.seconds
+        found: list[Move] = []
+        try:
+            for d in range(1, full + 1):
+                self.depth = d
+                found = self._best_at(position)
+                self.reached = d
+                if time.perf_counter() >= self._deadline:
+                    break
+        except _OutOfTime:
+            pass
+        finally:
+            self.depth = full
+            self._deadline = None
+        if not found:
+            self.reached = 0
+            found = self._order(position)[:1]
+        return found
+
+    def _best_at(self, position: Position) -> list[Move]:
         scores = self.root_scores(position)
         top = max(v for v, exact in scores.values() if exact)
         return [m for m, (v, exact) in scores.items() if exact and v == top]
@@ -381,9 +457,25 @@ class MinimaxAgent:
         corners = [c for c in geo.order if geo.corners >> c & 1 and not taken >> c & 1]
         return corners[0] if corners else None
 
+    def decide(self, position: Position, rng: np.random.Generator, budget: Budget | None = None) -> Decision:
+        """The move under ``budget``'s clock (iterative deepening to ``depth``; the agent's own
+        ``seconds`` if sooner).
+        """
+        started = time.perf_counter()
+        left = None if budget is None else budget.remaining()
+        own = self.seconds
+        if left is not None:
+            self.seconds = max(1e-3, 0.9 * left) if own is None else min(own, max(1e-3, 0.9 * left))
+        try:
+            move = self.choose(position, rng)
+        finally:
+            self.seconds = own
+        return Decision(move, None, f"searched {self.reached} plies deep", time.perf_counter() - started)
+
     def choose(self, position: Position, rng: np.random.Generator) -> Move:
         if position.is_terminal():
             raise NoughtsError("the game is over: there is no move to choose")
+        self.reached = 0
         candidates: list[Move] | None = None
         if self.reflexes:
             candidates = self._reflex(position)
@@ -398,17 +490,54 @@ class MinimaxAgent:
         return candidates[int(rng.integers(len(candidates)))]
 
 
+def _to_table(v: int, ply: int) -> int:
+    """A score at ``ply`` as the table keeps it: wins and losses counted from the position."""
+    if v > WIN // 2:
+        return v + ply
+    if v < -WIN // 2:
+        return v - ply
+    return v
+
+
+def _from_table(v: int, ply: int) -> int:
+    if v > WIN // 2:
+        return v - ply
+    if v < -WIN // 2:
+        return v + ply
+    return v
+
+
 def from_options(**options: str) -> MinimaxAgent:
-    """The agent of a spec like ``minimax:depth=3,book=true,reflexes=false,tie=first,order=false``."""
+    """The agent of a spec like
+    ``minimax:depth=3,book=true,reflexes=false,tie=first,order=false,seconds=1,tt=false``.
+    """
     o: dict[str, Any] = {
         "depth": 3,
         "reflexes": True,
         "book": False,
         "tie": "random",
         "order": True,
+        "seconds": None,
+        "tt": True,
     } | read_options(
-        "minimax", options, {"depth": int, "reflexes": bool, "book": bool, "tie": str, "order": bool}
+        "minimax",
+        options,
+        {
+            "depth": int,
+            "reflexes": bool,
+            "book": bool,
+            "tie": str,
+            "order": bool,
+            "seconds": float,
+            "tt": bool,
+        },
     )
     return MinimaxAgent(
-        o["depth"], reflexes=o["reflexes"], book=o["book"], tie_break=o["tie"], ordering=o["order"]
+        o["depth"],
+        reflexes=o["reflexes"],
+        book=o["book"],
+        tie_break=o["tie"],
+        ordering=o["order"],
+        seconds=o["seconds"],
+        tt=o["tt"],
     )

@@ -26,7 +26,7 @@ import numpy as np
 from numba.core import types
 from numba.extending import intrinsic, overload
 
-from noughts.kernels.bits import INTERNAL, ONE, ZERO, popcount
+from noughts.kernels.bits import INTERNAL, ONE, ZERO, nth_cell, popcount
 
 __all__ = [
     "and_into",
@@ -44,6 +44,7 @@ __all__ = [
     "line_word",
     "meets_line_besides",
     "nonzero",
+    "nth",
     "or_line",
     "or_line_andnot",
     "ptr",
@@ -488,3 +489,25 @@ def _meets_line_besides(x, lines, j, c, w):  # type: ignore[no-untyped-def]
 
         return impl
     return lambda x, lines, j, c, w: x & lines[j] & ~(ONE << np.uint64(c)) != ZERO
+
+
+def nth(x: Any, n: Any, w: Any) -> Any:
+    """The ``n``-th set cell of ``x`` (0-based, lowest first; ``n < count(x, w)``): the choice a
+    random move makes among the cells of ``x``, listed as ``Position.legal_moves()`` lists them.
+    """
+
+
+@overload(nth, jit_options=INTERNAL)
+def _nth(x, n, w):  # type: ignore[no-untyped-def]
+    if is_multi(x):
+
+        def impl(x, n, w):  # type: ignore[no-untyped-def]
+            for i in range(w):
+                pc = popcount(x[i])
+                if n < pc:
+                    return 64 * i + nth_cell(x[i], n)
+                n -= pc
+            return -1
+
+        return impl
+    return lambda x, n, w: nth_cell(x, n)

@@ -80,6 +80,7 @@ BUILT_IN = [
     "minimax:depth=4",
     "mcts:sims=200",
     "mcts:sims=2000",
+    "engine",
     "pairing",
     "qlearning:reflexes=true,depth=2",
 ]
@@ -481,6 +482,7 @@ def _routes(app: FastAPI, arena: Arena) -> None:
             "perfect:tie=random": ("Perfect (random ties)", "a random best move"),
             "random": ("Random", "a uniformly random legal move"),
             "pairing": ("Pairing", "Breaker's pairing strategy (002 §3)"),
+            "engine": ("Engine", f"alpha-beta with threat search on any board, {seconds}"),
             "qlearning:reflexes=true,depth=2": ("003 hybrid", "reflexes and a 2-ply search (003)"),
         }
         out: list[dict[str, Any]] = [{"spec": "human", "name": "Human", "note": "you, at the board"}]

@@ -1,5 +1,5 @@
 """Importing this module loads the compiled kernels the arena's workers use (the exact solver in
-one word and in several, MCTS, the counting arrays), so that the process the workers are forked
+one word and in several, MCTS in one word and in several, the engine, the counting arrays), so that the process the workers are forked
 from (:mod:`noughts.web.workers`) has them in memory and every worker starts warm: a move or an
 analysis never waits for numba. It is imported only there.
 """
@@ -24,7 +24,11 @@ def _warm() -> None:
         solver = fast.FastSolver(game, Budget(max_seconds=0.2, max_memory=2**24))
         with contextlib.suppress(LimitExceeded):
             solver.value(game.start())
-    MCTSAgent(16).choose(noughts.game("mnk(4,4,3)").start(), np.random.default_rng(0))
+    for spec in ("mnk(4,4,3)", "mnk(9,9,5)"):  # one word, several words
+        MCTSAgent(16).choose(noughts.game(spec).start(), np.random.default_rng(0))
+    from noughts.agents.engine import EngineAgent
+
+    EngineAgent(0.01).choose(noughts.game("mnk(4,4,3)").start(), np.random.default_rng(0))
     noughts.count("mnk(3,3,3)", symmetry=False)
 
 

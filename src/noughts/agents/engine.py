@@ -1,0 +1,439 @@
+"""The engine: a strong player for claim games on any board, under a clock.
+
+``engine:seconds=0.5`` searches each move by iterative deepening alpha-beta
+(:mod:`noughts.agents._engine_kernel`, a numba kernel over line counts, so 15x15 and 7x7x7 cost
+per node what 4x4x4 does) with a transposition table kept from move to move, killer and history
+move ordering, a line-pattern evaluation that reads standard, misère, Maker-Breaker and
+cumulative rules, exact forced-move scores (a win now; a loss to two completing cells; the one
+reply to a threat, searched without spending depth) and VCF threat-space search (Allis: a win
+by continuous threats, each answered by its one reply) at the root and at the leaves.
+
+**The clock.** Each move takes about ``seconds``: the driver deepens one ply at a time and gives
+each iteration a node budget from the rate it measured, so the kernel stops itself near the
+deadline; an iteration cut short is dropped (the move is the last finished iteration's), and an
+iteration that cannot finish in the time left is not started. The first move of a session also
+pays numba's compile (cached on disk after the first run).
+
+**Proofs.** The engine says when its move is a *proven* win or loss (:attr:`EngineResult.proven`):
+a win now, a VCF win (every defender reply is forced, so it is a proof), or a loss to two
+completing cells the opponent already has. Scores the selective search finds are heuristic
+(below the root only the ``width`` most promising moves are searched), never called proofs.
+
+Games with no claim rule (veto, Notakto, Otrio) are played by MCTS under the same clock.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from noughts.agents.base import Decision, read_options
+from noughts.core import Move, NoughtsError, Player, Position, Rule
+from noughts.core.budget import Budget
+from noughts.core.game import Game
+from noughts.kernels.rng import SplitMix64
+
+__all__ = ["EngineAgent", "EngineResult", "from_options", "reference_evaluation", "reference_value"]
+
+WIN = 1_000_000
+MATE = 10_000
+DEFAULT_SECONDS = 1.0
+"""The time per move without a ``seconds`` or a budget."""
+
+USE = 0.85
+"""The share of a budget's time left that a move's search is planned to take (the rest is the
+margin for the last iteration's overrun and the caller)."""
+
+SCALE = 600.0
+"""An evaluation of this size reads as a clear edge (about 0.76 on the normalised scale)."""
+
+
+@dataclass(frozen=True)
+class EngineResult:
+    """What one search found. ``score``: the engine's score from the mover's view (kernel units:
+    ``WIN - n`` is a win in ``n`` plies); ``depth``: the deepest finished iteration; ``proven``:
+    ``"win"`` or ``"loss"`` when the score is a proof (see the module docstring), else None;
+    ``plies``: plies to the end of a proven result; ``line``: a proven win's attacking moves.
+    """
+
+    move: Move
+    score: int
+    depth: int
+    nodes: int
+    seconds: float
+    proven: str | None = None
+    plies: int | None = None
+    line: tuple[Move, ...] = ()
+
+    @property
+    def value(self) -> float:
+        """The score on a scale from -1 (lost) to 1 (won) for the mover: +-1 for proven results,
+        near +-1 for a win or loss the search saw, ``tanh(score / SCALE)`` otherwise.
+        """
+        if self.proven == "win":
+            return 1.0
+        if self.proven == "loss":
+            return -1.0
+        if abs(self.score) > WIN - MATE:
+            return math.copysign(0.99, self.score)
+        return math.tanh(self.score / SCALE)
+
+    def label(self) -> str:
+        """A short label for people: ``W7`` / ``L12`` (proven, plies to the end), else the
+        normalised score with its sign (``+0.42``).
+        """
+        if self.proven is not None and self.plies is not None:
+            return f"{'W' if self.proven == 'win' else 'L'}{self.plies}"
+        return f"{self.value:+.2f}"
+
+
+class _State:
+    """One game's kernel state: its tables, the position loaded, the transposition table."""
+
+    def __init__(self, game: Game, width: int, leaf_vcf: int, tt_bits: int):
+        from noughts.agents import _engine_kernel as K
+
+        board = game.board
+        t = board.tables
+        self.game = game
+        cells, lines = t.cells, t.num_lines
+        P = np.zeros(K.NUM_P, dtype=np.int64)
+        P[K.P_RULE] = int(game.claim_rule)  # type: ignore[arg-type]  # checked by the agent
+        P[K.P_MAKER] = 0 if game.maker is None else int(game.maker)
+        P[K.P_K] = board.k
+        P[K.P_CELLS] = cells
+        P[K.P_LINES] = lines
+        P[K.P_WIDTH] = width
+        P[K.P_LEAF_VCF] = leaf_vcf
+        P[K.P_VCF_CAP] = 400
+        P[K.P_TT] = 1 if tt_bits else 0
+        tt_bits = tt_bits or 1
+        rng = SplitMix64(0x5EED_0F_E2)
+        zob = np.array([rng.next() for _ in range(2 * cells)], dtype=np.uint64).reshape(cells, 2)
+        size = 1 << tt_bits
+        self.S = (
+            P,
+            np.zeros((lines, 2), dtype=np.int8),  # 1 cnt
+            np.full(cells, -1, dtype=np.int8),  # 2 owner
+            t.through,  # 3
+            t.nthrough,  # 4
+            t.line_cells,  # 5
+            zob,  # 6
+            K.weights(board.k),  # 7
+            np.zeros(K.NUM_V, dtype=np.int64),  # 8 V
+            np.zeros(1, dtype=np.uint64),  # 9 hash
+            np.zeros(size, dtype=np.uint64),  # 10 tt keys
+            np.zeros(size, dtype=np.int32),  # 11 tt values
+            np.full(size, -1, dtype=np.int16),  # 12 tt depths
+            np.zeros(size, dtype=np.int8),  # 13 tt flags
+            np.full(size, -1, dtype=np.int32),  # 14 tt moves
+            np.full((K.MAXPLY, 2), -1, dtype=np.int32),  # 15 killers
+            np.zeros((2, cells), dtype=np.int64),  # 16 history
+            np.zeros((K.MAXPLY, cells), dtype=np.int32),  # 17 moves per ply
+            np.zeros((K.MAXPLY, cells), dtype=np.int64),  # 18 their ordering scores
+            np.zeros((64, cells), dtype=np.int32),  # 19 VCF moves per step
+            np.zeros(cells, dtype=np.int64),  # 20 VCF marks
+            np.zeros((board.k + 1, board.k + 1), dtype=np.int64),  # 21 first's gain per line
+            np.zeros((board.k + 1, board.k + 1), dtype=np.int64),  # 22 second's gain per line
+            np.zeros(cells, dtype=np.int64),  # 23 first's gain per cell
+            np.zeros(cells, dtype=np.int64),  # 24 second's gain per cell
+        )
+
+    def load(self, position: Position) -> None:
+        from noughts.agents import _engine_kernel as K
+
+        cells = self.game.board.num_cells
+        owner = np.full(cells, -1, dtype=np.int8)
+        for player in (Player.FIRST, Player.SECOND):
+            bits = position.owned(player)
+            while bits:
+                low = bits & -bits
+                owner[low.bit_length() - 1] = int(player)
+                bits ^= low
+        if self.game.claim_rule == Rule.MAKER_BREAKER:
+            aux = (self.game.survivors(position), 0)  # type: ignore[attr-defined]
+        else:
+            score = position.score()
+            aux = (0, 0) if score is None else score
+        K.setup(self.S, owner, aux[0], aux[1])
+        self.S[15][:] = -1  # killers belong to one search
+        np.floor_divide(self.S[16], 2, out=self.S[16])  # history fades from move to move
+
+
+class EngineAgent:
+    """Iterative deepening alpha-beta with threat search under a clock; see the module docstring.
+
+    ``seconds``: the time per move (default 1 s, or the budget :meth:`decide` is given: the spec
+    ``engine:seconds=0.5`` gives it through :class:`~noughts.agents.base.TimeLimited`). ``width``: moves searched at each node below the root.
+    ``vcf``: the root's VCF depth (attacking moves; 0: none). ``leaf_vcf``: the VCF depth at the
+    leaves. ``depth``: the deepest iteration. ``tt``: log2 of the transposition table's entries.
+    ``last``: the :class:`EngineResult` of the latest search.
+    """
+
+    def __init__(
+        self,
+        seconds: float | None = None,
+        *,
+        width: int = 12,
+        vcf: int = 12,
+        leaf_vcf: int = 3,
+        depth: int = 64,
+        tt: int = 20,
+    ):
+        if seconds is not None and not 0 < seconds < math.inf:
+            raise NoughtsError(f"engine seconds is a number of seconds above 0, not {seconds}")
+        if width < 1:
+            raise NoughtsError(f"engine width is at least 1, not {width}")
+        if not 0 <= vcf <= 60 or not 0 <= leaf_vcf <= 60:
+            raise NoughtsError(f"engine vcf and leaf_vcf are depths from 0 to 60, not {vcf}, {leaf_vcf}")
+        if not 1 <= depth <= 100:
+            raise NoughtsError(f"engine depth is from 1 to 100, not {depth}")
+        if not (10 <= tt <= 26 or tt == 0):
+            raise NoughtsError(f"engine tt is log2 of the table's entries, from 10 to 26 (0: none), not {tt}")
+        self.seconds = seconds
+        self.width = width
+        self.vcf = vcf
+        self.leaf_vcf = leaf_vcf
+        self.depth = depth
+        self.tt = tt
+        parts = [] if seconds is None else [f"seconds={seconds:g}"]
+        defaults = {"width": 12, "vcf": 12, "leaf_vcf": 3, "depth": 64, "tt": 20}
+        parts += [f"{k}={getattr(self, k)}" for k, v in defaults.items() if getattr(self, k) != v]
+        self.name = "engine" + (":" + ",".join(parts) if parts else "")
+        self.last: EngineResult | None = None
+        self._states: dict[Game, _State] = {}
+        self._rate = 20_000.0  # nodes per second, measured as the engine runs
+        self._fallback: Any = None
+
+    def __repr__(self) -> str:
+        return f"EngineAgent({self.name!r})"
+
+    def choose(self, position: Position, rng: np.random.Generator) -> Move:
+        return self.decide(position, rng).move
+
+    def decide(self, position: Position, rng: np.random.Generator, budget: Budget | None = None) -> Decision:
+        """The move within ``budget``'s time (a share of what is left, for the margin; without
+        a budget, the agent's ``seconds``), with what the engine can say of it.
+        """
+        if position.is_terminal():
+            raise NoughtsError("the game is over: there is no move to choose")
+        started = time.perf_counter()
+        seconds = DEFAULT_SECONDS if self.seconds is None else self.seconds
+        left = None if budget is None else budget.remaining()
+        if left is not None:
+            seconds = min(seconds, USE * left) if self.seconds is not None else USE * left
+        seconds = max(seconds, 1e-3)
+        if position.game.claim_rule is None:
+            from noughts.agents.mcts import MCTSAgent
+
+            result = MCTSAgent(10**9).search(position, rng, seconds=seconds)
+            note = f"MCTS (no claim rule here) ran {result.sims:,} simulations"
+            return Decision(result.best().move, None, note, time.perf_counter() - started)
+        r = self.analyse(position, seconds)
+        if r.proven == "win":
+            return Decision(r.move, True, f"a proven win in {r.plies} plies", time.perf_counter() - started)
+        if r.proven == "loss":
+            note = f"a proven loss in {r.plies} plies"
+        else:
+            note = f"searched {r.depth} plies deep, score {r.label()}"
+        return Decision(r.move, None, note, time.perf_counter() - started)
+
+    def analyse(self, position: Position, seconds: float | None = None) -> EngineResult:
+        """Search ``position`` (a claim game) for ``seconds`` (default: the agent's)."""
+        from noughts.agents import _engine_kernel as K
+
+        if position.is_terminal():
+            raise NoughtsError("the game is over: there is nothing to search")
+        game = position.game
+        if game.claim_rule is None:
+            raise NoughtsError(f"the engine searches claim games, not {game}")
+        started = time.perf_counter()
+        if seconds is None:
+            seconds = DEFAULT_SECONDS if self.seconds is None else self.seconds
+        deadline = started + seconds
+        state = self._states.get(game)
+        if state is None:
+            state = self._states[game] = _State(game, self.width, self.leaf_vcf, self.tt)
+        state.load(position)
+        S = state.S
+        V = S[8]
+        mover = int(position.to_move)
+        nodes = 0
+        # a proof first: a VCF win (with a share of the time)
+        if self.vcf:
+            line = np.zeros(self.vcf + 1, dtype=np.int64)
+            cap = max(2_000, int(self._rate * (deadline - started) * 0.15))
+            r = K.root_vcf(S, mover, self.vcf, cap, line)
+            nodes += int(V[K.V_VNODES])
+            if r > 0:
+                moves = tuple(int(m) for m in line[: max(1, (r - 1) // 2)])
+                return self._done(position, moves[0], WIN - r, 0, nodes, started, "win", r, moves)
+        best_move, best_score, finished = -1, 0, 0
+        for depth in range(1, self.depth + 1):
+            now = time.perf_counter()
+            left = deadline - now
+            if left <= 0 and finished:
+                break
+            budget = max(500, int(self._rate * max(left, 0.0)))
+            score = int(K.root(S, depth, mover, budget))
+            took = time.perf_counter() - now
+            done = int(V[K.V_NODES])
+            nodes += done
+            if took > 0.01:
+                self._rate = max(1_000.0, done / took)
+            if V[K.V_ABORT] and finished:
+                break
+            best_move, best_score, finished = int(V[K.V_BEST]), score, depth
+            if abs(score) > WIN - MATE:
+                break  # the search sees the end
+            if took * 2.5 > deadline - time.perf_counter():
+                break  # the next iteration would not finish
+        if best_move < 0:  # cannot happen on a running position; kept as a guard
+            best_move = next(iter(position.legal_moves()))  # type: ignore[assignment]
+        proven, plies = None, None
+        if best_score == WIN - 1:
+            proven, plies = "win", 1
+        elif best_score == -(WIN - 2) and finished:
+            proven, plies = self._double_threat(position)
+        return self._done(position, best_move, best_score, finished, nodes, started, proven, plies, ())
+
+    def search_depth(self, position: Position, depth: int) -> tuple[Move, int]:
+        """One search of exactly ``depth`` plies, no clock and no root VCF: the move and score
+        (for tests and analysis).
+        """
+        from noughts.agents import _engine_kernel as K
+
+        game = position.game
+        if game.claim_rule is None or position.is_terminal():
+            raise NoughtsError("the engine searches running positions of claim games")
+        state = self._states.get(game)
+        if state is None:
+            state = self._states[game] = _State(game, self.width, self.leaf_vcf, self.tt)
+        state.load(position)
+        score = int(K.root(state.S, depth, int(position.to_move), 1 << 62))
+        return int(state.S[8][K.V_BEST]), score
+
+    def _double_threat(self, position: Position) -> tuple[str | None, int | None]:
+        """Whether the opponent holds two completing cells (and the mover none): a proven loss."""
+        game = position.game
+        mover = position.to_move
+        rule = game.claim_rule
+        if rule == Rule.STANDARD or (rule == Rule.MAKER_BREAKER and game.maker is mover.other):
+            k = game.board.k
+            me, op = position.owned(mover), position.owned(mover.other)
+            cells = 0
+            for m in game.board.line_masks:
+                if not m & me and (m & op).bit_count() == k - 1:
+                    cells |= m & ~op
+            if cells.bit_count() >= 2:
+                return "loss", 2
+        return None, None
+
+    def _done(
+        self,
+        position: Position,
+        move: int,
+        score: int,
+        depth: int,
+        nodes: int,
+        started: float,
+        proven: str | None,
+        plies: int | None,
+        line: tuple[Move, ...],
+    ) -> EngineResult:
+        result = EngineResult(move, score, depth, nodes, time.perf_counter() - started, proven, plies, line)
+        if move not in position.legal_moves():  # a kernel fault must not pass as a move
+            raise NoughtsError(f"the engine chose {move}, which is not a legal move here")
+        self.last = result
+        return result
+
+
+def _line_value(rule: Rule, maker: Player | None, w: np.ndarray, a: int, b: int) -> int:
+    """One line's pattern value for the first player, as the module docstring defines it."""
+    if rule == Rule.MAKER_BREAKER:
+        makers, breakers = (a, b) if maker is Player.FIRST else (b, a)
+        if breakers:
+            return 0
+        value = int(w[makers]) + 1
+        return value if maker is Player.FIRST else -value
+    value = 0
+    if a and not b:
+        value = int(w[a])
+    if b and not a:
+        value = -int(w[b])
+    return -value if rule == Rule.MISERE else value
+
+
+def reference_evaluation(position: Position) -> int:
+    """The engine's static score of a claim position from the mover's view, computed plainly
+    from the position's lines (the kernel keeps it incrementally).
+    """
+    from noughts.agents._engine_kernel import SCORE_UNIT, weights
+
+    game = position.game
+    rule = game.claim_rule
+    assert rule is not None
+    w = weights(game.board.k)
+    b0, b1 = position.owned(Player.FIRST), position.owned(Player.SECOND)
+    total = 0
+    for m in game.board.line_masks:
+        total += _line_value(rule, game.maker, w, (m & b0).bit_count(), (m & b1).bit_count())
+    if rule == Rule.CUMULATIVE:
+        score = position.score()
+        assert score is not None
+        total += SCORE_UNIT * (score[0] - score[1])
+    return total if position.to_move is Player.FIRST else -total
+
+
+def _completing(position: Position, player: Player) -> set[int]:
+    """The cells that complete a line of ``player`` the other side has not touched, where
+    completing a line wins for ``player`` (standard rules; Maker under Maker-Breaker rules).
+    """
+    game = position.game
+    rule = game.claim_rule
+    if not (rule == Rule.STANDARD or (rule == Rule.MAKER_BREAKER and game.maker is player)):
+        return set()
+    mine, theirs = position.owned(player), position.owned(player.other)
+    k = game.board.k
+    return {c for line in game.board.lines if not any(theirs >> c & 1 for c in line)
+            and sum(mine >> c & 1 for c in line) == k - 1 for c in line if not mine >> c & 1}  # fmt: skip
+
+
+def reference_value(position: Position, depth: int, ply: int = 0) -> int:
+    """The engine's score of ``position`` at ``depth`` by plain full-width negamax over the
+    position API, no pruning, no table, no VCF: the definition the kernel's search (at full
+    width, without leaf VCF or table) is held to. Small boards only (it recurses).
+    """
+    from noughts.agents._engine_kernel import MAXPLY
+
+    mover = position.to_move
+    if _completing(position, mover):
+        return WIN - (ply + 1)
+    threats = _completing(position, mover.other)
+    if len(threats) >= 2:
+        return -(WIN - (ply + 2))
+    if ply >= MAXPLY - 1 or (not threats and depth <= 0):
+        return reference_evaluation(position)
+    moves = sorted(threats) if threats else position.legal_moves()
+    best = -2 * WIN
+    for m in moves:
+        child = position.play(m)
+        if child.is_terminal():
+            winner = child.outcome().winner  # type: ignore[union-attr]
+            v = 0 if winner is None else (WIN - (ply + 1) if winner is mover else -(WIN - (ply + 1)))
+        else:
+            v = -reference_value(child, depth if threats else depth - 1, ply + 1)
+        best = max(best, v)
+    return best
+
+
+def from_options(**options: str) -> EngineAgent:
+    """The agent of a spec like ``engine:seconds=0.5,width=12,vcf=12,leaf_vcf=3,depth=64,tt=20``."""
+    types = {"seconds": float, "width": int, "vcf": int, "leaf_vcf": int, "depth": int, "tt": int}
+    o: dict[str, Any] = read_options("engine", options, types)
+    seconds = o.pop("seconds", None)
+    return EngineAgent(seconds, **o)
