@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     import numpy as np
     from rich.console import Console
 
+    from noughts.record.store import GameLog
+
 __all__ = ["COMMANDS", "HUMAN", "PlaySession"]
 
 """The player name that means: a person types this player's moves."""
@@ -43,6 +45,7 @@ class PlaySession:
     ``names`` are the player specs as given on the command line (``human``, ``random``, ...),
     used to introduce the players and to print the command that resumes an unfinished game.
     ``read_line`` reads one line typed by a person (it raises ``EOFError`` at the end of input).
+    ``log``, when given, records every move, take-back and the result in the store as they happen.
     """
 
     def __init__(
@@ -55,6 +58,7 @@ class PlaySession:
         console: Console,
         delay: float = 0.0,
         read_line: Callable[[Text], str] | None = None,
+        log: GameLog | None = None,
     ):
         self.game = game
         self.history = [position]
@@ -65,6 +69,7 @@ class PlaySession:
         self.delay = delay
         self.read_line = read_line or self._read_from_stdin
         self.hint_seconds = 10.0
+        self.log = log
 
     @property
     def position(self) -> Position:
@@ -104,6 +109,8 @@ class PlaySession:
         move = agent.choose(position, self.rng)
         text = self.game.format_move(move)  # before play: a move the agent got wrong still has a name
         self.history.append(position.play(move))
+        if self.log is not None:
+            self.log.played(move)
         self.console.print(Text.assemble(self.label(position.to_move), f" plays {text}"))
         if self.delay > 0:
             time.sleep(self.delay)
@@ -139,6 +146,8 @@ class PlaySession:
                 except NoughtsError as error:  # NotationError or IllegalMoveError: say why, ask again
                     self.console.print(Text(str(error).replace("\n", " "), style="red"))
                     continue
+                if self.log is not None:
+                    self.log.played(move)
                 return True
 
     def _hint(self) -> None:
@@ -162,6 +171,8 @@ class PlaySession:
             if self.players[self.history[i].to_move] is None:
                 taken = len(self.history) - 1 - i
                 del self.history[i + 1 :]
+                if self.log is not None:
+                    self.log.undone(taken)
                 self.console.print(f"took back {taken} move{'s' if taken != 1 else ''}", highlight=False)
                 return True
         self.console.print("nothing to undo", highlight=False)
@@ -179,6 +190,8 @@ class PlaySession:
         position = self.position
         outcome = position.outcome()
         assert outcome is not None
+        if self.log is not None and len(self.history) > 1:  # a start already over was finished when logged
+            self.log.finished(outcome)
         self.console.print()
         self.console.print(styled_board(position))
         result = self.game.outcome_text(outcome)
@@ -203,6 +216,11 @@ class PlaySession:
         ]
         self.console.print("game stopped; to go on from here:", highlight=False)
         self.console.print("  " + shlex.join(resume), highlight=False, soft_wrap=True)
+        if self.log is not None:
+            self.console.print(
+                f"(recorded as game {self.log.id} in the store: the web arena's Games page resumes it)",
+                highlight=False,
+            )
 
     def _read_from_stdin(self, prompt: Text) -> str:
         line = self.console.input(prompt)
