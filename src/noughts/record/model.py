@@ -56,6 +56,8 @@ __all__ = [
     "Record",
     "RecordError",
     "UNKNOWN_PLAYER",
+    "check_tag_name",
+    "check_tag_value",
     "check_version",
     "play_move",
     "walk",
@@ -213,6 +215,16 @@ def _object(doc: object, where: str, keys: set[str]) -> dict[str, Any]:
     return doc
 
 
+def _read(read: Any, text: str, what: str) -> Any:
+    """``read(text)``, its error (a spec's, a position's) turned into a one-line ``RecordError``."""
+    try:
+        return read(text)
+    except RecordError:
+        raise
+    except NoughtsError as e:
+        raise RecordError(f"{what}: {str(e).splitlines()[0]}") from None
+
+
 def _player(name: object, which: str) -> str:
     if name is None:
         return UNKNOWN_PLAYER
@@ -237,20 +249,29 @@ def _outcome(result: object) -> Outcome | None:
     raise RecordError(f"a result is 'first', 'second', 'draw' or '*' (not finished), not {result!r}")
 
 
+def check_tag_name(name: object) -> str:
+    """``name`` if it can name a tag (a letter, then letters, digits or ``_``), else ``RecordError``."""
+    if not isinstance(name, str) or not _TAG_NAME.match(name):
+        raise RecordError(f"a tag's name is a letter then letters, digits or _ (at most 64), not {name!r}")
+    return name
+
+
+def check_tag_value(name: str, value: object) -> str:
+    """``value`` if it is one line of text, else ``RecordError`` naming the tag."""
+    if not isinstance(value, str) or _CONTROL.search(value):
+        raise RecordError(f"the value of tag {name} must be one line of text, not {value!r}")
+    return value
+
+
 def _tags(tags: object) -> dict[str, str]:
     if not isinstance(tags, Mapping):
         raise RecordError(f"tags are a mapping of names to strings, not {type(tags).__name__}")
     out: dict[str, str] = {}
     for name, value in tags.items():
-        if not isinstance(name, str) or not _TAG_NAME.match(name):
-            raise RecordError(
-                f"a tag's name is a letter then letters, digits or _ (at most 64), not {name!r}"
-            )
+        check_tag_name(name)
         if name in RESERVED_TAGS:
             raise RecordError(f"{name} is a field of the record, not a free tag")
-        if not isinstance(value, str) or _CONTROL.search(value):
-            raise RecordError(f"the value of tag {name} must be one line of text, not {value!r}")
-        out[name] = value
+        out[name] = check_tag_value(name, value)
     return out
 
 
@@ -280,14 +301,14 @@ class Record:
     def __post_init__(self) -> None:
         game = self.game
         if isinstance(game, str):
-            game = make_game(game)
+            game = _read(make_game, game, "game")
         if not isinstance(game, Game):
             raise RecordError(f"a record's game is a Game or a spec, not {type(game).__name__}")
         set_ = object.__setattr__
         set_(self, "game", game)
         start = self.start
         if isinstance(start, str):
-            start = game.parse(start)
+            start = _read(game.parse, start, "start")
         if start is not None:
             if not isinstance(start, Position) or start.game != game:
                 raise RecordError(f"the start is a position of {game} or its text, not {start!r}")

@@ -9,7 +9,8 @@ PGN's shape, for every game of noughts::
     [Second "perfect"]
     [Result "draw"]
 
-    {A quiet game.} 1. b2 2. a1 3. c3 {x threatens nothing yet} (3. a3 4. c1 $2) 4. c1 ...
+    {A quiet game.} 1. b2 2. a1 3. c3 {nothing to fear yet} (3. b1 4. b3 5. c3 $2) 4. c1
+    5. a3 6. a2 7. b1 8. b3 9. c2 1/2-1/2
 
 * **Tags**: one ``[Name "value"]`` each; the value is a string with ``\\"`` and ``\\\\``
   escaped and no line break. ``Format`` comes first in a file and names the format and its
@@ -27,6 +28,9 @@ PGN's shape, for every game of noughts::
   escaped; ``$N`` a numeric annotation (PGN's NAGs: ``$1`` good, ``$2`` mistake, ``$6``
   dubious, ...); ``( ... )`` a variation: moves played instead of the move before it, nested
   to any depth (at most :data:`~noughts.record.model.MAX_DEPTH`).
+* The moves end with the result, as in PGN: ``1-0`` (the first player won), ``0-1`` (the
+  second), ``1/2-1/2`` (a draw) or ``*`` (not finished); it must agree with the ``Result`` tag,
+  and where there is no tag it gives the result. The last game of a text may leave it out.
 * A file holds one game or many: each game starts at its first tag.
 
 Reading is strict: anything else is a :class:`~noughts.record.model.RecordError` naming the line
@@ -52,14 +56,27 @@ from noughts.record.model import (
     Node,
     Record,
     RecordError,
+    check_tag_name,
+    check_tag_value,
     check_version,
     play_move,
 )
 
-__all__ = ["WIDTH", "read_record", "read_records", "write_record", "write_records"]
+__all__ = ["TERMINATORS", "WIDTH", "read_record", "read_records", "write_record", "write_records"]
 
 WIDTH = 79
 """Lines of moves are broken before they pass this many characters (a long token stands alone)."""
+
+TERMINATORS: dict[str, Outcome | None] = {
+    "1-0": Outcome.FIRST,
+    "0-1": Outcome.SECOND,
+    "1/2-1/2": Outcome.DRAW,
+    "*": None,
+}
+"""PGN's game termination markers, which end a game's moves: the first player won, the second
+won, a draw, not finished."""
+
+_MARKER = {outcome: word for word, outcome in TERMINATORS.items()}
 
 _NUMBER = re.compile(r"(\d{1,9})\.(\.\.)?\Z")
 _GLUED_NUMBER = re.compile(r"\d{1,9}\.+\S")
@@ -126,9 +143,11 @@ def _wrap(tokens: Iterable[str], width: int = WIDTH) -> str:
 
 
 def write_record(record: Record) -> str:
-    """The text form of one game (tags, a blank line, the moves), ending with a line break."""
-    moves = _wrap(_tokens(record.moves, 1))
-    return "\n".join(_tag_lines(record)) + "\n\n" + (moves + "\n" if moves else "")
+    """The text form of one game (tags, a blank line, the moves and the result), ending with a
+    line break.
+    """
+    moves = _wrap([*_tokens(record.moves, 1), _MARKER[record.result]])
+    return "\n".join(_tag_lines(record)) + "\n\n" + moves + "\n"
 
 
 def write_records(records: Iterable[Record]) -> str:
@@ -220,6 +239,8 @@ class _Scanner:
                     if m is None or int(m.group(1)) > 255:
                         raise RecordError(f"{word!r} is no annotation: write $ and a number up to 255", line, column)
                     yield _Token("nag", word, line, column, int(m.group(1)))
+                elif word in TERMINATORS:
+                    yield _Token("result", word, line, column, TERMINATORS[word])
                 elif (m := _NUMBER.match(word)) is not None:
                     yield _Token("number", word, line, column, int(m.group(1)))
                 else:
@@ -234,7 +255,8 @@ class _Parser:
 
     def next(self) -> _Token:
         token = self.token
-        self.token = next(self.tokens)
+        if token.kind != "end":
+            self.token = next(self.tokens)
         return token
 
     def records(self) -> Iterator[Record]:
@@ -265,7 +287,15 @@ class _Parser:
             if close.kind != "]":
                 raise close.error(f"tag {name.text}: a ] closes it after its value")
             if name.text in tags:
-                raise name.error(f"tag {name.text} is given twice in one game")
+                raise name.error(
+                    f"tag {name.text} is given twice in one game (a game's moves end with its result,"
+                    " e.g. *, before the next game's tags)"
+                )
+            try:
+                check_tag_name(name.text)
+                check_tag_value(name.text, value.value)
+            except RecordError as e:
+                raise (name if "name" in e.message else value).error(e.message) from None
             tags[name.text] = (value.value, value)
         fmt = tags.pop("Format", None)
         if fmt is None:
@@ -295,12 +325,20 @@ class _Parser:
                 ) from None
         players = {k: tags.pop(k)[0] if k in tags else None for k in ("First", "Second")}
         moves, final = self.line(game, start, 1, 0)
+        said: _Token | None = result_tag[1] if result_tag is not None else None
+        if self.token.kind == "result":
+            marker = self.next()
+            if said is not None and marker.value is not result:
+                raise marker.error(
+                    f"the moves end with {marker.text} but the Result tag says {result_tag[0]!r}"  # type: ignore[index]
+                )
+            result, said = marker.value, marker
+            if self.token.kind not in ("[", "end"):
+                raise self.token.error("a game ends at its result: the next game starts with its tags")
         outcome = final.outcome()
-        if outcome is not None and result_tag is not None and result is not outcome:
-            said = "*" if result is None else result.value
-            raise result_tag[1].error(
-                f"the result is {said!r} but the moves end the game: {game.outcome_text(outcome)}"
-            )
+        if outcome is not None and said is not None and result is not outcome:
+            word = "*" if result is None else result.value
+            raise said.error(f"the result is {word!r} but the moves end the game: {game.outcome_text(outcome)}")
         try:
             return Record(
                 game,
@@ -325,7 +363,7 @@ class _Parser:
         while True:
             token = self.token
             kind = token.kind
-            if kind in ("end", "[", ")"):
+            if kind in ("end", "[", ")", "result"):
                 if number is not None:
                     raise number.error(f"move number {number.text} has no move after it")
                 if kind == ")" and depth == 0:
