@@ -91,7 +91,9 @@ def _record(data: st.DataObject, spec: str) -> Record:
 
 
 @pytest.mark.parametrize("spec", SPECS)
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 @given(data=st.data())
 def test_write_read_equal(spec: str, data: st.DataObject) -> None:
     record = _record(data, spec)
@@ -109,9 +111,15 @@ def test_every_registered_rules_family_is_covered() -> None:
         assert any(spec == name or spec.startswith(name + "(") or f"({name}(" in spec for spec in SPECS), name
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 @given(data=st.data())
 def test_a_file_of_many_games(data: st.DataObject) -> None:
-    specs = data.draw(st.lists(st.sampled_from(SPECS[:8] + ["tictactoe", "otrio", "veto(tictactoe)"]), min_size=1, max_size=4))
+    specs = data.draw(
+        st.lists(
+            st.sampled_from(SPECS[:8] + ["tictactoe", "otrio", "veto(tictactoe)"]), min_size=1, max_size=4
+        )
+    )
     records = [_record(data, spec) for spec in specs]
     assert read_records(write_records(records)) == records

@@ -8,7 +8,16 @@ import pytest
 
 import noughts
 from noughts.core import Outcome
-from noughts.record import Line, Node, Record, RecordError, load_records, read_record, read_records, write_records
+from noughts.record import (
+    Line,
+    Node,
+    Record,
+    RecordError,
+    load_records,
+    read_record,
+    read_records,
+    write_records,
+)
 from noughts.record.files import dump_records, read_file
 
 EXAMPLE = """\
@@ -101,7 +110,7 @@ def test_comments_keep_braces_backslashes_and_lines() -> None:
 def test_the_result_must_agree_with_the_moves() -> None:
     won = ["a1", "a2", "b1", "b2", "c1"]  # x completes the top row
     assert Record("tictactoe", won).result is Outcome.FIRST  # filled in from the final position
-    with pytest.raises(RecordError, match="the result is 'draw'.*x wins"):
+    with pytest.raises(RecordError, match=r"the result is 'draw'.*x wins"):
         Record("tictactoe", won, result="draw")
     head = '[Format "noughts-record 1"]\n[Game "tictactoe"]\n'
     with pytest.raises(RecordError, match=r"line 3, column 9: the result is '\*' but the moves end the game"):
@@ -120,7 +129,12 @@ def test_json_round_trip_and_positions() -> None:
     doc = r.to_json(positions=True)
     assert doc["start_position"] == ".../.../..."
     first = doc["moves"][0]
-    assert (first["ply"], first["player"], first["label"], first["position"]) == (1, "first", "x", ".../.x./...")
+    assert (first["ply"], first["player"], first["label"], first["position"]) == (
+        1,
+        "first",
+        "x",
+        ".../.x./...",
+    )
     inner = doc["moves"][1]["variations"][0]["moves"][1]
     assert (inner["ply"], inner["player"], inner["position"]) == (3, "first", "xo./.x./...")
     assert Record.from_json(json.loads(json.dumps(doc))) == r
@@ -145,12 +159,18 @@ def test_json_files_and_collections() -> None:
         ('{"format": "noughts-record", "version": 1, "games": {}}', "'games' is a list"),
         ('{"game": "tictactoe", "moves": ["b2"], "colour": 1}', "unknown key 'colour'"),
         ('{"moves": ["b2"]}', "'game' is missing"),
-        ('{"format": "noughts-record", "version": 9, "game": "tictactoe"}', "noughts-record 9; this noughts reads version 1"),
+        (
+            '{"format": "noughts-record", "version": 9, "game": "tictactoe"}',
+            "noughts-record 9; this noughts reads version 1",
+        ),
         ('{"format": "pgn", "version": 1, "game": "tictactoe"}', "not a noughts record"),
         ('{"game": "tictactoe", "moves": [{"move": "b2", "nags": [300]}]}', "from 0 to 255"),
         ('{"game": "tictactoe", "moves": ["b2", "b2"]}', "move 2: b2 is illegal"),
         ('{"game": "tictactoe", "result": "x"}', "a result is 'first'"),
-        ('{"games": [{"game": "tictactoe"}, {"game": "nope"}], "format": "noughts-record", "version": 1}', "game 2:"),
+        (
+            '{"games": [{"game": "tictactoe"}, {"game": "nope"}], "format": "noughts-record", "version": 1}',
+            "game 2:",
+        ),
         ('{"game": "tictactoe", "tags": {"bad name": "x"}}', "a tag's name"),
         ('{"game": "tictactoe", "tags": {"Event": "two\\nlines"}}', "one line of text"),
         ('{"game": "tictactoe", "tags": {"Result": "draw"}}', "Result is a field of the record"),
@@ -172,7 +192,12 @@ HEAD = '[Format "noughts-record 1"]\n[Game "tictactoe"]\n'
         ("", 1, 1, "holds no game"),
         ("1. b2", 1, 1, "a game starts with its tags"),
         ('[Game "tictactoe"]\n1. b2', 1, 1, "a record starts with its format"),
-        ('[Format "noughts-record 2"]\n[Game "tictactoe"]', 1, 9, "noughts-record 2; this noughts reads version 1"),
+        (
+            '[Format "noughts-record 2"]\n[Game "tictactoe"]',
+            1,
+            9,
+            "noughts-record 2; this noughts reads version 1",
+        ),
         ('[Format "pgn 1"]\n[Game "tictactoe"]', 1, 9, "not a noughts record"),
         ('[Format "noughts-record 1"]\n[Event "x"]', 1, 1, "a game names its game"),
         ('[Format "noughts-record 1"]\n[Game "mnk(3,3)"]', 2, 7, "mnk"),
@@ -183,9 +208,9 @@ HEAD = '[Format "noughts-record 1"]\n[Game "tictactoe"]\n'
         ('[Format "noughts-record 1"]\n[Game "tic\ntactoe"]', 2, 7, "runs to the end of its line"),
         (HEAD + '[Game "tictactoe"]', 3, 2, "given twice"),
         (HEAD + '[Result "won"]', 3, 9, "a result is first, second, draw or *"),
-        (HEAD + "[9bad \"x\"]", 3, 2, "a tag's name"),
-        (HEAD + "[Bad-name \"x\"]", 3, 2, "a tag's name"),
-        (HEAD + "[Event \"a\tb\"]", 3, 8, "one line of text"),
+        (HEAD + '[9bad "x"]', 3, 2, "a tag's name"),
+        (HEAD + '[Bad-name "x"]', 3, 2, "a tag's name"),
+        (HEAD + '[Event "a\tb"]', 3, 8, "one line of text"),
         (HEAD + "1. b2 2. b2", 3, 10, "move 2: b2 is illegal: the cell is taken by x"),
         (HEAD + "1. b2 2. zz", 3, 10, "move 2: cannot read 'zz'"),
         (HEAD + "1. b2\n  2. a1 3. d4", 4, 12, "move 3: 'd4' is not a cell"),
@@ -225,10 +250,10 @@ def test_read_file_names_the_file_not_its_folder(tmp_path) -> None:  # type: ign
     assert str(caught.value).startswith("games.ntr: line 3, column 10: move 2")
     assert (caught.value.line, caught.value.column) == (3, 10)
     assert str(tmp_path) not in str(caught.value)
-    (tmp_path / "latin1.ntr").write_bytes(b"[Event \"caf\xe9\"]")
-    with pytest.raises(RecordError, match="latin1.ntr is not UTF-8"):
+    (tmp_path / "latin1.ntr").write_bytes(b'[Event "caf\xe9"]')
+    with pytest.raises(RecordError, match=r"latin1\.ntr is not UTF-8"):
         read_file(tmp_path / "latin1.ntr")
-    with pytest.raises(RecordError, match="there is no file missing.ntr"):
+    with pytest.raises(RecordError, match=r"there is no file missing\.ntr"):
         read_file(tmp_path / "missing.ntr")
     with pytest.raises(RecordError, match="is a folder"):
         read_file(tmp_path)
@@ -256,7 +281,12 @@ def test_the_moves_end_with_the_result() -> None:
         (HEAD + "a1 a2 b1 b2 c1 *", 3, 16, "the result is '*' but the moves end the game: x wins"),
         (HEAD + "1. b2 * 2. a1", 3, 9, "a game ends at its result"),
         (HEAD + "1. b2 (1. a1 *)", 3, 14, "a variation is not closed"),
-        (HEAD + '\n[Format "noughts-record 1"]\n[Game "tictactoe"]', 4, 2, "given twice in one game (a game's moves end"),
+        (
+            HEAD + '\n[Format "noughts-record 1"]\n[Game "tictactoe"]',
+            4,
+            2,
+            "given twice in one game (a game's moves end",
+        ),
     ],
 )
 def test_bad_results_say_where(text: str, line: int, column: int, message: str) -> None:

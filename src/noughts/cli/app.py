@@ -190,10 +190,14 @@ def play(
     db: Annotated[
         Path | None,
         typer.Option(
-            "--db", metavar="FILE", help="The store that records the game, move by move (default: the per-user store)."
+            "--db",
+            metavar="FILE",
+            help="The store that records the game, move by move (default: the per-user store).",
         ),
     ] = None,
-    no_record: Annotated[bool, typer.Option("--no-record", help="Do not record the game in the store.")] = False,
+    no_record: Annotated[
+        bool, typer.Option("--no-record", help="Do not record the game in the store.")
+    ] = False,
 ) -> None:
     """Play a game at the terminal (the help Typer shows is ``PLAY_HELP``)."""
     import numpy as np
@@ -216,13 +220,20 @@ def play(
         intro += f" (seed {seed})"
     console.print(Text(intro, style="bold"))
     with _game_log(db, no_record, game, names, start, seed) as log:
-        session = PlaySession(game, start, players, names, np.random.default_rng(seed), console, delay, log=log)
+        session = PlaySession(
+            game, start, players, names, np.random.default_rng(seed), console, delay, log=log
+        )
         session.run()
 
 
 @contextmanager
 def _game_log(
-    db: Path | None, no_record: bool, game: noughts.Game, names: dict[Player, str], start: Any, seed: int | None
+    db: Path | None,
+    no_record: bool,
+    game: noughts.Game,
+    names: dict[Player, str],
+    start: Any,
+    seed: int | None,
 ) -> Iterator[Any]:
     """The store's record of a game played at the terminal (None with ``no_record``); says on
     stderr which game of which store it is.

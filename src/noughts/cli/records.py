@@ -61,7 +61,9 @@ def review(
     as_json: JsonOpt = False,
     max_seconds: Annotated[
         float,
-        typer.Option("--max-seconds", min=0.001, help="Stop (exit 3, printing what was reviewed) after this long."),
+        typer.Option(
+            "--max-seconds", min=0.001, help="Stop (exit 3, printing what was reviewed) after this long."
+        ),
     ] = 60.0,
     position_seconds: Annotated[
         float,
@@ -72,7 +74,8 @@ def review(
         ),
     ] = 5.0,
     max_memory: Annotated[
-        int, typer.Option("--max-memory", metavar="MIB", min=1, help="The solver's tables get at most this much.")
+        int,
+        typer.Option("--max-memory", metavar="MIB", min=1, help="The solver's tables get at most this much."),
     ] = 2048,
     estimator: Annotated[
         str,
@@ -95,10 +98,14 @@ def review(
 
     records = _read_records(record)
     if game is None and len(records) > 1:
-        raise NoughtsError(f"{record} holds {len(records)} games: choose one with --game N (1 to {len(records)})")
+        raise NoughtsError(
+            f"{record} holds {len(records)} games: choose one with --game N (1 to {len(records)})"
+        )
     index = 1 if game is None else game
     if index > len(records):
-        raise NoughtsError(f"{record} holds {len(records)} game{'s' if len(records) != 1 else ''}, not {index}")
+        raise NoughtsError(
+            f"{record} holds {len(records)} game{'s' if len(records) != 1 else ''}, not {index}"
+        )
     chosen = records[index - 1]
     oracle = None
     if table is not None:
@@ -234,15 +241,19 @@ def _print_review(r: Review) -> None:
 
 def games_export(
     ids: Annotated[
-        list[int] | None, typer.Argument(metavar="ID...", help="The games to export (their ids in the store).")
+        list[int] | None,
+        typer.Argument(metavar="ID...", help="The games to export (their ids in the store)."),
     ] = None,
-    every: Annotated[bool, typer.Option("--all", help="Export every game in the store (oldest first).")] = False,
+    every: Annotated[
+        bool, typer.Option("--all", help="Export every game in the store (oldest first).")
+    ] = False,
     out: Annotated[
         Path | None, typer.Option("--out", metavar="FILE", help="Write to FILE instead of standard output.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Write one JSON document instead of text.")] = False,
     source: Annotated[
-        str | None, typer.Option(metavar="SOURCE", help="With --all: only games from play, web, match or import.")
+        str | None,
+        typer.Option(metavar="SOURCE", help="With --all: only games from play, web, match or import."),
     ] = None,
     status: Annotated[
         str | None, typer.Option(metavar="STATUS", help="With --all: only finished or playing games.")

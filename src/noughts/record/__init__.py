@@ -22,8 +22,10 @@ or JSON), :mod:`noughts.record.store` for the store.
 """
 
 from noughts.record.files import dump_records, load_records, read_file, records_json
-from noughts.record.model import FORMAT, VERSION, Line, Node, Record, RecordError, walk
-from noughts.record.text import read_record, read_records, write_record, write_records
+from noughts.record.model import Line, Node, Record, RecordError, walk
+from noughts.record.names import FORMAT, VERSION
+from noughts.record.text import read_record, read_records
+from noughts.record.writer import write_record, write_records
 
 __all__ = [
     "FORMAT",

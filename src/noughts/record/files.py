@@ -14,8 +14,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from noughts.record.model import FORMAT, VERSION, Record, RecordError, check_version
-from noughts.record.text import read_records, write_records
+from noughts.record.model import Record, RecordError, check_version
+from noughts.record.names import FORMAT, VERSION
+from noughts.record.text import read_records
+from noughts.record.writer import write_records
 
 __all__ = ["MAX_FILE_BYTES", "dump_records", "load_records", "read_file", "records_json"]
 
@@ -43,7 +45,9 @@ def _from_json(text: str) -> list[Record]:
         return [Record.from_json(doc)]
     unknown = sorted(set(doc) - {"format", "version", "games"})
     if unknown:
-        raise RecordError(f"a collection of records holds 'format', 'version' and 'games', not {unknown[0]!r}")
+        raise RecordError(
+            f"a collection of records holds 'format', 'version' and 'games', not {unknown[0]!r}"
+        )
     check_version(doc.get("format"), doc.get("version"))
     games = doc["games"]
     if not isinstance(games, list):

@@ -44,30 +44,25 @@ from noughts.core import (
     Position,
 )
 from noughts.core import game as make_game
+from noughts.record.names import FORMAT, VERSION
 
 __all__ = [
     "DERIVED_KEYS",
     "FORMAT",
     "MAX_DEPTH",
     "RESERVED_TAGS",
+    "UNKNOWN_PLAYER",
     "VERSION",
     "Line",
     "Node",
     "Record",
     "RecordError",
-    "UNKNOWN_PLAYER",
     "check_tag_name",
     "check_tag_value",
     "check_version",
     "play_move",
     "walk",
 ]
-
-FORMAT = "noughts-record"
-"""The format's name, in the ``Format`` tag (``noughts-record 1``) and JSON's ``format``."""
-
-VERSION = 1
-"""The version this noughts writes; records of a newer version are refused."""
 
 UNKNOWN_PLAYER = "?"
 """A player whose name the record does not know (PGN's convention)."""
@@ -318,7 +313,9 @@ class Record:
         moves = self.moves
         if not isinstance(moves, Line):
             if isinstance(moves, str) or not isinstance(moves, Iterable):
-                raise RecordError(f"a record's moves are a Line or a list of moves, not {type(moves).__name__}")
+                raise RecordError(
+                    f"a record's moves are a Line or a list of moves, not {type(moves).__name__}"
+                )
             moves = Line(tuple(moves))
         set_(self, "first", _player(self.first, "first"))
         set_(self, "second", _player(self.second, "second"))
@@ -339,7 +336,17 @@ class Record:
         set_(self, "_final", final)
 
     def __hash__(self) -> int:
-        return hash((self.game, self.moves, self.first, self.second, self.result, self.start, tuple(self.tags.items())))
+        return hash(
+            (
+                self.game,
+                self.moves,
+                self.first,
+                self.second,
+                self.result,
+                self.start,
+                tuple(self.tags.items()),
+            )
+        )
 
     # -- what the record holds ----------------------------------------------------------------
 
@@ -382,17 +389,10 @@ class Record:
     # -- other forms --------------------------------------------------------------------------
 
     def to_text(self) -> str:
-        """The plain-text form (:mod:`noughts.record.text`)."""
-        from noughts.record.text import write_record
+        """The plain-text form (:mod:`noughts.record.text`; read it back with ``read_record``)."""
+        from noughts.record.writer import write_record
 
         return write_record(self)
-
-    @staticmethod
-    def from_text(text: str) -> Record:
-        """Read a record holding exactly one game (:func:`noughts.record.text.read_records`)."""
-        from noughts.record.text import read_record
-
-        return read_record(text)
 
     def to_json(self, *, positions: bool = False) -> dict[str, Any]:
         """The JSON form (one game; see the README). With ``positions`` every move also carries
@@ -489,7 +489,9 @@ def play_move(position: Position, text: str, ply: int) -> tuple[str, Position]:
     if position.is_terminal():
         outcome = position.outcome()
         assert outcome is not None
-        raise RecordError(f"move {ply} ({shown}) comes after the end of the game ({game.outcome_text(outcome)})")
+        raise RecordError(
+            f"move {ply} ({shown}) comes after the end of the game ({game.outcome_text(outcome)})"
+        )
     try:
         move = game.parse_move(text)
         after = position.play(move)

@@ -35,7 +35,10 @@ METADATA_VERSION = 1
 
 
 def _bare(line: Line) -> bool:
-    return all(n.comment is None and not n.nags and not n.variations for n in line.moves) and line.comment is None
+    return (
+        all(n.comment is None and not n.nags and not n.variations for n in line.moves)
+        and line.comment is None
+    )
 
 
 def _merge(moves: Sequence[str], tree: Line | None) -> Line:

@@ -1,4 +1,4 @@
-"""The plain-text form of game records: tags, then the moves with comments and variations.
+r"""The plain-text form of game records: tags, then the moves with comments and variations.
 
 PGN's shape, for every game of noughts::
 
@@ -12,7 +12,7 @@ PGN's shape, for every game of noughts::
     {A quiet game.} 1. b2 2. a1 3. c3 {nothing to fear yet} (3. b1 4. b3 5. c3 $2) 4. c1
     5. a3 6. a2 7. b1 8. b3 9. c2 1/2-1/2
 
-* **Tags**: one ``[Name "value"]`` each; the value is a string with ``\\"`` and ``\\\\``
+* **Tags**: one ``[Name "value"]`` each; the value is a string with ``\"`` and ``\\``
   escaped and no line break. ``Format`` comes first in a file and names the format and its
   version (``noughts-record 1``; a newer version is refused, so is another format); ``Game`` is
   the game's spec and is required in every game; ``First`` and ``Second`` name the players
@@ -24,7 +24,7 @@ PGN's shape, for every game of noughts::
   1 for the game's first, whoever makes them (under veto rules one side makes two in a row),
   and a variation numbers its moves from the move it replaces. A number that is not the next
   move's is an error.
-* ``{comment}`` after a move (before the first move: about the line), with ``\\}`` and ``\\\\``
+* ``{comment}`` after a move (before the first move: about the line), with ``\}`` and ``\\``
   escaped; ``$N`` a numeric annotation (PGN's NAGs: ``$1`` good, ``$2`` mistake, ``$6``
   dubious, ...); ``( ... )`` a variation: moves played instead of the move before it, nested
   to any depth (at most :data:`~noughts.record.model.MAX_DEPTH`).
@@ -42,16 +42,14 @@ broken before 80 columns (never inside a comment).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from noughts.core import Game, NoughtsError, Outcome, Position
 from noughts.core import game as make_game
 from noughts.record.model import (
-    FORMAT,
     MAX_DEPTH,
-    VERSION,
     Line,
     Node,
     Record,
@@ -61,98 +59,15 @@ from noughts.record.model import (
     check_version,
     play_move,
 )
+from noughts.record.names import FORMAT, TERMINATORS, VERSION
+from noughts.record.writer import WIDTH, write_record, write_records
 
 __all__ = ["TERMINATORS", "WIDTH", "read_record", "read_records", "write_record", "write_records"]
-
-WIDTH = 79
-"""Lines of moves are broken before they pass this many characters (a long token stands alone)."""
-
-TERMINATORS: dict[str, Outcome | None] = {
-    "1-0": Outcome.FIRST,
-    "0-1": Outcome.SECOND,
-    "1/2-1/2": Outcome.DRAW,
-    "*": None,
-}
-"""PGN's game termination markers, which end a game's moves: the first player won, the second
-won, a draw, not finished."""
-
-_MARKER = {outcome: word for word, outcome in TERMINATORS.items()}
 
 _NUMBER = re.compile(r"(\d{1,9})\.(\.\.)?\Z")
 _GLUED_NUMBER = re.compile(r"\d{1,9}\.+\S")
 _NAG = re.compile(r"\$(\d{1,3})\Z")
 _SPECIAL = set('[]{}()"')
-
-
-# -- writing --------------------------------------------------------------------------------------
-
-
-def _quote(value: str) -> str:
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def _braced(comment: str) -> str:
-    return "{" + comment.replace("\\", "\\\\").replace("}", "\\}") + "}"
-
-
-def _tag_lines(record: Record) -> list[str]:
-    tags: list[tuple[str, str]] = [("Format", f"{FORMAT} {VERSION}"), ("Game", str(record.game))]
-    free = dict(record.tags)
-    for name in ("Event", "Site", "Date", "Time", "Round"):
-        if name in free:
-            tags.append((name, free.pop(name)))
-    tags += [("First", record.first), ("Second", record.second)]
-    tags.append(("Result", "*" if record.result is None else record.result.value))
-    if record.start is not None:
-        tags.append(("Start", record.start.text()))
-    tags += list(free.items())
-    return [f"[{name} {_quote(value)}]" for name, value in tags]
-
-
-def _tokens(line: Line, ply: int) -> Iterator[str]:
-    if line.comment is not None:
-        yield _braced(line.comment)
-    for i, node in enumerate(line.moves):
-        yield f"{ply + i}. {node.move}"  # a number stays on the line of its move
-        for nag in node.nags:
-            yield f"${nag}"
-        if node.comment is not None:
-            yield _braced(node.comment)
-        for variation in node.variations:
-            inner = list(_tokens(variation, ply + i))
-            inner[0] = "(" + inner[0]
-            inner[-1] += ")"
-            yield from inner
-
-
-def _wrap(tokens: Iterable[str], width: int = WIDTH) -> str:
-    lines: list[str] = []
-    current = ""
-    for token in tokens:
-        if current and len(current) + 1 + len(token.split("\n", 1)[0]) > width:
-            lines.append(current)
-            current = token
-        else:
-            current = f"{current} {token}" if current else token
-        if "\n" in current:  # a comment with line breaks: its last line goes on
-            head, _, current = current.rpartition("\n")
-            lines.append(head)
-    if current:
-        lines.append(current)
-    return "\n".join(lines)
-
-
-def write_record(record: Record) -> str:
-    """The text form of one game (tags, a blank line, the moves and the result), ending with a
-    line break.
-    """
-    moves = _wrap([*_tokens(record.moves, 1), _MARKER[record.result]])
-    return "\n".join(_tag_lines(record)) + "\n\n" + moves + "\n"
-
-
-def write_records(records: Iterable[Record]) -> str:
-    """The text form of several games, a blank line between two."""
-    return "\n".join(write_record(r) for r in records)
 
 
 # -- reading --------------------------------------------------------------------------------------
@@ -189,7 +104,7 @@ class _Scanner:
         self.i += n
 
     def _delimited(self, close: str, what: str, line: int, column: int) -> str:
-        """The text up to ``close`` (escapes ``\\close`` and ``\\\\``), the opener consumed."""
+        r"""The text up to ``close`` (escapes ``\close`` and ``\\``), the opener consumed."""
         out = []
         text = self.text
         while True:
@@ -237,7 +152,9 @@ class _Scanner:
                 if word.startswith("$"):
                     m = _NAG.match(word)
                     if m is None or int(m.group(1)) > 255:
-                        raise RecordError(f"{word!r} is no annotation: write $ and a number up to 255", line, column)
+                        raise RecordError(
+                            f"{word!r} is no annotation: write $ and a number up to 255", line, column
+                        )
                     yield _Token("nag", word, line, column, int(m.group(1)))
                 elif word in TERMINATORS:
                     yield _Token("result", word, line, column, TERMINATORS[word])
@@ -261,7 +178,7 @@ class _Parser:
 
     def records(self) -> Iterator[Record]:
         if self.token.kind == "end":
-            raise self.token.error("the record holds no game: it starts with tags, e.g. [Game \"tictactoe\"]")
+            raise self.token.error('the record holds no game: it starts with tags, e.g. [Game "tictactoe"]')
         while self.token.kind != "end":
             yield self.record()
 
@@ -271,18 +188,22 @@ class _Parser:
         first = self.token
         if first.kind != "[":
             raise first.error(
-                "a game starts with its tags, e.g. [Game \"tictactoe\"]"
-                + (" (a record read as text starts with [Format \"noughts-record 1\"])" if not self.games else "")
+                'a game starts with its tags, e.g. [Game "tictactoe"]'
+                + (
+                    ' (a record read as text starts with [Format "noughts-record 1"])'
+                    if not self.games
+                    else ""
+                )
             )
         tags: dict[str, tuple[str, _Token]] = {}
         while self.token.kind == "[":
             self.next()
             name = self.next()
             if name.kind != "word":
-                raise name.error("a tag is [Name \"value\"]: its name comes first")
+                raise name.error('a tag is [Name "value"]: its name comes first')
             value = self.next()
             if value.kind != "string":
-                raise value.error(f"tag {name.text}: its value is a quoted string, e.g. [{name.text} \"...\"]")
+                raise value.error(f'tag {name.text}: its value is a quoted string, e.g. [{name.text} "..."]')
             close = self.next()
             if close.kind != "]":
                 raise close.error(f"tag {name.text}: a ] closes it after its value")
@@ -338,7 +259,9 @@ class _Parser:
         outcome = final.outcome()
         if outcome is not None and said is not None and result is not outcome:
             word = "*" if result is None else result.value
-            raise said.error(f"the result is {word!r} but the moves end the game: {game.outcome_text(outcome)}")
+            raise said.error(
+                f"the result is {word!r} but the moves end the game: {game.outcome_text(outcome)}"
+            )
         try:
             return Record(
                 game,

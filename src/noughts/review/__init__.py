@@ -2,12 +2,13 @@
 labelled estimate where the solver does not finish in time), each move classed best,
 inaccuracy or mistake, and each player's accuracy.
 
+>>> import noughts
 >>> from noughts.review import review
->>> r = review("tictactoe", ["b1", "a1", "b2"])
+>>> r = review("tictactoe", ["b2", "b1", "a1", "c1"])
 >>> [(m.move, m.judgement) for m in r.moves]
-[('b1', 'best'), ('a1', 'mistake'), ('b2', 'best')]
->>> r.players[noughts.Player.SECOND].accuracy
-0.0
+[('b2', 'best'), ('b1', 'mistake'), ('a1', 'best'), ('c1', 'inaccuracy')]
+>>> r.moves[3].best, r.players[noughts.Player.SECOND].accuracy
+(('c3',), 0.0)
 """
 
 from noughts.review.analysis import (

@@ -32,10 +32,10 @@ stops with :class:`ReviewStopped`, a ``LimitExceeded`` that carries what was rev
 >>> r = review("tictactoe", ["a1", "b2", "c3", "b1"])
 >>> [(m.move, m.judgement) for m in r.moves]
 [('a1', 'best'), ('b2', 'best'), ('c3', 'best'), ('b1', 'best')]
->>> r = review("tictactoe", ["b1", "a1"])
+>>> r = review("tictactoe", ["b2", "b1"])
 >>> m = r.moves[1]
->>> m.judgement, m.after.text(r.game), m.best
-('mistake', 'x wins in 7', ('b2', 'c1', 'a2', 'c2', 'a3'))
+>>> m.judgement, m.before.text(r.game), m.after.text(r.game), m.best
+('mistake', 'draw', 'x wins in 5', ('a1', 'c1', 'a3', 'c3'))
 """
 
 from __future__ import annotations
@@ -259,9 +259,10 @@ def _engine_label(oracle: object) -> str:
 
 
 def _exact_children(oracle: ValueOracle, position: Position) -> dict[Move, Evaluation]:
-    from noughts.exact.api import move_values
-
-    return {mv.move: Evaluation.exact(mv.value) for mv in move_values(oracle, position)}
+    """Every legal move's value after it, from the oracle (in ``legal_moves()`` order; values
+    whose distance is not known are taken as they are).
+    """
+    return {m: Evaluation.exact(oracle.value(position.play(m))) for m in position.legal_moves()}
 
 
 def _best_value(children: dict[Move, Evaluation], mover: Player) -> Evaluation:
@@ -304,12 +305,16 @@ def _judge(
     proven = [r.result for r in (rank(ev, mover) for ev in children.values()) if r.result is not None]
     proven_top = max(proven, default=None)
     proven_mine = rank(children[played], mover).result
-    if drop >= MISTAKE_DROP or (proven_top is not None and proven_mine is not None and proven_mine < proven_top):
+    if drop >= MISTAKE_DROP or (
+        proven_top is not None and proven_mine is not None and proven_mine < proven_top
+    ):
         return best, MISTAKE
     return best, INACCURACY
 
 
-def _as_record(subject: Record | Game | str, moves: Sequence[Move | str], start: Position | str | None) -> Record:
+def _as_record(
+    subject: Record | Game | str, moves: Sequence[Move | str], start: Position | str | None
+) -> Record:
     if isinstance(subject, Record):
         if moves or start is not None:
             raise NoughtsError("a record holds its own moves and start: pass the record alone")
@@ -319,7 +324,9 @@ def _as_record(subject: Record | Game | str, moves: Sequence[Move | str], start:
 
         subject = make_game(subject)
     if not isinstance(subject, Game):
-        raise NoughtsError(f"a review is of a Record, or of a game and its moves, not {type(subject).__name__}")
+        raise NoughtsError(
+            f"a review is of a Record, or of a game and its moves, not {type(subject).__name__}"
+        )
     texts = [m if isinstance(m, str) else subject.format_move(m) for m in moves]
     return Record(subject, texts, start=start)  # type: ignore[arg-type]
 
@@ -421,14 +428,17 @@ def review(
                 children = analysis.children
                 if children:
                     values[k] = _best_value(children, p.to_move)
-                    if k < n:  # the move played: exact from here beats anything, else fill a gap
-                        known = values[k + 1]
-                        if known is None or (analysis.exact and not known.is_exact):
-                            values[k + 1] = children[played[k]]
+                    if k < n:  # the move played: exact beats an estimate, a proof beats a guess
+                        known, here = values[k + 1], children[played[k]]
+                        if known is None or (
+                            not known.is_exact
+                            and (here.is_exact or (known.outcome is None and here.outcome is not None))
+                        ):
+                            values[k + 1] = here
             done += 1
             if progress is not None:
                 progress(done, n + 1)
-    except LimitExceeded as e:
+    except LimitExceeded:
         try:
             budget.check()
         except LimitExceeded as whole:  # the review's own budget: say so in its words

@@ -107,12 +107,16 @@ class MCTSEstimator:
         self.label = self.agent.name
 
     def estimate(self, position: Position, budget: Budget) -> list[MoveEstimate]:
-        found = self.agent.search(position, np.random.default_rng([self.seed, zlib.crc32(position.text().encode())]))
+        found = self.agent.search(
+            position, np.random.default_rng([self.seed, zlib.crc32(position.text().encode())])
+        )
         mover = position.to_move
         out = []
         for s in found.children:
             if s.lower == s.upper:  # proven: 1 win, 0 draw, -1 loss for the mover
-                outcome = Outcome.DRAW if s.lower == 0 else Outcome.win_for(mover if s.lower > 0 else mover.other)
+                outcome = (
+                    Outcome.DRAW if s.lower == 0 else Outcome.win_for(mover if s.lower > 0 else mover.other)
+                )
                 value = Evaluation.estimate(0.0, self.label, outcome=outcome)
             else:
                 value = Evaluation.estimate(s.mean if mover is Player.FIRST else -s.mean, self.label)

@@ -28,7 +28,7 @@ from typing import Any
 
 from noughts.core import Game, Outcome, Player
 
-__all__ = ["EXACT", "ESTIMATE", "Evaluation", "Rank", "rank"]
+__all__ = ["ESTIMATE", "EXACT", "Evaluation", "Rank", "rank"]
 
 EXACT = "exact"
 ESTIMATE = "estimate"

@@ -520,7 +520,8 @@ class Store:
             )
             game_id = int(cur.lastrowid or 0)
             c.executemany(
-                "INSERT INTO moves VALUES (?, ?, ?, ?)", [(game_id, ply, m, now) for ply, m in enumerate(moves, 1)]
+                "INSERT INTO moves VALUES (?, ?, ?, ?)",
+                [(game_id, ply, m, now) for ply, m in enumerate(moves, 1)],
             )
             return game_id
 
