@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import shlex
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -224,6 +225,14 @@ def play(
             game, start, players, names, np.random.default_rng(seed), console, delay, log=log
         )
         session.run()
+        if log is not None and None in players.values():  # a person played: say where the game is kept
+            where = "" if db is None else f" --db {shlex.quote(str(db))}"
+            resume = "" if session.position.is_terminal() else " (the web arena's Games page resumes it)"
+            typer.echo(
+                f"recorded as game {log.id}{resume}; review it: "
+                f"noughts games export {log.id}{where} | noughts review -",
+                err=True,
+            )
 
 
 @contextmanager
@@ -235,9 +244,7 @@ def _game_log(
     start: Any,
     seed: int | None,
 ) -> Iterator[Any]:
-    """The store's record of a game played at the terminal (None with ``no_record``); says on
-    stderr which game of which store it is.
-    """
+    """The store's record of a game played at the terminal (None with ``no_record``)."""
     if no_record:
         yield None
         return
@@ -253,7 +260,6 @@ def _game_log(
             start,
             metadata=None if seed is None else {"seed": seed},
         )
-        typer.echo(f"recording as game {log.id} in {db or 'the per-user store'}", err=True)
         yield log
 
 

@@ -216,11 +216,6 @@ class PlaySession:
         ]
         self.console.print("game stopped; to go on from here:", highlight=False)
         self.console.print("  " + shlex.join(resume), highlight=False, soft_wrap=True)
-        if self.log is not None:
-            self.console.print(
-                f"(recorded as game {self.log.id} in the store: the web arena's Games page resumes it)",
-                highlight=False,
-            )
 
     def _read_from_stdin(self, prompt: Text) -> str:
         line = self.console.input(prompt)

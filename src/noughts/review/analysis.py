@@ -5,7 +5,8 @@ For every position of a game's main line the review asks the exact solver for th
 every legal move (:func:`noughts.exact.api.move_values`, one engine for the whole game so its
 table serves every position), within a budget per position and one for the whole review. A
 position the solver does not finish in its budget is handed to an estimator
-(:mod:`noughts.review.estimators`), and everything said about it is labelled an estimate.
+(:mod:`noughts.review.estimators`, whose work is bounded by what is left of the whole budget),
+and everything said about it is labelled an estimate.
 
 A move is
 
@@ -418,7 +419,11 @@ def review(
                 if analysis is None and estimator is not None:
                     try:
                         analysis = _Analysis(
-                            {e.move: e.value for e in estimator.estimate(p, position_budget())}, False
+                            {
+                                e.move: e.value
+                                for e in estimator.estimate(p, Budget(budget.remaining(), budget.max_memory))
+                            },
+                            False,
                         )
                     except LimitExceeded:
                         if budget.expired():
