@@ -129,7 +129,9 @@ def test_budget_exhaustion_exits_3_with_what_was_reviewed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "g.ntr"
-    path.write_text(noughts.record.Record("tictactoe", ["a1", "b2", "c3", "b1", "b3", "a3", "c1", "c2", "a2"]).to_text())
+    path.write_text(
+        noughts.record.Record("tictactoe", ["a1", "b2", "c3", "b1", "b3", "a3", "c1", "c2", "a2"]).to_text()
+    )
     exact = analysis._exact_children
 
     def slow(oracle, position):  # type: ignore[no-untyped-def]

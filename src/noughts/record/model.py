@@ -447,11 +447,11 @@ class Record:
         if start is not None and not isinstance(start, str):
             raise RecordError(f"'start' is a position's text, not {type(start).__name__}")
         record = Record(
-            spec,
+            spec,  # type: ignore[arg-type]
             Line.from_json({"comment": obj.get("comment"), "moves": obj.get("moves", [])}),
             first=obj.get("first"),  # type: ignore[arg-type]
             second=obj.get("second"),  # type: ignore[arg-type]
-            result=obj.get("result"),  # type: ignore[arg-type]
+            result=obj.get("result"),
             start=start,  # type: ignore[arg-type]
             tags=obj.get("tags", {}),
         )

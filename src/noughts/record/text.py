@@ -223,9 +223,9 @@ class _Parser:
             if not self.games:
                 raise first.error(f'a record starts with its format: [Format "{FORMAT} {VERSION}"]')
         else:
-            name, _, version = fmt[0].partition(" ")
+            fmt_name, _, version = fmt[0].partition(" ")
             try:
-                check_version(name, int(version) if version.isdigit() else version)
+                check_version(fmt_name, int(version) if version.isdigit() else version)
             except RecordError as e:
                 raise fmt[1].error(e.message) from None
         self.games += 1

@@ -408,7 +408,7 @@ def review(
                 analysis = None
                 if oracle is not None and (give_up_after is None or failures < give_up_after):
                     if hasattr(oracle, "budget"):
-                        oracle.budget = position_budget()  # type: ignore[attr-defined]
+                        oracle.budget = position_budget()
                     try:
                         analysis = _Analysis(_exact_children(oracle, p), True)
                         failures = 0
@@ -451,7 +451,7 @@ def review(
         stopped = str(e)
     finally:
         if oracle is not None and hasattr(oracle, "budget"):
-            oracle.budget = budget  # type: ignore[attr-defined]
+            oracle.budget = budget
 
     reviews = []
     for i in range(1, n + 1):
