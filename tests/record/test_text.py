@@ -176,6 +176,15 @@ def test_json_files_and_collections() -> None:
         ('{"game": "tictactoe", "tags": {"Result": "draw"}}', "Result is a field of the record"),
         ('{"game": "tictactoe", "moves": [{"move": "b2", "variations": [[]]}]}', "has no moves"),
         ('{"game": ', "malformed JSON"),
+        ('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}", "nests too deeply"),
+        (
+            '{"game": "tictactoe", "moves": '
+            + '[{"move": "b2", "variations": [' * 70
+            + '["a1"]'
+            + "]}]" * 70
+            + "}",
+            "nest more than 64 deep",
+        ),
     ],
 )
 def test_bad_json_records(doc: str, message: str) -> None:

@@ -39,6 +39,8 @@ def _from_json(text: str) -> list[Record]:
         doc = json.loads(text)
     except json.JSONDecodeError as e:
         raise RecordError(f"malformed JSON: {e.msg}", e.lineno, e.colno) from None
+    except RecursionError:
+        raise RecordError("the JSON nests too deeply to be a record") from None
     if not isinstance(doc, dict):
         raise RecordError(f"a JSON record is an object, not {type(doc).__name__}")
     if "games" not in doc:

@@ -167,10 +167,12 @@ class Line:
         return {"comment": self.comment, "moves": [n.to_json() for n in self.moves]}
 
     @staticmethod
-    def from_json(doc: object, where: str = "the moves") -> Line:
+    def from_json(doc: object, where: str = "the moves", depth: int = 0) -> Line:
         """A line from :meth:`to_json`'s form (derived keys ``ply``, ``player``, ``position``
         are allowed and checked by :meth:`Record.from_json`).
         """
+        if depth > MAX_DEPTH:
+            raise RecordError(f"variations nest more than {MAX_DEPTH} deep")
         if isinstance(doc, list):  # a bare list of moves
             doc = {"moves": doc}
         obj = _object(doc, where, {"comment", "moves"})
@@ -195,7 +197,10 @@ class Line:
                     n["move"],
                     n.get("comment"),
                     tuple(nags),
-                    tuple(Line.from_json(v, f"{here}, variation {j}") for j, v in enumerate(variations, 1)),
+                    tuple(
+                        Line.from_json(v, f"{here}, variation {j}", depth + 1)
+                        for j, v in enumerate(variations, 1)
+                    ),
                 )
             )
         return Line(tuple(nodes), obj.get("comment"))
