@@ -242,3 +242,20 @@ def test_play_records_in_the_per_user_store_unless_told_not_to(tmp_path: Path) -
     assert len(Store(env_store).games(limit=10_000)) == before + 1
     assert run_script("play", "tictactoe", "--x", "random", "--o", "random", "--no-record").returncode == 0
     assert len(Store(env_store).games(limit=10_000)) == before + 1
+
+
+def test_review_annotates_a_copy_of_the_record(tmp_path: Path) -> None:
+    path = tmp_path / "lesson.ntr"
+    path.write_text(ANNOTATED)
+    out = tmp_path / "annotated.ntr"
+    result = invoke("review", str(path), "--annotate", str(out))
+    assert result.exit_code == 0, result.output
+    annotated = read_record(out.read_text())
+    node = annotated.moves.moves[1]
+    assert node.nags == (2,) and "Mistake: x wins in 5 (was draw); best a1, c1, a3, c3." in node.comment
+    assert path.read_text() == ANNOTATED  # the record itself is left alone
+    as_json = tmp_path / "annotated.json"
+    assert invoke("review", str(path), "--annotate", str(as_json), "--json").exit_code == 0
+    assert noughts.record.load_records(as_json.read_text()) == [annotated]
+    result = invoke("review", str(path), "--annotate", str(tmp_path))
+    assert result.exit_code == 2 and "is a folder" in result.stderr

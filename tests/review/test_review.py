@@ -320,3 +320,22 @@ def test_the_whole_budget_stops_the_review_with_what_was_reviewed() -> None:
     assert f"reviewed {len(reviewed)} of {len(moves)} moves" in str(caught.value)
     assert all(m.exact and m.judgement for m in partial.moves if m.reviewed)
     assert partial.to_json()["complete"] is False
+
+
+def test_the_review_written_into_the_record() -> None:
+    record = read_record(
+        '[Format "noughts-record 1"]\n[Game "tictactoe"]\n\n'
+        "1. b2 2. b1 {an edge} (2. a1) 3. a1 4. c1 5. c3 1-0"
+    )
+    r = review(record)
+    assert [m.judgement for m in r.moves] == ["best", "mistake", "best", "inaccuracy", "best"]
+    annotated = r.annotated()
+    nodes = annotated.moves.moves
+    assert nodes[1].nags == (2,) and nodes[3].nags == (6,)
+    assert nodes[1].comment == "an edge. Mistake: x wins in 5 (was draw); best a1, c1, a3, c3."
+    assert [v.moves[0].move for v in nodes[1].variations] == ["a1"]  # already there: not added again
+    assert nodes[3].comment == "Inaccuracy: x wins in 1 (was x wins in 4); best c3."
+    assert [v.moves[0].move for v in nodes[3].variations] == ["c3"]
+    assert annotated.tags["Annotator"] == "noughts review (alpha-beta)"
+    assert [n.move for n in nodes] == [n.move for n in record.moves.moves]
+    assert read_record(annotated.to_text()) == annotated

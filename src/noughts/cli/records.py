@@ -88,6 +88,14 @@ def review(
         Path | None,
         typer.Option(metavar="FILE", help="Take exact values from a table saved by 'noughts solve --save'."),
     ] = None,
+    annotate: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="Also write the record annotated with the review ($6 inaccuracy, $2 mistake, the best"
+            " move as a variation); JSON if FILE ends in .json.",
+        ),
+    ] = None,
 ) -> None:
     """Review a recorded game against the exact solver: every move's value before and after,
     best / inaccuracy / mistake, the best moves where another was played, each side's accuracy.
@@ -107,6 +115,8 @@ def review(
             f"{record} holds {len(records)} game{'s' if len(records) != 1 else ''}, not {index}"
         )
     chosen = records[index - 1]
+    if annotate is not None and annotate.is_dir():
+        raise NoughtsError(f"{annotate.name} is a folder: --annotate names the file to write")
     oracle = None
     if table is not None:
         from noughts.exact.table import SolvedTable
@@ -126,6 +136,14 @@ def review(
             )
         except ReviewStopped as e:
             result, stopped = e.review, str(e)
+    if annotate is not None:
+        from noughts.record import dump_records
+
+        text = dump_records([result.annotated()], as_json=annotate.suffix.lower() == ".json")
+        try:
+            annotate.write_text(text, encoding="utf-8")
+        except OSError as e:
+            raise NoughtsError(f"cannot write {annotate.name}: {e.strerror}") from None
     if as_json:
         typer.echo(json.dumps(result.to_json()))
     else:

@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 from noughts.core import Game, LimitExceeded, Move, NoughtsError, Player, Position
 from noughts.core.budget import Budget
-from noughts.record import Record
+from noughts.record import Line, Node, Record
 from noughts.review.estimators import Estimator, make_estimator
 from noughts.review.evaluation import Evaluation, rank
 
@@ -60,6 +60,7 @@ __all__ = [
     "INACCURACY",
     "MISTAKE",
     "MISTAKE_DROP",
+    "NAGS",
     "MoveReview",
     "PlayerSummary",
     "Review",
@@ -68,6 +69,9 @@ __all__ = [
 ]
 
 BEST, INACCURACY, MISTAKE = "best", "inaccuracy", "mistake"
+
+NAGS = {INACCURACY: 6, MISTAKE: 2}
+"""PGN's annotation glyphs for the classes (``$6`` ?!, ``$2`` ?), in :meth:`Review.annotated`."""
 
 MISTAKE_DROP = 0.5
 """An estimated move is a mistake when its worth for the mover, on [-1, 1], is this much below
@@ -199,6 +203,44 @@ class Review:
     def reviewed(self) -> int:
         """Moves reached by the review."""
         return sum(m.reviewed for m in self.moves)
+
+    def annotated(self) -> Record:
+        """The record with the review written into it, as annotators do: each inaccuracy marked
+        ``$6`` (?!) and each mistake ``$2`` (?), with a comment giving the value it left and the
+        best moves, and the first best move as a variation; the tag ``Annotator`` says who
+        judged (unless the record names one already). Comments and variations already there
+        are kept.
+        """
+        game = self.game
+        nodes = list(self.record.moves.moves)
+        for m in self.moves:
+            if m.judgement not in (INACCURACY, MISTAKE) or not m.best:
+                continue
+            node = nodes[m.ply - 1]
+            nag = NAGS[m.judgement]
+            before = "?" if m.before is None else m.before.text(game)
+            after = "?" if m.after is None else m.after.text(game)
+            word = m.judgement.capitalize() + ("" if m.exact else " (estimate)")
+            note = f"{word}: {after} (was {before}); best {', '.join(m.best)}."
+            if node.comment is None:
+                comment = note
+            else:
+                comment = node.comment + ("" if node.comment[-1:] in ".!?" else ".") + " " + note
+            known = {v.moves[0].move for v in node.variations}
+            extra = () if known & set(m.best) else (Line((Node(m.best[0]),)),)
+            nodes[m.ply - 1] = Node(
+                node.move,
+                comment,
+                node.nags if nag in node.nags else (*node.nags, nag),
+                (*node.variations, *extra),
+            )
+        judge = f"noughts review ({self.engine or 'no exact engine'}"
+        if self.estimator is not None and any(v is not None and not v.is_exact for v in self.values):
+            judge += f", estimates by {self.estimator}"
+        tags = dict(self.record.tags)
+        tags.setdefault("Annotator", judge + ")")
+        r = self.record
+        return Record(r.game, Line(tuple(nodes), r.moves.comment), r.first, r.second, r.result, r.start, tags)
 
     def to_json(self) -> dict[str, Any]:
         """The ``review --json`` document (its schema is in the README)."""
