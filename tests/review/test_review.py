@@ -219,6 +219,16 @@ def test_positions_the_solver_does_not_finish_are_estimated_and_labelled() -> No
     assert r.players[Player.FIRST].accuracy is None
 
 
+def test_an_estimate_calls_a_mistake_only_what_it_proved() -> None:
+    # o must take c1; a3 lets x complete the top row next move, which minimax at depth 2 sees
+    r = review("tictactoe", ["a1", "b2", "b1", "a3"], oracle=GivingUp(), estimator="minimax:depth=2")
+    m = r.moves[-1]
+    assert (m.judgement, m.exact, m.best) == ("mistake", False, ("c1",))
+    assert m.after.outcome is Outcome.FIRST and m.after.plies == 1
+    # a move the estimator merely likes less, proving nothing, is an inaccuracy
+    assert [m.judgement for m in r.moves[:3]].count("mistake") == 0
+
+
 def test_after_failures_in_a_row_the_earlier_positions_go_to_the_estimator() -> None:
     engine = GivingUp()
     review(

@@ -19,9 +19,10 @@ A move is
 * a **mistake** when it gives the result away: a win thrown to a draw or a loss, a draw to a
   loss.
 
-From an estimate, a move is best when the estimator ranks it first, a mistake when the
-estimated worth (on [-1, 1]) drops by :data:`MISTAKE_DROP` or more or a result the estimator
-proved is lost, and an inaccuracy otherwise. A player's accuracy is their share of best moves
+From an estimate, a move is best when the estimator ranks it first; a mistake only where the
+estimator has proved what it gives away: a move proved to lose while another move is not, or a
+proved result below another move's proved result; any other move is an inaccuracy (the
+estimator ranks another move first, and proves nothing about the result). A player's accuracy is their share of best moves
 among their judged moves.
 
 Positions are analysed from the end of the game back to its start: the last positions are the
@@ -59,7 +60,6 @@ __all__ = [
     "BEST",
     "INACCURACY",
     "MISTAKE",
-    "MISTAKE_DROP",
     "NAGS",
     "MoveReview",
     "PlayerSummary",
@@ -72,10 +72,6 @@ BEST, INACCURACY, MISTAKE = "best", "inaccuracy", "mistake"
 
 NAGS = {INACCURACY: 6, MISTAKE: 2}
 """PGN's annotation glyphs for the classes (``$6`` ?!, ``$2`` ?), in :meth:`Review.annotated`."""
-
-MISTAKE_DROP = 0.5
-"""An estimated move is a mistake when its worth for the mover, on [-1, 1], is this much below
-the best estimated move's (a quarter of the scale)."""
 
 DEFAULT_MAX_SECONDS = 60.0
 DEFAULT_POSITION_SECONDS = 5.0
@@ -344,14 +340,13 @@ def _judge(
     best = [m for m, k in keys.items() if k == top_key]
     if played in best:
         return best, BEST
-    drop = top_key[0] - keys[played][0]
-    proven = [r.result for r in (rank(ev, mover) for ev in children.values()) if r.result is not None]
-    proven_top = max(proven, default=None)
-    proven_mine = rank(children[played], mover).result
-    if drop >= MISTAKE_DROP or (
-        proven_top is not None and proven_mine is not None and proven_mine < proven_top
-    ):
-        return best, MISTAKE
+    results = {m: rank(ev, mover).result for m, ev in children.items()}
+    mine = results[played]
+    if mine is not None:
+        proven_better = any(r is not None and r > mine for r in results.values())
+        could_be_better = mine == -1 and any(r is None or r > -1 for r in results.values())
+        if proven_better or could_be_better:  # a result given away, as far as the estimator proved
+            return best, MISTAKE
     return best, INACCURACY
 
 
