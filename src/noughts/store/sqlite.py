@@ -435,12 +435,13 @@ class Store:
         status: str | None = None,
         *,
         spec: str | None = None,
-        source: str | None = None,
+        source: str | tuple[str, ...] | None = None,
         match_id: int | None = None,
         limit: int = 100,
         offset: int = 0,
     ) -> list[GameRecord]:
-        """Games, most recently updated first, filtered by status, spec, source or match."""
+        """Games, most recently updated first, filtered by status, spec, source (one, or any
+        of a tuple) or match."""
         if status is not None and status not in STATUSES:
             raise StoreError(f"a game's status is 'playing' or 'finished', not {status!r}")
         where, args = _filters(status=status, spec=spec, source=source, match_id=match_id)
@@ -759,9 +760,13 @@ class Store:
 
 
 def _filters(prefix: str = "", **values: Any) -> tuple[str, list[Any]]:
+    """A WHERE clause: each column equal to its value, or one of them (a tuple); None: any."""
     clauses, args = [], []
     for column, value in values.items():
-        if value is not None:
+        if isinstance(value, tuple):
+            clauses.append(f"{prefix}{column} IN ({','.join('?' * len(value))})" if value else "0")
+            args.extend(value)
+        elif value is not None:
             clauses.append(f"{prefix}{column} = ?")
             args.append(value)
     return (" WHERE " + " AND ".join(clauses) if clauses else ""), args
