@@ -20,6 +20,11 @@ first page load.
 003's arena (a Streamlit app) cannot be run here, so its figures are quoted, not measured:
 the issue's ~600 ms per move on an empty 3x3 board.
 
+Every simulated person comes from 127.0.0.1, so the server is started with ``--per-client 1000``
+(each person would have an address of their own); perfect moves run in the arena's worker
+processes, and a 429 (every worker busy) is asked again after its ``Retry-After``, counted as
+*busy*.
+
 Run: ``.venv/bin/python bench/web.py`` (``--games N`` to change the 200, ``--json PATH``).
 The machine is shared; the load average at the start and end is printed with the table.
 """
@@ -59,7 +64,18 @@ def free_port() -> int:
 def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
     port = free_port()
     proc = subprocess.Popen(
-        [str(NOUGHTS), "serve", "--port", str(port), "--db", str(db), "--no-open"],
+        [
+            str(NOUGHTS),
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+            "--no-open",
+            "--no-access-log",
+            "--per-client",
+            "1000",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -98,6 +114,7 @@ async def play_one(
     r = await client.post("/api/games", json={"game": spec, "x": "human", "o": "perfect"})
     r.raise_for_status()
     s = r.json()
+    token = {"X-Game-Token": s["token"]}
     while not s["over"]:
         if s["turn"] == "human":
             legal = s["view"]["moves"]
@@ -105,13 +122,17 @@ async def play_one(
             await asyncio.sleep(float(rng.uniform(*think)))  # the person thinks
             t = time.perf_counter()
             r = await client.post(
-                f"/api/games/{s['id']}/move", json={"action": pick["action"], "ply": s["ply"]}
+                f"/api/games/{s['id']}/move", json={"action": pick["action"], "ply": s["ply"]}, headers=token
             )
             times["move"].append(time.perf_counter() - t)
         else:
             positions.append(s["position"])
             t = time.perf_counter()
-            r = await client.post(f"/api/games/{s['id']}/turn", json={"ply": s["ply"]})
+            r = await client.post(f"/api/games/{s['id']}/turn", json={"ply": s["ply"]}, headers=token)
+            if r.status_code == 429:  # the workers are all busy: ask again after the time named
+                times["busy"].append(time.perf_counter() - t)
+                await asyncio.sleep(float(r.headers.get("Retry-After", "1")) * float(rng.random()))
+                continue
             times["turn"].append(time.perf_counter() - t)
             times["turn_server"].append(float(r.headers["server-timing"].split("dur=")[1]) / 1000)
         r.raise_for_status()
@@ -130,9 +151,11 @@ async def load(url: str, spec: str, games: int, pid: int, think: tuple[float, fl
         # warm-up: one game alone; its first perfect move makes the engine
         s = (await client.post("/api/games", json={"game": spec, "x": "perfect", "o": "human"})).json()
         t = time.perf_counter()
-        (await client.post(f"/api/games/{s['id']}/turn")).raise_for_status()
+        (
+            await client.post(f"/api/games/{s['id']}/turn", json={}, headers={"X-Game-Token": s["token"]})
+        ).raise_for_status()
         cold = time.perf_counter() - t
-        times: dict[str, list[float]] = {"turn": [], "move": [], "turn_server": []}
+        times: dict[str, list[float]] = {"turn": [], "move": [], "turn_server": [], "busy": []}
         positions: list[str] = []
         cpu_before = cpu_seconds(pid)
         started = time.perf_counter()
@@ -146,22 +169,22 @@ def in_process_ms(spec: str, positions: list[str], sample: int = 30) -> tuple[fl
     """Median ms per position, in this process on a sample of the load test's positions, of the
     perfect move from the arena's kept engine and of a fresh ``noughts.solve`` (no kept engine).
     """
-    from noughts.web.engines import EngineCache
     from noughts.web.limits import Limits
+    from noughts.web.work import Worker
 
     game = noughts.game(spec)
     rng = np.random.default_rng(0)
     picks = rng.choice(len(positions), size=min(sample, len(positions)), replace=False)
     chosen = [positions[int(i)] for i in picks]
     noughts.solve(spec, chosen[0])  # load the kernels once, as a running server would have
-    cache = EngineCache(Limits())
-    for text in chosen:  # the server's engine had met these games' positions before, too
-        cache.perfect_move(game, game.parse(text), "first", rng, 60)
+    worker = Worker(Limits().worker_memory())  # what a worker process keeps: one engine per game
+    for text in chosen:  # the worker's engine had met these games' positions before, too
+        worker.perfect(game).choose(game.parse(text), rng)
     kept, fresh = [], []
     for text in chosen:
         position = game.parse(text)
         t = time.perf_counter()
-        cache.perfect_move(game, position, "first", rng, 60)
+        worker.perfect(game).choose(position, rng)
         kept.append(time.perf_counter() - t)
         t = time.perf_counter()
         noughts.solve(spec, text)

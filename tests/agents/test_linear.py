@@ -50,6 +50,16 @@ def test_saved_agent_round_trips():
         p = p.play(m)
 
 
+def test_the_feature_set_is_saved_with_the_agent():
+    run = train_lms(noughts.game("tictactoe"), 200, eta=0.01, features="rowcol", seed=3)
+    agent = run.agent()
+    assert agent.feature_set == "rowcol" and agent.training["features"] == "rowcol"
+    back = roundtrip(agent)
+    assert back.feature_set == "rowcol"
+    p = noughts.game("tictactoe").parse("o../xxx/xoo")
+    assert back.features(p).tolist() == [1, 0, 1, 0, 0, 1, 0]
+
+
 @pytest.mark.parametrize(
     ("meta", "arrays", "message"),
     [

@@ -98,7 +98,7 @@ def test_make_agent_names() -> None:
     assert make_agent("perfect:tie=random").name == "perfect:tie=random"
     with pytest.raises(NoughtsError, match=r"unknown option.* depth for agent perfect: it takes tie, table"):
         make_agent("perfect:depth=3")
-    with pytest.raises(NoughtsError, match=r"unknown option.* x for agent random: it takes none"):
+    with pytest.raises(NoughtsError, match=r"unknown option.* x for agent random: it takes seconds"):
         make_agent("random:x=1")
     with pytest.raises(NoughtsError, match="tie_break"):
         make_agent("perfect:tie=sometimes")

@@ -191,3 +191,110 @@ def test_arena_snapshot_with_impossible_boards_is_refused(tmp_path):
     write_arena_zip(tmp_path / "b.zip", {"[[1,1,0,0,0,0,0,0,0], [2,2]]": 0.1}, {})
     with pytest.raises(NoughtsError, match="no game reaches"):
         from_arena(saved.load_arena_zip(tmp_path / "b.zip"))
+
+
+def _random_positions(game, n, seed, max_plies):
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        p = game.start()
+        for _ in range(int(rng.integers(0, max_plies + 1))):
+            if p.is_terminal():
+                break
+            moves = p.legal_moves()
+            p = p.play(moves[int(rng.integers(len(moves)))])
+        if not p.is_terminal():
+            out.append(p)
+    return out
+
+
+def _random_table(game, positions, seed):
+    """A table with a random row for each position and its successors (the leaf blend reads them)."""
+    cells = game.board.num_cells
+    keys = {}
+    for p in positions:
+        for q in [p, *(p.play(m) for m in p.legal_moves())]:
+            for r in [q, *(q.play(m) for m in q.legal_moves())] if not q.is_terminal() else [q]:
+                keys[r.owned(0) | (r.owned(1) << cells)] = None
+    keys = np.array(list(keys), dtype=np.int64)
+    q = np.random.default_rng(seed).choice([-50.0, 0.0, 25.5, 100.0], size=(keys.size, cells))
+    return QTable(cells, keys, q, int(keys.size))
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3, 4, 9])
+def test_search_kernel_ties_exactly_the_references_moves_on_3x3(depth):
+    from noughts.learn.states import state_space
+
+    space = state_space(TTT)
+    positions = [space.position(i) for i in range(space.size) if space.outcome[i] < 0]
+    if depth == 9:
+        positions = positions[::7]
+    options = {"depth": depth, "leaf_blend": 0.1}
+    table = _random_table(TTT, positions[::40], 3)
+    kernel = QAgent(TTT, table, engine="kernel", **options)
+    reference = QAgent(TTT, table, engine="reference", **options)
+    for p in positions:
+        moves = p.legal_moves()
+        assert kernel.best_moves(p, moves, depth) == reference.best_moves(p, moves, depth)
+
+
+@pytest.mark.parametrize(
+    ("spec", "depth", "iron"), [("mnk(4,4,3)", 3, False), ("mnk(4,4,3)", 3, True), ("mnk(5,5,3)", 2, True)]
+)
+def test_search_kernel_ties_exactly_the_references_moves_on_larger_boards(spec, depth, iron):
+    game = noughts.game(spec)
+    positions = _random_positions(game, 25, seed=depth, max_plies=6)
+    table = _random_table(game, positions, 4)
+    options = {"depth": depth, "iron_wall": iron, "leaf_blend": 0.1}
+    kernel = QAgent(game, table, engine="kernel", **options)
+    reference = QAgent(game, table, engine="reference", **options)
+    for p in positions:
+        moves = p.legal_moves()
+        assert kernel.best_moves(p, moves, depth) == reference.best_moves(p, moves, depth)
+        # the bonus depth and the iron wall count for the second player only
+        assert kernel.search_depth(p, moves) == depth
+
+
+def test_003_depth_rule_opening_book_and_leaf_blend():
+    g = noughts.game("mnk(4,4,3)")
+    agent = QAgent(g, None, depth=4, depth_rule="003", depth_bonus=2, opening_book=True, leaf_blend=0.1)
+    start = g.start()
+    assert agent.search_depth(start, start.legal_moves()) == 4  # min(4, 16)
+    p = g.parse("o.xx/xoo./.x../....")  # o to move, 9 empty cells
+    assert agent.search_depth(p, p.legal_moves()) == 4 + 2
+    g4 = noughts.game("mnk(4,4,4)")
+    late = g4.parse("xoxo/xoxo/oxox/x...")  # o to move, 3 empty cells
+    rule = QAgent(g4, None, depth=4, depth_rule="003", depth_bonus=2)
+    assert rule.search_depth(late, late.legal_moves()) == 3 + 2  # min(4, 3), plus the bonus
+    reply = g.parse("x.../..../..../....")
+    assert agent.search_depth(reply, reply.legal_moves()) == 4 + 2  # o: the bonus
+    assert (
+        QAgent(TTT, None, depth=4, depth_rule="003").search_depth(TTT.start(), TTT.start().legal_moves()) == 9
+    )
+    # the book: o answers an x on a centre cell with a neighbour of it, else takes a centre cell
+    centre_x = g.parse("..../.x../..../....")
+    near = agent.book_moves(centre_x, centre_x.legal_moves())
+    assert set(near) == {0, 1, 2, 4, 6, 8, 9, 10}
+    assert set(agent.candidates(centre_x)) == set(near)
+    corner_x = g.parse("x.../..../..../....")
+    assert agent.book_moves(corner_x, corner_x.legal_moves()) == [5, 6, 9, 10]
+    assert agent.book_moves(g.parse("x.../.o../..x./...."), []) == []  # past the first three moves
+    assert QAgent(TTT, None, opening_book=True).book_moves(TTT.parse("x../.../..."), [1, 2, 3, 4]) == []
+    with pytest.raises(NoughtsError, match="depth_rule"):
+        QAgent(g, None, depth_rule="deep")
+    with pytest.raises(NoughtsError, match="leaf_blend"):
+        QAgent(g, None, leaf_blend=-1)
+
+
+def test_leaf_blend_reads_the_searchers_own_values():
+    g = noughts.game("mnk(4,4,3)")
+    p = g.parse("x.../..../..../...o")
+    # a leaf two plies on, where x (the searcher) moves again: its row's mean is blended in
+    leaf = p.play(5).play(10)
+    key = leaf.owned(0) | (leaf.owned(1) << 16)
+    q = np.zeros((1, 16))
+    q[0, [m for m in leaf.legal_moves()]] = 10.0
+    agent = QAgent(g, QTable(16, np.array([key]), q, 1), depth=2, leaf_blend=0.1, engine="reference")
+    plain = QAgent(g, None, depth=2, engine="reference")
+    assert agent._leaf(leaf, 0, False) == pytest.approx(plain._leaf(leaf, 0, False) + 1.0)
+    assert agent._leaf(p.play(5), 0, False) == plain._leaf(p.play(5), 0, False)  # o to move: no blend

@@ -70,7 +70,7 @@ def test_prove_agrees_with_the_value() -> None:
     doc = json.loads(r.stdout)
     assert doc["proved"] is True and doc["game"] == "hypercube(3,3)"
     r = invoke("solve", "tictactoe", "--prove", "mover")
-    assert r.exit_code == 0 and "x cannot force a win" in r.stdout
+    assert r.exit_code == 1 and "x cannot force a win" in r.stdout  # the answer is no: exit 1
 
 
 @pytest.mark.parametrize(
@@ -79,9 +79,7 @@ def test_prove_agrees_with_the_value() -> None:
         (("solve", "tictactoe", "--position", "xxx/ooo/..."), "position"),
         (("solve", "tictactoe("), "spec"),
         (("solve", "tictactoe", "--prove", "nobody"), "--prove takes first, second or mover"),
-        (("solve", "mnk(5,5,4)", "--max-seconds", "0.01"), "stopped"),
         (("solve", "tictactoe", "--table", "/nonexistent/t.npz"), "t.npz"),
-        (("count", "mnk(9,9,5)", "--max-seconds", "0.5"), "stopped"),
     ],
 )
 def test_bad_input_is_one_message_and_status_2(args: tuple[str, ...], message: str) -> None:
@@ -90,3 +88,19 @@ def test_bad_input_is_one_message_and_status_2(args: tuple[str, ...], message: s
     # one message (a spec error adds the spec with a caret under the column), no traceback
     assert r.stderr.lstrip().startswith("noughts: error: ") and r.stderr.count("noughts: error") == 1
     assert message in r.stderr and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("solve", "mnk(5,5,4)", "--max-seconds", "0.01"),
+        ("solve", "mnk(5,5,4)", "--max-cpu-seconds", "0.01"),
+        ("count", "mnk(9,9,5)", "--max-seconds", "0.5"),
+        ("count", "mnk(9,9,5)", "--max-memory", "1"),
+    ],
+)
+def test_a_budget_that_runs_out_is_status_3_with_how_far_it_got(args: tuple[str, ...]) -> None:
+    r = invoke(*args)
+    assert r.exit_code == 3, r.output  # was 2, like bad input
+    assert r.stderr.lstrip().startswith("noughts: error: stopped") and r.stderr.strip().count("\n") == 0
+    assert "budget" in r.stderr and "Traceback" not in r.output

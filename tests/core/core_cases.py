@@ -67,12 +67,41 @@ NOTAKTO_SPECS = [
     f"notakto({EXTRA_CORNER},boards=2)",
 ]
 
+# rules under which marks vanish or move: games that need not end (played with a move cap)
+LOOPY_SPECS = [
+    "forget(tictactoe)",
+    'forget(tictactoe,count="plies")',
+    'forget(tictactoe,judge="before")',
+    'forget(mnk(3,4,3),turns=2,count="plies",judge="before")',
+    "forget(tictactoe,turns=5)",  # marks outlive the board: plain tic-tac-toe, bounded
+    "forget(hypercube(3,3),turns=4)",
+    f"forget({HOLES},turns=1)",
+    "vanishing(tictactoe)",
+    'vanishing(tictactoe,judge="before")',
+    "vanishing(mnk(4,4,4),keep=4)",
+    "vanishing(hypercube(4,2,k=3),keep=2)",
+    f"vanishing({EXTRA_SIDE})",
+    "vanishing(hypercube(3,3))",
+    "morris",
+    "morris(diagonals=false)",
+    'morris(judge="before")',
+    'morris(blocked="passes")',
+    'morris(mnk(3,4,3),diagonals=false,judge="before",blocked="passes")',
+    "morris(diagonals=false,diagonal_mills=false)",
+    "morris(jump=true,diagonal_mills=false)",
+    "morris(mnk(4,4,4),pieces=4)",
+    "morris(hypercube(3,3),pieces=5)",
+    f"morris({EXTRA_SIDE},pieces=2)",
+    "morris(mnk(1,4,2),pieces=1)",
+]
+
 CONFORMANCE_SPECS = (
     BOARD_SPECS
     + [w.format(b) for b in WRAPPED_BOARDS for w in WRAPPERS]
     + VETO_SPECS
     + NOTAKTO_SPECS
     + ["otrio"]
+    + LOOPY_SPECS
 )
 
 
@@ -84,10 +113,13 @@ def all_moves(game: Game) -> list[Move]:
     return [game.move(a) for a in range(game.num_actions)]
 
 
-def random_game(game: Game, rng: random.Random) -> list[Position]:
-    """The positions of one random game played to its end, the start first."""
+def random_game(game: Game, rng: random.Random, cap: int | None = None) -> list[Position]:
+    """The positions of one random game played to its end, the start first; a game that need not
+    end stops after ``cap`` plies (default ``game.properties.move_cap``).
+    """
+    cap = game.properties.move_cap if cap is None else cap
     positions = [game.start()]
-    while not positions[-1].is_terminal():
+    while not positions[-1].is_terminal() and len(positions) <= cap:
         positions.append(positions[-1].play(rng.choice(positions[-1].legal_moves())))
     return positions
 

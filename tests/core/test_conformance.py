@@ -14,17 +14,22 @@ from core_cases import CONFORMANCE_SPECS, all_moves, reachable
 
 import noughts
 from noughts import IllegalMoveError, NotationError, Outcome
-from noughts.core import ENTRIES, Game, NotaktoMove, Ring, Veto
+from noughts.core import ENTRIES, Game, NotaktoMove, Ring, Slide, Veto
 from noughts.core.spec import Call, parse_spec
 from noughts.testing import check_game
 
 MOVE_BUDGET = 40_000  # roughly moves checked per spec, so that big boards get fewer games
 MAX_GAMES = 30
 MIN_GAMES = 4
+LOOPY_CAP = 64  # plies a game that need not end is played for here (positions repeat well before)
+
+
+def _cap(g: Game) -> int:
+    return g.properties.move_cap if g.properties.bounded else min(LOOPY_CAP, g.properties.move_cap)
 
 
 def _games_for(g: Game) -> int:
-    return max(MIN_GAMES, min(MAX_GAMES, MOVE_BUDGET // (g.num_actions * g.properties.max_length) + 1))
+    return max(MIN_GAMES, min(MAX_GAMES, MOVE_BUDGET // (g.num_actions * _cap(g)) + 1))
 
 
 @pytest.mark.parametrize("spec", CONFORMANCE_SPECS)
@@ -34,8 +39,12 @@ def test_random_games(spec: str) -> None:
     moves = all_moves(g)
     assert [g.action(m) for m in moves] == list(range(g.num_actions))
     games = _games_for(g)
-    report = check_game(g, games=games, seed=0, symmetry_sample=16)
-    assert report.games == report.finished == games  # every game here ends within max_length
+    report = check_game(
+        g, games=games, seed=0, max_plies=None if g.properties.bounded else _cap(g), symmetry_sample=16
+    )
+    assert report.games == games
+    if g.properties.bounded:
+        assert report.finished == games  # every game here ends within max_length
     assert report.positions > games
 
 
@@ -55,7 +64,13 @@ def test_properties_are_sane(spec: str) -> None:
     g = noughts.game(spec)
     props = g.properties
     assert props.zero_sum
-    assert props.max_length >= 1
+    if props.bounded:
+        assert props.max_length is not None and props.max_length >= 1
+        assert props.truncation is None
+    else:
+        assert props.has_draws, "a game that need not end can be drawn by endless play"
+        assert props.truncation is not None and props.truncation >= 1
+    assert props.move_cap >= 1
     assert g.num_actions >= 1
     assert (g.start().score() is not None) == props.is_scored
     assert props.same_marks == spec.startswith("notakto")
@@ -91,6 +106,9 @@ def test_junk_moves_are_refused(spec: str) -> None:
         Ring(9, 0),
         Ring(0, 3),
         Ring(-1, 0),
+        Slide(0, 0),
+        Slide(0, n),
+        Slide(-1, 1),
     ]
     for m in junk:
         with pytest.raises(IllegalMoveError):
@@ -119,7 +137,16 @@ def test_every_registry_entry_and_board_kind_is_covered() -> None:
     # "standard" is what a bare board means: the same game under another name
     assert set(ENTRIES) - {"standard"} <= named
     assert noughts.game("standard(tictactoe)") == noughts.game("tictactoe")
-    for rules in ("misere", "maker_breaker", "cumulative", "veto", "notakto"):
+    for rules in (
+        "misere",
+        "maker_breaker",
+        "cumulative",
+        "veto",
+        "notakto",
+        "forget",
+        "vanishing",
+        "morris",
+    ):
         kinds = {noughts.game(s).board.kind for s in CONFORMANCE_SPECS if s.startswith(rules + "(")}
         assert kinds == {"mnk", "hypercube", "shape"}, rules
 
@@ -134,6 +161,9 @@ def test_every_registry_entry_and_board_kind_is_covered() -> None:
         "veto(tictactoe)",
         "mnk(3,4,3)",
         "notakto",
+        'forget(tictactoe,count="plies")',
+        "vanishing(mnk(3,3,3),keep=2)",
+        'morris(judge="before",blocked="passes")',
     ],
 )
 def test_equal_canonical_keys_mean_the_same_game(spec: str) -> None:

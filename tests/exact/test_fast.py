@@ -7,6 +7,7 @@ definition stands in.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable
 
@@ -304,6 +305,9 @@ class _StopAfter(Budget):
 
 def test_budget_is_checked_between_slices_and_the_solver_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(fast, "SLICE_NODES", 1000)
+    monkeypatch.setattr(
+        fast, "FIRST_SLICE", 1000
+    )  # slices otherwise start small and grow with the speed seen
     game = _game("mnk(5,5,4)")
     budget = _StopAfter(5)  # the table's size, before the search, three slices; stop after the 4th
     seen: list[int] = []
@@ -378,3 +382,16 @@ def test_no_pairing_against_a_threat_or_too_many_lines() -> None:
     assert not _paired(game.parse("xx./o../..o"), Player.FIRST)  # x's top row waits on c1 alone
     assert not _paired(game.start(), Player.FIRST)  # 8 lines need 16 cells
     assert _paired(game.parse("x../.o./ox."), Player.FIRST)  # x: top row {b1, c1}, right column {c2, c3}
+
+
+def test_slices_follow_the_speed_of_the_search() -> None:
+    # a node near the root of 7x7x7 costs milliseconds: the first slices are small, so a budget is
+    # checked within a few tenths of a second (a fixed slice of 1,024 nodes took seconds there)
+    game = _game("hypercube(7,3)")
+    seen: list[int] = []
+    solver = FastSolver(game, Budget(max_seconds=0.5, max_memory=2**26), progress=seen.append)
+    with pytest.raises(LimitExceeded):
+        solver.value(game.start())
+    slices = [b - a for a, b in itertools.pairwise([0, *seen])]
+    assert slices[0] < 1024  # small at first (the earlier searches of the root included)
+    assert all(b <= 8 * a + 1 for a, b in itertools.pairwise(slices[1:]))  # each at most 8 times the last

@@ -155,7 +155,7 @@ def test_garbage_files(tmp_path: Path) -> None:
     npy = tmp_path / "array.npz"
     with open(npy, "wb") as f:
         np.save(f, np.arange(3))
-    pickled = tmp_path / "pickle.npz"
+    pickled = tmp_path / "dump.npz"
     pickled.write_bytes(pickle.dumps({"format": FORMAT}))
     other_zip = tmp_path / "other.npz"
     with zipfile.ZipFile(other_zip, "w") as z:
@@ -165,7 +165,9 @@ def test_garbage_files(tmp_path: Path) -> None:
     for path in [text, empty, npy, pickled, other_zip, foreign, tmp_path / "missing.npz"]:
         with pytest.raises(TableError) as e:
             SolvedTable.load(path)
-        assert str(path) in str(e.value)
+        message = str(e.value)
+        assert path.name in message and str(path.parent) not in message  # no server path
+        assert "pickle" not in message.lower()  # numpy's advice to unpickle is not passed on
         assert isinstance(e.value, NoughtsError)
 
 
@@ -173,7 +175,7 @@ def test_truncated_file(tmp_path: Path, saved: dict[str, Path]) -> None:
     data = saved["tictactoe"].read_bytes()
     cut = tmp_path / "cut.npz"
     cut.write_bytes(data[: len(data) // 2])
-    with pytest.raises(TableError, match="not a readable noughts solved table"):
+    with pytest.raises(TableError, match=r"not a noughts solved table.*cut short"):
         SolvedTable.load(cut)
 
 
@@ -184,7 +186,7 @@ def test_object_arrays_are_not_unpickled(tmp_path: Path, saved: dict[str, Path])
     np.savez(buf, **c)
     path = tmp_path / "objects.npz"
     path.write_bytes(buf.getvalue())
-    with pytest.raises(TableError, match="not a readable"):
+    with pytest.raises(TableError, match="holds object, not numbers"):
         SolvedTable.load(path)
 
 
@@ -215,7 +217,7 @@ def test_tampered_values_fail_the_checksum(tmp_path: Path, saved: dict[str, Path
         (lambda c: c.update(keys=c["keys"].astype(np.int64)), "keys is int64"),
         (lambda c: c.update(keys=c["keys"][:1]), "keys has 1 columns"),
         (lambda c: c.update(outcome=c["outcome"].astype(np.int16)), "outcome is int16"),
-        (lambda c: c.update(plies=c["plies"][:-1]), "plies has"),
+        (lambda c: c.update(plies=c["plies"][:-1]), "'plies' does not have one entry per key"),
         (lambda c: c.update(outcome=c["outcome"] * 2), "codes other than"),
         (lambda c: c.update(plies=c["plies"] + 20), "exceeds the longest game"),
         (lambda c: c.update(keys=c["keys"][:, ::-1].copy()), "not sorted"),

@@ -42,7 +42,7 @@ def test_group_tests_direction():
 
 def test_quick_run_writes_its_folder(tmp_path):
     out = experiment("cumulative-td").run(
-        {"stage1": {"epsilons": [0.1], "seeds": [121, 122, 123]}},
+        {"stage1": {"epsilons": [0.1], "seeds": [121, 122, 123]}, "stage2": {"seeds": [126, 127, 128]}},
         tmp_path / "ctd",
         quick=True,
     )
@@ -50,20 +50,42 @@ def test_quick_run_writes_its_folder(tmp_path):
     assert {
         "config.json",
         "runs.csv",
+        "curves.csv",
         "results.md",
         "summary.json",
+        "learning_curves.png",
+        "window_variance.png",
         "stage2_episodes.png",
         "stage1_grid.png",
         "null_vs_learning.png",
     } <= names
-    rows = list(csv.DictReader((out / "runs.csv").open()))
-    assert len(rows) == 3 + 2 * 3
+    rows = list(csv.DictReader((out / "runs.csv").read_text().splitlines()))
+    assert len(rows) == 3 + 3 * 3  # stage 1, then random / tcd-paper / tcd on three seeds
     stage2 = [r for r in rows if r["stage"] == "2"]
-    assert all(int(r["h2h_first"]) + int(r["h2h_draw"]) + int(r["h2h_second"]) == 10 for r in stage2)
+    assert {r["init"] for r in stage2} == {"random", "tcd-paper", "tcd"}
+    for r in stage2:
+        h2h = float(r["h2h_first"]) + float(r["h2h_draw"]) + float(r["h2h_second"])
+        assert abs(h2h - 1) < 1e-9
+        for side in ("first", "second"):
+            total = sum(float(r[f"vs_perfect_{side}_{k}"]) for k in ("win", "draw", "loss"))
+            assert abs(total - 1) < 1e-9
+            assert float(r[f"vs_perfect_{side}_win"]) == 0  # nothing beats perfect play
     assert all(0 < float(r["grade"]) <= 1 for r in rows)
     assert all(r["null_episodes"] for r in rows)  # the null baseline "converges" too
+    curves = list(csv.DictReader((out / "curves.csv").read_text().splitlines()))
+    first = [c for c in curves if c["init"] == "tcd" and c["seed"] == "126"]
+    assert [int(c["episodes"]) for c in first][:3] == [0, 2000, 4000]
+    assert int(first[-1]["episodes"]) == 40_000  # the curve runs on past convergence
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["table1"]["play_lengths"] == [9]
+    assert summary["table1"]["score_pairs"] == [[0, 0], [0, 1], [1, 0], [1, 1], [2, 0]]
     cfg = json.loads((out / "config.json").read_text())
     assert cfg["quick"] is True and cfg["window"] == 2000
-    assert "Stage 2" in (out / "results.md").read_text()
+    md = (out / "results.md").read_text()
+    head = md.split("## Headline")[1].split("##")[0]
+    assert "| claim | 000 (as printed) | paper setting (noughts) | corrected setting (noughts) |" in head
+    assert "146,262 ± 32,020" in head and "0.0203" in head and "cannot separate" in head
     with pytest.raises(NoughtsError, match="unknown setting"):
         experiment("cumulative-td").run({"bogus": 1}, tmp_path / "x", quick=True)
+    with pytest.raises(NoughtsError, match="unknown initialisation"):
+        experiment("cumulative-td").run({"arms": {"paper": ["tcd-papr"]}}, tmp_path / "y", quick=True)

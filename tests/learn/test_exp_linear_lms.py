@@ -1,4 +1,4 @@
-"""Experiment linear-lms: 001 Tables 1-2 re-run (quick), its outputs, and 001's table checked."""
+"""Experiment linear-lms: 001 Tables 1-2 re-run (quick) in its arms, its outputs, 001's table checked."""
 
 import csv
 import json
@@ -9,12 +9,18 @@ from noughts.core import NoughtsError
 from noughts.learn.experiments import linear_lms
 
 TINY = {
-    "boards": [
-        {"game": "tictactoe", "games": 300, "checkpoints": [100, 300], "grade_sample": 50},
-        {"game": "mnk(4,4,4)", "games": 40, "checkpoints": [20, 40], "grade_sample": 10},
-    ],
-    "random_games": 10,
-    "grade_games": 1,
+    "games": 2_000,
+    "every": 100,
+    "seeds": [1, 2, 3, 4, 5],
+    "board4": {
+        "game": "mnk(4,4,4)",
+        "games": 40,
+        "every": 20,
+        "grade_sample": 10,
+        "grade_games": 1,
+        "arms": ["corrected"],
+    },
+    "random_games": 4,
 }
 
 
@@ -30,6 +36,16 @@ def test_published_table_adds_up_but_its_ratio_is_a_cumulative_average():
     assert rows[-1]["win_draw_printed"] < 0.865 / 0.067  # the interval ratio it creeps towards
 
 
+def test_distance_to_table1():
+    exact = {n: (w, lo, d) for n, w, lo, d, _ in linear_lms.PUBLISHED_TABLE1}
+    assert linear_lms.distance_to_table1(exact) == 0
+    all_draws = {n: (0, 0, n) for n in exact}
+    assert linear_lms.distance_to_table1(all_draws) == pytest.approx(
+        sum((w + lo + (n - d)) / n for n, w, lo, d, _ in linear_lms.PUBLISHED_TABLE1) / 17
+    )
+    assert linear_lms.distance_to_table1({}) is None
+
+
 def test_quick_run_writes_tables_figures_and_grades(tmp_path):
     out = linear_lms.run(TINY, tmp_path / "lms", quick=True)
     names = {p.name for p in out.iterdir()}
@@ -37,26 +53,50 @@ def test_quick_run_writes_tables_figures_and_grades(tmp_path):
         "config.json",
         "table1.csv",
         "table2.csv",
+        "trace.csv",
         "published_table1.csv",
         "grades.csv",
         "results.md",
+        "figure17.png",
+        "figure17_intervals.png",
+        "figure18_paper.png",
+        "figure18_corrected.png",
     } <= names
-    assert any(n.startswith("figure17_") for n in names) and any(n.startswith("figure18_") for n in names)
     runs = json.loads((out / "runs.json").read_text())
-    by = {(r["game"], r["eta"]): r for r in runs}
-    # 001's eta = 0.4 overflows on both boards; the stable eta runs to the end and is graded
-    assert by[("mnk(3,3,3)", 0.4)]["diverged_at"] is not None
-    stable = by[("mnk(3,3,3)", 0.01)]
-    assert stable["diverged_at"] is None and stable["games"] == 300
-    assert 0.0 <= stable["grade"]["optimal_move_rate"] <= 1.0
-    rows = list(csv.DictReader((out / "table1.csv").open()))
-    mine = [r for r in rows if r["game"] == "mnk(3,3,3)" and float(r["eta"]) == 0.01]
-    assert [int(r["games"]) for r in mine] == [100, 300]
-    assert all(int(r["wins"]) + int(r["losses"]) + int(r["draws"]) == int(r["games"]) for r in mine)
+    paper = [r for r in runs if r["arm"] == "paper"]
+    corrected = [r for r in runs if r["arm"] == "corrected" and r["group"] == "arm"]
+    assert len(paper) == len(corrected) == 5
+    # 001's own setting (rows and columns, eta = 0.4) overflows; noughts' corrected one does not
+    assert all(r["diverged_at"] is not None for r in paper)
+    assert all(r["setting"] == {"features": "rowcol", "eta": 0.4} for r in paper)
+    for r in corrected:
+        assert r["diverged_at"] is None and r["games"] == 2_000
+        e = r["exact"]
+        assert 0 < e["grade"] <= 1
+        for side in ("as_first", "as_second"):
+            assert abs(sum(e["vs_perfect"][side].values()) - 1) < 1e-9
+            assert e["vs_perfect"][side]["win"] == 0  # nothing beats perfect play
+    rows = list(csv.DictReader((out / "table1.csv").read_text().splitlines()))
+    mine = [r for r in rows if r["arm"] == "corrected" and r["seed"] == "1" and r["group"] == "arm"]
+    assert [int(r["games"]) for r in mine] == [1000]
+    trace = [
+        r
+        for r in csv.DictReader((out / "trace.csv").read_text().splitlines())
+        if r["arm"] == "corrected" and r["seed"] == "1"
+    ]
+    trace = [r for r in trace if r["group"] == "arm"]
+    assert [int(r["games"]) for r in trace] == list(range(100, 2_001, 100))
+    assert all(float(r["w0_low"]) <= float(r["w0"]) <= float(r["w0_high"]) for r in trace)
+    md = (out / "results.md").read_text()
+    head = md.split("## Headline")[1].split("##")[0]
+    assert "| claim | 001 | paper setting | corrected setting | closest explored:" in head
+    assert "76.1% / 8.2% / 15.7%" in head and "overflowed in 5/5 runs" in head
     config = json.loads((out / "config.json").read_text())
     assert config["experiment"] == "linear-lms" and config["quick"] is True
 
 
 def test_unknown_settings_are_refused(tmp_path):
     with pytest.raises(NoughtsError, match="unknown"):
-        linear_lms.run({"boards": [], "speed": 3}, tmp_path, quick=True)
+        linear_lms.run({"speed": 3}, tmp_path, quick=True)
+    with pytest.raises(NoughtsError, match="unknown key"):
+        linear_lms.run({"explore": {"x": {"gamma": 1}}}, tmp_path, quick=True)

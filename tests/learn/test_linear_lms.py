@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import noughts
-from noughts.agents.linear import LinearAgent, LineFeatures, features
+from noughts.agents.linear import LinearAgent, LineFeatures, feature_lines, features
 from noughts.arena.match import play_match
 from noughts.core import NoughtsError, Outcome
 from noughts.learn.linear import (
@@ -59,6 +59,38 @@ def test_figure_12_counts_diagonals_that_001_leaves_out():
     # c1-b2-a3 holds two x and an empty cell, so over every line x3 is 1
     p = TTT.parse("o../xxx/xoo")
     assert features(p).tolist() == [1, 0, 1, 1, 0, 1, 0]
+
+
+def test_001s_row_and_column_features_give_its_figure_12():
+    # 001 §3.4, Figure 12: ((x1 = 0, x2 = 1, x3 = 0, x4 = 0, x5 = 1, x6 = 0), +100)
+    p = TTT.parse("o../xxx/xoo")
+    assert features(p, "rowcol").tolist() == [1, 0, 1, 0, 0, 1, 0]
+    assert len(feature_lines(TTT, "rowcol")) == 6  # three rows, three columns
+    assert len(feature_lines(noughts.game("mnk(4,4,4)"), "rowcol")) == 8
+    # on a cube: the 27 lines along one axis, none of the 22 diagonals
+    assert len(feature_lines(noughts.game("hypercube(3,3)"), "rowcol")) == 27
+    with pytest.raises(NoughtsError, match="feature set"):
+        features(p, "diagonals")
+
+
+def test_the_random_opponent_and_normalised_lms():
+    # against a random o the second player's moves ignore the weights
+    h = Hypothesis(TTT, [0, 0, 0, 0, 0, 100, -100])
+    ps = PerformanceSystem(h, opponent="random")
+    seen = {ps.choose(TTT.parse("xx./oo./..."), SplitMix64(s)) for s in range(40)}
+    assert seen == {TTT.parse("xxx/oo./...")}  # x still takes its win
+    replies = {ps.choose(TTT.parse("xx./oo./x.."), SplitMix64(s)) for s in range(40)}
+    assert len(replies) == 4  # o: any of the four empty cells, not just its win
+    # normalised LMS divides each step by |x|^2
+    w = np.array([0.5] * 7)
+    x = np.array([1.0, 2, 0, 1, 0, 0, 0])
+    new = np.array(Generalizer(0.4, normalised=True).update(w, [(x, 10.0)]))
+    assert np.allclose(new, w + 0.4 * (10.0 - float(w @ x)) * x / float(x @ x))
+    # 001's eta = 0.4 stays finite once normalised
+    run = train_lms(TTT, 3000, eta=0.4, features="rowcol", normalised=True, seed=2)
+    assert np.all(np.isfinite(run.weights)) and run.diverged_at is None
+    with pytest.raises(NoughtsError, match="opponent"):
+        LMSConfig(opponent="mirror")
 
 
 def test_features_refuse_games_without_one_board_of_marks():
@@ -164,6 +196,11 @@ KERNEL_CASES = [
     ("misere(tictactoe)", {"eta": 0.005, "epsilon": 0.2, "win": 1, "loss": -1}),
     ("mnk(4,4,4)", {"eta": 0.001}),
     ("mnk(5,5,3)", {"eta": 0.0005, "epsilon": 0.05}),
+    # 001's own settings and the variants explored against its Table 1
+    ("tictactoe", {"eta": 0.4, "features": "rowcol"}),  # diverges too
+    ("tictactoe", {"eta": 0.01, "features": "rowcol", "opponent": "random"}),
+    ("tictactoe", {"eta": 0.4, "features": "rowcol", "opponent": "random", "normalised": True}),
+    ("mnk(4,4,4)", {"eta": 0.3, "normalised": True, "epsilon": 0.1}),
 ]
 
 
@@ -216,3 +253,26 @@ def test_training_loop_drives_the_linear_learner():
     with pytest.raises(NoughtsError, match="no option"):
         LinearLearner.from_options(TTT, gamma="1")
     assert LinearLearner.from_options(TTT, alpha="0.002").config.eta == 0.002  # the loop's step size
+
+
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+def test_a_traced_run_records_block_envelopes(engine):
+    from noughts.learn.linear import LinearLearner
+
+    options = {"eta": 0.01, "features": "rowcol", "opponent": "random", "seed": 5, "engine": engine}
+    traced = LinearLearner(TTT, **options)
+    doc = traced.play_traced(250, every=50)
+    plain = LinearLearner(TTT, **options)
+    plain.play_games(250, marks=list(range(1, 251)))
+    every_game = np.array([c.weights for c in plain.checkpoints])
+    assert doc["games"].tolist() == [50, 100, 150, 200, 250]
+    assert doc["weights"].tolist() == every_game[49::50].tolist()
+    blocks = every_game.reshape(5, 50, 7)
+    assert doc["low"].tolist() == blocks.min(axis=1).tolist()
+    assert doc["high"].tolist() == blocks.max(axis=1).tolist()
+    assert np.allclose(doc["mean"], blocks.mean(axis=1))
+    assert doc["counts"][-1].tolist() == plain.counts.tolist() == traced.counts.tolist()
+    assert traced.weights.tolist() == plain.weights.tolist()
+    # 001's setting overflows: the trace stops at the last whole block before it
+    bad = LinearLearner(TTT, eta=0.4, features="rowcol", seed=1, engine=engine).play_traced(5000, every=100)
+    assert bad["diverged_at"] is not None and bad["games"][-1] < bad["diverged_at"]

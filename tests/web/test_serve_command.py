@@ -49,3 +49,38 @@ def test_the_listening_socket_says_it_is_tcp_so_answers_are_not_delayed() -> Non
         assert sock.proto == socket.IPPROTO_TCP
     finally:
         sock.close()
+
+
+def test_serving_beyond_loopback_warns_in_one_line_and_loopback_refuses_other_hosts(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [
+            str(NOUGHTS),
+            "serve",
+            "--host",
+            "0.0.0.0",
+            "--port",
+            "0",
+            "--db",
+            str(tmp_path / "w.db"),
+            "--no-open",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stderr is not None
+        warning = proc.stderr.readline()
+        assert warning.startswith("noughts: warning: serving on 0.0.0.0, beyond this machine")
+        assert warning.count("\n") == 1
+    finally:
+        proc.kill()
+        proc.wait(10)
+    server = ServerProcess(tmp_path / "l.db", free_port())  # loopback: loopback names only
+    server.start()
+    try:
+        assert httpx.get(server.url + "/api/health").status_code == 200
+        r = httpx.get(server.url + "/api/health", headers={"host": "attacker.example"})
+        assert r.status_code == 421 and "127.0.0.1" in r.json()["error"]
+    finally:
+        server.kill()

@@ -223,3 +223,87 @@ def test_an_unsolved_game_gets_the_agents_estimate_in_the_overlay(browser: Any, 
     )
     centre = page.locator("#play-board button[data-key='171']")  # 4,4,4
     assert "v-win" in (centre.get_attribute("class") or "") and centre.inner_text() == "50"
+
+
+# -- issue 11: opponents that answer in time, seats that change, games that cannot die ----------------
+
+
+def test_4x4x4_with_the_default_opponent_answers_in_time_and_says_whether_proven(
+    browser: Any, base: str
+) -> None:
+    page = open_page(browser, base + "/#/play")
+    page.select_option("#play-preset", "hypercube(4,3)")
+    page.wait_for_function(
+        "() => document.querySelector('#play-o').value === 'perfect'"
+    )  # its default opponent
+    page.select_option("#play-x", "human")
+    page.click("#play-start")
+    page.wait_for_function("() => /#\\/play\\/\\d+\\/[-\\w]+/.test(location.hash)")  # the game and its token
+    gid = int(page.evaluate("() => location.hash.split('/')[2]"))
+    limit = httpx.get(f"{base}/api/health").json()["limits"]["default_agent_seconds"]
+    for move in range(3):
+        free = page.evaluate("() => window.arena.play.state.view.moves[0].key")
+        page.click(f"#play-board button[data-key='{free}']")
+        s = wait_turn(page, base, gid, 2 * (move + 1))
+        decision = s["decision"]
+        assert decision["by"] == "perfect" and decision["seconds"] <= limit + 0.5  # the agent's own clock
+        shown = page.inner_text("#play-decision")
+        assert f"perfect played {decision['move']}" in shown
+        assert ("(proven best)" in shown) if decision["proven"] else ("(not proven:" in shown)
+    # change a seat mid-game: o goes to the random player, and it answers the next move
+    page.wait_for_selector("#seats-card:not([hidden])")
+    page.select_option("#seat-o", "random")
+    page.click("#seats-change")
+    page.wait_for_function("() => window.arena.play.state.o === 'random'")
+    free = page.evaluate("() => window.arena.play.state.view.moves[0].key")
+    page.click(f"#play-board button[data-key='{free}']")
+    s = wait_turn(page, base, gid, 8)
+    assert (
+        s["o"] == "random"
+        and s["decision"]["by"] == "random"
+        and "random played" in page.inner_text("#play-decision")
+    )
+    assert page.errors == []
+
+
+def test_a_game_whose_agent_fails_stays_playable(browser: Any, base: str) -> None:
+    page = open_page(browser, base + "/#/play")
+    # an agent that cannot answer 7x7x7 at depth 4 within half a second
+    page.evaluate("() => window.arena.play.start('hypercube(7,3)', 'human', 'minimax:depth=4,seconds=0.5')")
+    page.wait_for_function("() => window.arena.play.state && window.arena.play.state.turn === 'human'")
+    gid = page.evaluate("() => window.arena.play.state.id")
+    page.click("#play-board button[data-key='171']")  # 4,4,4
+    page.wait_for_selector("#play-error:not([hidden])", timeout=30000)
+    assert "could not move" in page.inner_text("#play-error") and "Try again" in page.inner_text(
+        "#play-error"
+    )
+    s = state(base, gid)
+    assert s["ply"] == 1 and s["error"]  # nothing lost, the failure recorded
+    # undo works
+    page.click("#play-undo")
+    page.wait_for_function("() => window.arena.play.state.ply === 0")
+    page.click("#play-board button[data-key='171']")
+    page.wait_for_selector("#play-error:not([hidden])", timeout=30000)
+    # hand the seat to an agent that answers in time: the game goes on
+    page.select_option("#seat-o", "minimax:depth=1")
+    page.click("#seats-change")
+    s = wait_turn(page, base, gid, 2)
+    assert s["o"] == "minimax:depth=1" and s["ply"] == 2 and s["error"] is None
+    assert page.locator("#play-error").is_hidden()
+    assert page.errors == []
+
+
+def test_rows_and_columns_are_labelled_as_moves_are_typed(browser: Any, base: str) -> None:
+    page = open_page(browser, base + "/#/play")
+    start_game(page, "hypercube(3,3)", "human", "human")
+    panel = page.locator("#play-board .panel").nth(1)
+    assert panel.locator(".panel-title").inner_text() == "layer 2"
+    assert panel.locator(".col-labels .axis").all_inner_texts() == ["1", "2", "3"]
+    assert panel.locator(".row-labels .axis").all_inner_texts() == ["1", "2", "3"]
+    page.fill("#play-move", "2,1,3")  # layer 2, row 1, column 3: where the labels say
+    page.click("#play-form button")
+    page.wait_for_function("() => window.arena.play.state.ply === 1")
+    cell = panel.locator(".grid > *").nth(2)  # row 1, column 3 of layer 2
+    assert "m-x" in (cell.get_attribute("class") or "")
+    start_game(page, "tictactoe", "human", "human")
+    assert page.locator("#play-board .col-labels .axis").all_inner_texts() == ["a", "b", "c"]

@@ -26,9 +26,35 @@ CHROMIUM = os.environ.get("NOUGHTS_CHROMIUM", "/usr/bin/chromium")
 NOUGHTS = Path(sys.executable).with_name("noughts")
 
 
-def client(db: str | Path = ":memory:", **limits: Any) -> TestClient:
+class OwnerClient(TestClient):
+    """A test client that sends the arena's client header and, for every game it started, the
+    game's token (as the page does); ``tokens`` maps game ids to them. Tests of the rules
+    themselves (tokens, headers) use ``anonymous()`` or send their own headers.
+    """
+
+    def __init__(self, app: Any, **kwargs: Any):
+        super().__init__(app, headers={"X-Noughts-Client": "tests"}, **kwargs)
+        self.tokens: dict[int, str] = {}
+
+    def request(self, method: str, url: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        path = str(url)
+        parts = path.split("?")[0].strip("/").split("/")
+        if len(parts) >= 3 and parts[:2] == ["api", "games"] and parts[2].isdigit():
+            token = self.tokens.get(int(parts[2]))
+            headers = dict(kwargs.pop("headers", None) or {})
+            if token is not None and "X-Game-Token" not in headers:
+                headers["X-Game-Token"] = token
+            kwargs["headers"] = headers
+        response = super().request(method, url, **kwargs)
+        if method.upper() == "POST" and path.rstrip("/") == "/api/games" and response.status_code == 201:
+            data = response.json()
+            self.tokens[int(data["id"])] = data["token"]
+        return response
+
+
+def client(db: str | Path = ":memory:", **limits: Any) -> OwnerClient:
     """A test client of a fresh arena (use as a context manager)."""
-    return TestClient(create_app(db, limits=Limits(**limits)))
+    return OwnerClient(create_app(db, limits=Limits(**limits)))
 
 
 def best_move(c: TestClient | httpx.Client, spec: str, position: str) -> str:
@@ -74,15 +100,26 @@ def live_server(db: str | Path = ":memory:", store: Store | None = None, **limit
 class ServerProcess:
     """``noughts serve`` as a separate process, which a test can kill outright."""
 
-    def __init__(self, db: Path, port: int):
+    def __init__(self, db: Path, port: int, *options: str):
         self.db = db
         self.port = port
+        self.options = options
         self.url = f"http://127.0.0.1:{port}"
         self.proc: subprocess.Popen[str] | None = None
 
     def start(self) -> str:
         self.proc = subprocess.Popen(
-            [str(NOUGHTS), "serve", "--port", str(self.port), "--db", str(self.db), "--no-open"],
+            [
+                str(NOUGHTS),
+                "serve",
+                "--port",
+                str(self.port),
+                "--db",
+                str(self.db),
+                "--no-open",
+                "--no-access-log",
+            ]
+            + list(self.options),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,

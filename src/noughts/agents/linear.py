@@ -35,6 +35,13 @@ For k = 2, ``x1`` and ``x3`` (and ``x2``, ``x4``) count the same lines.
 "x" is the first player's mark and "o" the second's, whatever the rules call them, so a
 weight vector is always from the first player's side (001 trains one vector playing both).
 
+001's own feature set is available as ``feature_set="rowcol"``: the same six counts over the
+rows and columns only (on any board: the lines along one axis, whose cells differ in one
+coordinate), which gives 001's Figure 12 exactly.
+
+>>> features(g.parse("o../xxx/xoo"), "rowcol").tolist()
+[1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0]
+
 >>> import noughts
 >>> g = noughts.game("tictactoe")
 >>> features(g.parse("o../xxx/xoo")).tolist()
@@ -54,11 +61,13 @@ from noughts.core import Game, Move, NoughtsError, Position
 
 __all__ = [
     "FEATURE_NAMES",
+    "FEATURE_SETS",
     "KIND",
     "NUM_FEATURES",
     "LineFeatures",
     "LinearAgent",
     "check_claim_game",
+    "feature_lines",
     "features",
     "from_saved",
 ]
@@ -67,6 +76,8 @@ KIND = "linear"
 TIE_BREAKS = ("random", "first")
 
 NUM_FEATURES = 7
+FEATURE_SETS = ("lines", "rowcol")
+"""The lines the features count over: every winning line (noughts), or rows and columns (001)."""
 FEATURE_NAMES = (
     "bias",
     "x alone in an open line",
@@ -92,14 +103,34 @@ def check_claim_game(game: Game) -> Game:
     return game
 
 
+def feature_lines(game: Game, feature_set: str = "lines") -> list[tuple[int, ...]]:
+    """The lines the features of ``feature_set`` count over: every winning line (``lines``) or
+    the axis-parallel ones, whose cells differ in one coordinate only (``rowcol``: 001's rows
+    and columns).
+    """
+    if feature_set not in FEATURE_SETS:
+        raise NoughtsError(f"the feature set is one of {', '.join(FEATURE_SETS)}, not {feature_set!r}")
+    board = check_claim_game(game).board
+    if feature_set == "lines":
+        return list(board.lines)
+    coords = board.coords
+    return [
+        line
+        for line in board.lines
+        if sum(len({coords[c][axis] for c in line}) > 1 for axis in range(len(coords[0]))) == 1
+    ]
+
+
 class LineFeatures:
     """The feature extractor of one board: its line masks, computed once."""
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Game, feature_set: str = "lines"):
         claim = check_claim_game(game)
         self.game = claim
         self.k = len(claim.board.lines[0])
-        self.masks = claim.board.line_masks
+        self.feature_set = feature_set
+        lines = feature_lines(claim, feature_set)
+        self.masks = [sum(1 << c for c in line) for line in lines]
 
     def of_bits(self, first: int, second: int) -> npt.NDArray[np.float64]:
         """The feature vector of the board with ``first``'s and ``second``'s cells as bit masks."""
@@ -131,9 +162,9 @@ class LineFeatures:
         return self.of_bits(*position.cell_masks())
 
 
-def features(position: Position) -> npt.NDArray[np.float64]:
+def features(position: Position, feature_set: str = "lines") -> npt.NDArray[np.float64]:
     """The seven-entry feature vector ``[1, x1, ..., x6]`` of ``position`` (see the module docs)."""
-    return LineFeatures(position.game)(position)
+    return LineFeatures(position.game, feature_set)(position)
 
 
 class LinearAgent:
@@ -146,6 +177,7 @@ class LinearAgent:
         *,
         tie_break: str = "random",
         training: Mapping[str, Any] | None = None,
+        feature_set: str = "lines",
     ):
         if tie_break not in TIE_BREAKS:
             raise NoughtsError(f"tie_break is 'random' or 'first', not {tie_break!r}")
@@ -158,7 +190,8 @@ class LinearAgent:
         self.weights = w
         self.tie_break = tie_break
         self.training = dict(training or {})
-        self.features = LineFeatures(game)
+        self.features = LineFeatures(game, feature_set)
+        self.feature_set = feature_set
         self.name = "linear"
 
     def evaluate(self, position: Position) -> float:
@@ -183,6 +216,7 @@ class LinearAgent:
             "game": str(self.game),
             "tie_break": self.tie_break,
             "features": list(FEATURE_NAMES),
+            "feature_set": self.feature_set,
             "training": self.training,
         }
         return meta, {"weights": self.weights.copy()}
@@ -205,4 +239,9 @@ def from_saved(meta: Mapping[str, Any], arrays: Mapping[str, npt.NDArray[Any]]) 
     training = meta.get("training") or {}
     if not isinstance(training, dict):
         raise NoughtsError("'training' of a saved linear agent is an object")
-    return LinearAgent(game, weights.astype(np.float64), tie_break=tie_break, training=training)
+    feature_set = meta.get("feature_set", "lines")
+    if not isinstance(feature_set, str):
+        raise NoughtsError("'feature_set' of a saved linear agent is a string")
+    return LinearAgent(
+        game, weights.astype(np.float64), tie_break=tie_break, training=training, feature_set=feature_set
+    )

@@ -5,7 +5,8 @@ planning", ECML 2006): a node's child maximises ``mean + c sqrt(ln N / n)``, whe
 the child's average result for the player choosing (win 1, draw 0, loss -1). A node with moves
 not yet tried expands one of them, chosen at random; from the new node a rollout plays
 uniformly random moves to the end of the game, and its result is added to every node on the
-path. After ``sims`` simulations the agent plays the most visited move.
+path (in a game that need not end, a rollout still running after ``properties.truncation``
+plies counts as a draw; it proves nothing in solver mode, where only finished positions do). After ``sims`` simulations the agent plays the most visited move.
 
 **Solver mode** is score-bounded MCTS (Cazenave and Saffidine, "Score Bounded Monte-Carlo Tree
 Search", Computers and Games 2010), which extends MCTS-Solver (Winands, Björnsson and Saito,
@@ -249,9 +250,17 @@ def _proof_outcome(proof: int, holder: Player) -> Outcome:
 
 
 def _rollout(position: Position, rng: np.random.Generator) -> Outcome:
+    """A random game from ``position`` to its end; in a game that need not end, one still
+    running after ``properties.truncation`` plies counts as a draw.
+    """
+    cap = position.game.properties.truncation
+    plies = 0
     while not position.is_terminal():
+        if cap is not None and plies >= cap:
+            return Outcome.DRAW
         moves = position.legal_moves()
         position = position.play(moves[int(rng.integers(len(moves)))])
+        plies += 1
     outcome = position.outcome()
     assert outcome is not None
     return outcome

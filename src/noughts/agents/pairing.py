@@ -35,6 +35,7 @@ import numpy as np
 from noughts.agents.base import read_options
 from noughts.core import Game, Move, NoughtsError, Position
 from noughts.pairing.files import load_pairing
+from noughts.pairing.hypergraph import check_breaker
 from noughts.pairing.matching import Pairing, find_pairing
 from noughts.pairing.potential import potential_move
 from noughts.pairing.verify import pairing_move
@@ -50,6 +51,14 @@ class PairingAgent:
         self.name = name
         self._found: dict[Game, Pairing] = {}
         self.last_reason = ""
+
+    def check_game(self, game: Game) -> None:
+        """``NoughtsError`` unless pairings apply to ``game`` (rules with a breaking side; a
+        saved pairing's own game).
+        """
+        check_breaker(game, None)
+        if self.fixed is not None and self.fixed.position.game != game:
+            raise NoughtsError(f"this pairing is one of {self.fixed.position.game}, not of {game}")
 
     def _fits(self, pairing: Pairing, position: Position) -> bool:
         if pairing.position.game != position.game or pairing.breaker is not position.to_move:

@@ -11,6 +11,13 @@ games on up to :data:`noughts.exact.api.PYTHON_SEARCH_CELLS` cells use the Pytho
 larger claim games the compiled kernel where it takes them. With a solved ``table`` every move
 is a few look-ups.
 
+**Under a clock** (``perfect:seconds=S``, or a budget given to :meth:`PerfectAgent.decide`) the
+solver gets half the time; if it does not finish, the agent plays its **fallback**'s move in the
+time left and says so: the :class:`~noughts.agents.base.Decision` is ``proven=False`` with a
+note ("not proven: ..."). The fallback is a hook (default
+:func:`noughts.agents.fallback.clocked_move`, MCTS or minimax under the clock), so a game is
+never left without a move.
+
 >>> import noughts, numpy as np
 >>> g = noughts.game("tictactoe")
 >>> agent = PerfectAgent()
@@ -21,20 +28,35 @@ is a few look-ups.
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from noughts.agents.base import read_options
-from noughts.core import Game, Move, NoughtsError, Position
+from noughts.agents.base import Decision, read_options
+from noughts.core import Game, LimitExceeded, Move, NoughtsError, Position
 from noughts.core.budget import Budget
 from noughts.exact.api import ValueOracle, make_engine
 from noughts.exact.reference import after_move, move_key
+from noughts.exact.retro import RetroTable, load_table
 from noughts.exact.table import SolvedTable
 
-__all__ = ["PerfectAgent"]
+__all__ = ["SOLVER_SHARE", "Fallback", "PerfectAgent"]
 
 TIE_BREAKS = ("first", "random")
+
+SOLVER_SHARE = 0.5
+"""The share of a move's time limit the solver may take before the fallback plays."""
+
+Fallback = Callable[[Position, np.random.Generator, Budget], Decision]
+"""A move under a clock: ``fallback(position, rng, budget) -> Decision``."""
+
+
+def _default_fallback(position: Position, rng: np.random.Generator, budget: Budget) -> Decision:
+    from noughts.agents.fallback import clocked_move
+
+    return clocked_move(position, rng, budget)
 
 
 class PerfectAgent:
@@ -42,28 +64,38 @@ class PerfectAgent:
 
     ``game`` (optional) prepares the engine ahead of the first move; positions of any other
     game get an engine of their own when they come. ``table`` is a
-    :class:`~noughts.exact.table.SolvedTable` or the path of a saved one. ``max_memory`` bounds
-    each engine's tables (bytes, None for no limit); there is no time limit.
+    :class:`~noughts.exact.table.SolvedTable` or :class:`~noughts.exact.retro.RetroTable`, or the
+    path of a saved one. In a game that need not end the engine is its retrograde table (built
+    on the first move): a winning move wins fastest, so every move makes progress; a drawing
+    move never enters a lost position; a losing move delays the loss longest. ``max_memory``
+    bounds each engine's tables (bytes, None for no limit). :meth:`choose` has no time limit;
+    :meth:`decide` with a budget does (see the module docstring), and ``fallback`` is what it
+    plays when the solver runs out of time.
     """
 
     def __init__(
         self,
         game: Game | None = None,
         tie_break: str = "first",
-        table: SolvedTable | str | os.PathLike[str] | None = None,
+        table: SolvedTable | RetroTable | str | os.PathLike[str] | None = None,
         *,
         max_memory: int | None = 2 * 1024**3,
+        fallback: Fallback | None = None,
     ):
         if tie_break not in TIE_BREAKS:
             raise NoughtsError(f"tie_break is 'first' or 'random', not {tie_break!r}")
         self.tie_break = tie_break
         self.name = "perfect" if tie_break == "first" else f"perfect:tie={tie_break}"
-        if table is not None and not isinstance(table, SolvedTable):
-            table = SolvedTable.load(table, game)
-        if table is not None and game is not None and table.game != game:
-            raise NoughtsError(f"the table is one of {table.game}, not of {game}")
-        self.table = table
+        loaded: SolvedTable | RetroTable | None
+        if table is None or isinstance(table, (SolvedTable, RetroTable)):
+            loaded = table
+        else:
+            loaded = load_table(table, game)
+        if loaded is not None and game is not None and loaded.game != game:
+            raise NoughtsError(f"the table is one of {loaded.game}, not of {game}")
+        self.table = loaded
         self.max_memory = max_memory
+        self.fallback: Fallback = fallback or _default_fallback
         self._engines: dict[Game, ValueOracle] = {}
         if game is not None:
             self.engine(game)
@@ -107,6 +139,32 @@ class PerfectAgent:
         if self.tie_break == "first" or len(best) == 1:
             return best[0]
         return best[int(rng.integers(len(best)))]
+
+    def decide(self, position: Position, rng: np.random.Generator, budget: Budget | None = None) -> Decision:
+        """A best move, proven; or, when ``budget`` has a time limit and the solver does not
+        finish within :data:`SOLVER_SHARE` of it, the fallback's move in the time left, not proven.
+        """
+        started = time.perf_counter()
+        left = None if budget is None else budget.remaining()
+        if left is None or self.table is not None:
+            return Decision(self.choose(position, rng), True, "", time.perf_counter() - started)
+        if position.is_terminal():
+            raise NoughtsError("the game is over: there is no move to choose")
+        engine = self.engine(position.game)
+        saved = getattr(engine, "budget", None)
+        solver_seconds = SOLVER_SHARE * left
+        try:
+            engine.budget = Budget(max_seconds=solver_seconds, max_memory=self.max_memory)  # type: ignore[attr-defined]
+            move = self.choose(position, rng)
+            return Decision(move, True, "", time.perf_counter() - started)
+        except LimitExceeded:
+            pass
+        finally:
+            engine.budget = saved  # type: ignore[attr-defined]
+        rest = Budget(max_seconds=max(0.0, left - (time.perf_counter() - started)), max_memory=None)
+        decision = self.fallback(position, rng, rest)
+        note = f"not proven: the solver did not finish in {solver_seconds:.3g} s; {decision.note or 'the fallback'}'s move"
+        return Decision(decision.move, False, note, time.perf_counter() - started)
 
     def __repr__(self) -> str:
         return f"PerfectAgent(tie_break={self.tie_break!r})"

@@ -13,7 +13,21 @@ A move is chosen by the first tier that decides:
    unvisited position) are broken at random (``tie_break="random"``) or by the first move.
 
 With ``depth=0`` (the default) the agent plays what it learned (plus reflexes if asked),
-which is what grading a learner should measure. 003's options that change the game or the
+which is what grading a learner should measure.
+
+003's other components are options too, off by default (the ``paper`` arm of the ``arena``
+experiment turns them all on):
+
+* ``opening_book`` (003 §3.2 tier 1, §4.2): on boards of side >= 4, within the first three
+  moves, the second player answers a first player holding a centre cell with a cell next to
+  it, and otherwise takes a free centre cell (one of them at random);
+* ``depth_rule="003"`` (003 §4.4): search to the end on 3x3 (depth 9) and ``min(depth, |A|)``
+  plies on larger boards (003: ``depth=4``), ``depth_bonus`` more for the second player there;
+* ``leaf_blend`` (003 §6.1: 0.1): leaves score ``h + leaf_blend * Q_avg``, ``Q_avg`` the mean
+  learned value of the leaf's moves where the searching player moves there (its own values).
+
+The search runs in :mod:`noughts.agents.qsearch` (``engine="kernel"``; the default
+where it applies), held by the tests to the plain reference here (``engine="reference"``). 003's options that change the game or the
 search are explicit and off by default: ``centre_ban`` (003 §6.4: never opens on the centre,
 or the central 2x2 of an even board), ``iron_wall`` (003 §4.1, §A.1: the second player on a
 board of side >= 4 weighs defence 2.0 and attack 0.2, and scores -200 while the opponent
@@ -39,24 +53,29 @@ import numpy.typing as npt
 
 from noughts.agents.base import read_options
 from noughts.agents.saved import saved_game
-from noughts.core import Game, Move, NoughtsError, Outcome, Position, Rule
+from noughts.core import Game, Move, NoughtsError, Outcome, Player, Position, Rule
 from noughts.core import game as make_game
 
 __all__ = [
+    "DEPTH_RULES",
     "KIND",
     "HybridAgent",
     "QAgent",
     "QTable",
     "centre_cells",
     "check_q_game",
+    "corner_cells",
     "from_arena",
     "from_options",
     "from_saved",
     "heuristic",
+    "search_order",
 ]
 
 KIND = "qlearning"
 TIE_BREAKS = ("random", "first")
+DEPTH_RULES = ("fixed", "003")
+ENGINES = ("auto", "kernel", "reference")
 _WIN = 1_000_000.0
 
 
@@ -72,6 +91,11 @@ def centre_cells(game: Game) -> list[int]:
     ]
 
 
+def corner_cells(game: Game) -> list[int]:
+    """The corner cells of the board (003 §A.1's ``K``): every coordinate at an end."""
+    return _corner_cells(game)
+
+
 def _corner_cells(game: Game) -> list[int]:
     board = game.board
     return [
@@ -79,6 +103,18 @@ def _corner_cells(game: Game) -> list[int]:
         for c, coord in enumerate(board.coords)
         if all(x in (0, g - 1) for x, g in zip(coord, board.grid, strict=True))
     ]
+
+
+def search_order(game: Game) -> list[int]:
+    """The cells in 003 §6.2's search order: by distance from the board's centre (sum over the
+    axes), then by index.
+    """
+    board = game.board
+    mid = [(g - 1) / 2 for g in board.grid]
+    return sorted(
+        range(board.num_cells),
+        key=lambda c: (sum(abs(x - m) for x, m in zip(board.coords[c], mid, strict=True)), c),
+    )
 
 
 def check_q_game(game: Game) -> Game:
@@ -181,13 +217,24 @@ class QAgent:
         depth_bonus: int = 0,
         tie_break: str = "random",
         training: Mapping[str, Any] | None = None,
+        opening_book: bool = False,
+        depth_rule: str = "fixed",
+        leaf_blend: float = 0.0,
+        engine: str = "auto",
     ):
         self.game = check_q_game(game)
         if tie_break not in TIE_BREAKS:
             raise NoughtsError(f"tie_break is 'random' or 'first', not {tie_break!r}")
         if depth < 0 or depth_bonus < 0:
             raise NoughtsError("depth and depth_bonus are 0 or more")
-        if (depth or depth_bonus or iron_wall) and game.claim_rule is not Rule.STANDARD:
+        if depth_rule not in DEPTH_RULES:
+            raise NoughtsError(f"depth_rule is one of {', '.join(DEPTH_RULES)}, not {depth_rule!r}")
+        if engine not in ENGINES:
+            raise NoughtsError(f"engine is one of {', '.join(ENGINES)}, not {engine!r}")
+        if not (math.isfinite(leaf_blend) and leaf_blend >= 0):
+            raise NoughtsError(f"leaf_blend is a number >= 0, not {leaf_blend}")
+        searches = bool(depth or depth_bonus or iron_wall or depth_rule != "fixed")
+        if searches and game.claim_rule is not Rule.STANDARD:
             raise NoughtsError(f"the search tier's heuristic is written for standard rules, not {game}")
         if table is None:
             table = QTable.empty(game.board.num_cells, 0)
@@ -204,8 +251,13 @@ class QAgent:
         self.depth_bonus = depth_bonus
         self.tie_break = tie_break
         self.training = dict(training or {})
+        self.opening_book = opening_book
+        self.depth_rule = depth_rule
+        self.leaf_blend = float(leaf_blend)
+        self.engine = engine
         self._banned = set(centre_cells(game)) if centre_ban else set()
-        self._heuristic = _Heuristic(game) if (depth or depth_bonus or iron_wall) else None
+        self._heuristic = _Heuristic(game) if searches else None
+        self._kernel: Any = None
         self.name = "qlearning"
 
     def options(self) -> dict[str, Any]:
@@ -216,6 +268,9 @@ class QAgent:
             "iron_wall": self.iron_wall,
             "depth_bonus": self.depth_bonus,
             "tie_break": self.tie_break,
+            "opening_book": self.opening_book,
+            "depth_rule": self.depth_rule,
+            "leaf_blend": self.leaf_blend,
         }
 
     # -- tiers ----------------------------------------------------------------------------------
@@ -236,6 +291,12 @@ class QAgent:
         i = self._index.get(b0 | (b1 << self.game.board.num_cells))
         return None if i is None else self.table.q[i]
 
+    def reflex_move(self, position: Position, moves: list[int]) -> int | None:
+        """The reflex tier (003 §3.2): the first of ``moves`` that wins now, else the first
+        that blocks the opponent's win next move, else None.
+        """
+        return self._reflex(position, moves)
+
     def _reflex(self, position: Position, moves: list[int]) -> int | None:
         masks = self.game.board.masks_through
         me = int(position.to_move)
@@ -247,15 +308,118 @@ class QAgent:
                     return m
         return None
 
-    def _search_depth(self, position: Position) -> int:
-        bonus = self.depth_bonus if (position.to_move == 1 and min(self.game.board.grid) >= 4) else 0
+    def book_moves(self, position: Position, moves: list[int]) -> list[int]:
+        """003 §4.2's opening book (the tier-1 reflex of §3.2): on boards of side >= 4, in the
+        first three moves, the second player plays next to a centre cell the first player holds
+        (the first such cell), else a free centre cell; empty when the book has no answer.
+        """
+        board = self.game.board
+        if min(board.grid) < 4 or position.to_move != 1 or position.occupied().bit_count() > 2:
+            return []
+        opponent = position.owned(Player.FIRST)
+        held = [c for c in centre_cells(self.game) if opponent >> c & 1]
+        if held:
+            here = board.coords[held[0]]
+            near = [
+                m for m in moves if max(abs(a - b) for a, b in zip(board.coords[m], here, strict=True)) == 1
+            ]
+            if near:
+                return near
+        return [m for m in moves if m in centre_cells(self.game)]
+
+    def search_depth(self, position: Position, moves: list[int]) -> int:
+        """The search depth at ``position``: ``depth`` (or 003's rule, see the module
+        docstring), plus ``depth_bonus`` for the second player on boards of side >= 4.
+        """
+        side = min(self.game.board.grid)
+        bonus = self.depth_bonus if (position.to_move == 1 and side >= 4) else 0
+        if self.depth_rule == "003":
+            return (9 if side <= 3 else min(self.depth, len(moves))) + bonus
         return self.depth + bonus
 
+    def _search_depth(self, position: Position) -> int:
+        return self.search_depth(position, self.legal_moves(position))
+
+    def _iron(self, mover: int) -> bool:
+        return self.iron_wall and mover == 1 and min(self.game.board.grid) >= 4
+
     def root_scores(self, position: Position, moves: list[int], depth: int) -> list[float]:
-        """The exact depth-limited minimax score of each move for the mover (003 §A.1)."""
+        """The exact depth-limited minimax score of each move for the mover (003 §A.1; leaves
+        blended with the learned values by ``leaf_blend``, 003 §6.1): the reference.
+        """
         me = int(position.to_move)
-        iron = self.iron_wall and me == 1 and min(self.game.board.grid) >= 4
+        iron = self._iron(me)
         return [self._value(position.play(m), depth - 1, -math.inf, math.inf, me, iron) for m in moves]
+
+    def best_moves(self, position: Position, moves: list[int], depth: int) -> list[int]:
+        """The moves of ``moves`` with the greatest :meth:`root_scores` (the search tier's
+        answer), from the kernel where it applies, else from the reference.
+        """
+        if self._use_kernel():
+            return self._kernel_best(position, moves, depth)
+        scores = self.root_scores(position, moves, depth)
+        top = max(scores)
+        return [m for m, s in zip(moves, scores, strict=True) if s == top]
+
+    def _use_kernel(self) -> bool:
+        if self.engine == "reference":
+            return False
+        fits = self.game.board.num_cells <= 32
+        if self.engine == "kernel" and not fits:
+            raise NoughtsError(f"the search kernel plays boards of up to 32 cells, not {self.game}")
+        return fits
+
+    def _kernel_best(self, position: Position, moves: list[int], depth: int) -> list[int]:
+        from noughts.agents import qsearch as hk
+
+        if self._kernel is None:
+            board = self.game.board
+            cells = board.num_cells
+            width = max(1, board.max_lines_through_cell)
+            through = np.zeros((cells, width), dtype=np.uint64)
+            nthrough = np.zeros(cells, dtype=np.int64)
+            for c, ms in enumerate(board.masks_through):
+                nthrough[c] = len(ms)
+                through[c, : len(ms)] = ms
+            n = int(self.table.size)
+            keys = np.ascontiguousarray(self.table.keys[:n], dtype=np.int64)
+            size = 1 << max(1, (2 * n + 1).bit_length())
+            self._kernel = {
+                "cells": cells,
+                "full": np.uint64((1 << cells) - 1),
+                "order": np.array(search_order(self.game), dtype=np.int64),
+                "masks": np.array(board.line_masks, dtype=np.uint64),
+                "k": len(board.lines[0]),
+                "centre": np.uint64(sum(1 << c for c in centre_cells(self.game))),
+                "corners": np.uint64(sum(1 << c for c in corner_cells(self.game))),
+                "through": through,
+                "nthrough": nthrough,
+                "keys": keys,
+                "q": np.ascontiguousarray(self.table.q[:n], dtype=np.float64).reshape(n, cells),
+                "slots": hk.build_slots(keys, n, size) if n else np.zeros(0, dtype=np.int64),
+                "nodes": np.zeros(1, dtype=np.int64),
+            }
+        kd = self._kernel
+        me = int(position.to_move)
+        allowed = sum(1 << m for m in moves)
+        bits = hk.tied_best(
+            np.uint64(position.owned(Player(me))), np.uint64(position.owned(Player(1 - me))), me, depth, np.uint64(allowed),
+            kd["cells"], kd["full"], kd["order"], kd["masks"], kd["k"], kd["centre"], kd["corners"],
+            self._iron(me), kd["through"], kd["nthrough"], kd["keys"], kd["q"], kd["slots"], self.leaf_blend,
+            kd["nodes"],
+        )  # fmt: skip
+        return [m for m in moves if int(bits) >> m & 1]
+
+    def _leaf(self, position: Position, me: int, iron: bool) -> float:
+        assert self._heuristic is not None
+        h = self._heuristic(position.owned(Player(me)), position.owned(Player(1 - me)), iron)
+        if self.leaf_blend > 0 and position.to_move == me:
+            row = self.q_values(position)
+            if row is not None:
+                moves: list[int] = position.legal_moves()  # type: ignore[assignment]
+                q_avg = sum((float(row[m]) for m in moves), 0.0) / len(moves)
+                return h + self.leaf_blend * q_avg
+        return h
 
     def _value(self, position: Position, depth: int, alpha: float, beta: float, me: int, iron: bool) -> float:
         outcome = position.outcome()
@@ -264,9 +428,7 @@ class QAgent:
                 return 0.0
             return (_WIN + depth) if outcome.winner == me else -(_WIN + depth)
         if depth <= 0:
-            assert self._heuristic is not None
-            masks = position.cell_masks()
-            return self._heuristic(masks[me], masks[1 - me], iron)
+            return self._leaf(position, me, iron)
         maximise = position.to_move == me
         best = -math.inf if maximise else math.inf
         for m in position.legal_moves():
@@ -281,7 +443,10 @@ class QAgent:
                 break
         return best
 
-    def choose(self, position: Position, rng: np.random.Generator) -> Move:
+    def candidates(self, position: Position) -> list[int]:
+        """The moves the tiers leave at ``position`` (in ``legal_moves()`` order): the agent
+        plays one of them uniformly at random (or the first, with ``tie_break="first"``).
+        """
         if position.game != self.game:
             raise NoughtsError(f"this agent plays {self.game}, not {position.game}")
         moves = self.legal_moves(position)
@@ -290,21 +455,32 @@ class QAgent:
         if self.reflexes:
             reflex = self._reflex(position, moves)
             if reflex is not None:
-                return reflex
-        depth = self._search_depth(position)
+                return [reflex]
+        if self.opening_book:
+            book = self.book_moves(position, moves)
+            if book:
+                return book
+        depth = self.search_depth(position, moves)
         if depth > 0 and len(moves) > 1:
-            scores = self.root_scores(position, moves, depth)
-            top = max(scores)
-            moves = [m for m, s in zip(moves, scores, strict=True) if s == top]
+            moves = self.best_moves(position, moves, depth)
         row = self.q_values(position)
         if row is not None and len(moves) > 1:
             best = max(row[m] for m in moves)
             moves = [m for m in moves if row[m] == best]
+        return moves
+
+    def choose(self, position: Position, rng: np.random.Generator) -> Move:
+        moves = self.candidates(position)
         if self.tie_break == "first" or len(moves) == 1:
             return moves[0]
         return moves[int(rng.integers(len(moves)))]
 
     # -- saving ---------------------------------------------------------------------------------
+
+    def check_game(self, game: Game) -> None:
+        """``NoughtsError`` unless ``game`` is the game this agent's table was learned on."""
+        if game != self.game:
+            raise NoughtsError(f"this Q-agent was trained on {self.game}; it cannot play {game}")
 
     def to_saved(self) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
         """JSON metadata and arrays (``keys``, ``q``) for :func:`noughts.agents.saved.save_agent`."""
@@ -337,6 +513,9 @@ def _tier_options(options: Mapping[str, Any]) -> dict[str, Any]:
             "iron_wall": bool,
             "depth_bonus": int,
             "tie_break": str,
+            "opening_book": bool,
+            "depth_rule": str,
+            "leaf_blend": float,
         },
     )
 
@@ -352,6 +531,10 @@ class HybridAgent:
         self._agents: dict[Game, QAgent] = {}
         shown = ",".join(f"{k}={str(v).lower()}" for k, v in self.options.items())
         self.name = "qlearning" + (f":{shown}" if shown else "")
+
+    def check_game(self, game: Game) -> None:
+        """``NoughtsError`` unless these tiers can play ``game``."""
+        self.agent_for(game)
 
     def agent_for(self, game: Game) -> QAgent:
         agent = self._agents.get(game)

@@ -36,7 +36,6 @@ import json
 import os
 import re
 import tempfile
-import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from noughts.core import Game, NoughtsError
+from noughts.core.archive import check_zip, open_zip, read_member, read_npz
 from noughts.core.registry import game as game_from_spec
 
 __all__ = [
@@ -55,6 +55,7 @@ __all__ = [
     "ArenaAgent",
     "ArenaSnapshot",
     "SavedAgentError",
+    "copy_saved",
     "load_agent",
     "load_arena_zip",
     "load_saved",
@@ -170,12 +171,47 @@ def save_parts(
     return json_path
 
 
+def copy_saved(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> Path:
+    """Copy a saved agent (its ``.json`` and ``.npz``) to ``target`` (a ``.json`` path), checking
+    the source's envelope and checksum first; the copy names its own ``.npz``. Returns ``target``.
+    """
+    src, dst = Path(source), Path(target)
+    if dst.suffix != ".json":
+        raise NoughtsError(f"a saved agent's file name ends in .json, not {dst.name!r}")
+    try:
+        doc = json.loads(src.read_text(encoding="utf-8"))
+        npz = (src.parent / str(doc["arrays"])).read_bytes()
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise SavedAgentError(f"cannot copy agent {src.name}: {e}") from None
+    if (
+        not isinstance(doc, dict)
+        or doc.get("format") != FORMAT
+        or hashlib.sha256(npz).hexdigest() != doc.get("arrays_sha256")
+    ):
+        raise SavedAgentError(f"cannot copy agent {src.name}: it is not an intact noughts agent")
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    npz_path = dst.with_suffix(".npz")
+    doc["arrays"] = npz_path.name
+    for path, data in ((npz_path, npz), (dst, (json.dumps(doc, indent=2) + "\n").encode())):
+        fd, tmp = tempfile.mkstemp(dir=dst.parent, prefix=".tmp-")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    return dst
+
+
 def load_saved(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
-    """The validated ``(meta, arrays)`` of a saved agent (envelope checked, kind not yet loaded)."""
+    """The validated ``(meta, arrays)`` of a saved agent (envelope checked, kind not yet loaded).
+
+    The ``.npz`` is read by :func:`noughts.core.archive.read_npz`: its directory and every
+    array's header are checked (sizes, dtypes, shapes against what the agent's game can need,
+    see :func:`array_budget`) before anything is unpacked. Messages name the files by their
+    names only, never by their folder.
+    """
     json_path = Path(path)
 
     def bad(why: str) -> SavedAgentError:
-        return SavedAgentError(f"cannot load agent {json_path}: {why}")
+        return SavedAgentError(f"cannot load agent {json_path.name}: {why}")
 
     try:
         size = json_path.stat().st_size
@@ -186,11 +222,15 @@ def load_saved(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, 
     if size > MAX_JSON_BYTES:
         raise bad(f"the JSON is {size:,} bytes, more than the {MAX_JSON_BYTES:,} a saved agent may have")
     try:
-        doc = json.loads(json_path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        doc = json.loads(json_path.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError:
+        raise bad("not a noughts agent (not a text file: a saved agent is a .json file)") from None
+    except json.JSONDecodeError as e:
         raise bad(f"not valid JSON ({e})") from None
     except RecursionError:
         raise bad("the JSON is nested too deeply") from None
+    except OSError as e:
+        raise bad(e.strerror or "cannot read the file") from None
     if not isinstance(doc, dict):
         raise bad("the JSON is not an object")
     if doc.get("format") != FORMAT:
@@ -205,6 +245,10 @@ def load_saved(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, 
         raise bad(f"unknown agent kind {kind!r}; known: {', '.join(KINDS)}")
     if not isinstance(doc.get("game"), str):
         raise bad("'game' is not a spec string")
+    try:
+        game = game_from_spec(doc["game"])
+    except NoughtsError as e:
+        raise bad(f"its game does not name a game ({e})") from None
     name = doc.get("arrays")
     if not isinstance(name, str) or not _NAME.match(name) or name in (".npz", "..npz"):
         raise bad("'arrays' must name an .npz file in the same folder (a plain file name)")
@@ -218,32 +262,30 @@ def load_saved(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, 
     digest = doc.get("arrays_sha256")
     if not isinstance(digest, str) or _sha256(npz_path) != digest:
         raise bad(f"its arrays file {name} does not match the checksum in the JSON (changed or corrupt)")
-    arrays = _read_npz(npz_path, bad)
     meta = {k: v for k, v in doc.items() if k not in ENVELOPE}
+    limit = min(MAX_ARRAY_BYTES, array_budget(meta, game))
+    try:
+        arrays = read_npz(npz_path, what=name, max_bytes=limit)
+    except NoughtsError as e:
+        raise bad(str(e)) from None
     return meta, arrays
 
 
-def _read_npz(path: Path, bad: Any) -> dict[str, npt.NDArray[Any]]:
-    try:
-        with zipfile.ZipFile(path) as z:
-            total = sum(info.file_size for info in z.infolist())
-    except (zipfile.BadZipFile, OSError):
-        raise bad(f"{path.name} is not an .npz file") from None
-    if total > MAX_ARRAY_BYTES:
-        raise bad(f"{path.name} unpacks to {total:,} bytes, more than {MAX_ARRAY_BYTES:,}")
-    out: dict[str, npt.NDArray[Any]] = {}
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            for key in data.files:
-                a = data[key]
-                if a.dtype.hasobject or a.dtype.kind not in "biuf":
-                    raise bad(f"array {key!r} holds {a.dtype}, not numbers")
-                out[key] = a
-    except ValueError as e:
-        raise bad(f"cannot read {path.name}: {e}") from None
-    except (OSError, zipfile.BadZipFile, EOFError) as e:
-        raise bad(f"cannot read {path.name}: {e}") from None
-    return out
+MAX_POSITIONS = 20_000_000
+"""The most positions a tabular agent may have numbered (the learners' own largest limit)."""
+
+
+def array_budget(meta: Mapping[str, Any], game: Game) -> int:
+    """The most bytes the arrays of a saved agent of ``game`` can need, from the game alone:
+    a value per action and per player for each position it can have (at most 3^actions, and
+    :data:`MAX_POSITIONS`), the convergence window of its training, and 1 MiB to spare. A file
+    that unpacks to more is refused before it is unpacked.
+    """
+    positions = min(3 ** min(game.num_actions, 40), MAX_POSITIONS)
+    training = meta.get("training")
+    window = training.get("window") if isinstance(training, dict) else None
+    window = window if isinstance(window, int) and not isinstance(window, bool) and 0 < window < 10**8 else 0
+    return int(positions * (8 * game.num_actions + 32) + 16 * window + 2**20)
 
 
 def load_agent(path: str | os.PathLike[str]) -> Any:
@@ -266,7 +308,7 @@ def load_agent(path: str | os.PathLike[str]) -> Any:
     try:
         return module.from_saved(meta, arrays)
     except NoughtsError as e:
-        raise SavedAgentError(f"cannot load agent {p}: {e}") from None
+        raise SavedAgentError(f"cannot load agent {p.name}: {e}") from None
 
 
 # -- the arena's zip snapshots (003 §7.3) ------------------------------------------------------------
@@ -305,33 +347,35 @@ def load_arena_zip(path: str | os.PathLike[str]) -> ArenaSnapshot:
     p = Path(path)
 
     def bad(why: str) -> SavedAgentError:
-        return SavedAgentError(f"cannot import arena snapshot {p}: {why}")
+        return SavedAgentError(f"cannot import arena snapshot {p.name}: {why}")
 
     try:
-        z = zipfile.ZipFile(p)
-    except (zipfile.BadZipFile, OSError) as e:
-        raise bad(f"not a zip file ({e})") from None
-    with z:
-        names = {info.filename: info for info in z.infolist()}
-        docs: dict[str, Any] = {}
-        for member in ("agent1.json", "agent2.json", "config.json"):
-            info = names.get(member)
-            if info is None:
-                raise bad(f"it has no {member}")
-            if info.file_size > MAX_ZIP_MEMBER_BYTES:
-                raise bad(f"{member} unpacks to {info.file_size:,} bytes, more than {MAX_ZIP_MEMBER_BYTES:,}")
-            try:
-                raw = z.read(info)
-            except (zipfile.BadZipFile, OSError, RuntimeError) as e:
-                raise bad(f"cannot read {member} ({e})") from None
-            if len(raw) > MAX_ZIP_MEMBER_BYTES:
-                raise bad(f"{member} is larger than it claims")
-            try:
-                docs[member] = json.loads(raw.decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError) as e:
-                raise bad(f"{member} is not valid JSON ({e})") from None
-            except RecursionError:
-                raise bad(f"{member} is nested too deeply") from None
+        z = open_zip(p, what=p.name)
+        with z:
+            members = check_zip(z, what=p.name, max_bytes=3 * MAX_ZIP_MEMBER_BYTES)
+            names = {info.filename: info for info in members}
+            raws: dict[str, bytes] = {}
+            for member in ("agent1.json", "agent2.json", "config.json"):
+                info = names.get(member)
+                if info is None:
+                    raise bad(f"it has no {member}")
+                if info.file_size > MAX_ZIP_MEMBER_BYTES:
+                    raise bad(
+                        f"{member} unpacks to {info.file_size:,} bytes, more than {MAX_ZIP_MEMBER_BYTES:,}"
+                    )
+                raws[member] = read_member(z, info, what=p.name)
+    except SavedAgentError:
+        raise
+    except NoughtsError as e:
+        raise bad(str(e)) from None
+    docs: dict[str, Any] = {}
+    for member, raw in raws.items():
+        try:
+            docs[member] = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise bad(f"{member} is not valid JSON ({e})") from None
+        except RecursionError:
+            raise bad(f"{member} is nested too deeply") from None
     config = docs["config.json"]
     if not isinstance(config, dict):
         raise bad("config.json is not an object")

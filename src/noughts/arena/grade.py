@@ -19,6 +19,10 @@ Where the reachable positions are too many, ``sample=N`` grades N distinct posit
 random games instead (a uniformly random move at each ply, stopped at a uniformly random
 ply): an estimate of the rate over the positions random play visits, not over all positions.
 
+Games that need not end are graded the same way: their exact values come from the retrograde
+solver, the random games that sample positions stop at ``properties.truncation`` plies, and a
+game against the perfect player that reaches it is a draw by the move cap.
+
 >>> from noughts.agents import make_agent
 >>> g = grade(make_agent("perfect"), "tictactoe", games=2, seed=0)
 >>> g.optimal_move_rate, g.positions, g.as_second.losses
@@ -36,10 +40,11 @@ import numpy as np
 
 from noughts.agents import Agent
 from noughts.arena.match import as_agent, game_rng, play_game
-from noughts.core import Game, LimitExceeded, NoughtsError, Outcome, Player, Position
+from noughts.core import Game, NoughtsError, Outcome, Player, Position
 from noughts.core import game as make_game
 from noughts.core.budget import Budget
 from noughts.exact.api import ValueOracle, make_engine
+from noughts.exact.estimate import TooManyPositions, refuse_if_more
 from noughts.exact.reference import after_move, move_key
 from noughts.exact.result import Value
 
@@ -131,7 +136,8 @@ def reachable_positions(
 ) -> list[Position]:
     """Every non-terminal position reachable from the start, in breadth-first order.
 
-    ``LimitExceeded`` past ``limit`` positions or over ``budget`` (then grade a ``sample``).
+    ``TooManyPositions`` past ``limit`` positions, ``LimitExceeded`` over ``budget`` (then grade a
+    ``sample``).
     """
     start = game.start()
     seen = {start}
@@ -146,7 +152,7 @@ def reachable_positions(
             if budget is not None and not len(out) % 4096:
                 budget.check(progress=f"{len(out):,} positions of {game} listed; grade a sample (--sample N)")
             if len(out) > limit:
-                raise LimitExceeded(
+                raise TooManyPositions(
                     f"{game} has more than {limit:,} reachable positions: grade a sample (--sample N)"
                 )
             for m in p.legal_moves():
@@ -164,11 +170,12 @@ def sample_positions(game: Game, n: int, rng: np.random.Generator) -> list[Posit
     """
     found: dict[Position, None] = {}
     attempts = 0
+    cap = game.properties.move_cap  # a game that need not end is cut at its truncation
     while len(found) < n and attempts < 20 * n + 100:
         attempts += 1
         p = game.start()
         line = [p]
-        while not p.is_terminal():
+        while not p.is_terminal() and len(line) <= cap:
             moves = p.legal_moves()
             p = p.play(moves[int(rng.integers(len(moves)))])
             if not p.is_terminal():
@@ -223,6 +230,12 @@ def grade(
     scored = g.properties.is_scored
 
     if sample is None:
+        refuse_if_more(
+            g,
+            MAX_POSITIONS,
+            f"the {MAX_POSITIONS:,} grade lists one by one: grade a sample (--sample N)",
+            terminal=False,
+        )
         positions = reachable_positions(g, budget=budget)
     else:
         if sample < 1:

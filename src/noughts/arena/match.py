@@ -5,6 +5,9 @@ to move first (A first in games 0, 2, 4, ...), so the first-move advantage cance
 score. Game ``i`` draws its randomness from ``numpy.random.default_rng([seed, i])``: a match
 repeats exactly with the same seed, whatever order (or process) its games are played in.
 
+In a game that need not end, a game still running after the game's ``properties.truncation``
+plies is stopped there and scored a draw (see :func:`play_game`).
+
 The score of A counts a win 1, a draw 1/2, a loss 0. Its confidence interval is Student's t
 interval over the per-game scores (SciPy); each outcome rate gets a Wilson score interval
 (``scipy.stats.binomtest(...).proportion_ci(method="wilson")``). The Elo difference implied by
@@ -72,15 +75,22 @@ def play_game(
     start: Position,
     rng: np.random.Generator,
     on_move: Callable[[Position, Move], None] | None = None,
+    max_plies: int | None = None,
 ) -> tuple[Outcome, list[Move]]:
     """Play ``first`` (the player who moves first) against ``second`` from ``start`` to the end.
 
-    An agent that answers an illegal move raises ``IllegalMoveError`` naming the agent.
+    An agent that answers an illegal move raises ``IllegalMoveError`` naming the agent. A game
+    that need not end (marks vanish or move) is stopped after ``max_plies`` moves (default: the
+    game's ``properties.truncation``) and scored a draw by the move cap, the value of a game
+    that goes on for ever.
     """
     position = start
     moves: list[Move] = []
     players = {Player.FIRST: first, Player.SECOND: second}
+    cap = start.game.properties.truncation if max_plies is None else max_plies
     while not position.is_terminal():
+        if cap is not None and len(moves) >= cap:
+            return Outcome.DRAW, moves
         agent = players[position.to_move]
         move = agent.choose(position, rng)
         try:

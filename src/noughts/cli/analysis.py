@@ -53,7 +53,9 @@ def moves_table(result: SolveResult) -> Table:
             game.format_move(mv.move),
             Text(verdict, style=VALUE_STYLES[verdict]),
             styled_line(game.outcome_text(mv.value.outcome)),
-            str(mv.value.plies + 1),
+            ""
+            if mv.value.outcome is Outcome.DRAW and not game.properties.bounded
+            else str(mv.value.plies + 1),
         ]
         if game.properties.is_scored:
             row.append(f"{mv.value.score:+d}" if mv.value.score is not None else "")
@@ -78,9 +80,9 @@ def marked_board(result: SolveResult) -> Text | None:
     (W5: wins in 5 plies, D: draw, L6: loses in 6), where moves are cells; else None.
     """
     game, position = result.game, result.position
-    # a cell move's action indexes game.marks (Notakto: board * cells + cell); Otrio's rings
-    # and veto's two steps have no one mark per move
-    if game.claim_rule is None and game.layout.boards is None:
+    # a cell move's action indexes game.marks (Notakto: board * cells + cell); Otrio's rings,
+    # veto's two steps and Morris slides have no one mark per move
+    if not game.cell_moves:
         return None
     board = game.board
     chars = list(game.marks(position))

@@ -3,7 +3,8 @@
 Each command is a few lines over library calls (see :mod:`noughts.cli.views` for what is
 printed and :mod:`noughts.cli.session` for a game at the terminal). Bad input of any kind (a
 spec, a position, an agent) is a :class:`noughts.NoughtsError`; it is caught once, at the top
-(:class:`NoughtsGroup`), printed as one line on stderr, and ends the command with status 2.
+(:class:`NoughtsGroup`), printed as one line on stderr, and ends the command with the status
+:mod:`noughts.cli.exits` gives it: 2 for bad input, 3 when a budget ran out (1 is a "no").
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ from typer.core import TyperGroup
 import noughts
 from noughts.agents import agent_names
 from noughts.cli import HUMAN
+from noughts.cli.exits import Exit, answer, status_of
+from noughts.cli.paths import check_writable
+from noughts.cli.specs import resolve_agent
 from noughts.core import ENTRIES, NoughtsError, Player
 from noughts.core.budget import Budget
 
@@ -36,26 +40,28 @@ if TYPE_CHECKING:
 
 def load_table(path: Path, game: noughts.Game) -> object:
     """A solved table saved by ``solve --save``, checked against ``game``."""
-    from noughts.exact.table import SolvedTable
+    from noughts.exact.retro import load_table as load
 
-    return SolvedTable.load(path, game)
+    return load(path, game)
 
 
 __all__ = ["NoughtsGroup", "app", "main"]
 
-BAD_INPUT = 2
+BAD_INPUT = Exit.BAD_INPUT
 """Exit status for bad input (a spec, a position or an agent that cannot be used)."""
 
 
 class NoughtsGroup(TyperGroup):
-    """Runs a command; a ``NoughtsError`` becomes one line on stderr and exit status 2."""
+    """Runs a command; a ``NoughtsError`` becomes one line on stderr and the exit status of
+    :func:`noughts.cli.exits.status_of` (2 bad input, 3 a budget ran out).
+    """
 
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
         except NoughtsError as error:
             typer.echo(f"noughts: error: {error}", err=True)
-            raise typer.Exit(BAD_INPUT) from None
+            raise typer.Exit(status_of(error)) from None
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         """The commands, each with its whole summary (click's own list cuts them short)."""
@@ -76,7 +82,9 @@ app = typer.Typer(
         "Play and study the tic-tac-toe family of games.\n\n"
         "A game is named by a spec: a board (tictactoe, mnk(4,4,4), hypercube(4,3)) or rules around"
         " one (misere(tictactoe), veto(mnk(4,4,4)), notakto(boards=2), otrio). Quote specs in the"
-        " shell. 'noughts games' lists them all."
+        " shell. 'noughts games' lists them all.\n\n"
+        "Exit status: 0 done; 1 the answer is no (a check failed, no pairing exists); 2 bad input;"
+        " 3 a budget ran out."
     ),
     no_args_is_help=True,
     add_completion=False,
@@ -151,6 +159,8 @@ def show(
 
 
 def _word(value: object) -> str:
+    if value is None:
+        return "none"
     return ("yes" if value else "no") if isinstance(value, bool) else str(value)
 
 
@@ -170,7 +180,8 @@ def play(
         typer.Option(
             "--x",
             metavar="PLAYER",
-            help="Who makes the first move: 'human' or an agent (" + ", ".join(agent_names()) + "). "
+            help="Who makes the first move: 'human' or an agent (" + ", ".join(agent_names()) + ", a saved"
+            " agent FILE.json or saved:NAME; add seconds=S for a move time limit). "
             "This is the x player, except in notakto, where both players draw x, and in maker_breaker "
             "with breaker_first=true, where the first player is Breaker and draws o.",
         ),
@@ -179,7 +190,8 @@ def play(
         str, typer.Option("--o", metavar="PLAYER", help="Who makes the second move: 'human' or an agent.")
     ] = "random",
     seed: Annotated[
-        int | None, typer.Option(help="Seed for the agents' random choices (default: a fresh one, printed).")
+        int | None,
+        typer.Option(min=0, help="Seed for the agents' random choices (default: a fresh one, printed)."),
     ] = None,
     position: Annotated[
         str | None,
@@ -193,7 +205,10 @@ def play(
         typer.Option(
             "--db",
             metavar="FILE",
-            help="The store that records the game, move by move (default: the per-user store).",
+            help=(
+                "The store that records the game, move by move, and where saved:NAME agents are"
+                " registered (default: the per-user store)."
+            ),
         ),
     ] = None,
     no_record: Annotated[
@@ -211,8 +226,11 @@ def play(
     game = noughts.game(spec)
     start = game.start() if position is None else game.parse(position)
     names = {Player.FIRST: x.strip(), Player.SECOND: o.strip()}
+    for name in names.values():
+        if name.lower() == HUMAN and name != HUMAN:
+            raise NoughtsError(f"unknown player {name!r}: a person is 'human' (names are lower case)")
     players: dict[Player, Agent | None] = {
-        p: None if name.lower() == HUMAN else make_agent(name) for p, name in names.items()
+        p: None if name == HUMAN else make_agent(resolve_agent(name, db)) for p, name in names.items()
     }
     console = Console(highlight=False)
     intro = f"{game}: " + ", ".join(f"{game.player_label(p)} {names[p]}" for p in Player)
@@ -264,11 +282,18 @@ def _game_log(
 
 
 MaxSeconds = Annotated[
-    float, typer.Option("--max-seconds", min=0.001, help="Stop (exit 2) after this many seconds.")
+    float,
+    typer.Option(
+        "--max-seconds", min=0.001, help="Stop (exit 3) after this many seconds of wall-clock time."
+    ),
+]
+MaxCpuSeconds = Annotated[
+    float | None,
+    typer.Option("--max-cpu-seconds", min=0.001, help="Stop (exit 3) after this many seconds of CPU time."),
 ]
 MaxMemory = Annotated[
     int,
-    typer.Option("--max-memory", metavar="MIB", min=1, help="Stop (exit 2) past this many MiB of tables."),
+    typer.Option("--max-memory", metavar="MIB", min=1, help="Stop (exit 3) past this many MiB of tables."),
 ]
 PositionOpt = Annotated[
     str | None, typer.Option("--position", metavar="TEXT", help="Analyse this position (its text form).")
@@ -277,7 +302,13 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document (
 
 
 def _solve(
-    spec: str, position: str | None, max_seconds: float, max_memory: int, table: Path | None, progress: bool
+    spec: str,
+    position: str | None,
+    max_seconds: float,
+    max_memory: int,
+    max_cpu_seconds: float | None,
+    table: Path | None,
+    progress: bool,
 ) -> SolveResult:
     from noughts.exact import solve as run_solve
 
@@ -288,6 +319,7 @@ def _solve(
         position,
         max_seconds=max_seconds,
         max_memory=max_memory * 2**20,
+        max_cpu_seconds=max_cpu_seconds,
         table=solved,
         progress=progress,
     )
@@ -300,6 +332,7 @@ def _prove(
     as_json: bool,
     max_seconds: float,
     max_memory: int,
+    max_cpu_seconds: float | None,
     console: Console,
 ) -> None:
     from noughts.exact.api import prove
@@ -314,15 +347,19 @@ def _prove(
         players[who],
         max_seconds=max_seconds,
         max_memory=max_memory * 2**20,
+        max_cpu_seconds=max_cpu_seconds,
         progress=not as_json,
     )
     if as_json:
         typer.echo(json.dumps({"game": str(game), **result.to_json()}))
-        return
-    console.print(f"{game}: {result.describe()}", style="bold")
-    if result.move is not None:
-        console.print(f"a winning move: {game.format_move(result.move)}")
-    console.print(f"{result.nodes:,} nodes expanded in {result.seconds:.3f} s ({result.method})", style="dim")
+    else:
+        console.print(f"{game}: {result.describe()}", style="bold")
+        if result.move is not None:
+            console.print(f"a winning move: {game.format_move(result.move)}")
+        console.print(
+            f"{result.nodes:,} nodes expanded in {result.seconds:.3f} s ({result.method})", style="dim"
+        )
+    answer(result.proved)
 
 
 @app.command()
@@ -332,9 +369,13 @@ def solve(
     as_json: JsonOpt = False,
     max_seconds: MaxSeconds = 60.0,
     max_memory: MaxMemory = 2048,
+    max_cpu_seconds: MaxCpuSeconds = None,
     save: Annotated[
         Path | None,
-        typer.Option(metavar="FILE", help="Solve every reachable position and save the table (.npz)."),
+        typer.Option(
+            metavar="FILE",
+            help="Solve every reachable position from the start and save the table (.npz); checked before the work.",
+        ),
     ] = None,
     table: Annotated[
         Path | None, typer.Option(metavar="FILE", help="Answer from a table saved with --save.")
@@ -344,7 +385,7 @@ def solve(
         typer.Option(
             metavar="PLAYER",
             help="Only ask whether PLAYER (first, second or mover) can force a win, by proof-number"
-            " search: an independent check of the value, sharing no code with alpha-beta.",
+            " search: an independent check of the value, sharing no code with alpha-beta. Exit 1 if not.",
         ),
     ] = None,
 ) -> None:
@@ -355,16 +396,31 @@ def solve(
     from noughts.cli.views import styled_line
 
     console = Console(highlight=False)
+    if save is not None:
+        clash = [
+            name
+            for name, given in (("--prove", prove), ("--table", table), ("--position", position))
+            if given
+        ]
+        if clash:
+            raise NoughtsError(
+                f"--save builds the whole table from the start; it does not go with {' or '.join(clash)}"
+            )
+        check_writable(save, "--save", (".npz",))
     if prove is not None:
-        _prove(spec, position, prove, as_json, max_seconds, max_memory, console)
+        _prove(spec, position, prove, as_json, max_seconds, max_memory, max_cpu_seconds, console)
         return
     if save is not None:
+        from noughts.exact.retro import solve_table
         from noughts.exact.table import build_table
 
         game = noughts.game(spec)
-        budget = Budget(max_seconds, max_memory * 2**20)
-        built = build_table(game, budget)
-        built.save(save)
+        budget = Budget(max_seconds, max_memory * 2**20, max_cpu_seconds)
+        built = build_table(game, budget) if game.properties.bounded else solve_table(game, budget=budget)
+        try:
+            built.save(save)
+        except OSError as e:
+            raise NoughtsError(f"cannot write --save {save}: {e.strerror or e}") from None
         summary = {"game": str(game), "positions": len(built), "file": str(save), "seconds": budget.elapsed()}
         if as_json:
             typer.echo(json.dumps(summary))
@@ -373,7 +429,7 @@ def solve(
                 f"saved the value of {len(built):,} positions of {game} to {save} ({budget.elapsed():.2f} s)"
             )
         return
-    result = _solve(spec, position, max_seconds, max_memory, table, progress=not as_json)
+    result = _solve(spec, position, max_seconds, max_memory, max_cpu_seconds, table, progress=not as_json)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
         return
@@ -391,6 +447,7 @@ def explain(
     as_json: JsonOpt = False,
     max_seconds: MaxSeconds = 60.0,
     max_memory: MaxMemory = 2048,
+    max_cpu_seconds: MaxCpuSeconds = None,
     table: Annotated[Path | None, typer.Option(metavar="FILE", help="Answer from a saved table.")] = None,
 ) -> None:
     """Explain a position: the board with every empty cell marked by its value, and why."""
@@ -399,7 +456,7 @@ def explain(
     from noughts.cli.analysis import best_line, marked_board, moves_table, value_text
     from noughts.cli.views import styled_board, styled_line
 
-    result = _solve(spec, position, max_seconds, max_memory, table, progress=not as_json)
+    result = _solve(spec, position, max_seconds, max_memory, max_cpu_seconds, table, progress=not as_json)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
         return
@@ -435,10 +492,12 @@ def count(
     as_json: JsonOpt = False,
     max_seconds: MaxSeconds = 600.0,
     max_memory: MaxMemory = 4096,
+    max_cpu_seconds: MaxCpuSeconds = None,
 ) -> None:
     """Count a game exactly: positions, games by outcome and length, terminal positions, tree nodes.
 
     Positions are counted per ply and up to symmetry; docs/counting.md defines every count.
+    Over budget it stops within about a second, says how far it got, and exits 3.
     """
     from rich.console import Console
 
@@ -447,8 +506,9 @@ def count(
     from noughts.exact.count import count as run_count
 
     game = noughts.game(spec)
+    budget = Budget(max_seconds, max_memory * 2**20, max_cpu_seconds)
     with step_bar(not as_json, f"counting {game}") as progress:
-        result = run_count(game, budget=Budget(max_seconds, max_memory * 2**20), progress=progress)
+        result = run_count(game, budget=budget, progress=progress)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
         return
@@ -470,7 +530,7 @@ app.add_typer(games_app, name="games")
 
 
 @games_app.callback(invoke_without_command=True)
-def games(ctx: typer.Context) -> None:
+def games(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     """List the boards and rules that specs can name, with examples."""
     if ctx.invoked_subcommand is not None:
         return
@@ -479,8 +539,21 @@ def games(ctx: typer.Context) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from noughts.cli.views import example_specs, params_text
+    from noughts.cli.views import example_specs, params_parts, params_text
 
+    if as_json:
+        doc = [
+            {
+                "name": entry.name,
+                "makes": entry.makes,
+                "parameters": params_text(entry),
+                "summary": entry.summary,
+                "examples": list(example_specs(entry)),
+            }
+            for entry in ENTRIES.values()
+        ]
+        typer.echo(json.dumps(doc))
+        return
     console = Console(highlight=False)
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("name", style="bold", no_wrap=True)
@@ -489,9 +562,10 @@ def games(ctx: typer.Context) -> None:
     table.add_column("summary and examples", overflow="fold")
     for entry in ENTRIES.values():
         examples = Text(" ".join(example_specs(entry)), style="green")
-        table.add_row(
-            entry.name, entry.makes, params_text(entry), Text("\n").join([Text(entry.summary), examples])
-        )
+        params = params_text(entry)
+        if len(params) > 60:  # one parameter a line
+            params = "\n".join(params_parts(entry))
+        table.add_row(entry.name, entry.makes, params, Text("\n").join([Text(entry.summary), examples]))
     console.print(table)
     console.print(
         "A bare board is played under standard rules; rules nest, e.g. veto(misere(mnk(4,4,4))). "
@@ -501,9 +575,9 @@ def games(ctx: typer.Context) -> None:
 
 def _register_command_groups() -> None:
     """Commands that live in modules of their own, each a few lines over its library."""
-    from noughts.cli import arena, learn, pairing, prove, records, serve
+    from noughts.cli import arena, learn, pairing, prove, records, retro, serve
 
-    for module in (pairing, prove, arena, learn, serve):
+    for module in (pairing, prove, arena, learn, serve, retro):
         module.register(app)
     records.register(app, games_app)
 

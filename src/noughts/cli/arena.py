@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 import noughts
+from noughts.cli.specs import resolve_agent
 from noughts.core import NoughtsError
 
 if TYPE_CHECKING:
@@ -25,12 +26,13 @@ AgentArg = Annotated[
     str,
     typer.Argument(
         metavar="AGENT",
-        help="An agent spec: random, perfect, minimax:depth=3, mcts:sims=2000,solver=true, or a saved agent x.json.",
+        help="An agent spec: random, perfect, minimax:depth=3, mcts:sims=2000,solver=true, a saved agent"
+        " x.json or saved:NAME; any of them with seconds=S for a move time limit.",
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document (schema in the README).")]
 SeedOpt = Annotated[
-    int | None, typer.Option(help="Seed for every random choice (default: a fresh one, printed).")
+    int | None, typer.Option(min=0, help="Seed for every random choice (default: a fresh one, printed).")
 ]
 DbOpt = Annotated[
     Path | None,
@@ -123,6 +125,10 @@ def _elo(x: float | None) -> str:
     return "inf" if x is None else f"{x:+.0f}"
 
 
+DEFAULT_SAMPLE = 2000
+"""Positions graded when a game has too many to list and no ``--sample`` was given."""
+
+
 def grade(
     agent: AgentArg,
     spec: Annotated[
@@ -134,21 +140,23 @@ def grade(
         typer.Option(min=1, metavar="N", help="Grade N positions met in random games instead of all."),
     ] = None,
     games: Annotated[int, typer.Option(min=0, help="Games as each side against the perfect player.")] = 20,
-    seed: Annotated[int, typer.Option(help="Seed for the agent, the sample and the games.")] = 0,
+    seed: Annotated[int, typer.Option(min=0, help="Seed for the agent, the sample and the games.")] = 0,
     strict: Annotated[
         bool,
         typer.Option("--strict", help="Optimal also means as fast a win (as slow a loss) as the solver."),
     ] = False,
     blunders: Annotated[int, typer.Option(min=0, help="How many of the worst moves to show.")] = 5,
     max_seconds: Annotated[
-        float, typer.Option("--max-seconds", min=0.001, help="Stop (exit 2) after this many seconds.")
+        float, typer.Option("--max-seconds", min=0.001, help="Stop (exit 3) after this many seconds.")
     ] = 600.0,
+    db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Grade an agent against the exact solver: optimal-move rate, results against perfect play.
 
     The share of reachable positions where its move is optimal, its results as each side
-    against the perfect player, and its worst blunders.
+    against the perfect player, and its worst blunders. A game with too many positions to list
+    (found out in about a second) is graded on a sample, with a notice.
     """
     from rich import box
     from rich.console import Console
@@ -156,26 +164,41 @@ def grade(
 
     from noughts.agents import make_agent
     from noughts.arena.grade import grade as run_grade
+    from noughts.exact.estimate import TooManyPositions
 
-    player = make_agent(agent)
+    player = make_agent(resolve_agent(agent, db))
     if spec is None:
         known = getattr(player, "game", None) or getattr(player, "spec", None)
         if known is None:
             raise NoughtsError(f"name the game to grade {agent} on, e.g. noughts grade {agent} tictactoe")
         spec = str(known)
     game = noughts.game(spec)
-    with _progress(not as_json, f"grading {agent} on {game}") as tick:
-        result = run_grade(
-            player,
-            game,
-            sample=sample,
-            games=games,
-            seed=seed,
-            strict=strict,
-            blunders=blunders,
-            max_seconds=max_seconds,
-            progress=tick,
+
+    def run(size: int | None) -> Any:
+        with _progress(not as_json, f"grading {agent} on {game}") as tick:
+            return run_grade(
+                player,
+                game,
+                sample=size,
+                games=games,
+                seed=seed,
+                strict=strict,
+                blunders=blunders,
+                max_seconds=max_seconds,
+                progress=tick,
+            )
+
+    try:
+        result = run(sample)
+    except TooManyPositions as e:
+        if sample is not None:
+            raise
+        typer.echo(
+            f"noughts: notice: {e}; grading a sample of {DEFAULT_SAMPLE:,} positions met in random games "
+            "instead (--sample N to choose)",
+            err=True,
         )
+        result = run(DEFAULT_SAMPLE)
     if as_json:
         doc = result.to_json()
         doc["agent"] = agent.strip()
@@ -227,7 +250,7 @@ def match(
     game = noughts.game(spec)
     doc = _play_recorded(
         play_match,
-        (game, agent_a, agent_b),
+        (game, resolve_agent(agent_a, db), resolve_agent(agent_b, db)),
         title=f"{agent_a} vs {agent_b}",
         show=not as_json,
         db=db,
@@ -290,7 +313,7 @@ def tournament(
     game = noughts.game(spec)
     doc = _play_recorded(
         play_tournament,
-        (game, agents),
+        (game, [resolve_agent(a, db) for a in agents]),
         title=f"tournament on {game}",
         show=not as_json,
         db=db,
@@ -335,12 +358,22 @@ def _standings_table(rows: list[dict[str, Any]]) -> Table:
 
 
 def ratings(
-    spec: Annotated[str | None, typer.Argument(metavar="SPEC", help="Only games of this game.")] = None,
+    spec: Annotated[
+        str | None, typer.Argument(metavar="SPEC", help="The game whose games are rated.")
+    ] = None,
+    all_games: Annotated[
+        bool, typer.Option("--all-games", help="Pool the games of every game into one table instead.")
+    ] = False,
     db: DbOpt = None,
     source: Annotated[str | None, typer.Option(help="Only games from this source (match, web, ...).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Rate every agent from the finished games recorded in the store (Bradley-Terry)."""
+    """Rate the agents of one game from its finished games recorded in the store (Bradley-Terry).
+
+    Ratings are per game (an agent strong at tic-tac-toe may be weak at 4x4x4): name the game,
+    unless the store holds games of one game only; --all-games pools every game into one table,
+    saying so.
+    """
     from rich import box
     from rich.console import Console
     from rich.table import Table
@@ -348,21 +381,42 @@ def ratings(
     from noughts.arena.ratings import bradley_terry
     from noughts.store import Store
 
+    if spec is not None and all_games:
+        raise NoughtsError("give a game or --all-games, not both")
     canonical = None if spec is None else str(noughts.game(spec))
     with Store(db) as store:
+        played = store.game_counts(source=source)
+        if canonical is None and not all_games and len(played) == 1:
+            canonical = next(iter(played))  # one game recorded: that is the game
+        if canonical is None and not all_games:
+            games_list = ", ".join(f"{k} ({v:,})" for k, v in list(played.items())[:8])
+            raise NoughtsError(
+                "ratings are per game: name one (noughts ratings SPEC), or pool them all with --all-games"
+                + (f"; recorded: {games_list}" if games_list else "; no finished games are recorded yet")
+            )
         results = store.match_results(spec=canonical, source=source)
     if not results:
         raise NoughtsError("no finished games recorded" + (f" for {canonical}" if canonical else ""))
     bt = bradley_terry(results)
     if as_json:
-        typer.echo(json.dumps({"game": canonical, "games": len(results)} | bt.to_json()))
+        typer.echo(
+            json.dumps({"game": canonical, "all_games": all_games, "games": len(results)} | bt.to_json())
+        )
         return
+    console = Console(highlight=False)
+    if all_games:
+        kinds = len(played)
+        console.print(
+            f"every game pooled: {len(results):,} games of {kinds} game(s) in one table", style="bold"
+        )
+    else:
+        console.print(f"{canonical}: {len(results):,} games", style="bold")
     table = Table(box=box.SIMPLE_HEAD)
     for col in ("agent", "games", "rating"):
         table.add_column(col, justify="left" if col == "agent" else "right")
     for name, rating, se, n in bt.table():
         table.add_row(name, str(n), _rating(rating, se))
-    Console(highlight=False).print(table)
+    console.print(table)
 
 
 def register(app: typer.Typer) -> None:

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
+from noughts.cli.paths import check_writable
 from noughts.core import NoughtsError
 
 __all__ = ["register"]
@@ -60,7 +61,12 @@ def train(
     out: Annotated[
         Path, typer.Option("--out", metavar="FILE", help="Save the agent here (.json plus .npz beside it).")
     ],
-    init: Annotated[str, typer.Option(help="TD: initial values: zero, random, tcd, wtcd or 2sla.")] = "zero",
+    init: Annotated[
+        str,
+        typer.Option(
+            help="TD: initial values: zero, random, tcd, wtcd, 2sla, or 000's own scalings tcd-paper, wtcd-paper."
+        ),
+    ] = "zero",
     epsilon: Annotated[
         float | None,
         typer.Option(help="Exploration rate (td 0.05; qlearning: the starting epsilon, 1.0; linear 0)."),
@@ -76,8 +82,12 @@ def train(
         list[str] | None, typer.Option("--set", metavar="KEY=VALUE", help="A learner-specific option.")
     ] = None,
     criterion: Annotated[
-        str, typer.Option(help="Stop at: rate-window (000 §4.2), policy-stable, grade, or none.")
-    ] = "rate-window",
+        str | None,
+        typer.Option(
+            help="Stop at: rate-window (000 §4.2, the default), policy-stable, grade, or none. With --resume:"
+            " the saved run's criterion unless given."
+        ),
+    ] = None,
     window: Annotated[int, typer.Option(min=2, help="rate-window: window W in episodes.")] = 20_000,
     delta: Annotated[float, typer.Option(help="rate-window: variance threshold.")] = 1e-8,
     stable_for: Annotated[
@@ -88,9 +98,11 @@ def train(
         int, typer.Option(min=1, help="policy-stable, grade: episodes between checks.")
     ] = 10_000,
     max_episodes: Annotated[
-        int, typer.Option(min=1, help="Stop after this many episodes in all.")
+        int, typer.Option(min=1, help="Stop after this many episodes in all (a resumed run's included).")
     ] = 1_000_000,
-    max_seconds: Annotated[float | None, typer.Option(help="Stop after this many seconds.")] = None,
+    max_seconds: Annotated[
+        float | None, typer.Option(min=0.001, help="Stop after this many seconds (the agent is saved).")
+    ] = None,
     resume: Annotated[
         bool,
         typer.Option(
@@ -115,8 +127,9 @@ def train(
     from noughts.learn.train import resume as resume_from
     from noughts.learn.train import train as run_train
 
-    if out.suffix != ".json":
-        raise NoughtsError(f"--out names a .json file, not {out.name!r}")
+    check_writable(out, "--out", (".json",))
+    if criterion is not None and criterion not in CRITERIA:
+        raise NoughtsError(f"unknown criterion {criterion!r}; known: {', '.join(CRITERIA)}")
     rate = None
     if resume:
         agent_learner, rate, saved_criterion = resume_from(out)
@@ -125,7 +138,17 @@ def train(
         if str(agent_learner.game) != str(noughts.game(spec)):
             raise NoughtsError(f"{out} was trained on {agent_learner.game}, not {noughts.game(spec)}")
         learner_obj = agent_learner
-        crit = saved_criterion
+        crit = (
+            saved_criterion
+            if criterion is None
+            else _criterion(criterion, window, delta, stable_for, target, check_every)
+        )
+        if learner_obj.episodes >= max_episodes:
+            raise NoughtsError(
+                f"{out} has already trained {learner_obj.episodes:,} episodes and --max-episodes counts every "
+                f"episode of the run, resumes included: ask for more than {learner_obj.episodes:,} "
+                f"(e.g. --max-episodes {learner_obj.episodes + 100_000})"
+            )
     else:
         game = noughts.game(spec)
         cls = learner_class(learner)
@@ -140,7 +163,7 @@ def train(
         if learner == "td":
             options.update({"init": init, "update": update})
         learner_obj = from_options(game, **options)
-        crit = _criterion(criterion, window, delta, stable_for, target, check_every)
+        crit = _criterion(criterion or "rate-window", window, delta, stable_for, target, check_every)
     store = _store(db, no_record)
     run_id = None
     if store is not None:
@@ -230,6 +253,10 @@ def experiment(
             typer.echo(f"{n:16} {_description(n)}")
         return
     module = find(name)
+    if out is not None:
+        if out.exists() and not out.is_dir():
+            raise NoughtsError(f"--out {out} is a file; give a folder (it is made if missing)")
+        check_writable(out / "config.json" if out.is_dir() else out, "--out")
     config: dict[str, Any] = {}
     for key, value in _options(option or []).items():
         try:

@@ -2,7 +2,8 @@
 ``noughts classify``: thin shells over :mod:`noughts.pairing`.
 
 A pairing that fails ``pairing check`` is a result, not bad input: the command prints why and
-exits with status 1. Bad input (a spec whose rules have no breaking side, a malformed pairing
+exits with status 1, as ``pairing find`` does when no pairing exists and ``potential criterion``
+when the criterion does not hold (:mod:`noughts.cli.exits`). Bad input (a spec whose rules have no breaking side, a malformed pairing
 file, cells off the board) is a ``NoughtsError``: one line, status 2.
 """
 
@@ -16,6 +17,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 import noughts
+from noughts.cli.exits import answer
+from noughts.cli.paths import check_writable
 from noughts.core import Game, NoughtsError, Player, Position
 
 if TYPE_CHECKING:
@@ -77,11 +80,13 @@ def find(
     as_json: JsonOpt = False,
 ) -> None:
     """Find a pairing strategy for the breaking side, or show a set of lines too large for its
-    cells (a Hall violator).
+    cells (a Hall violator). Exit 1 when there is none.
     """
     from noughts.pairing.files import pairing_grid, pairing_json
     from noughts.pairing.matching import find_pairing
 
+    if save is not None:
+        check_writable(save, "--save")
     game = noughts.game(spec)
     start = game.start() if position is None else game.parse(position)
     started = time.perf_counter()
@@ -111,6 +116,7 @@ def find(
             doc["deficient_cells"] = _coords(game, result.deficient_cells)
         doc["seconds"] = round(seconds, 6)
         typer.echo(json.dumps(doc))
+        answer(result.exists)
         return
     console = _console()
     head = (
@@ -144,6 +150,7 @@ def find(
     console.print(
         "'#' marks their free cells (002 §3: a pairing needs two cells of its own per line).", style="dim"
     )
+    answer(False)
 
 
 # -- pairing check --------------------------------------------------------------------------------
@@ -256,8 +263,7 @@ def check(
                 for m in report.line:
                     end = end.play(m)
                 console.print(end.render())
-    if not ok:
-        raise typer.Exit(1)
+    answer(ok)
 
 
 # -- potential ------------------------------------------------------------------------------------
@@ -274,7 +280,7 @@ def simulate(
     breaker: Annotated[
         str, typer.Option(metavar="potential|random", help="Breaker's strategy.")
     ] = "potential",
-    seed: Annotated[int | None, typer.Option(help="Seed for random players and random ties.")] = None,
+    seed: Annotated[int | None, typer.Option(min=0, help="Seed for random players and random ties.")] = None,
     opening: Annotated[
         str | None, typer.Option(metavar="CELL", help="Maker's first cell, e.g. 4,4,4.")
     ] = None,
@@ -293,6 +299,8 @@ def simulate(
     from noughts.pairing.potential import erdos_selfridge, plot_simulation
     from noughts.pairing.potential import simulate as run
 
+    if plot is not None:
+        check_writable(plot, "--plot", (".png",))
     game = noughts.game(spec)
     first = None if opening is None else game.board.parse_cell(opening)
     sim = run(game, maker, breaker, seed=seed, opening=first, ties=ties)
@@ -369,7 +377,7 @@ def simulate(
 @potential_app.command("criterion")
 def criterion(spec: SpecArg, position: PositionOpt = None, as_json: JsonOpt = False) -> None:
     """The Erdős-Selfridge sum of a game's lines (Breaker wins when it is below 1/2) and the
-    danger of a position.
+    danger of a position. Exit 1 when the criterion does not hold.
     """
     from noughts.pairing.potential import danger, erdos_selfridge
 
@@ -388,6 +396,7 @@ def criterion(spec: SpecArg, position: PositionOpt = None, as_json: JsonOpt = Fa
             "danger": None if d is None else _frac(d),
         }
         typer.echo(json.dumps(doc))
+        answer(es.holds)
         return
     console = _console()
     verdict = "below" if es.holds else "not below"
@@ -398,12 +407,21 @@ def criterion(spec: SpecArg, position: PositionOpt = None, as_json: JsonOpt = Fa
     )
     if d is not None:
         console.print(f"danger of the position: {d} = {float(d):.6g}")
+    answer(es.holds)
 
 
 # -- classify -------------------------------------------------------------------------------------
 
 
-def classify(spec: SpecArg, as_json: JsonOpt = False) -> None:
+ClassifySpec = Annotated[
+    str,
+    typer.Argument(
+        metavar="SPEC", help="The game (at most 12 cells), e.g. 'cumulative(tictactoe)' or tictactoe."
+    ),
+]
+
+
+def classify(spec: ClassifySpec, as_json: JsonOpt = False) -> None:
     """Name a game's outcome class (000 §3.1.4), with the pairings that witness it.
 
     Also checks the pairings of 000 Appendix A.2 for their roles.

@@ -14,6 +14,8 @@ from typing import Annotated
 
 import typer
 
+from noughts.cli.exits import answer
+from noughts.cli.paths import check_writable
 from noughts.core.errors import NoughtsError
 
 __all__ = ["register"]
@@ -51,6 +53,7 @@ def cube7(
     """Prove that Breaker wins Maker-Breaker 7x7x7: every case of 002 §4.2-4.3 gets a pairing.
 
     Exit status 0 when every case has a pairing, 1 when some case fails (listed), 2 on bad input.
+    The certificate's path is checked before the work.
     """
     from rich import box
     from rich.console import Console
@@ -64,6 +67,7 @@ def cube7(
             raise NoughtsError(f"unknown plan {name!r}: choose from {', '.join(plan_names())}")
     if out.suffix not in ("", ".json"):
         raise NoughtsError(f"--out names the certificate's .json file (or a stem), not {out.name!r}")
+    check_writable(out, "--out")
     result = prove(chosen, workers=workers, address=address, out=str(out), progress=not as_json)
     doc = result.to_json()
     if as_json:
@@ -95,8 +99,7 @@ def cube7(
             f"{result.seconds:.1f} s on {result.executor} ({result.workers} workers); "
             f"certificate {result.certificate} (sha256 {result.digest})"
         )
-    if result.failures:
-        raise typer.Exit(1)
+    answer(not result.failures)
 
 
 @prove_app.command("check")
@@ -106,7 +109,8 @@ def check(
 ) -> None:
     """Verify a certificate independently: digest, case set, normalisation, every pairing.
 
-    Exit status 0 when valid; 2 (with the failing case named) otherwise.
+    Exit status 0 when valid; 1 (with the failing case named) when the certificate does not
+    check; 2 when the file cannot be read at all.
     """
     from rich.console import Console
 
@@ -117,11 +121,11 @@ def check(
         result = check_certificate(cert)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
-        if not result.valid:
-            raise typer.Exit(2)
+        answer(result.valid)
         return
     if not result.valid:
-        raise NoughtsError(f"certificate {cert} is invalid: {result.first_failure}")
+        typer.echo(f"noughts: certificate {cert} is invalid: {result.first_failure}", err=True)
+        answer(False)
     cases = ", ".join(f"{name} {count:,}" for name, count in result.cases.items())
     Console(highlight=False).print(
         f"[bold green]valid[/]: {result.verified:,} cases verified ({cases}) in {result.seconds:.1f} s; sha256 {result.digest}"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import ipaddress
+import logging
 import socket
+import sys
 import threading
 import webbrowser
 from pathlib import Path
@@ -13,6 +16,15 @@ import typer
 from noughts.core import NoughtsError
 
 __all__ = ["register", "serve"]
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def serve(
@@ -29,20 +41,63 @@ def serve(
     open_browser: Annotated[
         bool, typer.Option("--open/--no-open", help="Open the arena in a browser once it is ready.")
     ] = False,
+    workers: Annotated[
+        int,
+        typer.Option(min=1, max=64, help="Worker processes for the heavy work (solves, moves, training)."),
+    ] = 3,
+    max_memory: Annotated[
+        int,
+        typer.Option(
+            "--max-memory",
+            metavar="MIB",
+            min=256,
+            help="The ceiling on the server's memory, workers included.",
+        ),
+    ] = 1536,
+    per_client: Annotated[
+        int, typer.Option("--per-client", min=1, help="Tasks one client address may have running at once.")
+    ] = 8,
+    access_log: Annotated[
+        bool, typer.Option("--access-log/--no-access-log", help="Print one line per request on stderr.")
+    ] = True,
 ) -> None:
     """Serve the web arena: play, watch, analyse and study any game in a browser.
 
     Every game is recorded in the store as it is played, so stopping the server (Ctrl-C) loses
     nothing: reopen unfinished games from the Games page. The JSON API is described at /docs.
+    On a loopback address the arena answers only requests for loopback names; on any other
+    address anyone who can reach the port can watch games and start their own (changing a game
+    needs its token), and a warning says so.
     """
     import uvicorn
 
     from noughts.store import Store
-    from noughts.web import create_app
+    from noughts.web import Limits, create_app
+    from noughts.web.security import LOOPBACK_HOSTS
 
     sock = _bind(host, port)  # first, so a port in use leaves no store open behind it
     store = Store(db)  # None: the per-user store
-    app = create_app(store=store)
+    loopback = _is_loopback(host)
+    limits = Limits(
+        workers=workers,
+        max_memory=max_memory * 2**20,
+        per_client=per_client,
+        allowed_hosts=LOOPBACK_HOSTS if loopback else None,
+    )
+    if not loopback:
+        typer.echo(
+            f"noughts: warning: serving on {host}, beyond this machine: anyone who can reach the port can use the"
+            " arena (no login; each game is changed only with its token)",
+            err=True,
+        )
+    if access_log:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+        log = logging.getLogger("noughts.web.access")
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
+        log.propagate = False
+    app = create_app(store=store, limits=limits)
     bound_port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     address = f"http://{shown}:{bound_port}"

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from noughts.agents import Agent
+from noughts.agents.base import decide
 from noughts.cli import HUMAN
 from noughts.cli.views import styled_board, styled_line
 from noughts.core import Game, NoughtsError, Player, Position
@@ -27,8 +28,6 @@ if TYPE_CHECKING:
     from noughts.record.store import GameLog
 
 __all__ = ["COMMANDS", "HUMAN", "PlaySession"]
-
-"""The player name that means: a person types this player's moves."""
 
 COMMANDS = {
     "moves": "list the legal moves",
@@ -81,13 +80,25 @@ class PlaySession:
     # -- the game loop ------------------------------------------------------------------------------
 
     def run(self) -> Position:
-        """Play until the game ends or a person quits; return the last position."""
+        """Play until the game ends or a person quits (two agents alone stop at the move cap of
+        a game that need not end, ``properties.truncation`` plies); return the last position.
+        """
         say = self.console.print
         if any(agent is None for agent in self.players.values()):
             say(f"moves: {self.game.notation_help()}", highlight=False)
             say("commands: " + ", ".join(COMMANDS), highlight=False)
+        cap = self.game.properties.truncation
+        robots = all(agent is not None for agent in self.players.values())
         try:
             while not self.position.is_terminal():
+                if robots and cap is not None and len(self.history) > cap:
+                    say()
+                    say(styled_board(self.position))
+                    say(
+                        f"stopped after {cap} moves: a draw by the move cap ({self.game} need not end)",
+                        style="bold",
+                    )
+                    return self.position
                 say()
                 say(styled_board(self.position))
                 agent = self.players[self.position.to_move]
@@ -106,12 +117,15 @@ class PlaySession:
 
     def _agent_turn(self, agent: Agent) -> None:
         position = self.position
-        move = agent.choose(position, self.rng)
+        decision = decide(agent, position, self.rng)
+        move = decision.move
         text = self.game.format_move(move)  # before play: a move the agent got wrong still has a name
         self.history.append(position.play(move))
         if self.log is not None:
             self.log.played(move)
         self.console.print(Text.assemble(self.label(position.to_move), f" plays {text}"))
+        if decision.proven is False and decision.note:
+            self.console.print(f"  ({decision.note})", style="dim", highlight=False)
         if self.delay > 0:
             time.sleep(self.delay)
 

@@ -19,6 +19,7 @@ __all__ = [
     "MARK_STYLES",
     "example_specs",
     "game_facts",
+    "params_parts",
     "params_text",
     "rules_summary",
     "styled_board",
@@ -40,6 +41,14 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "veto": ("veto(tictactoe)", "veto(misere(mnk(4,4,4)))"),
     "notakto": ("notakto", "notakto(boards=3)"),
     "otrio": ("otrio",),
+    "forget": ("forget(tictactoe)", 'forget(tictactoe,count="plies")', 'forget(tictactoe,judge="before")'),
+    "vanishing": ("vanishing(tictactoe)", "vanishing(mnk(4,4,4),keep=4)"),
+    "morris": (
+        "morris",
+        "morris(diagonals=false)",
+        "morris(jump=true)",
+        'morris(mnk(4,4,4),pieces=4,blocked="passes")',
+    ),
 }
 """Example specs for ``noughts games``; the tests build every one of them."""
 
@@ -53,6 +62,11 @@ def example_specs(entry: Entry) -> tuple[str, ...]:
 
 def params_text(entry: Entry) -> str:
     """An entry's parameters as people read them, e.g. ``m (≥1)`` or ``boards=1 (1..16)``."""
+    return ", ".join(params_parts(entry)) or "none"
+
+
+def params_parts(entry: Entry) -> list[str]:
+    """Each parameter of :func:`params_text` on its own."""
     parts = []
     for p in entry.params:
         if p.required:
@@ -63,9 +77,14 @@ def params_text(entry: Entry) -> str:
         bounds = ""
         if p.minimum is not None:
             bounds = f"{p.minimum}..{p.maximum}" if p.maximum is not None else f"≥{p.minimum}"
-        kind = {"int": bounds, "str": "quoted", "claim": "a board or claim game"}.get(p.kind, p.kind)
+        kind = {
+            "int": bounds,
+            "str": "quoted",
+            "claim": "a board or claim game",
+            "choice": " or ".join(p.choices),
+        }.get(p.kind, p.kind)
         parts.append(f"{text} ({kind})" if kind and kind != p.name else text)
-    return ", ".join(parts) or "none"
+    return parts
 
 
 def _spec_word(value: object) -> str:

@@ -7,9 +7,10 @@ from noughts.core.board import Board, hypercube, mnk, shape
 from noughts.core.budget import Budget
 from noughts.core.claim import ClaimGame, CumulativeGame, MakerBreakerGame, MisereGame, StandardGame
 from noughts.core.codes import Result, Rule
-from noughts.core.common import Action, Cell, Move, NotaktoMove, Outcome, Player, Ring, Veto
+from noughts.core.common import Action, Cell, Move, NotaktoMove, Outcome, Player, Ring, Slide, Veto
 from noughts.core.errors import IllegalMoveError, LimitExceeded, NotationError, NoughtsError, SpecError
-from noughts.core.game import Game, GameProperties, Layout, Position
+from noughts.core.game import TRUNCATION, Game, GameProperties, Layout, Position, require_bounded
+from noughts.core.loopy import FadingGame, ForgetGame, MorrisGame, VanishingGame
 from noughts.core.notakto import NotaktoGame
 from noughts.core.otrio import OtrioGame
 from noughts.core.registry import ENTRIES, board, game
@@ -17,12 +18,15 @@ from noughts.core.veto import VetoGame
 
 __all__ = [
     "ENTRIES",
+    "TRUNCATION",
     "Action",
     "Board",
     "Budget",
     "Cell",
     "ClaimGame",
     "CumulativeGame",
+    "FadingGame",
+    "ForgetGame",
     "Game",
     "GameProperties",
     "IllegalMoveError",
@@ -30,6 +34,7 @@ __all__ = [
     "LimitExceeded",
     "MakerBreakerGame",
     "MisereGame",
+    "MorrisGame",
     "Move",
     "NotaktoGame",
     "NotaktoMove",
@@ -42,13 +47,16 @@ __all__ = [
     "Result",
     "Ring",
     "Rule",
+    "Slide",
     "SpecError",
     "StandardGame",
+    "VanishingGame",
     "Veto",
     "VetoGame",
     "board",
     "game",
     "hypercube",
     "mnk",
+    "require_bounded",
     "shape",
 ]

@@ -46,6 +46,7 @@ class ClaimGame(Game):
     has_draws = True
     is_scored = False
     claim_rule: Rule | None = Rule.STANDARD
+    cell_moves = True
     line_rule: Rule | None = Rule.STANDARD
     key_columns = ("first_bits", "second_bits")
 

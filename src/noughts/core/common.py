@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import Enum, IntEnum
 from typing import TypeAlias
 
-__all__ = ["Action", "Cell", "Move", "NotaktoMove", "Outcome", "Player", "Ring", "Veto"]
+__all__ = ["Action", "Cell", "Move", "NotaktoMove", "Outcome", "Player", "Ring", "Slide", "Veto"]
 
 Cell: TypeAlias = int
 """A cell of a board: an index into ``board.coords``."""
@@ -85,5 +85,15 @@ class Ring:
     size: int
 
 
-Move: TypeAlias = Cell | Veto | NotaktoMove | Ring
+@dataclass(frozen=True, slots=True, order=True)
+class Slide:
+    """A move of ``morris(...)``: the mover's mark on ``origin`` goes to the adjacent empty cell
+    ``target`` (both 0-based cells). People write it ``a1-b2``.
+    """
+
+    origin: Cell
+    target: Cell
+
+
+Move: TypeAlias = Cell | Veto | NotaktoMove | Ring | Slide
 """Any move: a plain cell for claim games, a small frozen dataclass where a turn has more."""

@@ -21,7 +21,11 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["Game", "GameProperties", "Layout", "Position"]
+__all__ = ["TRUNCATION", "Game", "GameProperties", "Layout", "Position", "require_bounded"]
+
+TRUNCATION = 200
+"""Plies after which environments and matches stop a game that has not ended, for rules under
+which a game need not end (:attr:`GameProperties.truncation`)."""
 
 
 @dataclass(frozen=True)
@@ -30,15 +34,53 @@ class GameProperties:
 
     ``zero_sum``: one player's gain is the other's loss. ``has_draws``: a game can end drawn.
     ``is_scored``: finished games also carry a score per player (cumulative rules).
-    ``max_length``: the most moves any game can last (every game here is bounded).
+    ``max_length``: the most moves any game can last, or None where a game need not end (rules
+    that move or remove marks: :mod:`noughts.core.loopy`); :attr:`bounded` says which.
     ``same_marks``: both players draw the same mark (Notakto).
+    ``truncation``: for games that need not end, the plies after which environments (Gymnasium's
+    ``truncated=True``) and matches (a draw by the move cap) stop a game that is still running;
+    None for bounded games, which always end by themselves.
+
+    Algorithms that walk a game to its end (alpha-beta, proof-number search, the level-by-level
+    counting DAG, the learners' state spaces) check :attr:`bounded` and refuse the others with a
+    clear message (:meth:`require_bounded`); the retrograde solver (:mod:`noughts.exact.retro`)
+    takes both.
     """
 
     zero_sum: bool
     has_draws: bool
     is_scored: bool
-    max_length: int
+    max_length: int | None
     same_marks: bool = False
+    truncation: int | None = None
+
+    @property
+    def bounded(self) -> bool:
+        """Whether every game ends within :attr:`max_length` moves."""
+        return self.max_length is not None
+
+    @property
+    def move_cap(self) -> int:
+        """The most plies a game is played for: ``max_length`` for bounded games, else
+        ``truncation``.
+        """
+        cap = self.max_length if self.max_length is not None else self.truncation
+        assert cap is not None, "a game that need not end declares its truncation"
+        return cap
+
+
+def require_bounded(game: Game, what: str) -> int:
+    """``game.properties.max_length``, or ``NoughtsError`` saying that ``what`` (e.g.
+    "alpha-beta search") needs a game that ends, where a game of ``game`` need not end.
+    """
+    length = game.properties.max_length
+    if length is None:
+        raise NoughtsError(
+            f"{what} needs a game that ends, and a game of {game} need not end (marks move or "
+            "vanish, so positions repeat); solve it by retrograde analysis instead "
+            "(noughts solve, noughts.exact.retro)"
+        )
+    return length
 
 
 @dataclass(frozen=True)
@@ -216,6 +258,10 @@ class Game(ABC):
     """Whether each turn opens with a veto step (veto rules; see :meth:`is_veto_step`)."""
     layout: Layout = Layout()
     """How the cells are laid out for pictures and feature planes (:class:`Layout`)."""
+    cell_moves: bool = False
+    """Whether every move marks one cell and its action is that cell's index into
+    :meth:`marks` (claim games, Notakto, the fading games); False where a move is more (Otrio's
+    rings, veto steps, Morris slides)."""
 
     # -- the protocol every rules family implements ---------------------------------------------
 

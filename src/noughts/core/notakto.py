@@ -33,6 +33,8 @@ _DEAD = -1  # a dead board in canonical keys: every dead board is alike
 class NotaktoGame(Game):
     """Notakto on ``boards`` copies of ``board``; see the module docstring."""
 
+    cell_moves = True
+
     def __init__(self, board: Board, boards: int = 1):
         self.board = board
         self.boards = boards

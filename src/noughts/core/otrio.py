@@ -33,6 +33,7 @@ RINGS_PER_SIZE = 3
 class OtrioGame(StandardGame):
     """Two-player Otrio; see the module docstring."""
 
+    cell_moves = False  # a move is a ring: a cell and a size
     claim_rule = None  # the ring quotas are no claim rule: the claim kernels do not play Otrio
     line_rule = Rule.STANDARD  # a line of the cube wins
 

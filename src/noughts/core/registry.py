@@ -14,6 +14,7 @@ from noughts.core.board import Board, hypercube, mnk, shape
 from noughts.core.claim import ClaimGame, CumulativeGame, MakerBreakerGame, MisereGame, StandardGame
 from noughts.core.errors import SpecError
 from noughts.core.game import Game
+from noughts.core.loopy import BLOCKED, COUNTS, JUDGES, ForgetGame, MorrisGame, VanishingGame
 from noughts.core.notakto import MAX_BOARDS, NotaktoGame
 from noughts.core.otrio import OtrioGame
 from noughts.core.spec import Call, Value, parse_spec
@@ -27,10 +28,11 @@ _REQUIRED = object()
 @dataclass(frozen=True)
 class Param:
     name: str
-    kind: str  # "int", "bool", "str", "board", "claim" (board or claim game)
+    kind: str  # "int", "bool", "str", "choice" (one of choices), "board", "claim" (board or claim game)
     default: Any = _REQUIRED
     minimum: int | None = None
     maximum: int | None = None
+    choices: tuple[str, ...] = ()
 
     @property
     def required(self) -> bool:
@@ -119,6 +121,44 @@ ENTRIES: dict[str, Entry] = {
             "both play x on live boards; who kills the last board loses",
         ),
         Entry("otrio", "game", (), OtrioGame, "rings of three sizes on 3x3 (two players)"),
+        Entry(
+            "forget",
+            "game",
+            (
+                Param("board", "board"),
+                Param("turns", "int", 3, 1, 64),
+                Param("count", "choice", "own", choices=COUNTS),
+                Param("judge", "choice", "after", choices=JUDGES),
+            ),
+            ForgetGame,
+            "004's Tic-Tac-Toe Forget: a mark leaves after `turns` turns; need not end",
+        ),
+        Entry(
+            "vanishing",
+            "game",
+            (
+                Param("board", "board"),
+                Param("keep", "int", 3, 1, 64),
+                Param("judge", "choice", "after", choices=JUDGES),
+            ),
+            VanishingGame,
+            "at most `keep` marks each, a new one removes the oldest; need not end",
+        ),
+        Entry(
+            "morris",
+            "game",
+            (
+                Param("board", "board", _tictactoe),
+                Param("pieces", "int", 3, 1, 2048),
+                Param("diagonals", "bool", True),
+                Param("diagonal_mills", "bool", True),
+                Param("jump", "bool", False),
+                Param("judge", "choice", "after", choices=JUDGES),
+                Param("blocked", "choice", "loses", choices=BLOCKED),
+            ),
+            MorrisGame,
+            "Three Men's Morris: place `pieces` marks, then slide them; need not end",
+        ),
     )
 }
 
@@ -179,6 +219,12 @@ def _convert(entry: Entry, p: Param, v: Value, call: Call, spec: str) -> Any:
         if not isinstance(v, str):
             raise SpecError(f"{label} must be a quoted string, not {_show(v)}", spec, _col(v, call))
         return v
+    if p.kind == "choice":  # a quoted string or a bare word: count="plies" or count=plies
+        word = v.name if isinstance(v, Call) and not v.args and not v.kwargs else v
+        if not isinstance(word, str) or word not in p.choices:
+            allowed = ", ".join(repr(c) for c in p.choices)
+            raise SpecError(f"{label} must be one of {allowed}, not {_show(v)}", spec, _col(v, call))
+        return word
     if not isinstance(v, Call):
         raise SpecError(f"{label} must be a board such as mnk(3,3,3), not {_show(v)}", spec, call.column)
     made = build(v, spec)

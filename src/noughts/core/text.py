@@ -115,7 +115,9 @@ def _where(board: Board, prefix: tuple[int, ...]) -> str:
 
 
 def render_grid(board: Board, chars: Sequence[str], width: int = 1) -> list[str]:
-    """A picture of the board with column letters and row numbers (layers side by side).
+    """A picture of the board with its columns and rows labelled as moves are typed: column
+    letters and row numbers on flat boards (``b2``), numbers on n^d boards, whose layers stand
+    side by side (``2,3,1`` is layer 2, row 3, column 1).
 
     Each cell is drawn ``width`` characters wide. Returns the lines of the picture.
     """
@@ -128,7 +130,12 @@ def render_grid(board: Board, chars: Sequence[str], width: int = 1) -> list[str]
         ]
     rows, cols = grid[-2], grid[-1]
     label = len(str(rows))
-    header = " " * (label + 1) + " ".join(column_letters(c).ljust(width) for c in range(cols))
+    if board.dims == 2:
+        names = [column_letters(c) for c in range(cols)]
+    else:  # n^d cells are typed as numbers, columns included
+        names = [str(c + 1) for c in range(cols)]
+        width = max(width, len(names[-1]))
+    header = " " * (label + 1) + " ".join(name.ljust(width) for name in names)
 
     def plane(prefix: tuple[int, ...]) -> list[str]:
         out = [header]

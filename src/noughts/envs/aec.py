@@ -16,6 +16,11 @@ rules the winner is the side with the higher score, so the reward is the sign of
 difference (the score itself is in ``infos`` at the end). The final ``infos`` hold
 ``outcome`` (``first``, ``second`` or ``draw``).
 
+Games that need not end (marks vanish or move: ``forget``, ``vanishing``, ``morris``) are
+truncated: once ``max_plies`` moves have been played (default: the game's
+``properties.truncation``, 200) without an end, every agent's ``truncations`` entry becomes
+true, the rewards are 0 and the ``infos`` hold ``truncated: True`` (and no outcome).
+
 :func:`raw_env` raises ``IllegalMoveError`` on an illegal action: the rules are not changed to
 punish it. :func:`env` wraps it like PettingZoo's own classic environments: an illegal action
 ends the game with reward -1 for the agent that made it (PettingZoo's
@@ -84,9 +89,14 @@ class NoughtsAECEnv(AECEnv):  # type: ignore[misc]
         "is_parallelizable": False,
     }
 
-    def __init__(self, game: Game | str = "tictactoe", render_mode: str | None = None):
+    def __init__(
+        self, game: Game | str = "tictactoe", render_mode: str | None = None, max_plies: int | None = None
+    ):
         super().__init__()
         self.game = make_game(game)
+        self.max_plies = self.game.properties.truncation if max_plies is None else max_plies
+        """Moves after which a game still running is truncated (None: never; bounded games end)."""
+        self.plies = 0
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode is one of {RENDER_MODES} or None, not {render_mode!r}")
         self.render_mode = render_mode
@@ -141,6 +151,7 @@ class NoughtsAECEnv(AECEnv):  # type: ignore[misc]
         self.position = self.game.start() if start is None else self.game.parse(start)
         if self.position.is_terminal():
             raise NoughtsError(f"cannot start from {start!r}: the game is already over")
+        self.plies = 0
         self._init_dicts()
 
     def step(self, action: int | None) -> None:
@@ -152,9 +163,15 @@ class NoughtsAECEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self.position = self.position.play_action(int(action))  # type: ignore[arg-type]
+        self.plies += 1
         outcome = self.position.outcome()
         if outcome is not None:
             self._finish(outcome)
+        elif self.max_plies is not None and self.plies >= self.max_plies:
+            for a in AGENTS:
+                self.truncations[a] = True
+                self.infos[a] = {"truncated": True}
+            self.agent_selection = AGENTS[self.position.to_move]
         else:
             self.agent_selection = AGENTS[self.position.to_move]
         self._accumulate_rewards()
@@ -190,16 +207,20 @@ class NoughtsAECEnv(AECEnv):  # type: ignore[misc]
         return f"noughts_v0({self.game})"
 
 
-def raw_env(game: Game | str = "tictactoe", render_mode: str | None = None) -> NoughtsAECEnv:
+def raw_env(
+    game: Game | str = "tictactoe", render_mode: str | None = None, max_plies: int | None = None
+) -> NoughtsAECEnv:
     """The unwrapped environment: an illegal action raises ``IllegalMoveError``."""
-    return NoughtsAECEnv(game, render_mode=render_mode)
+    return NoughtsAECEnv(game, render_mode=render_mode, max_plies=max_plies)
 
 
-def env(game: Game | str = "tictactoe", render_mode: str | None = None) -> AECEnv:
+def env(
+    game: Game | str = "tictactoe", render_mode: str | None = None, max_plies: int | None = None
+) -> AECEnv:
     """The environment as PettingZoo's classic games wrap theirs: an illegal action ends the
     game with reward -1 for the agent that made it.
     """
-    e: AECEnv = raw_env(game, render_mode=render_mode)
+    e: AECEnv = raw_env(game, render_mode=render_mode, max_plies=max_plies)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)

@@ -14,10 +14,13 @@ at each reset); ``reset(options={"side": ...})`` overrides it for one episode.
   played inside ``step`` until it is the learner's turn again (under veto rules a side can have
   two steps in a row: then ``step`` returns at once).
 * Reward: 0 until the end, then +1 if the learner won, -1 if it lost, 0 for a draw (cumulative
-  rules: the sign of the score difference). ``terminated`` is true at the end of the game;
-  ``truncated`` is never true (every game is bounded). The final ``info`` adds ``outcome``
-  (``first``, ``second`` or ``draw``) and, under cumulative rules, ``score`` (learner's,
-  opponent's).
+  rules: the sign of the score difference). ``terminated`` is true at the end of the game. A
+  bounded game always ends, so ``truncated`` stays false; a game that need not end (``forget``,
+  ``vanishing``, ``morris``) is truncated once ``max_plies`` moves of both sides have been played
+  without an end (default: the game's ``properties.truncation``, 200): ``truncated`` is true,
+  the reward 0 and ``info["truncated"]`` true. The final ``info`` of a finished game adds
+  ``outcome`` (``first``, ``second`` or ``draw``) and, under cumulative rules, ``score``
+  (learner's, opponent's).
 
 :class:`NoughtsEnv` raises ``IllegalMoveError`` on an illegal action; the rules do not change to
 punish it. :func:`make_env`, and the registered ids, wrap it in
@@ -25,7 +28,7 @@ punish it. :func:`make_env`, and the registered ids, wrap it in
 
 Registered ids (``import noughts.envs.gym_env`` first, or prefix the id with
 ``noughts.envs.gym_env:``): ``noughts/TicTacToe-v0`` and ``noughts/Game-v0`` (pass ``game=``,
-any spec), each taking ``opponent``, ``side``, ``render_mode`` and ``illegal_reward``.
+any spec), each taking ``opponent``, ``side``, ``render_mode``, ``illegal_reward`` and ``max_plies``.
 
 >>> import gymnasium as gym
 >>> env = gym.make("noughts.envs.gym_env:noughts/Game-v0", game="misere(mnk(4,4,4))", opponent="random")
@@ -66,8 +69,12 @@ class NoughtsEnv(gymnasium.Env[Obs, Any]):
         opponent: Agent | str = "random",
         side: str = "first",
         render_mode: str | None = None,
+        max_plies: int | None = None,
     ):
         self.game = make_game(game)
+        self.max_plies = self.game.properties.truncation if max_plies is None else max_plies
+        """Moves (both sides') after which a running game is truncated; None: never."""
+        self.plies = 0
         self.opponent = make_agent(opponent) if isinstance(opponent, str) else opponent
         if side not in SIDES:
             raise NoughtsError(f"side is one of {', '.join(SIDES)}, not {side!r}")
@@ -111,10 +118,18 @@ class NoughtsEnv(gymnasium.Env[Obs, Any]):
                 info["score"] = (score[self.learner], score[self.learner.other])
         return info
 
+    def _truncated(self) -> bool:
+        return self.max_plies is not None and self.plies >= self.max_plies and not self.position.is_terminal()
+
     def _opponent_moves(self) -> None:
-        while not self.position.is_terminal() and self.position.to_move != self.learner:
+        while (
+            not self.position.is_terminal()
+            and self.position.to_move != self.learner
+            and not self._truncated()
+        ):
             move = self.opponent.choose(self.position, self.np_random)
             self.position = self.position.play(move)
+            self.plies += 1
 
     # -- the Gymnasium API ----------------------------------------------------------------------
 
@@ -130,6 +145,7 @@ class NoughtsEnv(gymnasium.Env[Obs, Any]):
             side = SIDES[int(self.np_random.integers(2))]
         self.learner = Player.FIRST if side == "first" else Player.SECOND
         self.position = self.game.start()
+        self.plies = 0
         self._opponent_moves()
         obs = self._observation()
         if self.render_mode == "human":
@@ -138,16 +154,21 @@ class NoughtsEnv(gymnasium.Env[Obs, Any]):
 
     def step(self, action: int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         """Play the learner's ``action``, then the opponent's replies."""
-        if self.position.is_terminal():
+        if self.position.is_terminal() or self._truncated():
             raise NoughtsError("the game is over: call reset() to start another")
         self.position = self.position.play_action(int(action))
+        self.plies += 1
         self._opponent_moves()
         outcome = self.position.outcome()
         reward = 0.0 if outcome is None else reward_of(outcome, self.learner)
         obs = self._observation()
+        truncated = self._truncated()
         if self.render_mode == "human":
             self.render()
-        return obs, reward, outcome is not None, False, self._info(obs)
+        info = self._info(obs)
+        if truncated:
+            info["truncated"] = True
+        return obs, reward, outcome is not None, truncated, info
 
     def render(self) -> str | None:
         """The board as text: returned in ``ansi`` mode, printed in ``human`` mode."""
@@ -166,6 +187,7 @@ def make_env(
     side: str = "first",
     render_mode: str | None = None,
     illegal_reward: float | None = -1.0,
+    max_plies: int | None = None,
 ) -> gymnasium.Env[Obs, Any]:
     """:class:`NoughtsEnv` in an :class:`~noughts.envs.wrappers.IllegalActionWrapper` (an
     illegal action ends the episode with ``illegal_reward``); ``illegal_reward=None`` gives the
@@ -173,7 +195,7 @@ def make_env(
     """
     from noughts.envs.wrappers import IllegalActionWrapper
 
-    env = NoughtsEnv(game, opponent=opponent, side=side, render_mode=render_mode)
+    env = NoughtsEnv(game, opponent=opponent, side=side, render_mode=render_mode, max_plies=max_plies)
     if illegal_reward is None:
         return env
     return IllegalActionWrapper(env, illegal_reward=illegal_reward)

@@ -15,6 +15,12 @@ size), with a leading axis of boards for Notakto. Each plane has a name
   all 1 while a veto (or pass) is due; ``passed``: all 1 while a claim follows a pass.
 * ``own_score``, ``opponent_score`` (cumulative rules): the lines each side owns so far, on
   every cell (the bound of the space is the number of lines).
+* ``lifetime`` (``forget``, ``vanishing``): on each mark, the plies it has left divided by the
+  longest a mark lives (the newest mark is near 1, the next to leave smallest); ``leaving``: 1 on
+  the mark that leaves at the end of the next move (:meth:`FadingGame.lifetimes`,
+  :meth:`FadingGame.leaving`).
+* ``own_in_hand``, ``opponent_in_hand`` (``morris``): the marks each side has still to place,
+  on every cell (bounded by ``pieces``).
 * ``is_first``: all 1 when the observer is the first player (who moved first in this game;
   under Maker-Breaker that says the role).
 
@@ -31,7 +37,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from noughts.core import Game, NoughtsError, Player, Position
+from noughts.core import FadingGame, Game, MorrisGame, NoughtsError, Player, Position
 
 __all__ = ["ObservationEncoder"]
 
@@ -73,11 +79,22 @@ class ObservationEncoder:
             names += ["vetoed", "veto_step", "passed"]
         if self._scored:
             names += ["own_score", "opponent_score"]
+        if isinstance(game, FadingGame):
+            names += ["lifetime", "leaving"]
+        if isinstance(game, MorrisGame):
+            names += ["own_in_hand", "opponent_in_hand"]
         names.append("is_first")
         self.plane_names: tuple[str, ...] = tuple(names)
         self.shape = (*self.shape[:-1], len(names))
         lines = len(board.lines)
-        self.high = np.array([float(lines) if n.endswith("_score") else 1.0 for n in names], dtype=np.float32)
+        pieces = float(game.pieces) if isinstance(game, MorrisGame) else 1.0
+        self.high = np.array(
+            [
+                float(lines) if n.endswith("_score") else pieces if n.endswith("_in_hand") else 1.0
+                for n in names
+            ],
+            dtype=np.float32,
+        )
         self._on_board = np.zeros(self._grid_size, dtype=np.float32)
         self._on_board[self._points] = 1.0
 
@@ -107,6 +124,8 @@ class ObservationEncoder:
         planes.append(self._cells(masks[player.other]))
         if self._holes:
             planes.append(self._on_board)
+        if isinstance(game, (FadingGame, MorrisGame)):
+            return self._encode_loopy(game, position, player, planes)
         if game.has_veto_step:
             running = position.outcome() is None
             forbidden = game.forbidden_cell(position) if running else None
@@ -123,6 +142,29 @@ class ObservationEncoder:
             assert score is not None
             planes.append(np.full(self._grid_size, float(score[player]), dtype=np.float32))
             planes.append(np.full(self._grid_size, float(score[player.other]), dtype=np.float32))
+        planes.append(np.full(self._grid_size, float(player is Player.FIRST), dtype=np.float32))
+        return np.stack(planes, axis=-1).reshape(self.shape)
+
+    def _encode_loopy(
+        self,
+        game: FadingGame | MorrisGame,
+        position: Position,
+        player: Player,
+        planes: list[npt.NDArray[np.float32]],
+    ) -> npt.NDArray[np.float32]:
+        if isinstance(game, FadingGame):
+            life = np.zeros(self._grid_size, dtype=np.float32)
+            for cell, left in game.lifetimes(position).items():
+                life[self._points[cell]] = max(left, 0) / game.lifetime
+            planes.append(life)
+            leaving = np.zeros(self._grid_size, dtype=np.float32)
+            going = game.leaving(position)
+            if going is not None:
+                leaving[self._points[going]] = 1.0
+            planes.append(leaving)
+        else:
+            for p in (player, player.other):
+                planes.append(np.full(self._grid_size, float(game.in_hand(position, p)), dtype=np.float32))
         planes.append(np.full(self._grid_size, float(player is Player.FIRST), dtype=np.float32))
         return np.stack(planes, axis=-1).reshape(self.shape)
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any, Protocol
 
-from noughts.core import Game, LimitExceeded, Move, NoughtsError, Player, Position
+from noughts.core import Game, LimitExceeded, Move, NoughtsError, Outcome, Player, Position
 from noughts.core import game as make_game
 from noughts.core.budget import Budget
 from noughts.exact.reference import after_move, move_key, terminal_value
@@ -46,6 +46,7 @@ __all__ = [
     "principal_variation",
     "prove",
     "solve",
+    "value_of_best",
 ]
 
 DEFAULT_MAX_SECONDS = 60.0
@@ -66,8 +67,14 @@ and loading the compiled kernel would cost more than the search."""
 def make_engine(game: Game, budget: Budget | None = None, *, prefer_fast: bool | None = None) -> ValueOracle:
     """The best exact solver for ``game``: the numba kernel where it takes the game, else the
     Python :class:`~noughts.exact.search.Searcher`. ``prefer_fast`` forces the choice; by
-    default the kernel serves boards of more than :data:`PYTHON_SEARCH_CELLS` cells.
+    default the kernel serves boards of more than :data:`PYTHON_SEARCH_CELLS` cells. A game that
+    need not end is solved whole by retrograde analysis on the first question
+    (:class:`~noughts.exact.retro.RetroOracle`).
     """
+    if not game.properties.bounded:
+        from noughts.exact.retro import RetroOracle
+
+        return RetroOracle(game, budget)
     if prefer_fast is None:
         prefer_fast = game.board.num_cells > PYTHON_SEARCH_CELLS
     if prefer_fast:
@@ -104,15 +111,39 @@ def best_moves(oracle: ValueOracle, position: Position) -> list[Move]:
     return [mv.move for mv in rated if move_key(after_move(mv.value), mover) == top]
 
 
+def value_of_best(game: Game, best: Value) -> Value:
+    """The value of a position from the value its best move leads to: one ply further; a draw
+    in a game that need not end has no length (plies 0).
+    """
+    if best.outcome is Outcome.DRAW and not game.properties.bounded:
+        return Value(Outcome.DRAW, 0, best.score)
+    return after_move(best)
+
+
 def principal_variation(
     oracle: ValueOracle, position: Position, value: Value | None = None
 ) -> tuple[Move, ...]:
     """The line both sides play from ``position`` when each plays the first best move in
     ``legal_moves()`` order, to the end of the game. Its length is the value's ``plies``.
+
+    In a game that need not end, a drawn line never ends: it follows the first move that keeps
+    the draw and stops when a position comes back (the line then repeats).
     """
     if value is None:
         value = oracle.value(position)
     line: list[Move] = []
+    if value.outcome is Outcome.DRAW and not position.game.properties.bounded:
+        seen = {position}
+        while not position.is_terminal():
+            move = next(
+                m for m in position.legal_moves() if oracle.value(position.play(m)).outcome is Outcome.DRAW
+            )
+            line.append(move)
+            position = position.play(move)
+            if position in seen:
+                break
+            seen.add(position)
+        return tuple(line)
     while not position.is_terminal():
         target = Value(value.outcome, value.plies - 1, value.score)
         for move in position.legal_moves():
@@ -132,6 +163,7 @@ def solve(
     *,
     max_seconds: float | None = DEFAULT_MAX_SECONDS,
     max_memory: int | None = DEFAULT_MAX_MEMORY,
+    max_cpu_seconds: float | None = None,
     table: Any = None,
     progress: bool = False,
 ) -> SolveResult:
@@ -140,7 +172,8 @@ def solve(
 
     Returns the position's value, every legal move's value (the value of the position it leads
     to, best first for the side to move) and the principal variation. ``max_seconds`` and
-    ``max_memory`` (bytes; None for no limit) bound the work: over budget, ``LimitExceeded``
+    ``max_memory`` (bytes; None for no limit) and ``max_cpu_seconds`` (CPU time of this process)
+    bound the work: over budget, ``LimitExceeded``
     says how far it got. With ``table`` (a :class:`~noughts.exact.table.SolvedTable` of this
     game) the answer is looked up instead of searched. With ``progress``, work longer than a
     second shows a progress bar on stderr.
@@ -154,7 +187,7 @@ def solve(
         oracle: ValueOracle = table
         budget = None
     else:
-        budget = Budget(max_seconds=max_seconds, max_memory=max_memory)
+        budget = Budget(max_seconds=max_seconds, max_memory=max_memory, max_cpu_seconds=max_cpu_seconds)
         oracle = make_engine(game, budget)
 
     if position.is_terminal():
@@ -173,7 +206,7 @@ def solve(
             view.advance(_nodes(oracle))
         mover = position.to_move
         rated.sort(key=lambda mv: move_key(after_move(mv.value), mover), reverse=True)
-        value = after_move(rated[0].value)
+        value = value_of_best(game, rated[0].value)
         view.describe("the principal variation")
         pv = principal_variation(oracle, position, value)
     except LimitExceeded as e:
@@ -226,6 +259,7 @@ def prove(
     *,
     max_seconds: float | None = DEFAULT_MAX_SECONDS,
     max_memory: int | None = DEFAULT_MAX_MEMORY,
+    max_cpu_seconds: float | None = None,
     progress: bool = False,
 ) -> ProofResult:
     """Whether ``player`` (default: the side to move) can force a win from ``position`` (the
@@ -241,7 +275,9 @@ def prove(
     game = _as_game(game)
     position = _as_position(game, position)
     prover = Prover(
-        game, position.to_move if player is None else player, budget=Budget(max_seconds, max_memory)
+        game,
+        position.to_move if player is None else player,
+        budget=Budget(max_seconds, max_memory, max_cpu_seconds),
     )
     view = _ProgressView(progress, f"proof-number search on {game}", 1)
     view.describe("nodes expanded")

@@ -42,7 +42,7 @@ from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
-from noughts.core import Game, Outcome, Position
+from noughts.core import Game, LimitExceeded, Outcome, Position, Result, require_bounded
 from noughts.core import game as make_game
 from noughts.core.budget import Budget
 from noughts.exact import _count_kernels as kernels
@@ -55,6 +55,8 @@ Progress: TypeAlias = Callable[[int, int, str], None]
 """A progress callback: ``(steps done, steps in all, what was just done)``. The counters call
 it once per ply (the steps are plies, in all the longest game plus one); the CLI draws it as a
 progress bar."""
+CHECK_EVERY = 2048
+"""Moves the reference plays between two budget checks (a few hundredths of a second)."""
 
 OUTCOME_KEYS = ("first", "second", "draw")
 _OUTCOME_KEY = {Outcome.FIRST: "first", Outcome.SECOND: "second", Outcome.DRAW: "draw"}
@@ -80,12 +82,12 @@ class CountResult:
     positions_up_to_symmetry: int | None
     positions_up_to_symmetry_by_ply: list[int] | None
     terminal_positions_up_to_symmetry: int | None
-    games: int
+    games: int | None
     games_by_outcome: dict[str, int]
     games_by_length: dict[int, int]
     terminal_positions: int
     terminal_positions_by_outcome: dict[str, int]
-    tree_nodes: int
+    tree_nodes: int | None
     games_up_to_symmetry_orbits: int | None
     games_up_to_symmetry_quotient: int | None
     symmetry_group_order: int | None
@@ -147,6 +149,8 @@ def count(
     budget = Budget() if budget is None else budget
     progress = checked_progress(progress)
     started = time.perf_counter()
+    if not g.properties.bounded:  # positions repeat: count the state graph instead
+        return count_states(g, budget=budget, symmetry=symmetry, progress=progress, method=method)
     fast = kernels.supports(g)
     if method == "fast" and not fast:
         raise ValueError(
@@ -219,6 +223,11 @@ class Plies:
         if self.progress is not None:
             self.progress(self.done, self.total, description)
 
+    def describe(self, description: str) -> None:
+        """Say what is being done, without advancing."""
+        if self.progress is not None:
+            self.progress(self.done, self.total, description)
+
 
 def checked_progress(progress: object) -> Progress | None:
     """``progress`` if it is a callback (or None); a clear ``TypeError`` otherwise."""
@@ -261,20 +270,30 @@ def reference_levels(
 ) -> Iterator[dict[Position, int]]:
     """Yield, ply by ply, each reachable position with the number of paths reaching it (moves
     restricted to the actions in ``allowed`` when given). The plain reference over the public
-    position API: every game, slowly.
+    position API: every game that ends, slowly.
     """
+    require_bounded(game, "counting by levels of plies")
     level = {game.start(): 1}
     ply = 0
     seen = 1
     while level:
         yield level
         nxt: dict[Position, int] = {}
-        for pos, paths in level.items():
+        since = 0
+        for done, (pos, paths) in enumerate(level.items(), 1):
             for move in pos.legal_moves():
                 if allowed is not None and game.action(move) not in allowed:
                     continue
                 child = pos.play(move)
                 nxt[child] = nxt.get(child, 0) + paths
+                since += 1
+            if since >= CHECK_EVERY:  # inside the ply too: one ply of a large game takes minutes
+                since = 0
+                budget.check(
+                    memory=400 * (seen + len(nxt)),
+                    progress=f"{what} {ply} plies and {seen:,} positions of {game}; ply {ply + 1} had "
+                    f"{len(nxt):,} positions from {done:,} of the {len(level):,} before it",
+                )
         ply += 1
         seen += len(nxt)
         budget.check(memory=400 * seen, progress=f"{what} {ply} plies and {seen:,} positions of {game}")
@@ -284,7 +303,7 @@ def reference_levels(
 def _count_reference(game: Game, budget: Budget, symmetry: bool, progress: Progress | None) -> dict[str, Any]:
     tally = _Tally()
     all_positions: set[Position] = set()
-    plies = Plies(progress, game.properties.max_length + 1)
+    plies = Plies(progress, require_bounded(game, "counting by levels of plies") + 1)
     for ply, level in enumerate(reference_levels(game, budget)):
         plies.step(f"ply {ply}: {len(level):,} positions")
         tally.positions_by_ply.append(len(level))
@@ -331,6 +350,7 @@ def _quotient_reference(game: Game, budget: Budget) -> tuple[list[int], int, int
     games = 0
     terminal = 0
     seen = 0
+    expanded = 0
     while level:
         classes_by_ply.append(len(level))
         seen += len(level)
@@ -347,6 +367,14 @@ def _quotient_reference(game: Game, budget: Budget) -> tuple[list[int], int, int
             for key, child in children.items():
                 old = nxt.get(key)
                 nxt[key] = (child, q) if old is None else (old[0], old[1] + q)
+            expanded += len(children)
+            if expanded >= CHECK_EVERY:
+                expanded = 0
+                budget.check(
+                    memory=400 * (seen + len(nxt)),
+                    progress=f"counted {len(classes_by_ply)} plies up to symmetry of {game} "
+                    f"({len(nxt):,} classes into the next)",
+                )
         budget.check(
             memory=400 * seen, progress=f"counted {len(classes_by_ply)} plies up to symmetry of {game}"
         )
@@ -360,14 +388,15 @@ def _quotient_reference(game: Game, budget: Budget) -> tuple[list[int], int, int
 def _count_fast(game: Game, budget: Budget, symmetry: bool, progress: Progress | None) -> dict[str, Any]:
     dag = kernels.ClaimDag(game)
     tally = _Tally()
-    plies = Plies(progress, game.properties.max_length + 1)
+    plies = Plies(progress, require_bounded(game, "counting by levels of plies") + 1)
+    pace = _Pace()
     for level in dag.levels():
+        pace.done(level, game.board.num_cells)
         _tally_level(tally, level)
         plies.step(f"ply {level.ply}: {len(level):,} positions")
-        budget.check(
-            memory=_fast_memory(level, game.board.num_cells),
-            progress=f"counted {level.ply} plies and {sum(tally.positions_by_ply):,} positions of {game}",
-        )
+        done = f"counted {level.ply} plies and {sum(tally.positions_by_ply):,} positions of {game}"
+        budget.check(memory=_fast_memory(level, game.board.num_cells), progress=done)
+        pace.check(budget, done)
     fields = tally.fields()
     if not symmetry:
         return fields | _symmetry_fields(None, None, None, None, None)
@@ -397,6 +426,34 @@ def _count_fast(game: Game, budget: Budget, symmetry: bool, progress: Progress |
     return fields | _symmetry_fields(classes_by_ply, terminal_classes, quotient, orbits, order)
 
 
+class _Pace:
+    """How fast the kernels expand a ply (seconds per child), to refuse a ply that cannot end in
+    time before starting it: one ply is one vectorised call that cannot stop halfway.
+    """
+
+    def __init__(self) -> None:
+        self.last = time.perf_counter()
+        self.children = 0
+        self.per_child = 0.0
+
+    def done(self, level: kernels.Level, cells: int) -> None:
+        now = time.perf_counter()
+        if self.children >= 100_000:  # smaller plies cost mostly the calls, not the children
+            self.per_child = (now - self.last) / self.children
+        self.children = int((level.outcome == kernels.NONE).sum()) * (cells - level.ply)
+        self.last = now
+
+    def check(self, budget: Budget, progress: str) -> None:
+        left = budget.remaining()
+        predicted = self.per_child * self.children
+        if left is not None and self.per_child and predicted > left + 1.0:
+            raise LimitExceeded(
+                f"stopped with {left:.1f} s of the time budget left: the next ply would take about "
+                f"{predicted:.0f} s; {progress}"
+            )
+        self.last = time.perf_counter()
+
+
 def _fast_memory(level: kernels.Level, cells: int) -> int:
     """Bytes for ``level`` and the children it is about to have (about 48 bytes each, with the
     sort's temporaries).
@@ -418,3 +475,65 @@ def _tally_level(tally: _Tally, level: kernels.Level) -> None:
             tally.games_by_outcome[key] += paths
             games_here += paths
     tally.games_by_length.append(games_here)
+
+
+def count_states(
+    game: Game | str,
+    *,
+    budget: Budget | None = None,
+    symmetry: bool = True,
+    progress: Progress | None = None,
+    method: str = "auto",
+) -> CountResult:
+    """``noughts.count`` for a game that need not end: its reachable positions (the states of
+    the graph; ``positions_by_ply`` counts them by their distance from the start), those up to
+    symmetry, and the finished ones by outcome. Games and game-tree nodes are infinitely many:
+    those fields are None.
+    """
+    import numpy as np
+
+    from noughts.exact.retro import canonical_codes, sorted_unique, state_graph
+
+    g = make_game(game)
+    started = time.perf_counter()
+    classes: int | None = None
+    terminal_classes: int | None = None
+    bar = Plies(progress, 2)
+
+    def tick(stage: str, done: int) -> None:
+        bar.describe(f"{stage} the states of {g}: {done:,}")
+
+    graph = state_graph(g, budget=budget, method=method, progress=tick)
+    bar.step(f"{graph.size:,} states of {g}; their classes under symmetry")
+    if symmetry and graph.codes is not None:
+        canon = canonical_codes(g, graph.codes)
+        classes = int(sorted_unique(canon).size)
+        terminal_classes = int(sorted_unique(canon[graph.outcome >= 0]).size)
+    elif symmetry and graph.positions is not None:
+        keys = [p.canonical_key() for p in graph.positions]
+        classes = len(set(keys))
+        terminal_classes = len({k for k, o in zip(keys, graph.outcome, strict=True) if o >= 0})
+    bar.step("counted")
+    names = {int(Result.FIRST): "first", int(Result.SECOND): "second", int(Result.DRAW): "draw"}
+    by_outcome = dict.fromkeys(OUTCOME_KEYS, 0)
+    for code, k in zip(*np.unique(graph.outcome[graph.outcome >= 0], return_counts=True), strict=True):
+        by_outcome[names[int(code)]] = int(k)
+    return CountResult(
+        game=str(g),
+        positions=graph.size,
+        positions_by_ply=graph.positions_by_depth(),
+        positions_up_to_symmetry=classes,
+        positions_up_to_symmetry_by_ply=None,
+        terminal_positions_up_to_symmetry=terminal_classes,
+        games=None,
+        games_by_outcome={},
+        games_by_length={},
+        terminal_positions=int((graph.outcome >= 0).sum()),
+        terminal_positions_by_outcome=by_outcome,
+        tree_nodes=None,
+        games_up_to_symmetry_orbits=None,
+        games_up_to_symmetry_quotient=None,
+        symmetry_group_order=g.symmetry_count if symmetry else None,
+        method=graph.method,
+        seconds=time.perf_counter() - started,
+    )

@@ -23,6 +23,7 @@ the principal variation, are then mostly table look-ups.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -64,7 +65,14 @@ def entry_bytes(words: int) -> int:
 
 
 SLICE_NODES = 1 << 20
-"""Nodes searched between two budget checks (a few tenths of a second at most)."""
+"""The most nodes searched between two budget checks."""
+
+SLICE_SECONDS = 0.1
+"""The time a slice of the search aims at: slices start at :data:`FIRST_SLICE` nodes and are
+resized after each one from its measured speed (a node near the root of 7x7x7 costs milliseconds,
+thousands of times one of 3x3's), so a budget check comes every few tenths of a second at most."""
+
+FIRST_SLICE = 16
 
 DEEPEN_PLIES = 13
 """How far the driver deepens "a win within n plies?" before one unbounded search. Measured
@@ -153,6 +161,7 @@ class FastSolver:
         self.budget = budget
         self.progress = progress
         self.nodes = 0
+        self._slice = FIRST_SLICE
         board = game.board
         rule = _RULES[type(game)]
         cells = board.num_cells
@@ -322,7 +331,7 @@ class FastSolver:
         stats[K.S_NODES] = self.nodes
         while True:
             growing = len(self._tt_work) < self._max_entries
-            limit = min(SLICE_NODES, len(self._tt_work)) if growing else SLICE_NODES
+            limit = min(self._slice, len(self._tt_work)) if growing else self._slice
             args = (
                 self._prm,
                 self._lines,
@@ -346,8 +355,16 @@ class FastSolver:
                 limit,
             )
             # at most `limit` nodes, then back here to check the budget
+            started = time.perf_counter()
             status = K.search(*args)
+            took = time.perf_counter() - started
+            done = int(stats[K.S_NODES]) - self.nodes
             self.nodes = int(stats[K.S_NODES])
+            if done >= limit // 2:  # a full slice: resize the next one to take about SLICE_SECONDS,
+                # growing at most 8-fold (a node near the root of 7x7x7 costs far more than one below)
+                per_node = took / max(done, 1)
+                wanted = SLICE_SECONDS / max(per_node, 1e-9)
+                self._slice = int(min(SLICE_NODES, 8 * done, max(16, wanted)))
             if growing:
                 self._grow_if_full()
             if status == K.DONE:

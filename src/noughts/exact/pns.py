@@ -58,7 +58,7 @@ from functools import cache, reduce
 from operator import getitem, or_
 from typing import Any, cast
 
-from noughts.core import Game, LimitExceeded, Move, Outcome, Player, Position, Rule
+from noughts.core import Game, LimitExceeded, Move, Outcome, Player, Position, Rule, require_bounded
 from noughts.core.budget import Budget
 
 __all__ = ["INFINITY", "ProofResult", "Prover", "prove_win", "supports_bitboards"]
@@ -150,6 +150,7 @@ class Prover:
         max_nodes: int | None = None,
         fast: bool | None = None,
     ):
+        require_bounded(game, "proof-number search")
         if fast is None:
             fast = supports_bitboards(game)
         elif fast and not supports_bitboards(game):

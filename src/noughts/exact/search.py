@@ -51,7 +51,7 @@ import functools
 from collections.abc import Callable, Hashable
 from typing import Any, cast
 
-from noughts.core import Game, Move, Player, Position, Rule, Veto, VetoGame
+from noughts.core import Game, Move, Player, Position, Rule, Veto, VetoGame, require_bounded
 from noughts.core.budget import Budget
 from noughts.exact.reference import terminal_value
 from noughts.exact.result import WIN, Value, from_int, to_int
@@ -94,6 +94,7 @@ class Searcher:
     """
 
     def __init__(self, game: Game, budget: Budget | None = None):
+        require_bounded(game, "alpha-beta search")
         self.game = game
         self.budget = budget if budget is not None else Budget(max_seconds=None, max_memory=None)
         self.nodes = 0
@@ -431,7 +432,7 @@ class _ClaimRules(_Rules):
             self.threats = self._threats
         # every game ends at its longest unless a line decides it: a draw (or a score) takes
         # every ply (Maker-Breaker has no draws, and its values are distances of wins)
-        self._longest = game.properties.max_length
+        self._longest = require_bounded(game, "alpha-beta search")
         if rule in (Rule.STANDARD, Rule.MISERE, Rule.CUMULATIVE):
             self.fixed_length = self.most_plies
         # Otrio: only the ring sizes a player still holds can be claimed

@@ -27,9 +27,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from noughts.core import Game, LimitExceeded, NoughtsError, Outcome, Position
+from noughts.core import Game, LimitExceeded, NoughtsError, Outcome, Position, require_bounded
 from noughts.core.text import format_grid
 from noughts.exact import _count_kernels as kernels
+from noughts.exact.estimate import refuse_if_more
 
 __all__ = [
     "DEFAULT_MAX_STATES",
@@ -42,6 +43,9 @@ __all__ = [
 
 DEFAULT_MAX_STATES = 5_000_000
 """The most positions a state space may hold unless the caller allows more."""
+
+ESTIMATE_ABOVE = 200_000
+"""Caps from which a state space is first estimated (below, listing up to the cap costs less)."""
 
 OUTCOME_CODES: dict[Outcome | None, int] = {None: -1, Outcome.FIRST: 0, Outcome.DRAW: 1, Outcome.SECOND: 2}
 """How ``StateSpace.outcome`` stores how a game ended."""
@@ -134,11 +138,20 @@ _CACHE: dict[tuple[str, int], StateSpace] = {}
 def state_space(game: Game, max_states: int = DEFAULT_MAX_STATES) -> StateSpace:
     """The state space of ``game`` (cached per game): the bit-board path for claim games on up
     to 32 cells, the reference enumeration otherwise. Raises ``LimitExceeded`` when the game has
-    more than ``max_states`` reachable positions.
+    more than ``max_states`` reachable positions: at once (about a second) when random games
+    show it (:func:`noughts.exact.estimate.refuse_if_more`), else when the enumeration passes it.
     """
+    require_bounded(game, "a learner's state space (values backed up from the ends of games)")
     key = (str(game), max_states)
     space = _CACHE.get(key)
     if space is None:
+        if max_states >= ESTIMATE_ABOVE and 3 ** min(game.num_actions, 40) > max_states:  # a cheap look first
+            refuse_if_more(
+                game,
+                max_states,
+                f"the {max_states:,} a table of values may hold (allow more with max_states, or use a "
+                "learner that generalises, such as linear)",
+            )
         if _claim_supported(game):
             space = enumerate_claim(game, max_states)
         else:
@@ -262,6 +275,7 @@ def exact_values(space: StateSpace) -> npt.NDArray[np.int64]:
     solver defines values; this is its cheap equivalent for whole state spaces, held to
     ``noughts.solve`` by the tests.)
     """
+    require_bounded(space.game, "backward induction over the move table")
     n = space.size
     values = np.zeros(n, dtype=np.int64)
     scored = space.game.properties.is_scored

@@ -42,16 +42,16 @@ from __future__ import annotations
 
 import hashlib
 import os
-import zipfile
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from noughts.core import Game, NoughtsError, Outcome, Position
+from noughts.core import Game, NoughtsError, Outcome, Position, require_bounded
 from noughts.core import game as make_game
+from noughts.core.archive import ArchiveError, ArrayHeader, read_npz
 from noughts.core.budget import Budget
 from noughts.exact import _count_kernels as kernels
 from noughts.exact.reference import terminal_value
@@ -199,19 +199,15 @@ class SolvedTable:
         """Read a table saved by :meth:`save`, checking everything; with ``game``, also that the
         table is one of that game. Raises :class:`TableError` saying what is wrong.
         """
-        where = os.fspath(path)
+        where = os.path.basename(os.fspath(path))
         try:
-            loaded = np.load(where, allow_pickle=False)
-            if not isinstance(loaded, np.lib.npyio.NpzFile):
-                raise TableError(f"{where} is not a noughts solved table (not an .npz archive)")
-            with loaded as npz:
-                contents = {name: npz[name] for name in npz.files}
-        except TableError:
-            raise
-        except FileNotFoundError:
-            raise TableError(f"no such table file: {where}") from None
-        except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError) as e:
-            raise TableError(f"{where} is not a readable noughts solved table ({e})") from None
+            contents = read_npz(
+                path, what=where, max_bytes=MAX_TABLE_BYTES, check=_check_headers, kinds="biufU"
+            )
+        except ArchiveError as e:
+            raise TableError(
+                f"not a noughts solved table (tables are the .npz files of solve --save): {e}"
+            ) from None
         return cls._from_contents(contents, game, where)
 
     @classmethod
@@ -265,14 +261,37 @@ class SolvedTable:
             raise bad("its checksum does not match its contents (the file was changed or damaged)")
         if not np.isin(outcome, (-1, 0, 1)).all():
             raise bad("outcome holds codes other than -1, 0 and 1")
-        if int(plies.max()) > game.properties.max_length:
-            raise bad(f"a distance exceeds the longest game of {game} ({game.properties.max_length} plies)")
+        longest = require_bounded(game, "a solved table of minimax values")
+        if int(plies.max()) > longest:
+            raise bad(f"a distance exceeds the longest game of {game} ({longest} plies)")
         if not _strictly_sorted(keys):
             raise bad("its keys are not sorted and distinct")
         table = cls(game, np.ascontiguousarray(keys), outcome, plies, score)
         if table.index(game.start()) is None:
             raise bad("it lacks the start position")
         return table
+
+
+MAX_TABLE_BYTES = 16 * 2**30
+"""The most bytes a table file may unpack to (mnk(4,4,4)'s whole table is about 30 MB)."""
+
+
+def _check_headers(headers: Mapping[str, ArrayHeader]) -> None:
+    """Before anything is unpacked: the text fields are short, the arrays are one column each
+    of equal length (so a table is as large as its key count says, and no larger).
+    """
+    for name in ("format", "spec", "columns", "checksum"):
+        h = headers.get(name)
+        if h is not None and (h.shape != () or h.nbytes > 4096):
+            raise TableError(f"its {name!r} is not a short text")
+    keys = headers.get("keys")
+    if keys is None or len(keys.shape) != 2 or keys.shape[0] > 64:
+        raise TableError("it has no 'keys' array of key columns")
+    n = keys.shape[1]
+    for name in ("outcome", "plies", "score"):
+        h = headers.get(name)
+        if h is not None and h.shape != (n,):
+            raise TableError(f"{name!r} does not have one entry per key")
 
 
 def _text(array: npt.NDArray[Any] | None) -> str | None:
@@ -328,6 +347,7 @@ def build_table(game: Game, budget: Budget | None = None) -> SolvedTable:
     over it, ``LimitExceeded`` says how far the work got. ``TableError`` for a game tables do
     not take.
     """
+    require_bounded(game, "a solved table of minimax values")
     _codec(game)
     if kernels.supports(game):
         return _build_claim_table(game, budget)

@@ -77,6 +77,8 @@ def lms_games(  # type: ignore[no-untyped-def]
     delta,
     use_rate,
     stop_on_rate,
+    random_second=False,
+    normalised=False,
 ):
     """Play and learn ``n_games`` games (numbered from ``first_game``); returns the number of the
     game whose update overflowed (the weights are then those before it), or 0.
@@ -85,6 +87,8 @@ def lms_games(  # type: ignore[no-untyped-def]
     draws), updated; ``marks``: sorted game numbers to record at (``mark_pos[0]`` the next one),
     into ``cp_counts`` and ``cp_w``. With ``use_rate`` each outcome is pushed into the 000 §4.2
     window state (``rcounts`` ...); with ``stop_on_rate`` the run stops once it holds.
+    ``random_second``: the second player moves uniformly at random (001's variant against a
+    random o); ``normalised``: each LMS step is divided by ``|X|^2`` (normalised LMS).
 
     Returns ``(games played, overflowed game number or 0, whether the rate test held)``.
     """
@@ -133,7 +137,7 @@ def lms_games(  # type: ignore[no-untyped-def]
                     legal[n] = c
                     n += 1
             chosen = -1
-            if epsilon > 0.0 and rng_uniform(rng) < epsilon:
+            if (random_second and mover == 1) or (epsilon > 0.0 and rng_uniform(rng) < epsilon):
                 chosen = legal[rng_below(rng, n)]
             else:
                 for i in range(n):
@@ -175,6 +179,11 @@ def lms_games(  # type: ignore[no-untyped-def]
             neww[i] = w[i]
         for t in range(length + 1):
             err = targets[t] - _dot(neww, feats[t])
+            if normalised:
+                norm = _dot(feats[t], feats[t])
+                for i in range(7):
+                    neww[i] = neww[i] + eta * err * feats[t, i] / norm
+                continue
             for i in range(7):
                 neww[i] = neww[i] + eta * err * feats[t, i]
         for i in range(7):

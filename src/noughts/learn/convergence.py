@@ -308,3 +308,29 @@ def _null_reference(
         if state.push(outcome, criterion.delta):
             return n
     return None
+
+
+def null_variances(
+    p_first: float, p_draw: float, window: int, seed: int, checkpoints: list[int]
+) -> list[tuple[float, float]]:
+    """The window variances of the running first-win and draw rates at each episode count in
+    ``checkpoints`` (increasing) for outcomes drawn at fixed rates, no learning: the same stream
+    as :func:`null_convergence` with the same ``seed``, followed past the point where its test
+    fires (for plotting the null baseline beside a learning run). NaN before ``window``.
+    """
+    if not (p_first >= 0 and p_draw >= 0 and p_first + p_draw <= 1):
+        raise NoughtsError("null_variances needs rates p_first, p_draw >= 0 with sum <= 1")
+    from noughts.learn._td_kernels import null_run
+
+    state = RateWindowState.empty(window)
+    st = np.array([seed & (2**64 - 1)], dtype=np.uint64)
+    out: list[tuple[float, float]] = []
+    done = 0
+    for n in checkpoints:
+        if n < done:
+            raise NoughtsError("null_variances needs increasing checkpoints")
+        if n > done:  # a negative threshold never holds, so the kernel plays every episode asked
+            null_run(p_first, p_draw, st, n - done, state.counts, state.buf, state.sums, state.shift, -1.0)
+            done = n
+        out.append(state.variances())
+    return out

@@ -20,6 +20,18 @@ Scaling. The paper maps TCD into [-1, 1] as ``(d - 1) / 3``, from claimed bounds
 map leaves [-1, 1], and it also sends the neutral position (``d = 0``, the empty board) to
 -1/3. noughts divides by the largest ``|d|`` over the reachable positions where play goes on:
 the scaled values lie in [-1, 1], reach one of its ends, and keep 0 neutral.
+
+The paper's own settings, for reproducing its figures like with like (the ``paper`` arm of the
+``cumulative-td`` experiment):
+
+* ``tcd-paper``: TCD mapped by ``(d - 1) / 3`` exactly as the authors' code does
+  (``cumulative_tictactoe_core.tcd``: ``(d + 2) / 6 * 2 - 1``), values outside [-1, 1] included;
+  ``V2 = -V1``. Defined on every claim board (the map is the paper's, whatever the board).
+* ``wtcd-paper``: WTCD with the weights 000 §3.2.6 prints (centre 2, edges 1.5, corners 1; 3x3
+  only, where "centre", "edge" and "corner" mean something), "normalized to [-1, 1] ... similar
+  to the procedures in TCD". The paper gives no bounds for WTCD and the authors' code has no
+  WTCD, so the procedure is applied with the true bounds: the affine map sending the least
+  reachable value to -1 and the greatest to +1 (:func:`paper_scale`).
 """
 
 from __future__ import annotations
@@ -36,10 +48,13 @@ from noughts.learn.rng import SplitMix64, derive_seed
 __all__ = [
     "EVALUATIONS",
     "INITS",
+    "PAPER_INITS",
     "bounds",
     "cell_weights",
     "evaluation_table",
     "initial_values",
+    "paper_cell_weights",
+    "paper_scale",
     "tcd",
     "two_step",
     "wtcd",
@@ -66,6 +81,19 @@ def cell_weights(game: Game) -> tuple[float, ...]:
     return tuple(len(t) / 2 for t in game.board.lines_through)
 
 
+def paper_cell_weights(game: Game) -> tuple[float, ...]:
+    """The WTCD weights 000 §3.2.6 prints for 3x3: centre 2, edges 1.5, corners 1.
+
+    They are defined on the 3x3 board only (``NoughtsError`` elsewhere): a corner is a cell on
+    three lines, an edge a cell on two, the centre the cell on four.
+    """
+    board = game.board
+    if tuple(board.grid) != (3, 3) or len(board.lines) != 8:
+        raise NoughtsError(f"000's printed WTCD weights are for the 3x3 board, not {game.board.spec}")
+    by_lines = {4: 2.0, 2: 1.5, 3: 1.0}  # centre, edge, corner
+    return tuple(by_lines[len(t)] for t in board.lines_through)
+
+
 def tcd(position: Position) -> float:
     """The raw TCD of a position (reference, over the position API)."""
     b0, b1 = _claim_bits(position)
@@ -75,9 +103,17 @@ def tcd(position: Position) -> float:
 
 def wtcd(position: Position) -> float:
     """The raw WTCD of a position (reference)."""
+    return _weighted(position, cell_weights(position.game))
+
+
+def wtcd_paper(position: Position) -> float:
+    """The raw WTCD with 000's printed weights (reference; 3x3 only)."""
+    return _weighted(position, paper_cell_weights(position.game))
+
+
+def _weighted(position: Position, w: tuple[float, ...]) -> float:
     b0, b1 = _claim_bits(position)
     board = position.game.board
-    w = cell_weights(position.game)
     line_w = [sum(w[c] for c in line) for line in board.lines]
     return float(
         sum(lw for m, lw in zip(board.line_masks, line_w, strict=True) if not b1 & m)
@@ -98,11 +134,33 @@ def two_step(position: Position, base: Callable[[Position], float] = tcd) -> flo
     return now + best
 
 
-EVALUATIONS: dict[str, Callable[[Position], float]] = {"tcd": tcd, "wtcd": wtcd, "2sla": two_step}
+EVALUATIONS: dict[str, Callable[[Position], float]] = {
+    "tcd": tcd,
+    "wtcd": wtcd,
+    "2sla": two_step,
+    "wtcd-paper": wtcd_paper,
+}
 """The reference evaluation functions by name."""
 
-INITS = ("zero", "random", "tcd", "wtcd", "2sla")
+PAPER_INITS = ("tcd-paper", "wtcd-paper")
+"""The initialisations scaled as 000 does (see the module docstring)."""
+
+INITS = ("zero", "random", "tcd", "wtcd", "2sla", *PAPER_INITS)
 """The initialisations of a value table that :func:`initial_values` knows."""
+
+
+def paper_scale(name: str, d: FloatArray, lo: float, hi: float) -> FloatArray:
+    """000's normalisation of raw values ``d`` of evaluation ``name``: ``(d - 1) / 3`` for TCD (the
+    authors' map from claimed bounds -2 and 4), the affine map of ``[lo, hi]`` onto [-1, 1] for
+    WTCD (the same procedure with the true bounds ``lo``, ``hi``; see the module docstring).
+    """
+    if name == "tcd":
+        return (d - 1.0) / 3.0
+    if name == "wtcd-paper":
+        if hi <= lo:
+            return np.zeros_like(d)
+        return (2.0 * d - (hi + lo)) / (hi - lo)
+    raise NoughtsError(f"000 gives no normalisation of {name!r}")
 
 
 def evaluation_table(space: StateSpace, name: str) -> FloatArray:
@@ -117,8 +175,8 @@ def evaluation_table(space: StateSpace, name: str) -> FloatArray:
     board = space.game.board
     b0, b1 = space.bits()
     lines = np.array(board.line_masks, dtype=np.uint64)
-    if name == "wtcd":
-        w = cell_weights(space.game)
+    if name in ("wtcd", "wtcd-paper"):
+        w = cell_weights(space.game) if name == "wtcd" else paper_cell_weights(space.game)
         line_w = np.array([sum(w[c] for c in line) for line in board.lines], dtype=np.float64)
     else:
         line_w = np.ones(len(board.lines), dtype=np.float64)
@@ -151,8 +209,9 @@ def initial_values(space: StateSpace, init: str, seed: int = 0) -> tuple[FloatAr
     """The two value tables ``(V1, V2)`` before training (000 §3.2.3-3.2.4, §4.2 stage 2):
     finished positions hold their payoffs (``V2 = -V1`` there); every other position holds
     ``init``: ``zero``, ``random`` (each table independently uniform on [-1, 1), drawn in index
-    order from a SplitMix64 stream derived from ``seed``), or an evaluation function scaled by its
-    largest absolute value over the reachable positions (``V2 = -V1``).
+    order from a SplitMix64 stream derived from ``seed``), an evaluation function scaled by its
+    largest absolute value over the reachable positions (``V2 = -V1``), or one of 000's own
+    scalings, ``tcd-paper`` and ``wtcd-paper`` (:func:`paper_scale`, ``V2 = -V1``).
     """
     if init not in INITS:
         raise NoughtsError(f"unknown initialisation {init!r}; known: {', '.join(INITS)}")
@@ -167,6 +226,13 @@ def initial_values(space: StateSpace, init: str, seed: int = 0) -> tuple[FloatAr
         r2 = np.array([2.0 * rng.uniform() - 1.0 for _ in range(n)])
         v1[live] = r1[live]
         v2[live] = r2[live]
+    elif init in PAPER_INITS:
+        name = "tcd" if init == "tcd-paper" else init
+        d = evaluation_table(space, name)
+        lo, hi = (float(d[live].min()), float(d[live].max())) if live.any() else (0.0, 0.0)
+        scaled = paper_scale(name, d, lo, hi)
+        v1[live] = scaled[live]
+        v2[live] = -scaled[live]
     elif init != "zero":
         d = evaluation_table(space, init)
         scale = float(np.abs(d[live]).max()) if live.any() else 1.0

@@ -24,6 +24,12 @@ The weights start at 0.5 each (001 Algorithm 1). The features are those of
 runs on 3x3, 4x4 with k = 4, or any claim board (standard, misère, Maker-Breaker or
 cumulative rules; the final value follows the outcome).
 
+001's own settings and the variants that come closer to its Table 1 are options, off by
+default: ``features="rowcol"`` (001's rows and columns, :func:`noughts.agents.linear.feature_lines`),
+``opponent="random"`` (the second player moves uniformly at random instead of by the weights:
+x learns against a random o) and ``normalised`` (the normalised LMS rule
+``w_i <- w_i + eta (V_train - V^) x_i / |X|^2``, stable for any ``0 < eta < 2``).
+
 LMS with raw counts is stable only while ``eta * |X(b)|^2 < 2``; 001's ``eta = 0.4`` breaks
 that on every board after the first move (|X|^2 >= 2), so its weights grow without bound
 (:class:`LMSDiverged` says when). 001 reports bounded weights (Table 2) without saying how.
@@ -44,7 +50,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from noughts.agents.linear import NUM_FEATURES, LineFeatures, check_claim_game
+from noughts.agents.linear import FEATURE_SETS, NUM_FEATURES, LineFeatures, check_claim_game
 from noughts.core import Game, MisereGame, NoughtsError, Outcome, Position, StandardGame
 from noughts.learn.rng import MASK64, SplitMix64
 
@@ -81,10 +87,17 @@ class LMSConfig:
     loss: float = -100.0
     epsilon: float = 0.0
     opening_plies: int = 0
+    features: str = "lines"
+    opponent: str = "self"
+    normalised: bool = False
 
     def __post_init__(self) -> None:
         if not (self.eta > 0 and np.isfinite(self.eta)):
             raise NoughtsError(f"eta must be a positive number, not {self.eta}")
+        if self.features not in FEATURE_SETS:
+            raise NoughtsError(f"features is one of {', '.join(FEATURE_SETS)}, not {self.features!r}")
+        if self.opponent not in OPPONENTS:
+            raise NoughtsError(f"opponent is one of {', '.join(OPPONENTS)}, not {self.opponent!r}")
         if not 0.0 <= self.epsilon <= 1.0:
             raise NoughtsError(f"epsilon must lie in [0, 1], not {self.epsilon}")
         if self.opening_plies < 0:
@@ -97,7 +110,14 @@ class LMSConfig:
             "final_values": {"win": self.win, "draw": self.draw, "loss": self.loss},
             "epsilon": self.epsilon,
             "opening_plies": self.opening_plies,
+            "features": self.features,
+            "opponent": self.opponent,
+            "normalised": self.normalised,
         }
+
+
+OPPONENTS = ("self", "random")
+"""Who plays the second side in training: the weights (001's self-play) or a uniformly random player."""
 
 
 def final_value(outcome: Outcome, config: LMSConfig) -> float:
@@ -120,8 +140,8 @@ def dot(w: Sequence[float], x: Sequence[float]) -> float:
 class Hypothesis:
     """``V^(b) = W . X(b)``: the weights and the board's feature extractor."""
 
-    def __init__(self, game: Game, weights: Sequence[float] | FloatArray):
-        self.features = LineFeatures(game)
+    def __init__(self, game: Game, weights: Sequence[float] | FloatArray, feature_set: str = "lines"):
+        self.features = LineFeatures(game, feature_set)
         w = np.array(weights, dtype=np.float64)
         if w.shape != (NUM_FEATURES,):
             raise NoughtsError(f"a linear hypothesis has {NUM_FEATURES} weights, not {w.shape}")
@@ -154,15 +174,20 @@ class ExperimentGenerator:
 
 
 class PerformanceSystem:
-    """Plays one game against itself with the current hypothesis and returns its trace."""
+    """Plays one game against itself with the current hypothesis and returns its trace
+    (with ``opponent="random"``, the second player moves uniformly at random).
+    """
 
-    def __init__(self, hypothesis: Hypothesis, epsilon: float = 0.0):
+    def __init__(self, hypothesis: Hypothesis, epsilon: float = 0.0, opponent: str = "self"):
         self.hypothesis = hypothesis
         self.epsilon = epsilon
+        self.random_second = opponent == "random"
 
     def choose(self, position: Position, rng: SplitMix64) -> Position:
         """The successor the mover picks: best estimate for its side, ties at random."""
         moves = position.legal_moves()
+        if self.random_second and position.to_move == 1:
+            return position.play(moves[rng.below(len(moves))])
         if self.epsilon > 0.0 and rng.uniform() < self.epsilon:
             return position.play(moves[rng.below(len(moves))])
         successors = [position.play(m) for m in moves]
@@ -198,10 +223,13 @@ class Critic:
 
 
 class Generalizer:
-    """The LMS rule (001 eq. 3), applied to each example in turn."""
+    """The LMS rule (001 eq. 3), applied to each example in turn; with ``normalised`` the step
+    is divided by ``|X|^2`` (normalised LMS).
+    """
 
-    def __init__(self, eta: float):
+    def __init__(self, eta: float, normalised: bool = False):
         self.eta = eta
+        self.normalised = normalised
 
     def update(
         self, weights: Sequence[float], examples: Sequence[tuple[Sequence[float], float]]
@@ -210,6 +238,11 @@ class Generalizer:
         eta = self.eta
         for x, v_train in examples:
             err = v_train - dot(w, x)
+            if self.normalised:
+                norm = dot(x, x)
+                for i in range(len(w)):
+                    w[i] = w[i] + eta * err * x[i] / norm
+                continue
             for i in range(len(w)):
                 w[i] = w[i] + eta * err * x[i]
         return w
@@ -267,7 +300,7 @@ class LMSRun:
         """The trained weights as a :class:`noughts.agents.linear.LinearAgent`."""
         from noughts.agents.linear import LinearAgent
 
-        return LinearAgent(self.game, self.weights, training=self.summary())
+        return LinearAgent(self.game, self.weights, training=self.summary(), feature_set=self.config.features)
 
     def summary(self) -> dict[str, Any]:
         return _summary(self.config, self.seed, self.games, (self.wins, self.losses, self.draws))
@@ -307,7 +340,7 @@ class LinearLearner:
         self.config = config
         self.seed = seed
         initial = [config.initial_weight] * NUM_FEATURES if weights is None else list(weights)
-        self.weights = np.array(Hypothesis(game, initial).weights, dtype=np.float64)
+        self.weights = np.array(Hypothesis(game, initial, config.features).weights, dtype=np.float64)
         self.rng_state = seed & MASK64
         self.counts = np.zeros(3, dtype=np.int64)  # x's wins, losses, draws
         self.episodes = 0
@@ -332,12 +365,23 @@ class LinearLearner:
                     kwargs[key] = float(value)
                 elif key == "opening_plies":
                     kwargs[key] = int(value)
+                elif key in ("features", "opponent"):
+                    kwargs[key] = str(value)
+                elif key == "normalised":
+                    text = str(value).strip().lower()
+                    if text not in ("true", "false", "1", "0", "yes", "no"):
+                        raise NoughtsError(f"linear option normalised={value!r} is true or false")
+                    kwargs[key] = text in ("true", "1", "yes")
                 elif key == "seed":
                     extra[key] = int(value)
                 elif key == "engine":
                     extra[key] = str(value)
                 else:
-                    known = ", ".join(sorted([*floats, "opening_plies", "seed", "engine"]))
+                    known = ", ".join(
+                        sorted(
+                            [*floats, "opening_plies", "features", "opponent", "normalised", "seed", "engine"]
+                        )
+                    )
                     raise NoughtsError(f"the linear learner takes no option {key!r}; known: {known}")
             except (TypeError, ValueError):
                 raise NoughtsError(f"linear option {key}={value!r} is not a number") from None
@@ -394,11 +438,11 @@ class LinearLearner:
         config = self.config
         rng = SplitMix64(0)
         rng.state = self.rng_state
-        hypothesis = Hypothesis(self.game, self.weights)
+        hypothesis = Hypothesis(self.game, self.weights, config.features)
         generator = ExperimentGenerator(self.game, config.opening_plies)
-        performer = PerformanceSystem(hypothesis, config.epsilon)
+        performer = PerformanceSystem(hypothesis, config.epsilon, config.opponent)
         critic = Critic(config)
-        generalizer = Generalizer(config.eta)
+        generalizer = Generalizer(config.eta, config.normalised)
         played, fired, bad = 0, False, None
         try:
             for _ in range(games):
@@ -440,7 +484,7 @@ class LinearLearner:
             rate_state, use_rate = rate, True
         board = self.game.board
         cells = board.num_cells
-        masks = np.array(board.line_masks, dtype=np.int64)
+        masks = np.array(LineFeatures(self.game, self.config.features).masks, dtype=np.int64)
         width = max(1, board.max_lines_through_cell)
         through = np.zeros((cells, width), dtype=np.int64)
         nthrough = np.zeros(cells, dtype=np.int64)
@@ -485,6 +529,8 @@ class LinearLearner:
                 float(delta),
                 use_rate,
                 stop_on_rate,
+                config.opponent == "random",
+                config.normalised,
             )
             played += int(ran)
             self.episodes += int(ran)
@@ -501,6 +547,123 @@ class LinearLearner:
             )
         return played, fired, bad
 
+    def play_traced(self, games: int, every: int) -> dict[str, Any]:
+        """Play and learn up to ``games`` games, recording every block of ``every`` games: x's
+        cumulative (wins, losses, draws) and the weights at the block's end, and each weight's
+        least, greatest and mean value over the block's games, so that swings between two
+        samples are seen, not aliased (001 Figures 17-18 drawn densely). Stops before a game
+        whose update overflows; ``diverged_at`` names it (None if none did).
+
+        Returns arrays ``games`` (block ends), ``counts`` (blocks x 3), ``weights``, ``low``,
+        ``high``, ``mean`` (blocks x 7) and ``diverged_at``.
+        """
+        if games < 0 or every < 1:
+            raise NoughtsError("play_traced needs games >= 0 and every >= 1")
+        ends: list[int] = []
+        counts: list[npt.NDArray[np.int64]] = []
+        w_end: list[FloatArray] = []
+        lows: list[FloatArray] = []
+        highs: list[FloatArray] = []
+        means: list[FloatArray] = []
+        diverged: int | None = None
+        per_call = max(1, 20_000 // every) * every
+        done = 0
+        while done < games and diverged is None:
+            n = min(per_call, games - done)
+            first = self.episodes + 1
+            if self.use_kernel:
+                ran, bad, cp_counts, cp_w = self._kernel_marked(n)
+            else:
+                before = len(self.checkpoints)
+                ran, _, bad = self._reference(n, list(range(first, first + n)), None, 0.0, False)
+                cps = self.checkpoints[before:]
+                del self.checkpoints[before:]
+                cp_counts = np.array([(c.wins, c.losses, c.draws) for c in cps], dtype=np.int64).reshape(
+                    -1, 3
+                )
+                cp_w = np.array([c.weights for c in cps], dtype=np.float64).reshape(-1, NUM_FEATURES)
+            done += ran
+            diverged = bad
+            for b in range(0, ran - ran % every if bad is not None else ran, every):
+                block = cp_w[b : b + every]
+                if block.shape[0] < every:
+                    break
+                ends.append(first + b + every - 1)
+                counts.append(cp_counts[b + every - 1])
+                w_end.append(block[-1])
+                lows.append(block.min(axis=0))
+                highs.append(block.max(axis=0))
+                means.append(block.mean(axis=0))
+        empty = np.zeros((0, NUM_FEATURES))
+        return {
+            "games": np.array(ends, dtype=np.int64),
+            "counts": np.array(counts, dtype=np.int64).reshape(-1, 3),
+            "weights": np.array(w_end) if w_end else empty,
+            "low": np.array(lows) if lows else empty,
+            "high": np.array(highs) if highs else empty,
+            "mean": np.array(means) if means else empty,
+            "diverged_at": diverged,
+        }
+
+    def _kernel_marked(self, games: int) -> tuple[int, int | None, npt.NDArray[np.int64], FloatArray]:
+        """``games`` games through the kernel recording the counts and weights after every one
+        (for :meth:`play_traced`): (played, overflowed game or None, counts, weights).
+        """
+        from noughts.learn import _linear_kernels as kernels
+        from noughts.learn.convergence import RateWindowState
+
+        rate_state = RateWindowState.empty(2)
+        board = self.game.board
+        cells = board.num_cells
+        masks = np.array(LineFeatures(self.game, self.config.features).masks, dtype=np.int64)
+        width = max(1, board.max_lines_through_cell)
+        through = np.zeros((cells, width), dtype=np.int64)
+        nthrough = np.zeros(cells, dtype=np.int64)
+        for c, ms in enumerate(board.masks_through):
+            nthrough[c] = len(ms)
+            through[c, : len(ms)] = ms
+        config = self.config
+        rng = np.array([self.rng_state], dtype=np.uint64)
+        first = self.episodes + 1
+        marks_arr = np.arange(first, first + games, dtype=np.int64)
+        mark_pos = np.zeros(1, dtype=np.int64)
+        cp_counts = np.zeros((games, 3), dtype=np.int64)
+        cp_w = np.zeros((games, NUM_FEATURES), dtype=np.float64)
+        ran, overflow, _ = kernels.lms_games(
+            games,
+            first,
+            cells,
+            masks,
+            through,
+            nthrough,
+            len(board.lines[0]),
+            type(self.game) is MisereGame,
+            self.weights,
+            rng,
+            config.eta,
+            config.epsilon,
+            config.opening_plies,
+            np.array([config.win, config.draw, config.loss], dtype=np.float64),
+            self.counts,
+            marks_arr,
+            mark_pos,
+            cp_counts,
+            cp_w,
+            rate_state.counts,
+            rate_state.buf,
+            rate_state.sums,
+            rate_state.shift,
+            0.0,
+            False,
+            False,
+            config.opponent == "random",
+            config.normalised,
+        )
+        self.episodes += int(ran)
+        self.rng_state = int(rng[0])
+        played = int(mark_pos[0])
+        return int(ran), (int(overflow) if overflow else None), cp_counts[:played], cp_w[:played]
+
     # -- the training-loop protocol (noughts.learn.train.Learner) ------------------------------
 
     def play(self, episodes: int, rate: Any, delta: float, stop_on_rate: bool) -> tuple[int, bool]:
@@ -512,7 +675,7 @@ class LinearLearner:
         """The current weights as a :class:`noughts.agents.linear.LinearAgent`."""
         from noughts.agents.linear import LinearAgent
 
-        return LinearAgent(self.game, self.weights, training=self.summary())
+        return LinearAgent(self.game, self.weights, training=self.summary(), feature_set=self.config.features)
 
     def summary(self) -> dict[str, Any]:
         return _summary(self.config, self.seed, self.episodes, (self.wins, self.losses, self.draws))

@@ -36,17 +36,17 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from noughts.core import Game, NoughtsError, Position
-from noughts.learn.convergence import RateWindowState
-from noughts.learn.evaluation import INITS, initial_values
-from noughts.learn.rng import MASK64, SplitMix64
-from noughts.learn.states import (
+from noughts.core import Game, NoughtsError, Position, require_bounded
+from noughts.exact.states import (
     DEFAULT_MAX_STATES,
     OUTCOME_CODES,
     StateSpace,
     optimal_action_sets,
     state_space,
 )
+from noughts.learn.convergence import RateWindowState
+from noughts.learn.evaluation import INITS, initial_values
+from noughts.learn.rng import MASK64, SplitMix64
 
 __all__ = ["UPDATES", "TDConfig", "TDLearner", "td_reference"]
 
@@ -168,7 +168,7 @@ class TDLearner:
             raise NoughtsError("value tables do not match the game's reachable positions")
         self.rng = np.array([config.seed if rng_state is None else rng_state], dtype=np.uint64)
         self.episodes = episodes
-        self._path_len = game.properties.max_length + 2
+        self._path_len = require_bounded(game, "TD learning (episodes played to their end)") + 2
         self._optimal: npt.NDArray[np.uint64] | None = None
 
     @classmethod

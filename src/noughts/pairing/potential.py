@@ -75,7 +75,11 @@ def erdos_selfridge(game: Game) -> ErdosSelfridge:
     >>> es = erdos_selfridge(noughts.game("hypercube(7,3)"))
     >>> es.total, float(es.total), es.holds             # 193/128 (002 §6.1)
     (Fraction(193, 128), 1.5078125, False)
+
+    Like pairings, the criterion needs a breaking side: misère, veto, Notakto and Otrio are
+    refused (``NoughtsError``), as ``pairing find`` refuses them.
     """
+    check_breaker(game, None)
     total = sum((Fraction(1, 2 ** len(line)) for line in game.board.lines), Fraction(0))
     breaker_first = game.claim_rule is Rule.MAKER_BREAKER and game.maker is Player.SECOND
     threshold = Fraction(1) if breaker_first else Fraction(1, 2)

@@ -379,6 +379,15 @@ class Store:
             )
             return int(cur.lastrowid or 0)
 
+    def set_players(self, game_id: int, first: str, second: str) -> None:
+        """Change who plays a game (a seat taken over or handed to an agent), committed at once."""
+        with self._write() as c:
+            self._status(c, game_id)  # StoreError if there is no such game
+            c.execute(
+                "UPDATE games SET first = ?, second = ?, updated = ? WHERE id = ?",
+                (first, second, _now(), game_id),
+            )
+
     def _status(self, c: sqlite3.Connection, game_id: int) -> str:
         row = c.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
@@ -641,6 +650,14 @@ class Store:
             [*args, max(0, int(limit))],
         )
         return [_match(r) for r in rows]
+
+    def game_counts(self, *, status: str | None = "finished", source: str | None = None) -> dict[str, int]:
+        """How many games of each game spec are recorded (finished ones by default), most first."""
+        where, args = _filters(status=status, source=source)
+        rows = self._read(
+            f"SELECT spec, COUNT(*) AS n FROM games{where} GROUP BY spec ORDER BY n DESC, spec", args
+        )
+        return {str(r[0]): int(r[1]) for r in rows}
 
     def match_results(
         self,

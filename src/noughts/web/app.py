@@ -1,12 +1,18 @@
 """The web arena: a FastAPI app over the library, and the page that uses its JSON API.
 
 :func:`create_app` builds the app around one store (every game the arena plays is recorded
-there as it is played) and one set of kept solver engines. The API is described by its OpenAPI
-schema at ``/openapi.json`` (browsable at ``/docs``); the page at ``/`` uses nothing else, so a
-script can do anything the page does. Errors are answered as ``{"error": "..."}`` with a 4xx
-status: 400 for bad input (a spec, a move, an agent), 404 for an unknown id, 409 for a move
-sent against a game that has moved on, 413 for a request over the size limit, 422 for a
-request that does not match the schema or work over its budget, 429 when the arena is busy.
+there as it is played) and one pool of worker processes (:mod:`noughts.web.workers`) that does
+all the heavy work (solves, counts, analyses, agents' moves, batches, training), each task
+within its budget, so the server itself only routes requests and keeps answering. The API is
+described by its OpenAPI schema at ``/openapi.json`` (browsable at ``/docs``); the page at
+``/`` uses nothing else, so a script can do anything the page does. Errors are answered as
+``{"error": "..."}`` with a 4xx status: 400 for bad input (a spec, a move, an agent, a file),
+403 for a change to a game without its token, 404 for an unknown id, 409 for a move sent
+against a game that has moved on, 413 for a request over the size limit, 415 for a change
+sent without a JSON body or the arena's header, 421 for a host the arena does not serve, 422
+for a request that does not match the schema or work over its budget, 429 (with
+``Retry-After``) when the arena, or this client's share of it, is busy. See
+:mod:`noughts.web.security` for the rules every request passes first.
 """
 
 from __future__ import annotations
@@ -20,8 +26,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-import numpy as np
-from fastapi import FastAPI, Query, Request
+from fastapi import FastAPI, Header, Query, Request
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -30,13 +35,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Message, Receive, Scope, Send
 
 import noughts
-from noughts.agents import Agent, make_agent
 from noughts.core import Game, LimitExceeded, NoughtsError, Player, Position
-from noughts.core.budget import Budget
-from noughts.store import Store
-from noughts.web.boards import board_view, evaluation_json, move_info
-from noughts.web.engines import AgentPool, EngineCache
-from noughts.web.jobs import BatchJob, Busy, JobBoard
+from noughts.store import Store, StoreError
+from noughts.web.boards import board_view
+from noughts.web.engines import AgentCatalogue, SavedRecord
+from noughts.web.jobs import BatchJob, JobBoard
 from noughts.web.limits import Limits
 from noughts.web.models import (
     AgentInfo,
@@ -54,16 +57,33 @@ from noughts.web.models import (
     NewGame,
     Preset,
     SaveRequest,
+    SeatsRequest,
     Suggestion,
     SuggestRequest,
     TrainingRequest,
     TurnRequest,
     UndoRequest,
 )
-from noughts.web.sessions import GameNotFound, GameService, StaleGame, check_game
-from noughts.web.training import AgentFiles, TrainingJob, check_name, learners
+from noughts.web.security import Guard
+from noughts.web.sessions import GameNotFound, GameService, NotOwner, StaleGame, check_game
+from noughts.web.training import AgentFiles, TrainingJob, check_name, learners, wait_started
+from noughts.web.workers import Busy, WorkerFailed, WorkerPool
 
 __all__ = ["PRESETS", "Arena", "create_app"]
+
+BUILT_IN = [
+    "perfect",
+    "perfect:tie=random",
+    "random",
+    "minimax:depth=1",
+    "minimax:depth=2",
+    "minimax:depth=4",
+    "mcts:sims=200",
+    "mcts:sims=2000",
+    "pairing",
+    "qlearning:reflexes=true,depth=2",
+]
+"""The built-in agents the page offers (``GET /api/agents``), in its order."""
 
 ESTIMATE_WORK = 20_000
 """The most positions (legal moves to the power of the depth) one estimate may search."""
@@ -73,38 +93,77 @@ BatchId = Annotated[int, PathParam(ge=1, le=2**63 - 1, description="A batch's id
 
 STATIC = Path(__file__).parent / "static"
 
-PRESETS: tuple[tuple[str, str, str], ...] = (
-    ("tictactoe", "Tic-tac-toe", "3x3, three in a row; a draw with perfect play"),
-    ("mnk(4,4,4)", "4x4", "four in a row on 4x4 (004 §2.3); a draw"),
-    ("hypercube(3,3)", "3x3x3", "the cube (002, 004 §3.1); the first player wins at once"),
-    ("hypercube(4,3)", "4x4x4", "Qubic, the 4^3 cube (002)"),
-    ("maker_breaker(hypercube(7,3))", "7x7x7 Maker-Breaker", "Breaker wins by a pairing (002)"),
-    ("hypercube(7,3)", "7x7x7", "the 7^3 cube, 193 lines (002)"),
-    ("misere(tictactoe)", "Misère", "three in a row loses (004 §4.2)"),
-    ("maker_breaker(tictactoe)", "Maker-Breaker", "Maker needs a line, Breaker one mark in each"),
-    ("cumulative(tictactoe)", "Cumulative", "fill the board, most lines wins (000)"),
-    ("veto(tictactoe)", "Veto", "forbid one cell before each claim (004 §4.3)"),
-    ("notakto", "Notakto", "both play x; completing a line loses (004 §4.4)"),
-    ("notakto(boards=2)", "Notakto, 2 boards", "the last live board's killer loses"),
-    ("notakto(boards=3)", "Notakto, 3 boards", ""),
-    ("otrio", "Otrio", "rings of three sizes (004 §3.2)"),
-    ('shape("###./####/###.",3)', "3x3 + side square", "an extra square beside an edge (004 §2.2)"),
-    ('shape("####/###./###.",3)', "3x3 + corner-side square", "beside a corner square (004 §2.2)"),
-    ('shape("###./###./###./...#",3)', "3x3 + diagonal square", "diagonally off a corner (004 §2.2)"),
+PRESETS: tuple[tuple[str, str, str, str], ...] = (
+    ("tictactoe", "Tic-tac-toe", "3x3, three in a row; a draw with perfect play", "perfect"),
+    ("mnk(4,4,4)", "4x4", "four in a row on 4x4 (004 §2.3); a draw", "perfect"),
+    ("hypercube(3,3)", "3x3x3", "the cube (002, 004 §3.1); the first player wins at once", "perfect"),
+    ("hypercube(4,3)", "4x4x4", "Qubic, the 4^3 cube (002)", "perfect"),
+    ("maker_breaker(hypercube(7,3))", "7x7x7 Maker-Breaker", "Breaker wins by a pairing (002)", "pairing"),
+    ("hypercube(7,3)", "7x7x7", "the 7^3 cube, 193 lines (002)", "minimax:depth=1"),
+    ("misere(tictactoe)", "Misère", "three in a row loses (004 §4.2)", "perfect"),
+    ("maker_breaker(tictactoe)", "Maker-Breaker", "Maker needs a line, Breaker one mark in each", "perfect"),
+    ("cumulative(tictactoe)", "Cumulative", "fill the board, most lines wins (000)", "perfect"),
+    ("veto(tictactoe)", "Veto", "forbid one cell before each claim (004 §4.3)", "perfect"),
+    ("notakto", "Notakto", "both play x; completing a line loses (004 §4.4)", "perfect"),
+    ("notakto(boards=2)", "Notakto, 2 boards", "the last live board's killer loses", "perfect"),
+    ("notakto(boards=3)", "Notakto, 3 boards", "", "perfect"),
+    ("otrio", "Otrio", "rings of three sizes (004 §3.2)", "perfect"),
+    (
+        'shape("###./####/###.",3)',
+        "3x3 + side square",
+        "an extra square beside an edge (004 §2.2)",
+        "perfect",
+    ),
+    ('shape("####/###./###.",3)', "3x3 + corner-side square", "beside a corner square (004 §2.2)", "perfect"),
+    (
+        'shape("###./###./###./...#",3)',
+        "3x3 + diagonal square",
+        "diagonally off a corner (004 §2.2)",
+        "perfect",
+    ),
+    (
+        "forget(tictactoe)",
+        "Tic-Tac-Toe Forget",
+        "a mark leaves after three of its owner's turns (004 ch. 6)",
+        "perfect",
+    ),
+    (
+        'forget(tictactoe,count="plies")',
+        "Forget (plies)",
+        "a mark leaves after three plies: no line is possible",
+        "perfect",
+    ),
+    ("vanishing(tictactoe)", "Vanishing marks", "three marks each; a fourth removes your oldest", "perfect"),
+    ("morris", "Three Men's Morris", "place three, then slide along the lines (diagonals too)", "perfect"),
+    (
+        "morris(diagonals=false)",
+        "Three Men's Morris (Murray)",
+        "no moves along the diagonals (Murray 1913)",
+        "perfect",
+    ),
+    (
+        "morris(diagonals=false,diagonal_mills=false)",
+        "Three Men's Morris, no diagonals",
+        "rows and columns only",
+        "perfect",
+    ),
 )
-"""The games of the sources, for the game picker: spec, name, note."""
+"""The games of the sources, for the game picker: spec, name, note, and the default opponent:
+the perfect player where it answers (proven, or its fallback's move within the time limit), a
+pairing where Breaker has one, a quick search where the perfect player would only ever fall back.
+"""
 
 
 class Arena:
-    """Everything one app serves from: the store, limits, kept engines, agents, games, jobs."""
+    """Everything one app serves from: the store, limits, the worker pool, agents, games, jobs."""
 
     def __init__(self, store: Store, limits: Limits, owns_store: bool):
         self.store = store
         self.limits = limits
         self.owns_store = owns_store
-        self.engines = EngineCache(limits)
-        self.agents = AgentPool(self.engines, limits, self._saved_agent)
-        self.games = GameService(store, self.agents, limits)
+        self.pool = WorkerPool(limits)
+        self.agents = AgentCatalogue(limits, self._saved_record)
+        self.games = GameService(store, self.agents, self.pool, limits)
         self.jobs = JobBoard(limits)
         self.started = time.time()
         self.features: list[str] = ["train", "leaderboard"]
@@ -114,17 +173,22 @@ class Arena:
             folder = Path(self._tmp.name)
         else:
             folder = Path(store.path).resolve().parent / "agents"
-        self.agent_files = AgentFiles(store, folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        self.agent_files = AgentFiles(store, folder, self.pool, limits)
 
-    def _saved_agent(self, name: str) -> Agent:
-        record = self.store.agent(name)
+    def _saved_record(self, name: str) -> SavedRecord:
+        try:
+            record = self.store.agent(name)
+        except StoreError:
+            raise NoughtsError(f"there is no saved agent named {name!r} (see the agents list)") from None
         if not record.path:
             raise NoughtsError(f"the saved agent {name!r} has no file to load")
-        return make_agent(record.path)
+        return SavedRecord(str(record.path), record.kind, record.spec)
 
     def close(self) -> None:
-        """Stop the jobs and close the store if the arena opened it."""
+        """Stop the jobs and the workers; close the store if the arena opened it."""
         self.jobs.stop_all()
+        self.pool.close()
         if self.owns_store:
             self.store.close()
 
@@ -133,6 +197,7 @@ class Arena:
 
 _STATUS: tuple[tuple[type[NoughtsError], int], ...] = (
     (GameNotFound, 404),
+    (NotOwner, 403),
     (StaleGame, 409),
     (Busy, 429),
     (LimitExceeded, 422),
@@ -140,13 +205,20 @@ _STATUS: tuple[tuple[type[NoughtsError], int], ...] = (
 )
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
 def _noughts_error(request: Request, exc: Exception) -> JSONResponse:
     status = next(code for kind, code in _STATUS if isinstance(exc, kind))
-    return _error(status, str(exc))
+    headers = None
+    if isinstance(exc, Busy):
+        headers = {"Retry-After": str(max(1, math.ceil(exc.retry_after)))}
+    return _error(status, str(exc), headers)
+
+
+def _worker_failed(request: Request, exc: Exception) -> JSONResponse:
+    return _error(500, f"the arena failed at this request (a bug): {exc}")
 
 
 def _validation_error(request: Request, exc: Exception) -> JSONResponse:
@@ -244,9 +316,12 @@ class ServerTiming:
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorMessage, "description": text}
     for code, text in (
-        (400, "bad input: a spec, position, move or agent that cannot be used"),
+        (400, "bad input: a spec, position, move, agent or file that cannot be used"),
+        (403, "a change to a game without its token"),
         (404, "no such game or batch"),
+        (415, "a change sent without a JSON body or the X-Noughts-Client header"),
         (422, "a request that does not match the schema, or work over its budget"),
+        (429, "the arena (or this client's share of it) is busy; see Retry-After"),
     )
 }
 
@@ -267,8 +342,11 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        arena.pool.start()
+        arena.agents.warm(BUILT_IN)  # before serving: no request waits on a first import
         yield
         arena.jobs.stop_all()  # the store stays open: everything in it is already committed
+        arena.pool.close()
 
     app = FastAPI(
         title="noughts arena",
@@ -281,8 +359,10 @@ def create_app(
     app.add_exception_handler(NoughtsError, _noughts_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(WorkerFailed, _worker_failed)
     app.add_middleware(BodyLimit, limit=limits.max_request_bytes)
     app.add_middleware(ServerTiming)
+    app.add_middleware(Guard, allowed_hosts=limits.allowed_hosts)
     _routes(app, arena)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
@@ -301,22 +381,49 @@ def _position(game: Game, text: str | None) -> Position:
     return game.parse(text) if text else game.start()
 
 
+def _since(request: Request) -> float | None:
+    """When the request arrived (set by :class:`noughts.web.security.Guard`)."""
+    arrived = getattr(request.state, "arrived", None)
+    return float(arrived) if arrived is not None else None
+
+
+def _client(request: Request) -> str:
+    """Who asks: the client's address (each address has its share of the workers)."""
+    return request.client.host if request.client is not None else "local"
+
+
+TokenHeader = Annotated[
+    str | None,
+    Header(alias="X-Game-Token", max_length=200, description="The game's token, as given when it started."),
+]
+TokenQuery = Annotated[
+    str | None, Query(alias="token", max_length=200, description="The game's token (or send X-Game-Token).")
+]
+
+
+def _token(header: str | None, query: str | None) -> str | None:
+    return header or query
+
+
 def _routes(app: FastAPI, arena: Arena) -> None:
     limits = arena.limits
     games = arena.games
+    pool = arena.pool
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/api/health", tags=["arena"])
-    def health() -> dict[str, Any]:
-        """Whether the arena is up, its version, and what it keeps."""
+    async def health() -> dict[str, Any]:
+        """Whether the arena is up, its version, its workers, and its limits (answered on the
+        server's event loop, never behind the work).
+        """
         return {
             "ok": True,
             "version": noughts.__version__,
             "store": arena.store.path if arena.store.path == ":memory:" else Path(arena.store.path).name,
-            "engines": len(arena.engines),
+            "workers": pool.stats() | {"pids": None},
             "uptime": round(time.time() - arena.started, 1),
             "limits": {k: getattr(limits, k) for k in limits.__dataclass_fields__},
             "features": arena.features,
@@ -324,8 +431,10 @@ def _routes(app: FastAPI, arena: Arena) -> None:
 
     @app.get("/api/presets", tags=["games"], response_model=list[Preset])
     def presets() -> list[dict[str, str]]:
-        """The games of the sources, ready to pick (any other spec works too)."""
-        return [{"spec": s, "name": n, "note": t} for s, n, t in PRESETS]
+        """The games of the sources, ready to pick (any other spec works too), each with the
+        opponent that answers it well within a move's time limit.
+        """
+        return [{"spec": s, "name": n, "note": t, "opponent": o} for s, n, t, o in PRESETS]
 
     @app.get("/api/game-info", tags=["games"], response_model=GameInfo)
     def game_info(
@@ -355,40 +464,60 @@ def _routes(app: FastAPI, arena: Arena) -> None:
         }
 
     @app.get("/api/agents", tags=["agents"], response_model=list[AgentInfo])
-    def agents() -> list[dict[str, Any]]:
-        """The players a seat can hold: a person, the built-in agents, and saved agents."""
-        out: list[dict[str, Any]] = [
-            {"spec": "human", "name": "Human", "note": "you, at the board"},
-            {"spec": "perfect", "name": "Perfect", "note": "the exact solver's first best move"},
-            {"spec": "perfect:tie=random", "name": "Perfect (random ties)", "note": "a random best move"},
-            {"spec": "random", "name": "Random", "note": "a uniformly random legal move"},
-        ]
-        out += [
-            {"spec": f"minimax:depth={d}", "name": f"Minimax depth {d}", "note": "depth-limited search"}
-            for d in (2, 4)
-        ]
-        out += [
-            {"spec": f"mcts:sims={n}", "name": f"MCTS {n}", "note": "Monte Carlo tree search"}
-            for n in (200, 2000)
-        ]
+    def agents(
+        game: str | None = Query(
+            default=None, max_length=200, description="Only the agents that can play this game."
+        ),
+    ) -> list[dict[str, Any]]:
+        """The players a seat can hold: a person, the built-in agents, and saved agents; with
+        ``game``, only those that can play it (a saved agent plays the game it was trained on).
+        """
+        seconds = f"{limits.default_agent_seconds:g} s a move"
+        notes = {
+            "perfect": (
+                "Perfect",
+                f"the exact solver's best move; its fallback's when the solver cannot finish in {seconds}",
+            ),
+            "perfect:tie=random": ("Perfect (random ties)", "a random best move"),
+            "random": ("Random", "a uniformly random legal move"),
+            "pairing": ("Pairing", "Breaker's pairing strategy (002 §3)"),
+            "qlearning:reflexes=true,depth=2": ("003 hybrid", "reflexes and a 2-ply search (003)"),
+        }
+        out: list[dict[str, Any]] = [{"spec": "human", "name": "Human", "note": "you, at the board"}]
+        for spec in BUILT_IN:
+            name, _, option = spec.partition(":")
+            if spec in notes:
+                title, note = notes[spec]
+            elif name == "minimax":
+                title, note = f"Minimax depth {option.split('=')[1]}", f"depth-limited search, {seconds}"
+            else:
+                title, note = f"MCTS {option.split('=')[1]}", f"Monte Carlo tree search, {seconds}"
+            out.append({"spec": spec, "name": title, "note": note})
         for record in arena.store.agents():
-            game = f" for {record.spec}" if record.spec else ""
+            on = f" for {record.spec}" if record.spec else ""
             out.append(
                 {
                     "spec": f"saved:{record.name}",
                     "name": record.name,
-                    "note": f"{record.kind}{game}",
+                    "note": f"{record.kind}{on}",
                     "saved": True,
                 }
             )
-        return out
+        if game is None:
+            return out
+        chosen = check_game(game, limits)
+        return [a for a in out if arena.agents.playable(a["spec"], chosen) is None]
 
     # -- games ------------------------------------------------------------------------------------
 
     @app.post("/api/games", tags=["play"], response_model=GameState, status_code=201)
     def new_game(request: NewGame) -> dict[str, Any]:
-        """Start a game (recorded at once); x moves first. Seats hold ``human`` or an agent."""
-        return games.create(request.game, request.x, request.o, request.position).state()
+        """Start a game (recorded at once); x moves first. Seats hold ``human`` or an agent that
+        can play the game. The answer carries the game's ``token``, given only here: send it
+        (``X-Game-Token``, or ``?token=``) with every change to the game.
+        """
+        live, token = games.create(request.game, request.x, request.o, request.position)
+        return live.state() | {"token": token}
 
     @app.get("/api/games", tags=["play"], response_model=list[GameSummary])
     def list_games(
@@ -401,29 +530,65 @@ def _routes(app: FastAPI, arena: Arena) -> None:
 
     @app.get("/api/games/{game_id}", tags=["play"], response_model=GameState)
     def get_game(game_id: GameId) -> dict[str, Any]:
-        """A game as played so far (reopened from the store if the server restarted)."""
+        """A game as played so far (reopened from the store if the server restarted); anyone
+        may watch it.
+        """
         return games.get(game_id).state()
 
     @app.post("/api/games/{game_id}/move", tags=["play"], response_model=GameState)
-    def play_move(game_id: GameId, request: MoveRequest) -> dict[str, Any]:
-        """A person's move, in notation (``b2``) or as an integer action."""
-        return games.play(game_id, request.move, request.action, request.ply, request.key).state()
+    def play_move(
+        game_id: GameId, request: MoveRequest, token: TokenHeader = None, token_q: TokenQuery = None
+    ) -> dict[str, Any]:
+        """A person's move, in notation (``b2``) or as an integer action (needs the token)."""
+        return games.play(
+            game_id, request.move, request.action, request.ply, request.key, _token(token, token_q)
+        ).state()
 
     @app.post("/api/games/{game_id}/turn", tags=["play"], response_model=GameState)
-    def agent_turn(game_id: GameId, request: TurnRequest | None = None) -> dict[str, Any]:
-        """The agent whose turn it is makes its move (watching two agents: call it again)."""
-        live, _ = games.turn(game_id, None if request is None else request.ply)
+    def agent_turn(
+        game_id: GameId,
+        http: Request,
+        request: TurnRequest | None = None,
+        token: TokenHeader = None,
+        token_q: TokenQuery = None,
+    ) -> dict[str, Any]:
+        """The agent whose turn it is makes its move, within its move time limit (watching two
+        agents: call it again). ``decision`` in the answer says whether the move is proven best.
+        If the agent fails, the answer is the error and the game stays as it was (and says so
+        in ``error``): undo, change the seat, or ask again.
+        """
+        live, _ = games.turn(
+            game_id,
+            None if request is None else request.ply,
+            _token(token, token_q),
+            _client(http),
+            _since(http),
+        )
         return live.state()
 
     @app.post("/api/games/{game_id}/undo", tags=["play"], response_model=GameState)
-    def undo(game_id: GameId, request: UndoRequest | None = None) -> dict[str, Any]:
+    def undo(
+        game_id: GameId,
+        request: UndoRequest | None = None,
+        token: TokenHeader = None,
+        token_q: TokenQuery = None,
+    ) -> dict[str, Any]:
         """Take back moves: by default back to the person's last turn."""
-        return games.undo(game_id, None if request is None else request.plies).state()
+        return games.undo(game_id, None if request is None else request.plies, _token(token, token_q)).state()
+
+    @app.post("/api/games/{game_id}/seats", tags=["play"], response_model=GameState)
+    def seats(
+        game_id: GameId, request: SeatsRequest, token: TokenHeader = None, token_q: TokenQuery = None
+    ) -> dict[str, Any]:
+        """Change who plays x or o at any time: take over a seat (``human``) or hand it to an
+        agent that can play the game.
+        """
+        return games.seats(game_id, request.x, request.o, _token(token, token_q)).state()
 
     # -- analysis ---------------------------------------------------------------------------------
 
     @app.post("/api/analyse", tags=["analysis"], response_model=Analysis)
-    def analyse(request: AnalyseRequest) -> dict[str, Any]:
+    def analyse(request: AnalyseRequest, http: Request) -> dict[str, Any]:
         """Solve a position exactly within a time budget: its value, every move's value and
         distance, the principal variation (the ``solve --json`` document), and the per-cell
         view of the evaluation overlay. Over budget: ``solved`` is false and ``reason`` says why.
@@ -432,23 +597,36 @@ def _routes(app: FastAPI, arena: Arena) -> None:
         position = _position(game, request.position)
         seconds = _solve_seconds(limits, request.max_seconds)
         try:
-            result = arena.engines.analyse(game, position, seconds)
+            result: dict[str, Any] = pool.run(
+                "analyse",
+                {"game": str(game), "position": position.text(), "seconds": seconds},
+                seconds=seconds,
+                client=_client(http),
+                game=str(game),
+                since=_since(http),
+            )
         except LimitExceeded as e:
             return {"solved": False, "reason": str(e)}
-        return {"solved": True, "solve": result.to_json(), "evaluation": evaluation_json(result)}
+        return result
 
     @app.post("/api/count", tags=["analysis"])
-    def count(request: CountRequest) -> dict[str, Any]:
+    def count(request: CountRequest, http: Request) -> dict[str, Any]:
         """Count a game exactly (positions, games by outcome and length, terminal positions,
-        tree nodes, counts up to symmetry) within a time budget.
+        tree nodes, counts up to symmetry) within a time budget and a worker's memory.
         """
         game = check_game(request.game, limits)
         seconds = _solve_seconds(limits, request.max_seconds)
-        result = noughts.count(game, budget=Budget(max_seconds=seconds, max_memory=512 * 2**20))
-        return {"game": str(game), **result.to_json()}
+        result: dict[str, Any] = pool.run(
+            "count",
+            {"game": str(game), "seconds": seconds},
+            seconds=seconds,
+            client=_client(http),
+            since=_since(http),
+        )
+        return result
 
     @app.post("/api/estimate", tags=["analysis"])
-    def estimate(request: EstimateRequest) -> dict[str, Any]:
+    def estimate(request: EstimateRequest, http: Request) -> dict[str, Any]:
         """The minimax agent's own score of every legal move, for the overlay where the solver
         runs out of budget: a heuristic for the side to move (larger is better), not a value.
         """
@@ -462,30 +640,55 @@ def _routes(app: FastAPI, arena: Arena) -> None:
                 f"an estimate at depth {request.depth} over {width} moves is too much work for the arena; "
                 f"ask for depth {max(1, int(math.log(ESTIMATE_WORK, width)))}"
             )
-        from noughts.agents.minimax import MinimaxAgent
-
-        started = time.perf_counter()
-        rated = MinimaxAgent(request.depth).move_scores(position)
-        moves = [{**move_info(game, m), "score": int(v)} for m, v in rated.items()]
-        moves.sort(key=lambda m: -m["score"])
-        return {
-            "agent": f"minimax:depth={request.depth}",
-            "moves": moves,
-            "seconds": time.perf_counter() - started,
-        }
+        result: dict[str, Any] = pool.run(
+            "estimate",
+            {"game": str(game), "position": position.text(), "depth": request.depth},
+            seconds=limits.max_solve_seconds,
+            client=_client(http),
+            since=_since(http),
+        )
+        return result
 
     @app.post("/api/suggest", tags=["analysis"], response_model=Suggestion)
-    def suggest(request: SuggestRequest) -> dict[str, Any]:
-        """The move an agent would play in a position (a hint where the solver cannot help)."""
+    def suggest(request: SuggestRequest, http: Request) -> dict[str, Any]:
+        """The move an agent would play in a position, within its move time limit (a hint
+        where the solver cannot help); ``proven`` and ``note`` as in a game's ``decision``.
+        """
         game = check_game(request.game, limits)
         position = _position(game, request.position)
         if position.is_terminal():
             raise NoughtsError("the game is over: there is no move to suggest")
         spec = arena.agents.check(request.agent)
-        rng = np.random.default_rng(request.seed)
-        started = time.perf_counter()
-        move = arena.agents.choose(spec, position, rng)
-        return {"agent": spec, "move": move_info(game, move), "seconds": time.perf_counter() - started}
+        why = arena.agents.playable(spec, game)
+        if why is not None:
+            raise NoughtsError(f"{spec} cannot play {game}: {why}")
+        if spec == "human":
+            raise NoughtsError("a human's moves are made by the person at the board")
+        resolved = arena.agents.resolve(spec)
+        seed = request.seed if request.seed is not None else secrets.randbits(63)
+        decision: dict[str, Any] = pool.run(
+            "move",
+            {
+                "game": str(game),
+                "position": position.text(),
+                "agent": resolved.spec,
+                "seed": seed,
+                "seconds": resolved.seconds,
+            },
+            seconds=resolved.seconds,
+            client=_client(http),
+            lane="play",
+            game=str(game),
+            startup=limits.load_seconds,
+            since=_since(http),
+        )
+        return {
+            "agent": spec,
+            "move": decision["info"],
+            "seconds": decision["seconds"],
+            "proven": decision["proven"],
+            "note": decision["note"],
+        }
 
     # -- batches ----------------------------------------------------------------------------------
 
@@ -496,6 +699,10 @@ def _routes(app: FastAPI, arena: Arena) -> None:
         x, o = arena.agents.check(request.x), arena.agents.check(request.o)
         if "human" in (x, o):
             raise NoughtsError("a batch is played by two agents; choose an agent for each seat")
+        for spec in (x, o):
+            why = arena.agents.playable(spec, game)
+            if why is not None:
+                raise NoughtsError(f"{spec} cannot play {game}: {why}")
         if request.games > limits.max_batch_games:
             raise NoughtsError(f"a batch has at most {limits.max_batch_games:,} games, not {request.games:,}")
         arena.jobs.reserve()
@@ -504,7 +711,7 @@ def _routes(app: FastAPI, arena: Arena) -> None:
             match_id = arena.store.new_match(
                 str(game), x, o, {"games": request.games, "seed": seed, "source": "web"}
             )
-            job = BatchJob(match_id, game, x, o, request.games, seed, arena.agents, arena.store)
+            job = BatchJob(match_id, game, x, o, request.games, seed, arena.agents, pool, arena.store, limits)
         except BaseException:
             arena.jobs.release()
             raise
@@ -543,7 +750,9 @@ def _routes(app: FastAPI, arena: Arena) -> None:
 
     @app.post("/api/training", tags=["train"], status_code=202)
     def new_training(request: TrainingRequest) -> dict[str, Any]:
-        """Train a learner by self-play in the background; poll its state for the charts."""
+        """Train a learner by self-play in the background, in a worker; poll its state for the
+        charts. Bad options and games too large for the learner are refused in the answer.
+        """
         game = check_game(request.game, limits)
         if request.learner not in learners_kinds():
             raise NoughtsError(f"unknown learner {request.learner!r}; known: {', '.join(learners_kinds())}")
@@ -561,17 +770,23 @@ def _routes(app: FastAPI, arena: Arena) -> None:
                 "source": "web",
             }
             run_id = arena.store.new_run(f"web {request.learner} on {game}", config)
-            try:
-                job = TrainingJob(
-                    run_id, game, request.learner, dict(request.options), request.episodes, arena.store
-                )
-            except NoughtsError:
-                arena.store.set_run_status(run_id, "failed")
-                raise
+            out = arena.agent_files.folder / "runs" / f"run-{run_id}.json"
+            job = TrainingJob(
+                run_id,
+                game,
+                request.learner,
+                dict(request.options),
+                request.episodes,
+                arena.store,
+                pool,
+                limits,
+                out,
+            )
         except BaseException:
             arena.jobs.release()
             raise
         arena.jobs.start(job)
+        wait_started(job)
         return job.state()
 
     def _run(run_id: int) -> TrainingJob:
@@ -603,12 +818,10 @@ def _routes(app: FastAPI, arena: Arena) -> None:
         job = _run(run_id)
         if job.status == "running":
             raise NoughtsError("the run is still training: stop it or wait for it to finish, then save")
-        if job.status == "failed":
+        if job.status == "failed" or job.file is None:
             raise NoughtsError(f"the run failed ({job.error}); there is no agent to save")
         check_name(request.name)
-        saved = arena.agent_files.save(
-            request.name, job.learner.agent(), job.game, {"run": job.id, "episodes": job.done}
-        )
+        saved = arena.agent_files.register(request.name, job.file, {"run": job.id, "episodes": job.done})
         job.saved = request.name
         return saved
 
@@ -640,11 +853,14 @@ def _routes(app: FastAPI, arena: Arena) -> None:
     async def upload_agent(
         request: Request, name: str = Query(min_length=1, max_length=40)
     ) -> dict[str, Any]:
-        """Add a saved agent from a zip of its .json and .npz (as Download gives), validated on load."""
+        """Add a saved agent from a zip of its .json and .npz (as Download gives; send the
+        header X-Noughts-Client). The zip is checked from its directory before anything is
+        unpacked, then the agent is loaded and validated in a worker.
+        """
         data = await request.body()
         from starlette.concurrency import run_in_threadpool
 
-        return await run_in_threadpool(arena.agent_files.upload, check_name(name), data)
+        return await run_in_threadpool(arena.agent_files.upload, check_name(name), data, _client(request))
 
     # -- leaderboard ------------------------------------------------------------------------------
 

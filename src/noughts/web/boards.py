@@ -6,7 +6,10 @@ panel per layer (d = 3) or per block of layers (d >= 4), Notakto one panel per b
 3x3 panel whose cells hold three ring **slots** (small, medium, large). Every slot has a
 **key**, an integer the page sends back to say "this cell": the integer action of the claim
 there (Notakto ``board * cells + cell``, Otrio ``3 * cell + size``), or for veto rules the cell
-(a click at the veto step forbids the cell, at the claim step claims it).
+(a click at the veto step forbids the cell, at the claim step claims it). A Morris slide
+(:class:`~noughts.core.Slide`) has the key of its target cell and says where it comes ``from``
+(the origin's key): the page takes two clicks, the mark and then where it goes, and sends the
+slide's integer action.
 """
 
 from __future__ import annotations
@@ -14,7 +17,19 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from noughts.core import Game, Move, NotationError, Outcome, Player, Position, Veto
+from noughts.core import (
+    FadingGame,
+    Game,
+    MorrisGame,
+    Move,
+    NotationError,
+    Outcome,
+    Player,
+    Position,
+    Slide,
+    Veto,
+)
+from noughts.core.board import column_letters
 from noughts.exact.reference import after_move, move_key
 from noughts.exact.result import SolveResult, Value
 
@@ -22,7 +37,9 @@ __all__ = ["board_view", "evaluation_json", "move_at_slot", "move_info", "slot_k
 
 
 def slot_key(game: Game, move: Move) -> int | None:
-    """The key of the slot a move is made on (None for a veto pass)."""
+    """The key of the slot a move is made on (None for a veto pass; a slide's target cell)."""
+    if isinstance(move, Slide):
+        return move.target
     if game.has_veto_step:
         if isinstance(move, Veto):
             return move.cell
@@ -43,9 +60,12 @@ def move_at_slot(game: Game, position: Position, key: int) -> Move:
 
 def move_info(game: Game, move: Move) -> dict[str, Any]:
     """A move for the page: its notation, integer action, slot key (and what ``move_json``
-    adds: cells, Notakto's board, Otrio's ring size, veto steps).
+    adds: cells, Notakto's board, Otrio's ring size, veto steps; a slide's ``from`` key).
     """
-    return {**game.move_json(move), "action": game.action(move), "key": slot_key(game, move)}
+    info = {**game.move_json(move), "action": game.action(move), "key": slot_key(game, move)}
+    if isinstance(move, Slide):
+        info["from"] = move.origin
+    return info
 
 
 def _panels_of_grid(game: Game, marks: list[str], offset: int = 0, title: str = "") -> list[dict[str, Any]]:
@@ -60,6 +80,11 @@ def _panels_of_grid(game: Game, marks: list[str], offset: int = 0, title: str = 
     rows, cols = grid[-2], grid[-1]
     leading = grid[:-2]
     panels = []
+    # the labels of rows and columns, as moves are typed: b2 on flat boards, 2,1,3 on n^d
+    row_names = [str(r + 1) for r in range(rows)]
+    column_names = (
+        [column_letters(c) for c in range(cols)] if board.dims == 2 else [str(c + 1) for c in range(cols)]
+    )
     index = {c: i for i, c in enumerate(coords)}
     for prefix in itertools.product(*(range(g) for g in leading)):
         cells: list[list[dict[str, Any] | None]] = []
@@ -81,7 +106,7 @@ def _panels_of_grid(game: Game, marks: list[str], offset: int = 0, title: str = 
         if prefix:
             layer = "layer " + ",".join(str(p + 1) for p in prefix)
             name = f"{title} {layer}".strip()
-        panels.append({"title": name, "cells": cells})
+        panels.append({"title": name, "cells": cells, "rows": row_names, "columns": column_names})
     return panels
 
 
@@ -132,7 +157,10 @@ def board_view(game: Game, position: Position) -> dict[str, Any]:
     ``rings``; with ``panel_columns``, how many panels to a row), ``moves`` (every legal move
     with its slot key), ``highlight`` (slot keys of completed lines), ``step`` (veto rules: ``veto``
     or ``claim``, and the forbidden cell's key), ``dead`` (Notakto: the dead boards),
-    ``rings_left`` (Otrio: each player's rings of each size), ``score`` (cumulative rules).
+    ``rings_left`` (Otrio: each player's rings of each size), ``score`` (cumulative rules),
+    ``lifetimes`` and ``leaving`` (``forget``, ``vanishing``: the plies each mark has left, by
+    slot key, and the key of the mark that leaves after the next move), ``in_hand`` and
+    ``phase`` (``morris``: the marks each player has still to place, ``placing`` or ``moving``).
     """
     marks = list(game.marks(position))
     view: dict[str, Any] = {"layout": "grid", "panel_columns": 1}
@@ -172,6 +200,12 @@ def board_view(game: Game, position: Position) -> dict[str, Any]:
             view["step"] = {"kind": "veto", "forbidden": None}
         else:
             view["step"] = {"kind": "claim", "forbidden": game.forbidden_cell(position)}
+    if isinstance(game, FadingGame):
+        view["lifetimes"] = {str(c): left for c, left in game.lifetimes(position).items()}
+        view["leaving"] = game.leaving(position)
+    if isinstance(game, MorrisGame):
+        view["in_hand"] = {game.player_label(p): game.in_hand(position, p) for p in Player}
+        view["phase"] = None if position.is_terminal() else game.phase(position)
     score = position.score()
     if score is not None:
         view["score"] = {game.player_label(p): score[p] for p in Player}
@@ -192,7 +226,8 @@ def _verdict(value: Value, mover: Player) -> str:
 def evaluation_json(result: SolveResult) -> dict[str, Any]:
     """The solver's answer as the page shows it: the position's value for the side to move, and
     per legal move its slot key, ``verdict`` (``win``, ``draw`` or ``loss`` for the mover) and
-    ``plies`` (to the end of the game, the move included), best first.
+    ``plies`` (to the end of the game, the move included; None for a draw in a game that need not
+    end), best first.
     """
     game, position = result.game, result.position
     mover = position.to_move
@@ -206,7 +241,10 @@ def evaluation_json(result: SolveResult) -> dict[str, Any]:
             {
                 **move_info(game, mv.move),
                 "verdict": _verdict(mv.value, mover),
-                "plies": mv.value.plies + 1,
+                # a draw in a game that need not end has no length
+                "plies": None
+                if mv.value.outcome is Outcome.DRAW and not game.properties.bounded
+                else mv.value.plies + 1,
                 "score": mv.value.score,
                 "describe": mv.value.describe(game),
             }

@@ -1,167 +1,79 @@
-"""The arena's players and solver engines, kept between requests.
+"""The arena's players: agent specs as a web client may write them, checked and resolved.
 
-A solver engine keeps a transposition table that makes the second question about a game far
-cheaper than the first, so the arena keeps one :class:`~noughts.agents.perfect.PerfectAgent`
-per game (the perfect player makes its engine once per game) and answers every perfect move,
-hint, overlay and analysis of that game from it. Engines are not safe to share between threads
-in the middle of a search, so each game's engine has a lock; the least recently used games are
-dropped past :attr:`Limits.max_engines`.
-
-Agents are named by the specs of :func:`noughts.agents.make_agent`, checked first: a web
-client never names a server path, so ``.json`` specs and ``perfect:table=FILE`` are refused, and
-saved agents are named ``saved:NAME`` (a name in the store's registry, resolved here).
+Agents are named by the specs of :func:`noughts.agents.make_agent`, checked here first: a web
+client never names a server path, so ``.json`` specs, ``perfect:table=FILE`` and
+``pairing:file=FILE`` are refused, and saved agents are named ``saved:NAME`` (a name in the
+store's registry, resolved here to its file for the worker that loads it). Names are read
+exactly as written (``HuMaN`` is refused, with a hint, rather than half understood). Numbers are
+held to the arena's limits (minimax depth, MCTS simulations, the move time limit ``seconds``),
+and every agent gets a move time limit: its own ``seconds=`` or
+:attr:`Limits.default_agent_seconds`. The moves themselves are made in the worker processes
+(:mod:`noughts.web.work`), which keep the agents and the solver engines between moves.
 """
 
 from __future__ import annotations
 
-import threading
-import time
-from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
-from noughts.agents import Agent, agent_names, make_agent
-from noughts.agents.base import split_spec
-from noughts.agents.perfect import PerfectAgent
-from noughts.core import Game, LimitExceeded, Move, NoughtsError, Position
-from noughts.core.budget import Budget
-from noughts.exact.api import ValueOracle, move_values, principal_variation
-from noughts.exact.reference import after_move, terminal_value
-from noughts.exact.result import SolveResult
+from noughts.agents import agent_names, make_agent
+from noughts.agents.base import COMMON_OPTIONS, check_plays, split_spec
+from noughts.core import Game, NoughtsError
 from noughts.web.limits import Limits
 
-__all__ = ["HUMAN", "AgentPool", "EngineCache", "check_agent_spec"]
+__all__ = ["HUMAN", "INLINE", "AgentCatalogue", "Resolved", "SavedRecord", "check_agent_spec"]
 
 HUMAN = "human"
 """The player name of a person at the board (the page plays for them)."""
 
-ENGINE_MEMORY = 256 * 2**20
-"""Bytes of tables one game's engine may hold."""
-
-
-@dataclass
-class _Entry:
-    game: Game
-    agent: PerfectAgent
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-
-class EngineCache:
-    """One perfect player (and so one solver engine) per game, shared by every request."""
-
-    def __init__(self, limits: Limits):
-        self.limits = limits
-        self._entries: OrderedDict[str, _Entry] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def _entry(self, game: Game) -> _Entry:
-        with self._lock:
-            entry = self._entries.get(game.spec)
-            if entry is None:
-                entry = _Entry(game, PerfectAgent(max_memory=ENGINE_MEMORY))
-                self._entries[game.spec] = entry
-                while len(self._entries) > self.limits.max_engines:
-                    self._entries.popitem(last=False)
-            else:
-                self._entries.move_to_end(game.spec)
-            return entry
-
-    def _run(self, game: Game, max_seconds: float, work: Callable[[ValueOracle, PerfectAgent], Any]) -> Any:
-        """Run ``work(engine, agent)`` under the game's lock with a time budget on the engine."""
-        entry = self._entry(game)
-        with entry.lock:
-            engine = entry.agent.engine(game)
-            if hasattr(engine, "budget"):
-                engine.budget = Budget(max_seconds=max_seconds, max_memory=ENGINE_MEMORY)
-            return work(engine, entry.agent)
-
-    def analyse(self, game: Game, position: Position, max_seconds: float) -> SolveResult:
-        """Solve ``position`` exactly (its value, every move's value, the principal variation)
-        with the game's kept engine, within ``max_seconds``; ``LimitExceeded`` past it.
-        """
-        started = time.perf_counter()
-        if position.is_terminal():
-            return SolveResult(game, position, terminal_value(position), (), (), 0, 0.0)
-
-        def work(engine: ValueOracle, agent: PerfectAgent) -> SolveResult:
-            before = int(getattr(engine, "nodes", 0))
-            rated = move_values(engine, position)
-            value = after_move(rated[0].value)
-            pv = principal_variation(engine, position, value)
-            nodes = int(getattr(engine, "nodes", 0)) - before
-            return SolveResult(game, position, value, tuple(rated), pv, nodes, time.perf_counter() - started)
-
-        try:
-            result: SolveResult = self._run(game, max_seconds, work)
-        except LimitExceeded as e:
-            raise LimitExceeded(
-                f"{game} is not solved within {max_seconds:g} s from this position ({e})"
-            ) from None
-        return result
-
-    def perfect_move(
-        self, game: Game, position: Position, tie_break: str, rng: np.random.Generator, max_seconds: float
-    ) -> Move:
-        """The perfect player's move (first or random among the best), within ``max_seconds``."""
-
-        def work(engine: ValueOracle, agent: PerfectAgent) -> Move:
-            best = agent.best_moves(position)
-            if not best:
-                raise NoughtsError("the game is over: there is no move to choose")
-            if tie_break == "random" and len(best) > 1:
-                return best[int(rng.integers(len(best)))]
-            return best[0]
-
-        try:
-            move: Move = self._run(game, max_seconds, work)
-        except LimitExceeded:
-            raise LimitExceeded(
-                f"the perfect player could not solve {game} within {max_seconds:g} s; "
-                "choose minimax or mcts for a game this large"
-            ) from None
-        return move
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-
-# -- agent specs ------------------------------------------------------------------------------------
+INLINE = ("random",)
+"""Agents whose moves cost nothing: made in the server's process, not a worker's."""
 
 _NUMERIC_LIMITS = {("minimax", "depth"): "max_minimax_depth", ("mcts", "sims"): "max_mcts_simulations"}
+_FILE_OPTIONS = {("perfect", "table"), ("pairing", "file")}
 
 
 def check_agent_spec(spec: str, limits: Limits) -> tuple[str, dict[str, str]]:
-    """Read an agent spec as a web client may write it: ``name`` or ``name:key=value,...``,
-    a known agent, no server paths, numbers within the arena's limits. Returns the name and
-    options; raises ``NoughtsError`` saying what is wrong.
+    """Read an agent spec as a web client may write it: ``human``, ``name`` or
+    ``name:key=value,...`` of a known agent, or ``saved:NAME``; no server paths; numbers within
+    the arena's limits. Returns the name and options; ``NoughtsError`` saying what is wrong.
     """
     text = spec.strip()
     if not text:
         raise NoughtsError("an agent spec is empty; write e.g. 'perfect', 'minimax:depth=3' or 'saved:NAME'")
-    if text.lower() == HUMAN:
+    if text == HUMAN:
         return HUMAN, {}
-    if "/" in text or "\\" in text or text.lower().endswith(".json"):
+    if text.lower() == HUMAN:
+        raise NoughtsError(f"unknown agent {spec!r}: a person at the board is 'human' (names are lower case)")
+    if "/" in text or "\\" in text or text.lower().endswith(".json") or ".json:" in text.lower():
         raise NoughtsError(
             f"agent {spec!r} names a file; the arena names saved agents by their registry name, 'saved:NAME'"
         )
-    name, _, options = text.partition(":")
+    name, _, rest = text.partition(":")
     name = name.strip()
     if name == "saved":
-        if not options.strip():
+        saved, _, options = rest.partition(",")
+        if not saved.strip():
             raise NoughtsError("write a saved agent as 'saved:NAME' (see the agents list)")
-        return name, {"name": options.strip()}
+        opts = split_spec("saved:" + options)[1] if options else {}
+        unknown = set(opts) - set(COMMON_OPTIONS)
+        if unknown:
+            raise NoughtsError(f"a saved agent takes only seconds=S, not {', '.join(sorted(unknown))}")
+        _check_seconds(opts, limits)
+        return name, {"name": saved.strip(), **opts}
     if name not in agent_names():
-        raise NoughtsError(
-            f"unknown agent {name!r}; known agents: {', '.join([HUMAN, *agent_names(), 'saved'])}"
+        hint = next((n for n in [HUMAN, *agent_names(), "saved"] if n == name.lower()), None)
+        known = (
+            f"did you mean {hint!r}? (names are lower case)"
+            if hint
+            else f"known agents: {', '.join([HUMAN, *agent_names(), 'saved:NAME'])}"
         )
+        raise NoughtsError(f"unknown agent {name!r}; {known}")
     _, opts = split_spec(text)
-    if name == "perfect" and "table" in opts:
-        raise NoughtsError(
-            "the arena's perfect player needs no table: write 'perfect' or 'perfect:tie=random'"
-        )
+    for agent, key in _FILE_OPTIONS:
+        if name == agent and key in opts:
+            raise NoughtsError(f"the arena's {agent} agent takes no {key}= (no files from a web client)")
     for (agent, key), limit_name in _NUMERIC_LIMITS.items():
         if name == agent and key in opts:
             limit = getattr(limits, limit_name)
@@ -170,80 +82,119 @@ def check_agent_spec(spec: str, limits: Limits) -> tuple[str, dict[str, str]]:
             except ValueError:
                 raise NoughtsError(f"{agent}: {key} must be a whole number, not {opts[key]!r}") from None
             if not 1 <= number <= limit:
-                raise NoughtsError(f"{agent}: {key} must be between 1 and {limit} in the arena, not {number}")
+                raise NoughtsError(
+                    f"{agent}: {key}={number} is refused in the arena, which allows 1 to {limit}: a move must "
+                    "come within its time limit (seconds=, at most "
+                    f"{limits.max_agent_seconds:g} s)"
+                )
+    _check_seconds(opts, limits)
     return name, opts
 
 
-class AgentPool:
-    """Agents by spec, made once and kept; the perfect player's moves go to the engine cache.
+def _check_seconds(opts: dict[str, str], limits: Limits) -> None:
+    if "seconds" not in opts:
+        return
+    try:
+        seconds = float(opts["seconds"])
+    except ValueError:
+        raise NoughtsError(f"seconds is a number, not {opts['seconds']!r}") from None
+    if not 0 < seconds <= limits.max_agent_seconds:
+        raise NoughtsError(
+            f"a move's time limit in the arena is above 0 and at most {limits.max_agent_seconds:g} s, not {seconds:g}"
+        )
 
-    ``resolve_saved(name)`` turns a registry name into an agent (the store's registry); without
-    it, ``saved:NAME`` specs are refused.
+
+@dataclass(frozen=True)
+class SavedRecord:
+    """What the registry says of a saved agent: its file, kind and game."""
+
+    path: str
+    kind: str
+    game: str | None
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """An agent spec made ready for a worker: the spec the worker builds (a saved agent's file),
+    and the move time limit.
     """
 
-    def __init__(
-        self,
-        engines: EngineCache,
-        limits: Limits,
-        resolve_saved: Callable[[str], Agent] | None = None,
-    ):
-        self.engines = engines
+    spec: str
+    seconds: float
+
+
+class AgentCatalogue:
+    """The agents of one arena: specs checked, resolved for the workers, and matched to games.
+
+    ``saved(name)`` looks a saved agent up in the registry (``NoughtsError`` if unknown).
+    """
+
+    def __init__(self, limits: Limits, saved: Callable[[str], SavedRecord]):
         self.limits = limits
-        self.resolve_saved = resolve_saved
-        self._agents: OrderedDict[str, tuple[Agent, threading.Lock]] = OrderedDict()
-        self._lock = threading.Lock()
+        self.saved = saved
+        self._built: dict[str, Any] = {}
 
     def check(self, spec: str) -> str:
-        """The spec, stripped, once it passes :func:`check_agent_spec` (and names a saved agent
-        that exists); raises ``NoughtsError`` otherwise.
+        """The spec, stripped, once it is one the arena plays (see :func:`check_agent_spec`); a
+        built-in agent is built, so that bad options are refused now; a saved agent must exist.
         """
         name, opts = check_agent_spec(spec, self.limits)
-        if name == "perfect":
-            tie = opts.pop("tie", "first")
-            if opts or tie not in ("first", "random"):
-                raise NoughtsError("the perfect player takes one option, tie=first or tie=random")
-        elif name == "saved":
-            self._get(spec.strip())  # loads it, so a missing name is refused now
+        if name == "saved":
+            self.saved(opts["name"])
         elif name != HUMAN:
-            self._get(spec.strip())  # builds it, so bad options are refused now
+            self._agent(spec.strip())
         return spec.strip()
 
-    def _get(self, spec: str) -> tuple[Agent, threading.Lock]:
-        with self._lock:
-            found = self._agents.get(spec)
-            if found is not None:
-                self._agents.move_to_end(spec)
-                return found
-        name, opts = check_agent_spec(spec, self.limits)
-        if name == "saved":
-            if self.resolve_saved is None:
-                raise NoughtsError("this arena has no registry of saved agents")
-            agent = self.resolve_saved(opts["name"])
-        else:
+    def _agent(self, spec: str) -> Any:
+        found = self._built.get(spec)
+        if found is None:
             try:
-                agent = make_agent(spec)
+                found = make_agent(spec)
             except ImportError:
-                raise NoughtsError(f"the agent {name!r} is not available in this installation") from None
-        with self._lock:
-            found = self._agents.setdefault(spec, (agent, threading.Lock()))
-            while len(self._agents) > 64:
-                self._agents.popitem(last=False)
+                raise NoughtsError(f"the agent {spec!r} is not available in this installation") from None
+            if len(self._built) > 256:
+                self._built.clear()
+            self._built[spec] = found
         return found
 
-    def forget(self, spec: str) -> None:
-        """Drop a kept agent (after a saved agent of that name is replaced)."""
-        with self._lock:
-            self._agents.pop(spec, None)
-
-    def choose(self, spec: str, position: Position, rng: np.random.Generator) -> Move:
-        """The move the agent named ``spec`` makes in ``position``."""
+    def resolve(self, spec: str) -> Resolved:
+        """What a worker needs to play ``spec`` (checked)."""
         name, opts = check_agent_spec(spec, self.limits)
-        game = position.game
         if name == HUMAN:
             raise NoughtsError("a human's moves are made by the person at the board")
-        if name == "perfect":
-            max_seconds = self.limits.max_agent_seconds
-            return self.engines.perfect_move(game, position, opts.get("tie", "first"), rng, max_seconds)
-        agent, lock = self._get(spec)
-        with lock:
-            return agent.choose(position, rng)
+        seconds = float(opts.get("seconds", self.limits.default_agent_seconds))
+        if name == "saved":
+            record = self.saved(opts["name"])
+            return Resolved(record.path, seconds)
+        return Resolved(spec.strip(), seconds)
+
+    def playable(self, spec: str, game: Game) -> str | None:
+        """Why ``spec`` cannot play ``game`` (None if it can): a saved agent plays the game it
+        was trained on; the Q-learning tiers and pairings have their own games.
+        """
+        try:
+            name, opts = check_agent_spec(spec, self.limits)
+            if name == HUMAN:
+                return None
+            if name == "saved":
+                record = self.saved(opts["name"])
+                if record.game is not None and record.game != str(game):
+                    return f"{opts['name']} was trained on {record.game}"
+                return None
+            check_plays(self._agent(spec.strip()), game)
+        except NoughtsError as e:
+            return str(e)
+        return None
+
+    def warm(self, specs: list[str]) -> None:
+        """Build the agents of ``specs`` now (their modules imported: a pairing's brings SciPy),
+        so that no request of a running server waits on a first import.
+        """
+        for spec in specs:
+            if spec.partition(":")[0] in agent_names():
+                self._agent(spec)
+
+    def inline(self, spec: str) -> Any | None:
+        """The agent itself when its moves are made in the server's process (see :data:`INLINE`)."""
+        name = spec.partition(":")[0]
+        return self._agent(spec) if name in INLINE else None

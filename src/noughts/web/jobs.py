@@ -1,6 +1,8 @@
 """Long work the arena runs in the background: batches of games (and training runs).
 
-A job runs in a thread of its own; the page polls its state. At most
+A job is watched by a thread of the server and done by a worker process of the pool
+(:mod:`noughts.web.workers`, the ``job`` lane), which sends its progress as it goes and is
+killed if the job passes its time limit; the page polls the job's state. At most
 :attr:`~noughts.web.limits.Limits.max_jobs` run at once (the machine's cores bound this, not
 the number of users); a request for one more is refused with status 429. Every game a batch
 plays is recorded in the store as one game of a match, when it ends; game ``i`` of a batch
@@ -15,19 +17,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
-from noughts.arena.match import game_rng, play_game
-from noughts.core import Game, Move, NoughtsError, Position
+from noughts.core import Game, NoughtsError, Outcome
 from noughts.store import Store
-from noughts.web.engines import AgentPool
+from noughts.web.engines import AgentCatalogue
 from noughts.web.limits import Limits
+from noughts.web.workers import Busy, WorkerPool
 
 __all__ = ["BatchJob", "Busy", "Job", "JobBoard"]
-
-
-class Busy(NoughtsError):
-    """The arena is already running as many jobs as it allows."""
 
 
 class Job:
@@ -136,24 +132,6 @@ class JobBoard:
             job.join(timeout)
 
 
-class _Stopped(Exception):
-    """Raised inside a game of a batch that was asked to stop."""
-
-
-class _Seat:
-    """An agent of the pool, named by its spec, as :func:`play_game` takes agents."""
-
-    def __init__(self, pool: AgentPool, spec: str, stop: threading.Event):
-        self.name = spec
-        self.pool = pool
-        self.stop = stop
-
-    def choose(self, position: Position, rng: np.random.Generator) -> Move:
-        if self.stop.is_set():
-            raise _Stopped
-        return self.pool.choose(self.name, position, rng)
-
-
 class BatchJob(Job):
     """``games`` games of ``game`` between agents ``x`` (first) and ``o`` (second), each one
     recorded in the store under match ``match_id`` as it ends.
@@ -169,39 +147,55 @@ class BatchJob(Job):
         o: str,
         games: int,
         seed: int,
-        agents: AgentPool,
+        agents: AgentCatalogue,
+        pool: WorkerPool,
         store: Store,
+        limits: Limits,
     ):
         super().__init__(match_id)
         self.game = game
         self.players = (x, o)
         self.games = games
         self.seed = seed
-        self.agents = agents
+        self.resolved = (agents.resolve(x), agents.resolve(o))
+        self.pool = pool
         self.store = store
+        self.limits = limits
         self.counts = {"first": 0, "second": 0, "draw": 0}
         self.played = 0
 
+    def _record(self, done: dict[str, Any]) -> None:
+        outcome = Outcome(done["outcome"])
+        self.store.record_match_game(
+            self.id,
+            self.players[0],
+            self.players[1],
+            outcome,
+            list(done["moves"]),
+            metadata={"index": int(done["index"]), "seed": self.seed},
+        )
+        self.counts[outcome.value] += 1
+        self.played += 1
+
     def run(self) -> None:
-        game = self.game
-        first, second = (_Seat(self.agents, spec, self.stop_event) for spec in self.players)
-        for index in range(self.games):
-            try:
-                outcome, moves = play_game(first, second, game.start(), game_rng(self.seed, index))
-            except _Stopped:
-                return
-            self.store.record_match_game(
-                self.id,
-                self.players[0],
-                self.players[1],
-                outcome,
-                [game.format_move(m) for m in moves],
-                metadata={"index": index, "seed": self.seed},
-            )
-            self.counts[outcome.value] += 1
-            self.played += 1
-            if self.stop_event.is_set():
-                return
+        seconds = max(r.seconds for r in self.resolved)
+        self.pool.run(
+            "batch",
+            {
+                "game": str(self.game),
+                "x": self.resolved[0].spec,
+                "o": self.resolved[1].spec,
+                "games": self.games,
+                "seed": self.seed,
+                "seconds": seconds,
+            },
+            seconds=self.limits.max_batch_seconds,
+            lane="job",
+            client=f"job-{self.kind}-{self.id}",
+            on_progress=self._record,
+            stop=self.stop_event,
+            wait=5.0,
+        )
 
     def state(self) -> dict[str, Any]:
         """The batch as the API returns it (see :class:`noughts.web.models.BatchState`)."""

@@ -1,7 +1,8 @@
-"""The arena's limits: what one request may ask of the server.
+"""The arena's limits: what one request may ask of the server, and what the server may spend.
 
 Every endpoint that does work checks its input against these before starting, and refuses over
-the limit with a 4xx answer saying which limit and how to stay under it.
+the limit with a 4xx answer saying which limit and how to stay under it. The heavy work runs in
+the worker processes of :mod:`noughts.web.workers`, sized and capped by the fields below.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ class Limits:
     default_solve_seconds: float = 2.0
     """The solver's budget when a request gives none."""
     max_agent_seconds: float = 10.0
-    """The longest an agent's move may take before the request is refused."""
+    """The longest move time limit an agent spec may ask for (``seconds=``)."""
+    default_agent_seconds: float = 3.0
+    """An agent's move time limit when its spec gives none."""
     max_request_bytes: int = 1_000_000
     """The largest request body (uploads included)."""
     max_batch_games: int = 10_000
@@ -35,7 +38,40 @@ class Limits:
     """Games whose solver engines (with their transposition tables) are kept between requests."""
     max_training_episodes: int = 2_000_000
     """The most episodes one training run may ask for."""
-    max_minimax_depth: int = 12
-    """The deepest minimax an agent spec may ask for."""
+    max_minimax_depth: int = 6
+    """The deepest minimax an agent spec may ask for (depth 12 would not answer in a move's time)."""
     max_mcts_simulations: int = 200_000
     """The most MCTS simulations per move an agent spec may ask for."""
+    max_training_seconds: float = 300.0
+    """The longest one training run may take (it stops then, and its agent can be saved)."""
+    max_batch_seconds: float = 600.0
+    """The longest one batch may take."""
+    max_upload_unpacked: int = 64 * 2**20
+    """The most bytes an uploaded agent's zip may unpack to."""
+    max_memory: int = 1536 * 2**20
+    """The ceiling on the server's memory, its workers included (1.5 GiB)."""
+    server_memory: int = 512 * 2**20
+    """What the ceiling keeps for the server's own process and the process workers are forked
+    from; the rest is shared among the workers."""
+    workers: int = 3
+    """Worker processes for the heavy work (solves, counts, analyses, moves, batches, training)."""
+    play_reserve: int = 1
+    """Workers kept for the moves of games in play, whatever analyses and jobs are running."""
+    per_client: int = 8
+    """Tasks one client (an address) may have running at once."""
+    queue_seconds: float = 0.25
+    """The longest a request waits for a free worker before it is refused (429)."""
+    start_seconds: float = 60.0
+    """The longest the first requests wait while the workers start."""
+    kill_grace: float = 0.5
+    """Seconds past its budget after which a task's worker is killed."""
+    load_seconds: float = 20.0
+    """Seconds a worker may take to build or load an agent (a saved agent's tables) before its
+    move's clock starts."""
+    allowed_hosts: tuple[str, ...] | None = None
+    """Host headers the arena answers (None: any); ``noughts serve`` on a loopback address sets
+    the loopback names, so a web page elsewhere cannot reach it by rebinding a name."""
+
+    def worker_memory(self) -> int:
+        """Each worker's share of the memory ceiling, in bytes."""
+        return max(64 * 2**20, (self.max_memory - self.server_memory) // max(1, self.workers))

@@ -26,6 +26,7 @@ __all__ = [
     "NewGame",
     "Preset",
     "SaveRequest",
+    "SeatsRequest",
     "SuggestRequest",
     "Suggestion",
     "TrainingRequest",
@@ -42,7 +43,8 @@ def _spec() -> Any:
 
 AGENT_HELP = (
     "human, or an agent: random, perfect, perfect:tie=random, minimax:depth=3, mcts:sims=500, "
-    "saved:NAME (a saved agent by its registry name)."
+    "pairing, saved:NAME (a saved agent by its registry name); any agent with seconds=S for its "
+    "move time limit (the arena's default otherwise). Names are lower case, read exactly."
 )
 
 
@@ -61,11 +63,12 @@ class ErrorMessage(BaseModel):
 
 
 class Preset(BaseModel):
-    """A game from the sources, ready to pick."""
+    """A game from the sources, ready to pick, with the opponent that answers it in time."""
 
     spec: str
     name: str
     note: str
+    opponent: str
 
 
 class GameInfo(BaseModel):
@@ -161,6 +164,21 @@ class GameState(BaseModel):
     result: str | None
     notation: str
     view: dict[str, Any]
+    decision: dict[str, Any] | None = Field(
+        default=None,
+        description="The last agent move: by, move, proven (true: proven best; false: the perfect player's "
+        "fallback, not proven; null: the agent claims nothing), note, seconds. Null after a person's move.",
+    )
+    error: str | None = Field(default=None, description="The last agent failure, until the game moves on.")
+    owned: bool = Field(default=True, description="Whether changes to the game need its token.")
+    token: str | None = Field(default=None, description="The game's token: given once, when the game starts.")
+
+
+class SeatsRequest(_Strict):
+    """Change who plays x or o (either or both): ``human`` or an agent spec."""
+
+    x: str | None = Field(default=None, min_length=1, max_length=100, description=AGENT_HELP)
+    o: str | None = Field(default=None, min_length=1, max_length=100, description=AGENT_HELP)
 
 
 class AnalyseRequest(_Strict):
@@ -197,11 +215,13 @@ class SuggestRequest(_Strict):
 
 
 class Suggestion(BaseModel):
-    """An agent's choice."""
+    """An agent's choice, and whether it is proven best (as in a game's ``decision``)."""
 
     agent: str
     move: dict[str, Any]
     seconds: float
+    proven: bool | None = None
+    note: str = ""
 
 
 class BatchRequest(_Strict):

@@ -5,11 +5,26 @@ The store is the record: a game is written when it starts and every move when it
 and :meth:`GameService.get` reopens any game by replaying its recorded moves. Live games are
 kept in memory too (the positions along the game, so undo is free), each with a lock, so two
 requests on one game are served one after the other and neither move is lost.
+
+A game that need not end (marks vanish or move) between two agents stops after the game's
+``properties.truncation`` moves, recorded as a draw by the move cap; a person at the board plays
+on as long as they like.
+**Ownership.** A game is created with an unguessable token (returned once, with the new game;
+only its SHA-256 is recorded). Anyone may watch a game; moving, undoing, asking its agent to
+move and changing its seats need the token (:class:`NotOwner`, HTTP 403, otherwise).
+
+**Games that cannot die.** An agent's move is made in a worker process under the agent's move
+time limit, without holding the game's lock: a person may undo or change a seat meanwhile (the
+late move is then dropped, :class:`StaleGame`). When an agent fails (out of time, out of memory,
+a saved agent that cannot play this game) the game records the error and stays as it was: undo
+works, and any seat can be handed to a person or to another agent at any time.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import hmac
 import secrets
 import threading
 from collections import OrderedDict
@@ -19,13 +34,14 @@ from typing import Any
 import numpy as np
 
 import noughts
-from noughts.core import Game, Move, NotationError, NoughtsError, Player, Position
+from noughts.core import Game, LimitExceeded, Move, NotationError, NoughtsError, Outcome, Player, Position
 from noughts.store import GameRecord, Store, StoreError
 from noughts.web.boards import board_view, move_at_slot, move_info
-from noughts.web.engines import HUMAN, AgentPool
+from noughts.web.engines import HUMAN, AgentCatalogue
 from noughts.web.limits import Limits
+from noughts.web.workers import Busy, WorkerPool
 
-__all__ = ["GameNotFound", "GameService", "LiveGame", "StaleGame", "check_game"]
+__all__ = ["GameNotFound", "GameService", "LiveGame", "NotOwner", "StaleGame", "check_game"]
 
 
 class GameNotFound(NoughtsError):
@@ -34,6 +50,15 @@ class GameNotFound(NoughtsError):
 
 class StaleGame(NoughtsError):
     """A move sent against an older state of a game than the one recorded (another client moved)."""
+
+
+class NotOwner(NoughtsError):
+    """A change asked of a game without its token: watching is for everyone, playing for its owner."""
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a game's token."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 @functools.lru_cache(maxsize=256)
@@ -66,6 +91,11 @@ class LiveGame:
     moves: list[Move]
     rng: np.random.Generator
     finished: bool = False
+    capped: bool = False
+    """Stopped at the move cap of a game that need not end (two agents): a draw."""
+    token: str | None = None  # the token's SHA-256 (None: a game recorded before tokens)
+    last: dict[str, Any] | None = None  # the last agent move: proven or not, and why
+    error: str | None = None  # the last agent failure, until the game moves on
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -85,7 +115,7 @@ class LiveGame:
     def state(self) -> dict[str, Any]:
         """The game as the API returns it (see :class:`noughts.web.models.GameState`)."""
         game, position = self.game, self.position
-        outcome = position.outcome()
+        outcome = Outcome.DRAW if self.capped else position.outcome()
         turn = None if outcome is not None else self.player(position.to_move)
         return {
             "id": self.id,
@@ -100,45 +130,79 @@ class LiveGame:
             "turn": turn,
             "over": outcome is not None,
             "outcome": None if outcome is None else outcome.value,
-            "result": None if outcome is None else game.outcome_text(outcome),
+            "result": None
+            if outcome is None
+            else "draw by the move cap"
+            if self.capped
+            else game.outcome_text(outcome),
             "notation": game.notation_help(),
             "view": {
                 **board_view(game, position),
                 "last": move_info(game, self.moves[-1]) if self.moves else None,
             },
+            "decision": self.last,
+            "error": self.error,
+            "owned": self.token is not None,
         }
+
+    def check_token(self, token: str | None) -> None:
+        """``NotOwner`` unless ``token`` is this game's (games recorded before tokens are open)."""
+        if self.token is None:
+            return
+        if not token or not hmac.compare_digest(token_hash(token), self.token):
+            raise NotOwner(
+                f"game {self.id} belongs to whoever started it: you can watch it, but moving, undoing and "
+                "changing seats need its token (the X-Game-Token header or ?token=, as given when it started)"
+            )
 
 
 class GameService:
     """Start, continue, take back and list the arena's games, every change recorded in ``store``."""
 
-    def __init__(self, store: Store, agents: AgentPool, limits: Limits):
+    def __init__(self, store: Store, agents: AgentCatalogue, pool: WorkerPool, limits: Limits):
         self.store = store
         self.agents = agents
+        self.pool = pool
         self.limits = limits
         self._live: OrderedDict[int, LiveGame] = OrderedDict()
         self._lock = threading.Lock()
 
     # -- starting and finding games ---------------------------------------------------------------
 
-    def create(self, spec: str, x: str, o: str, position: str | None = None) -> LiveGame:
+    def _check_players(self, game: Game, x: str, o: str) -> tuple[str, str]:
+        players = (self.agents.check(x), self.agents.check(o))
+        for who, spec in zip(("x", "o"), players, strict=True):
+            why = self.agents.playable(spec, game)
+            if why is not None:
+                raise NoughtsError(f"{spec} cannot play {game} ({who}'s seat): {why}")
+        return players
+
+    def create(self, spec: str, x: str, o: str, position: str | None = None) -> tuple[LiveGame, str]:
         """Start a game of ``spec`` between ``x`` (first) and ``o`` (second), each ``human`` or an
-        agent spec, from the empty board or ``position`` (its text).
+        agent spec, from the empty board or ``position`` (its text). Returns the game and its
+        token (see the module docstring).
         """
         game = check_game(spec, self.limits)
-        players = (self.agents.check(x), self.agents.check(o))
+        players = self._check_players(game, x, o)
         start = game.start() if position is None or not position.strip() else game.parse(position)
         start_text = None if start == game.start() else start.text()
         seed = secrets.randbits(63)
+        token = secrets.token_urlsafe(24)
+        digest = token_hash(token)
         gid = self.store.new_game(
-            str(game), players[0], players[1], source="web", start=start_text, metadata={"seed": seed}
+            str(game),
+            players[0],
+            players[1],
+            source="web",
+            start=start_text,
+            metadata={"seed": seed, "token": digest},
         )
-        live = LiveGame(gid, game, players, [start], [], np.random.default_rng(seed))
+        live = LiveGame(gid, game, players, [start], [], np.random.default_rng(seed), token=digest)
         if start.is_terminal():
             self.store.finish_game(gid, start.outcome())
             live.finished = True
         self._keep(live)
-        return live
+        return live, token
 
     def _keep(self, live: LiveGame) -> None:
         with self._lock:
@@ -174,10 +238,18 @@ class GameService:
             positions.append(position)
             moves.append(move)
         seed = int(record.metadata.get("seed", 0)) + len(record.moves)
+        token = record.metadata.get("token")
         live = LiveGame(
-            record.id, game, (record.first, record.second), positions, moves, np.random.default_rng(seed)
+            record.id,
+            game,
+            (record.first, record.second),
+            positions,
+            moves,
+            np.random.default_rng(seed),
+            token=token if isinstance(token, str) else None,
         )
         live.finished = record.status == "finished"
+        live.capped = live.finished and not position.is_terminal()
         return live
 
     def summaries(self, status: str | None = None, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
@@ -223,6 +295,8 @@ class GameService:
         """
         cls._check_ply(live, ply)
         position = live.position
+        if live.capped:
+            raise NoughtsError(f"game {live.id} is over (a draw by the move cap)")
         if position.is_terminal():
             raise NoughtsError(f"game {live.id} is over ({live.game.outcome_text(position.outcome())})")  # type: ignore[arg-type]
         return position
@@ -240,7 +314,12 @@ class GameService:
             )
         live.positions.append(position)
         live.moves.append(move)
+        live.error = None
         outcome = position.outcome()
+        cap = live.game.properties.truncation
+        if outcome is None and cap is not None and live.ply >= cap and HUMAN not in live.players:
+            live.capped = True
+            outcome = Outcome.DRAW
         if outcome is not None:
             self.store.finish_game(live.id, outcome)
             live.finished = True
@@ -252,11 +331,13 @@ class GameService:
         action: int | None = None,
         ply: int | None = None,
         key: int | None = None,
+        token: str | None = None,
     ) -> LiveGame:
         """A person's move in game ``gid``: in notation, as an integer action, or as the slot
         ``key`` of a click on the board (see :mod:`noughts.web.boards`); exactly one of them.
         """
         live = self.get(gid)
+        live.check_token(token)
         with live.lock:
             position = self._position_to_play(live, ply)
             if live.player(position.to_move) != HUMAN:
@@ -276,26 +357,103 @@ class GameService:
                     assert key is not None
                     chosen = move_at_slot(live.game, position, key)
                 live.game.check_move(position, chosen)
+            live.last = None
             self._record(live, chosen)
         return live
 
-    def turn(self, gid: int, ply: int | None = None) -> tuple[LiveGame, dict[str, Any]]:
-        """The agent to move in game ``gid`` makes its move; returns the game and the move."""
+    def turn(
+        self,
+        gid: int,
+        ply: int | None = None,
+        token: str | None = None,
+        client: str = "local",
+        since: float | None = None,
+    ) -> tuple[LiveGame, dict[str, Any]]:
+        """The agent to move in game ``gid`` makes its move within its time limit (in a worker;
+        see the module docstring); returns the game and the move.
+        """
         live = self.get(gid)
+        live.check_token(token)
         with live.lock:
             position = self._position_to_play(live, ply)
             spec = live.player(position.to_move)
             if spec == HUMAN:
                 raise NoughtsError(f"it is the person's turn in game {gid}: send their move")
-            move = self.agents.choose(spec, position, live.rng)
+            at = live.ply
+            seed = int(live.rng.integers(2**63))
+        game = live.game
+        try:
+            inline = self.agents.inline(spec)
+            if inline is not None:
+                move = inline.choose(position, np.random.default_rng(seed))
+                decision: dict[str, Any] = {
+                    "move": game.format_move(move),
+                    "proven": None,
+                    "note": "",
+                    "seconds": 0.0,
+                }
+            else:
+                resolved = self.agents.resolve(spec)
+                decision = self.pool.run(
+                    "move",
+                    {
+                        "game": str(game),
+                        "position": position.text(),
+                        "agent": resolved.spec,
+                        "seed": seed,
+                        "seconds": resolved.seconds,
+                    },
+                    seconds=resolved.seconds,
+                    client=client,
+                    lane="play",
+                    game=str(game),
+                    startup=self.limits.load_seconds,
+                    since=since,
+                )
+                move = game.read_move(position, decision["move"])
+        except Busy:
+            raise  # the arena is busy, not the agent at fault: ask again later
+        except NoughtsError as e:
+            message = f"{spec} could not move: {e}"
+            with live.lock:
+                if live.ply == at:
+                    live.error = message
+            failed = LimitExceeded(message) if isinstance(e, LimitExceeded) else NoughtsError(message)
+            raise failed from None
+        with live.lock:
+            if live.ply != at or live.player(position.to_move) != spec or live.position != position:
+                raise StaleGame(
+                    f"game {gid} changed while {spec} was thinking (a move, an undo or a seat change); its move is dropped"
+                )
+            live.last = {
+                "by": spec,
+                "move": decision["move"],
+                "proven": decision.get("proven"),
+                "note": decision.get("note", ""),
+                "seconds": round(float(decision.get("seconds", 0.0)), 3),
+            }
             self._record(live, move)
         return live, move_info(live.game, move)
 
-    def undo(self, gid: int, plies: int | None = None) -> LiveGame:
+    def seats(self, gid: int, x: str | None, o: str | None, token: str | None = None) -> LiveGame:
+        """Change who plays either seat, at any time (a person takes over, an agent takes over)."""
+        live = self.get(gid)
+        live.check_token(token)
+        with live.lock:
+            players = self._check_players(
+                live.game, x if x is not None else live.players[0], o if o is not None else live.players[1]
+            )
+            self.store.set_players(gid, players[0], players[1])
+            live.players = players
+            live.error = None
+        return live
+
+    def undo(self, gid: int, plies: int | None = None, token: str | None = None) -> LiveGame:
         """Take back ``plies`` moves, or by default back to the last position where a person was
         to move (one ply when no person plays).
         """
         live = self.get(gid)
+        live.check_token(token)
         with live.lock:
             if live.finished:
                 raise NoughtsError(f"game {gid} is over and recorded as such; start a new game to try again")
@@ -312,4 +470,6 @@ class GameService:
                 self.store.undo_move(gid)
                 live.positions.pop()
                 live.moves.pop()
+            live.last = None
+            live.error = None
         return live

@@ -1,14 +1,16 @@
 """Training learners from the browser, and the arena's registry of saved agents.
 
 A training run is a background job (:mod:`noughts.web.jobs`) over
-:func:`noughts.learn.train.train`: after each chunk of episodes it adds a point to the run's
+:func:`noughts.learn.train.train`, run in a worker process within
+:attr:`Limits.max_training_seconds` and the worker's memory share: after each chunk of episodes it adds a point to the run's
 series (the chunk's first-player win, draw and second-player win rates, epsilon, the table's
 size, the oracle grade where the learner grades itself fast), which the page charts. A run is
 recorded in the store (``runs``) when it starts and when it ends. A finished or stopped run's
 agent can be saved under a name: the files go to the arena's agents folder (beside the store)
 and the name into the store's registry, so seats and batches name it ``saved:NAME``; it can be
-downloaded as a zip of its JSON and ``.npz``, and a zip of that form can be uploaded (loaded and
-validated by :func:`noughts.agents.saved.load_agent`, then saved again under the new name).
+downloaded as a zip of its JSON and ``.npz``, and a zip of that form can be uploaded (its
+directory checked before anything is unpacked, then loaded and validated by
+:func:`noughts.agents.saved.load_agent` in a worker, then copied under the new name).
 """
 
 from __future__ import annotations
@@ -19,22 +21,29 @@ import io
 import json
 import re
 import tempfile
-import time
+import threading
 import zipfile
 from pathlib import Path
 from typing import Any
 
-from noughts.agents.saved import load_agent, save_agent
+from noughts.agents.saved import copy_saved
 from noughts.core import Game, NoughtsError
-from noughts.learn.train import DEFAULT_RATE, LEARNERS, learner_class, train
+from noughts.core.archive import check_zip, open_zip, read_member
+from noughts.learn.train import LEARNERS, learner_class
 from noughts.store import Store
 from noughts.web.jobs import Job
+from noughts.web.limits import Limits
+from noughts.web.workers import WorkerPool
 
 __all__ = ["AgentFiles", "TrainingJob", "check_name", "learners"]
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,39}$")
 MAX_POINTS = 400
 """Points of a run's series kept for the charts (older ones are thinned)."""
+
+START_WAIT = 4.0
+"""Seconds a request to train waits for the worker to build its learner, so that bad options
+and hopeless games are refused in the answer itself."""
 
 
 def check_name(name: str) -> str:
@@ -68,12 +77,23 @@ def learners() -> list[dict[str, str]]:
 
 
 class TrainingJob(Job):
-    """One learner trained for ``episodes`` episodes in chunks, its progress kept as a series."""
+    """One learner trained for ``episodes`` episodes in a worker (see :mod:`noughts.web.jobs`),
+    its progress kept as a series; its agent is saved to ``out`` when it ends or is stopped.
+    """
 
     kind = "training"
 
     def __init__(
-        self, run_id: int, game: Game, learner: str, options: dict[str, str], episodes: int, store: Store
+        self,
+        run_id: int,
+        game: Game,
+        learner: str,
+        options: dict[str, str],
+        episodes: int,
+        store: Store,
+        pool: WorkerPool,
+        limits: Limits,
+        out: Path,
     ):
         super().__init__(run_id)
         self.game = game
@@ -81,49 +101,56 @@ class TrainingJob(Job):
         self.options = options
         self.episodes = episodes
         self.store = store
-        self.learner: Any = learner_class(learner).from_options(game, **options)  # refuses bad options now
+        self.pool = pool
+        self.limits = limits
+        self.out = out
         self.series: list[dict[str, Any]] = []
         self.done = 0
         self.saved: str | None = None
-        self._last_grade = 0.0
+        self.exception: NoughtsError | None = None
+        self.started_event = threading.Event()
+        self.file: Path | None = None
+
+    def _point(self, point: dict[str, Any]) -> None:
+        if point.get("started"):
+            self.started_event.set()
+            return
+        self.series.append(point)
+        if len(self.series) > MAX_POINTS:
+            self.series = self.series[::2]
+        self.done = int(point["episodes"])
 
     def run(self) -> None:
-        rate = DEFAULT_RATE.new_state()
-        previous = [0, 0, 0]
-        chunk = max(100, min(5000, self.episodes // 60))
-
-        def on_chunk(episodes: int) -> None:
-            counts = [int(rate.counts[i]) for i in range(3)]
-            delta = [c - p for c, p in zip(counts, previous, strict=True)]
-            previous[:] = counts
-            total = max(sum(delta), 1)
-            point: dict[str, Any] = {
-                "episodes": int(episodes),
-                "first": delta[0] / total,
-                "draw": delta[1] / total,
-                "second": delta[2] / total,
-                "epsilon": _epsilon(self.learner),
-                "size": _table_size(self.learner),
-                "grade": None,
-            }
-            now = time.perf_counter()
-            if hasattr(self.learner, "policy_grade") and now - self._last_grade > 0.5:
-                point["grade"] = float(self.learner.policy_grade())
-                self._last_grade = time.perf_counter()
-            self.series.append(point)
-            if len(self.series) > MAX_POINTS:
-                self.series = self.series[::2]
-            self.done = int(episodes)
-            if self.stop_event.is_set():
-                raise _Stopped
-
         try:
-            train(self.learner, max_episodes=self.episodes, chunk=chunk, rate=rate, on_chunk=on_chunk)
-        except _Stopped:
-            pass
+            result = self.pool.run(
+                "train",
+                {
+                    "game": str(self.game),
+                    "learner": self.learner_kind,
+                    "options": self.options,
+                    "episodes": self.episodes,
+                    "seconds": self.limits.max_training_seconds,
+                    "out": str(self.out),
+                },
+                seconds=self.limits.max_training_seconds
+                + 30,  # the run stops itself at its time; then it saves
+                lane="job",
+                client=f"job-training-{self.id}",
+                on_progress=self._point,
+                stop=self.stop_event,
+                wait=5.0,
+            )
+        except NoughtsError as e:
+            self.exception = e
+            self.store.set_run_status(self.id, "failed")
+            raise
         finally:
-            status = "stopped" if self.stop_event.is_set() else "finished"
-            self.store.set_run_status(self.id, status)
+            self.started_event.set()
+        self.done = int(result["episodes"])
+        self.file = Path(result["file"])
+        if result["status"] == "stopped":
+            self.stop_event.set()
+        self.store.set_run_status(self.id, "stopped" if self.stop_event.is_set() else "finished")
 
     def state(self) -> dict[str, Any]:
         """The run as the API returns it."""
@@ -142,44 +169,28 @@ class TrainingJob(Job):
         }
 
 
-class _Stopped(Exception):
-    """Raised from a run's progress callback to end it after the chunk in hand."""
-
-
-def _epsilon(learner: Any) -> float | None:
-    value = getattr(learner, "epsilon", None)
-    if value is None:
-        value = getattr(getattr(learner, "config", None), "epsilon", None)
-    return None if value is None else float(value)
-
-
-def _table_size(learner: Any) -> int | None:
-    summary = getattr(learner, "summary", None)
-    if summary is not None:
-        data = summary()
-        for key in ("positions", "states", "table_size"):
-            if key in data:
-                return int(data[key])
-    space = getattr(learner, "space", None)
-    size = getattr(space, "size", None)
-    return None if size is None else int(size)
-
-
 class AgentFiles:
     """The arena's saved agents: files in ``folder``, names in the store's registry."""
 
-    def __init__(self, store: Store, folder: Path):
+    def __init__(self, store: Store, folder: Path, pool: WorkerPool, limits: Limits):
         self.store = store
         self.folder = folder
+        self.pool = pool
+        self.limits = limits
 
-    def save(self, name: str, agent: Any, game: Game | str, metadata: dict[str, Any]) -> dict[str, Any]:
-        """Save ``agent`` as ``name`` (refused if the name is taken) and register it."""
+    def _free(self, name: str) -> None:
         check_name(name)
         if any(a.name == name for a in self.store.agents()):
             raise NoughtsError(f"there is already an agent named {name!r}; choose another name")
-        path = save_agent(agent, self.folder / f"{name}.json")
-        kind = str(json.loads(path.read_text())["kind"])
-        record = self.store.register_agent(name, kind, path=path, spec=str(game), metadata=metadata)
+
+    def register(self, name: str, source: Path, metadata: dict[str, Any]) -> dict[str, Any]:
+        """Copy the saved agent at ``source`` to ``name`` in the arena's folder and register it."""
+        self._free(name)
+        path = copy_saved(source, self.folder / f"{name}.json")
+        doc = json.loads(path.read_text())
+        record = self.store.register_agent(
+            name, str(doc["kind"]), path=path, spec=str(doc["game"]), metadata=metadata
+        )
         return {"name": record.name, "kind": record.kind, "game": record.spec, "spec": f"saved:{name}"}
 
     def zip_of(self, name: str) -> bytes:
@@ -197,27 +208,33 @@ class AgentFiles:
                 z.write(p, p.name)
         return buffer.getvalue()
 
-    def upload(self, name: str, data: bytes) -> dict[str, Any]:
-        """Register a zip of a saved agent's ``.json`` and ``.npz`` under ``name``, after loading
-        it (every check of :func:`noughts.agents.saved.load_agent`).
+    def upload(self, name: str, data: bytes, client: str = "local") -> dict[str, Any]:
+        """Register a zip of a saved agent's ``.json`` and ``.npz`` under ``name``. The zip's
+        directory is checked before anything is unpacked (:mod:`noughts.core.archive`: sizes,
+        members, encryption, compression); the agent is then loaded and validated in a worker
+        (every check of :func:`noughts.agents.saved.load_agent`), and only then registered.
         """
-        check_name(name)
-        try:
-            archive = zipfile.ZipFile(io.BytesIO(data))
-        except zipfile.BadZipFile:
-            raise NoughtsError("the upload is not a zip file; upload the zip that Download gives") from None
-        with archive, tempfile.TemporaryDirectory(dir=self.folder) as tmp:
-            members = archive.infolist()
+        self._free(name)
+        archive = open_zip(data, what="the upload")
+        with archive, tempfile.TemporaryDirectory(dir=self.folder, prefix=".upload-") as tmp:
+            members = check_zip(
+                archive, what="the upload", max_bytes=self.limits.max_upload_unpacked, max_members=2
+            )
             jsons = [m for m in members if m.filename.endswith(".json")]
             npzs = [m for m in members if m.filename.endswith(".npz")]
             if len(members) != 2 or len(jsons) != 1 or len(npzs) != 1:
                 raise NoughtsError("the zip must hold one agent: its .json and its .npz, nothing else")
             for m in members:
-                if "/" in m.filename or "\\" in m.filename or m.filename.startswith("."):
-                    raise NoughtsError(f"the zip's file {m.filename!r} is not a plain file name")
-                if m.file_size > 512 * 2**20:
-                    raise NoughtsError(f"the zip's file {m.filename!r} is too large")
-                (Path(tmp) / m.filename).write_bytes(archive.read(m))
-            agent = load_agent(Path(tmp) / jsons[0].filename)
-            meta = json.loads((Path(tmp) / jsons[0].filename).read_text())
-            return self.save(name, agent, str(meta["game"]), {"uploaded": True})
+                (Path(tmp) / m.filename).write_bytes(read_member(archive, m, what="the upload"))
+            source = Path(tmp) / jsons[0].filename
+            self.pool.run("inspect", {"path": str(source)}, seconds=30.0, client=client, lane="work")
+            return self.register(name, source, {"uploaded": True})
+
+
+def wait_started(job: TrainingJob) -> None:
+    """Wait (briefly) for a run's learner to be built in its worker; raise its refusal (bad
+    options, a game too large for a table) if it was refused.
+    """
+    job.started_event.wait(START_WAIT)
+    if job.exception is not None:
+        raise job.exception

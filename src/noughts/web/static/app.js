@@ -6,18 +6,34 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // -- the API -----------------------------------------------------------------------------------------
 
+// games are changed with their token (given when they start): kept here and in the page's URL
+const tokens = {
+  get(id) { try { return JSON.parse(localStorage.getItem("noughts.tokens") || "{}")[id] || null; } catch (e) { return null; } },
+  set(id, token) {
+    if (!token) return;
+    let all = {};
+    try { all = JSON.parse(localStorage.getItem("noughts.tokens") || "{}"); } catch (e) { all = {}; }
+    all[id] = token;
+    try { localStorage.setItem("noughts.tokens", JSON.stringify(all)); } catch (e) { /* private mode: the URL keeps it */ }
+  },
+};
+
 async function api(path, body, method) {
   const init = { method: method || (body === undefined ? "GET" : "POST"), headers: {} };
+  if (init.method !== "GET") init.headers["X-Noughts-Client"] = "page";
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
+  const game = path.match(/^\/api\/games\/(\d+)\//);
+  if (game && tokens.get(game[1])) init.headers["X-Game-Token"] = tokens.get(game[1]);
   const response = await fetch(path, init);
   let data = null;
   try { data = await response.json(); } catch (e) { data = null; }
   if (!response.ok) {
     const error = new Error((data && data.error) || `${response.status} ${response.statusText}`);
     error.status = response.status;
+    error.retryAfter = Number(response.headers.get("Retry-After") || 0);
     throw error;
   }
   return data;
@@ -37,6 +53,7 @@ function el(tag, attrs, ...children) {
   for (const [k, v] of Object.entries(attrs || {})) {
     if (k === "class") node.className = v;
     else if (k === "text") node.textContent = v;
+    else if (k === "style") node.style.cssText = v;  // through the CSSOM: the CSP forbids style attributes
     else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
     else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
   }
@@ -60,14 +77,33 @@ function valueTitle(m) {
   return `${m.move}: ${m.verdict === "win" ? "win" : "loss"} in ${m.plies} ${m.plies === 1 ? "ply" : "plies"}`;
 }
 
-// view: the API's board view; opts: onSlot(key), evaluation, hint (notation list), last
+// view: the API's board view; opts: onSlot(key), evaluation, hint (notation list), last,
+// selected (Morris: the key of the mark picked up, whose slides are shown)
 function renderBoard(container, view, opts) {
   opts = opts || {};
   container.replaceChildren();
+  const selected = opts.selected === undefined ? null : opts.selected;
   const legal = new Map();
-  for (const m of view.moves) if (m.key !== null) legal.set(m.key, m);
+  const origins = new Set();
+  for (const m of view.moves) {
+    if (m.key === null) continue;
+    if (m.from === undefined) legal.set(m.key, m);
+    else {
+      origins.add(m.from);
+      if (m.from === selected) legal.set(m.key, m);
+    }
+  }
   const values = new Map();
-  if (opts.evaluation) for (const m of opts.evaluation.moves) if (m.key !== null) values.set(m.key, m);
+  if (opts.evaluation) {
+    for (const m of opts.evaluation.moves) {
+      if (m.key === null) continue;
+      if (m.from === undefined) values.set(m.key, m);
+      else if (m.from === selected) values.set(m.key, m);
+      else if (selected === null && !values.has(m.from)) values.set(m.from, m); // a mark's best slide (moves come best first)
+    }
+  }
+  const lifetimes = view.lifetimes || {};
+  const leaving = view.leaving === undefined ? null : view.leaving;
   const hinted = new Set();
   if (opts.hint) for (const m of view.moves) if (opts.hint.includes(m.move) && m.key !== null) hinted.add(m.key);
   const line = new Set(view.highlight || []);
@@ -114,20 +150,33 @@ function renderBoard(container, view, opts) {
         if (line.has(slot.key)) classes.push("line");
         if (hinted.has(slot.key)) classes.push("hinted");
         if (slot.key === forbidden) classes.push("forbidden");
+        if (slot.key === leaving) classes.push("leaving");
+        if (origins.has(slot.key)) classes.push(slot.key === selected ? "origin selected" : "origin legal");
         const v = values.get(slot.key);
         if (v) classes.push("v-" + v.verdict);
-        const label = cell.name + (slot.mark !== "." ? `, ${slot.mark}` : "") + (v ? `, ${valueTitle(v)}` : "");
+        const age = lifetimes[String(slot.key)];
+        const label = cell.name + (slot.mark !== "." ? `, ${slot.mark}` : "") + (age !== undefined ? `, ${age} ${age === 1 ? "ply" : "plies"} left` : "") + (slot.key === leaving ? ", leaves after this move" : "") + (v ? `, ${valueTitle(v)}` : "");
         const button = el("button", {
           class: classes.join(" "), "data-key": slot.key, "aria-label": label, title: label,
           onclick: () => opts.onSlot && opts.onSlot(slot.key, cell.name),
         }, slot.mark === "x" ? "×" : slot.mark === "o" ? "○" : "");
+        if (age !== undefined) button.append(el("span", { class: "age", text: String(age) }));
         if (v) button.append(el("span", { class: "val", text: valueLabel(v) }));
         grid.append(button);
       }
     }
     const node = el("div", { class: "panel" + (dead ? " dead" : "") });
     if (panel.title) node.append(el("div", { class: "panel-title", text: panel.title }));
-    node.append(grid);
+    if (panel.columns && panel.rows) {
+      // rows and columns labelled as moves are typed (b2; 2,1,3 on n^d boards: layer, row, column)
+      const framed = el("div", { class: "framed" });
+      framed.append(el("div", { class: "corner" }), el("div", { class: "col-labels", style: `grid-template-columns: repeat(${cols}, var(--cell))` },
+        ...panel.columns.map((c) => el("span", { class: "axis", text: c }))));
+      framed.append(el("div", { class: "row-labels" }, ...panel.rows.map((r) => el("span", { class: "axis", text: r }))), grid);
+      node.append(framed);
+    } else {
+      node.append(grid);
+    }
     container.append(node);
   });
   if (view.panel_columns > 1 && view.layout === "layers" && view.panels.length > view.panel_columns) {
@@ -148,6 +197,19 @@ function extraInfo(container, view, state, onPass) {
     if (view.step.kind === "veto" && onPass) container.append(el("button", { id: "veto-pass", onclick: onPass, text: "Pass (veto nothing)" }));
   }
   if (view.score) container.append(el("span", { class: "pill", text: "Score: " + Object.entries(view.score).map(([k, v]) => `${k} ${v}`).join(", ") }));
+  if (view.lifetimes !== undefined) {
+    const names = {};
+    for (const p of view.panels) for (const row of p.cells) for (const c of row) if (c) names[c.slots[0].key] = c.name;
+    const text = view.leaving !== null && view.leaving !== undefined
+      ? `${names[view.leaving]} leaves after this move (numbers: plies each mark has left)`
+      : "Marks vanish when their time is up (numbers: plies each mark has left)";
+    container.append(el("span", { class: "pill", text }));
+  }
+  if (view.in_hand) {
+    const hand = Object.entries(view.in_hand).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`);
+    const text = view.phase === "moving" ? "Moving: click a mark, then an adjacent empty cell" : `To place: ${hand.join(", ")}`;
+    container.append(el("span", { class: "pill", text }));
+  }
   if (view.rings_left) {
     for (const [mark, left] of Object.entries(view.rings_left)) {
       container.append(el("span", { class: "pill" }, el("b", { class: "mark-" + mark, text: mark }), ` holds ${left.small} small, ${left.medium} medium, ${left.large} large`));
@@ -185,7 +247,16 @@ function arrowNavigation(board) {
 
 // -- shared pickers -----------------------------------------------------------------------------------
 
-const common = { presets: [], agents: [] };
+const common = { presets: [], agents: [], byGame: {} };
+
+// the agents that can play a game (a saved agent plays the game it was trained on)
+async function agentsFor(spec) {
+  if (!spec) return common.agents;
+  if (!common.byGame[spec]) {
+    try { common.byGame[spec] = await api(`/api/agents?game=${encodeURIComponent(spec)}`); } catch (e) { return common.agents; }
+  }
+  return common.byGame[spec];
+}
 
 async function loadCommon() {
   const [presets, agents] = await Promise.all([api("/api/presets"), api("/api/agents")]);
@@ -194,25 +265,50 @@ async function loadCommon() {
   for (const select of document.querySelectorAll(".game-preset")) {
     select.replaceChildren(...presets.map((p) => el("option", { value: p.spec, text: `${p.name} — ${p.spec}`, title: p.note })));
     select.append(el("option", { value: "", text: "Other (type a spec)" }));
-    const spec = select.closest(".card").querySelector(".game-spec");
-    select.addEventListener("change", () => { if (select.value) spec.value = select.value; });
-    spec.addEventListener("input", () => { select.value = presets.some((p) => p.spec === spec.value) ? spec.value : ""; });
+    const card = select.closest(".card");
+    const spec = card.querySelector(".game-spec");
+    select.addEventListener("change", () => {
+      if (!select.value) return;
+      spec.value = select.value;
+      const preset = presets.find((p) => p.spec === select.value);
+      const o = card.querySelector("#play-o");
+      if (o && preset) delete o.dataset.touched;  // a new game: its default opponent, unless chosen after
+      fillAgents(card, preset && preset.opponent);
+    });
+    let timer = null;
+    spec.addEventListener("input", () => {
+      select.value = presets.some((p) => p.spec === spec.value) ? spec.value : "";
+      clearTimeout(timer);
+      timer = setTimeout(() => fillAgents(card), 400);
+    });
   }
-  fillAgents();
+  await Promise.all([...document.querySelectorAll(".game-preset")].map((s) => fillAgents(s.closest(".card"))));
 }
 
-function fillAgents() {
-  for (const select of document.querySelectorAll(".agent-select")) {
-    const before = select.value;
-    const watch = select.id.startsWith("watch");
-    const options = common.agents.filter((a) => !(watch && a.spec === "human"));
-    select.replaceChildren(...options.map((a) => el("option", { value: a.spec, text: a.name, title: a.note })));
-    if (before && options.some((a) => a.spec === before)) select.value = before;
+// fill a card's seat pickers with the agents that can play its game; `opponent`: o's default
+async function fillAgents(card, opponent) {
+  const cards = card ? [card] : [...document.querySelectorAll(".game-preset")].map((s) => s.closest(".card"));
+  for (const c of cards) {
+    const specInput = c.querySelector(".game-spec");
+    const agents = await agentsFor(specInput ? specInput.value.trim() : null);
+    for (const select of c.querySelectorAll(".agent-select")) {
+      const before = select.value;
+      const watch = select.id.startsWith("watch");
+      const options = agents.filter((a) => !(watch && a.spec === "human"));
+      select.replaceChildren(...options.map((a) => el("option", { value: a.spec, text: a.name, title: a.note })));
+      if (before && options.some((a) => a.spec === before)) select.value = before;
+      else if (options.length) select.value = options[0].spec;
+    }
   }
-  $("play-x").value = $("play-x").value || "human";
-  if (!$("play-o").dataset.touched) $("play-o").value = "perfect";
-  if (!$("watch-x").dataset.touched) $("watch-x").value = "perfect";
-  if (!$("watch-o").dataset.touched) $("watch-o").value = "random";
+  const has = (id, spec) => [...$(id).options].some((o) => o.value === spec);
+  if (!$("play-x").dataset.touched && has("play-x", "human")) $("play-x").value = "human";
+  if (!$("play-o").dataset.touched) {
+    const preset = common.presets.find((p) => p.spec === $("play-spec").value.trim());
+    const wanted = opponent || (preset && preset.opponent) || "perfect";
+    if (has("play-o", wanted)) $("play-o").value = wanted;
+  }
+  if (!$("watch-x").dataset.touched && has("watch-x", "perfect")) $("watch-x").value = "perfect";
+  if (!$("watch-o").dataset.touched && has("watch-o", "random")) $("watch-o").value = "random";
 }
 
 // -- a game on the board: playing and watching ----------------------------------------------------------
@@ -224,6 +320,7 @@ class GameController {
     this.state = null;
     this.evaluation = null;
     this.hint = null;
+    this.selected = null;
     this.paused = false;
     this.running = false;
     this.token = 0;
@@ -237,20 +334,33 @@ class GameController {
 
   async start(spec, x, o) {
     const state = await api("/api/games", { game: spec, x, o });
+    tokens.set(state.id, state.token);
     this.paused = false;
     this.show(state);
-    if (!this.watch) location.hash = `#/play/${state.id}`;
+    if (!this.watch) location.hash = `#/play/${state.id}/${state.token}`;
     this.drive();
   }
 
-  async open(id) {
+  async open(id, token) {
+    if (token) tokens.set(id, token);
     const state = await api(`/api/games/${id}`);
     this.show(state);
     this.drive();
   }
 
+  // change who plays a seat, at any time: take it over (human) or hand it to an agent
+  async setSeats(x, o) {
+    if (!this.state) return;
+    try {
+      this.token++;
+      this.show(await api(`/api/games/${this.state.id}/seats`, { x, o }));
+      this.drive();
+    } catch (e) { toast(e.message); }
+  }
+
   show(state) {
     this.state = state;
+    this.selected = null;
     this.evaluation = null;
     this.hint = null;
     this.render();
@@ -264,6 +374,7 @@ class GameController {
       onSlot: (key, name) => this.click(key, name),
       evaluation: this.evaluation,
       hint: this.hint,
+      selected: this.watch ? null : this.selected,
     });
     const humanVeto = !this.watch && s.turn === "human";
     extraInfo($(this.prefix + "-extra"), s.view, s, humanVeto ? () => this.send({ move: "pass", ply: s.ply }) : null);
@@ -271,9 +382,29 @@ class GameController {
     if (s.over) {
       status.replaceChildren(el("span", { class: "win", text: `Game over: ${s.result}` }), ` after ${s.ply} moves`);
     } else {
-      const who = s.turn === "human" ? "your move" : `${s.turn} is thinking…`;
+      const who = s.turn === "human" ? "your move" : this.failed ? `${s.turn} could not move` : `${s.turn} is thinking…`;
       status.textContent = `${s.game} · ${s.to_move} to move · ${who}`;
     }
+    const decision = $(this.prefix + "-decision");
+    if (decision) {
+      const d = s.decision;
+      decision.replaceChildren();
+      if (d) {
+        const proven = d.proven === true ? "proven best" : d.proven === false ? `not proven: ${d.note}` : "";
+        decision.append(`${d.by} played ${d.move}`, proven ? el("span", { class: d.proven ? "proven" : "unproven", text: ` (${proven})` }) : "", ` · ${d.seconds.toFixed(2)} s`);
+      }
+    }
+    const error = $(this.prefix + "-error");
+    if (error) {
+      error.replaceChildren();
+      error.hidden = !s.error;
+      if (s.error && !s.over) {
+        error.append(el("span", { text: s.error }), " ",
+          el("button", { class: "retry", text: "Try again", onclick: () => this.drive(true) }),
+          this.watch ? "" : " The game is still yours: undo, or change a seat below.");
+      }
+    }
+    this.showSeats();
     const list = $(this.prefix + "-moves");
     list.replaceChildren(...s.moves.map((m) => el("li", { text: m })));
     list.scrollTop = list.scrollHeight;
@@ -288,6 +419,15 @@ class GameController {
     if (!s || this.watch) return;
     if (s.over) { toast(`The game is over (${s.result}). Start a new one.`); return; }
     if (s.turn !== "human") { toast(`Wait: it is ${s.turn}'s turn.`); return; }
+    const slides = s.view.moves.filter((m) => m.from !== undefined);
+    if (slides.length) { // Morris: pick up a mark, then put it on an adjacent empty cell
+      const slide = slides.find((m) => m.from === this.selected && m.key === key);
+      if (slide) { this.selected = null; await this.send({ action: slide.action, ply: s.ply }); return; }
+      this.selected = slides.some((m) => m.from === key) && this.selected !== key ? key : null;
+      if (this.selected === null && !slides.some((m) => m.from === key)) toast("Click one of your marks that can move, then where it goes.");
+      this.render();
+      return;
+    }
     await this.send({ key, ply: s.ply });
   }
 
@@ -310,9 +450,27 @@ class GameController {
     }
   }
 
-  // agents move while it is their turn (watching: at the chosen speed, unless paused)
-  async drive() {
+  // the seats card: who plays now, changeable at any time
+  async showSeats() {
+    if (this.watch || !$("seats-card")) return;
+    const s = this.state;
+    $("seats-card").hidden = !s;
+    if (!s || $("seats-card").dataset.game === `${s.id}:${s.x}:${s.o}`) return;
+    $("seats-card").dataset.game = `${s.id}:${s.x}:${s.o}`;
+    const agents = await agentsFor(s.game);
+    for (const [id, current] of [["seat-x", s.x], ["seat-o", s.o]]) {
+      const options = agents.some((a) => a.spec === current) ? agents : [{ spec: current, name: current, note: "" }, ...agents];
+      $(id).replaceChildren(...options.map((a) => el("option", { value: a.spec, text: a.name, title: a.note })));
+      $(id).value = current;
+    }
+  }
+
+  // agents move while it is their turn (watching: at the chosen speed, unless paused); a busy
+  // arena is asked again after the time it names; a failed agent leaves the game as it was
+  async drive(retry) {
     const token = ++this.token;
+    this.failed = false;
+    if (retry && this.state) this.render();
     while (this.state && !this.state.over && this.state.turn !== "human" && !this.paused) {
       await sleep(this.delay);
       if (token !== this.token || this.paused) return;
@@ -321,6 +479,13 @@ class GameController {
         if (token !== this.token) return;
         this.show(state);
       } catch (e) {
+        if (token !== this.token) return;
+        if (e.status === 429) { await sleep(1000 * (e.retryAfter || 1)); continue; }
+        if (e.status === 409) { await this.open(this.state.id); return; }
+        this.failed = true;
+        try { this.state = await api(`/api/games/${this.state.id}`); } catch (e2) { /* keep what we have */ }
+        if (!this.state.error) this.state.error = e.message;
+        this.render();
         toast(e.message);
         return;
       }
@@ -408,6 +573,8 @@ const watch = new GameController("watch", { watch: true });
 function setupPlay() {
   $("play-start").addEventListener("click", () => play.start($("play-spec").value.trim(), $("play-x").value, $("play-o").value).catch((e) => toast(e.message)));
   $("play-o").addEventListener("change", () => { $("play-o").dataset.touched = "1"; });
+  $("play-x").addEventListener("change", () => { $("play-x").dataset.touched = "1"; });
+  $("seats-change").addEventListener("click", () => play.setSeats($("seat-x").value, $("seat-o").value));
   $("play-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const text = $("play-move").value.trim();
@@ -529,7 +696,7 @@ async function showGames() {
       ...games.map((g) => el("tr", {},
         el("td", { text: g.id }), el("td", { text: g.game }), el("td", { text: g.x }), el("td", { text: g.o }), el("td", { text: g.plies }),
         el("td", { text: g.result || g.status }), el("td", { text: (g.updated || "").replace("T", " ").slice(0, 19) }),
-        el("td", {}, el("a", { href: `#/play/${g.id}`, text: g.status === "playing" ? "resume" : "open" })))),
+        el("td", {}, el("a", { href: `#/play/${g.id}` + (tokens.get(g.id) ? `/${tokens.get(g.id)}` : ""), text: g.status === "playing" ? (tokens.get(g.id) ? "resume" : "watch") : "open" })))),
     );
   } catch (e) { toast(e.message); }
 }
@@ -633,7 +800,7 @@ async function setupTrain(arena) {
     const name = $("train-upload-name").value.trim();
     if (!file || !name) { toast("Choose a zip and give it a name."); return; }
     try {
-      const response = await fetch(`/api/agents/upload?name=${encodeURIComponent(name)}`, { method: "POST", headers: { "Content-Type": "application/zip" }, body: file });
+      const response = await fetch(`/api/agents/upload?name=${encodeURIComponent(name)}`, { method: "POST", headers: { "Content-Type": "application/zip", "X-Noughts-Client": "page" }, body: file });
       const data = await response.json();
       if (!response.ok) throw new Error(data.error);
       await refreshAgents();
@@ -644,7 +811,8 @@ async function setupTrain(arena) {
 
 async function refreshAgents() {
   common.agents = await api("/api/agents");
-  fillAgents();
+  common.byGame = {};
+  await fillAgents();
 }
 
 async function showLeaderboard() {
@@ -680,7 +848,7 @@ function route() {
   if (!$("page-" + page) || document.querySelector(`nav a[data-page=${page}]`)?.hidden) page = "play";
   for (const section of document.querySelectorAll(".page")) section.hidden = section.id !== "page-" + page;
   for (const a of document.querySelectorAll("nav a[data-page]")) a.classList.toggle("active", a.dataset.page === page);
-  if (page === "play" && parts[1] && (!play.state || String(play.state.id) !== parts[1])) play.open(Number(parts[1])).catch((e) => toast(e.message));
+  if (page === "play" && parts[1] && (!play.state || String(play.state.id) !== parts[1])) play.open(Number(parts[1]), parts[2]).catch((e) => toast(e.message));
   if (pageHooks[page]) pageHooks[page]();
 }
 

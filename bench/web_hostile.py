@@ -1,0 +1,402 @@
+"""The web arena under hostile load, on loopback: every request answered within its budget,
+nothing lost, memory under the ceiling, the health check quick throughout.
+
+``noughts serve`` runs in its own process (default limits: 3 workers, a 1.5 GiB ceiling) on a
+throwaway store; this script is the clients, all at once:
+
+* **20 hostile requests** at the biggest sizes the limits allow: counts (7x7x7, Otrio, 5x5 with
+  4 in a row), solves and analyses (7x7x7, 4x4x4, 7x7x7 Maker-Breaker), a minimax estimate on
+  7x7x7, training runs (15x15 with 5 in a row, Otrio, 4x4 with 3 in a row), deep agents asked
+  for a move (minimax depth 6 and MCTS with 200,000 simulations on 7x7x7, minimax depth 6 on
+  15x15), and the malformed and oversized files (a flipped CRC byte, the encrypted flag,
+  compression method 99, a 510 KB zip that expands to 500 MB, a 1.5 MB ``.npz`` that unpacks
+  to 1.6 GB). Each has a budget: its ``max_seconds`` or its agent's move time limit (uploads
+  and refusals: 5 s, the worker's check of the file included). A request passes when it
+  answers within its budget plus 2 s with a status below 500 (a 429 "busy" is an answer).
+* **Ordinary games alongside**: 4 people (random legal moves) against the perfect player on
+  3x3, to the end, asking again after ``Retry-After`` when the arena is busy; afterwards every
+  game's record in the store must hold exactly the moves played.
+* **The health check** ``GET /api/health`` every 50 ms throughout: its answer time; and first,
+  100 checks of the idle server, the machine's own baseline at the time.
+* **Memory**: every 50 ms the proportional set size (PSS: shared pages split among the
+  processes sharing them) of the server and all its descendants (the process the workers are
+  forked from, the workers), summed; its peak, against the ceiling. The summed resident size
+  (RSS, which counts shared pages once per process) is reported beside it.
+
+Run: ``.venv/bin/python bench/hostile.py`` (``--json PATH`` to keep the figures). Exit status 1
+when a criterion fails. The machine is shared: the load average is printed with the results.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+from _common import commit, machine  # noqa: E402
+from hostile import (  # noqa: E402
+    agent_zip,
+    bomb_npz,
+    bomb_zip,
+    encrypted,
+    flip_crc,
+    method_99,
+    saved_agent_with_npz,
+    zip_of,
+)
+
+NOUGHTS = Path(sys.executable).with_name("noughts")
+CEILING = 1536 * 2**20
+HEADERS = {"X-Noughts-Client": "bench"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def tree(pid: int) -> list[int]:
+    """``pid`` and every process descended from it."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                parent = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(parent, []).append(int(entry))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo.extend(children.get(p, []))
+    return out
+
+
+def _health_loop(url: str, stop: Any, out: Any) -> None:
+    """In its own process (so the clients' threads do not delay it): GET /api/health every 50 ms."""
+    times, failures = [], 0
+    with httpx.Client(base_url=url, timeout=10) as c:
+        while not stop.is_set():
+            t = time.perf_counter()
+            try:
+                ok = c.get("/api/health").status_code == 200
+            except httpx.HTTPError:
+                ok = False
+            times.append(time.perf_counter() - t)
+            failures += not ok
+            stop.wait(0.05)
+    out.put((times, failures))
+
+
+def _memory_loop(pid: int, stop: Any, out: Any) -> None:
+    """In its own process: the server tree's summed PSS and RSS every 50 ms (the tree re-read each second)."""
+    peak_pss = peak_rss = 0
+    pids, listed = [pid], 0.0
+    while not stop.is_set():
+        if time.monotonic() - listed > 1.0:
+            pids, listed = tree(pid), time.monotonic()
+        pss = rss = 0
+        for p in pids:
+            try:
+                with open(f"/proc/{p}/smaps_rollup") as f:
+                    for line in f:
+                        if line.startswith("Pss:"):
+                            pss += int(line.split()[1]) * 1024
+                        elif line.startswith("Rss:"):
+                            rss += int(line.split()[1]) * 1024
+            except OSError:
+                continue
+        peak_pss, peak_rss = max(peak_pss, pss), max(peak_rss, rss)
+        stop.wait(0.05)
+    out.put((peak_pss, peak_rss))
+
+
+class Watch:
+    """Health-check latency and memory, sampled by two processes of their own."""
+
+    def __init__(self, url: str, pid: int):
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("fork")
+        self.stop = ctx.Event()
+        self.health_out, self.memory_out = ctx.Queue(), ctx.Queue()
+        self.procs = [
+            ctx.Process(target=_health_loop, args=(url, self.stop, self.health_out)),
+            ctx.Process(target=_memory_loop, args=(pid, self.stop, self.memory_out)),
+        ]
+        self.health: list[float] = []
+        self.health_failures = 0
+        self.peak_pss = self.peak_rss = 0
+
+    def __enter__(self) -> Watch:
+        for p in self.procs:
+            p.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.health, self.health_failures = self.health_out.get(timeout=30)
+        self.peak_pss, self.peak_rss = self.memory_out.get(timeout=30)
+        for p in self.procs:
+            p.join(10)
+
+
+def hostile_requests(folder: Path) -> list[tuple[str, str, str, dict[str, Any], float]]:
+    """(name, method, path, request, budget seconds) of the 20 hostile requests."""
+    good = agent_zip(folder)
+    with tempfile.TemporaryDirectory() as tmp:
+        agent = saved_agent_with_npz(Path(tmp), bomb_npz())
+        npz_bomb = zip_of(
+            {"agent.json": agent.read_bytes(), "agent.npz": agent.with_suffix(".npz").read_bytes()}
+        )
+
+    def upload(name: str, data: bytes) -> tuple[str, str, str, dict[str, Any], float]:
+        slug = "".join(ch if ch.isalnum() else "-" for ch in name)
+        return (
+            name,
+            "POST",
+            "/api/agents/upload",
+            {"params": {"name": slug}, "content": data, "headers": {"content-type": "application/zip"}},
+            5.0,
+        )
+
+    def post(
+        name: str, path: str, body: dict[str, Any], budget: float
+    ) -> tuple[str, str, str, dict[str, Any], float]:
+        return name, "POST", path, {"json": body}, budget
+
+    deep = "minimax:depth=6,seconds=10"
+    return [
+        post("count 7x7x7", "/api/count", {"game": "hypercube(7,3)", "max_seconds": 10}, 10),
+        post("count otrio", "/api/count", {"game": "otrio", "max_seconds": 10}, 10),
+        post("count 5x5 k=4", "/api/count", {"game": "mnk(5,5,4)", "max_seconds": 10}, 10),
+        post("solve 7x7x7", "/api/analyse", {"game": "hypercube(7,3)", "max_seconds": 10}, 10),
+        post("solve 4x4x4", "/api/analyse", {"game": "hypercube(4,3)", "max_seconds": 10}, 10),
+        post(
+            "solve 7x7x7 M-B",
+            "/api/analyse",
+            {"game": "maker_breaker(hypercube(7,3))", "max_seconds": 10},
+            10,
+        ),
+        post("estimate 7x7x7", "/api/estimate", {"game": "hypercube(7,3)", "depth": 1}, 10),
+        post("train 15x15 k=5", "/api/training", {"game": "mnk(15,15,5)", "learner": "qlearning"}, 5),
+        post("train td otrio", "/api/training", {"game": "otrio", "learner": "td"}, 5),
+        post("train td 4x4 k=3", "/api/training", {"game": "mnk(4,4,3)", "learner": "td"}, 5),
+        post("minimax 6 on 7x7x7", "/api/suggest", {"game": "hypercube(7,3)", "agent": deep}, 10),
+        post(
+            "mcts 200k on 7x7x7",
+            "/api/suggest",
+            {"game": "hypercube(7,3)", "agent": "mcts:sims=200000,seconds=10"},
+            10,
+        ),
+        post("minimax 6 on 15x15", "/api/suggest", {"game": "mnk(15,15,5)", "agent": deep}, 10),
+        post(
+            "perfect on 7x7x7", "/api/suggest", {"game": "hypercube(7,3)", "agent": "perfect:seconds=10"}, 10
+        ),
+        upload("flipped CRC", flip_crc(good)),
+        upload("encrypted", encrypted(good)),
+        upload("method 99", method_99(good)),
+        upload("zip 510 KB -> 500 MB", bomb_zip()),
+        upload("npz 1.5 MB -> 1.6 GB", npz_bomb),
+        post("count 7x7x7 again", "/api/count", {"game": "hypercube(7,3)", "max_seconds": 10}, 10),
+    ]
+
+
+def _fire(
+    url: str, queue: Any, name: str, method: str, path: str, request: dict[str, Any], budget: float
+) -> None:
+    with httpx.Client(base_url=url, timeout=budget + 30, headers=HEADERS) as c:
+        t = time.perf_counter()
+        try:
+            r = c.request(method, path, **request)
+            status, text = r.status_code, r.text[:160]
+        except httpx.HTTPError as e:
+            status, text = 0, str(e)
+        seconds = time.perf_counter() - t
+    queue.put(
+        (
+            "request",
+            {"name": name, "status": status, "seconds": round(seconds, 3), "budget": budget, "answer": text},
+        )
+    )
+
+
+def _ordinary(url: str, queue: Any, seed: int) -> None:
+    out: list[dict[str, Any]] = []
+    ordinary_game(url, seed, out)
+    queue.put(("game", out[0]))
+
+
+def ordinary_game(url: str, seed: int, out: list[dict[str, Any]]) -> None:
+    """A person (random legal moves) against the perfect player on 3x3, asking again when busy."""
+    rng = np.random.default_rng(seed)
+    retries = 0
+    with httpx.Client(base_url=url, timeout=60, headers=HEADERS) as c:
+        s = c.post("/api/games", json={"game": "tictactoe", "x": "human", "o": "perfect"}).json()
+        token = {"X-Game-Token": s["token"]}
+        played: list[str] = []
+        while not s["over"]:
+            if s["turn"] == "human":
+                legal = s["view"]["moves"]
+                pick = legal[int(rng.integers(len(legal)))]
+                r = c.post(
+                    f"/api/games/{s['id']}/move",
+                    json={"action": pick["action"], "ply": s["ply"]},
+                    headers=token,
+                )
+            else:
+                r = c.post(f"/api/games/{s['id']}/turn", json={"ply": s["ply"]}, headers=token)
+            if r.status_code == 429:
+                retries += 1
+                time.sleep(float(r.headers.get("Retry-After", "1")))
+                continue
+            r.raise_for_status()
+            s = r.json()
+            played = s["moves"]
+        out.append({"id": s["id"], "moves": played, "retries": retries, "outcome": s["outcome"]})
+
+
+def run() -> dict[str, Any]:
+    folder = Path(tempfile.mkdtemp(prefix="noughts-hostile-"))
+    db = folder / "arena.db"
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    proc = subprocess.Popen(
+        [str(NOUGHTS), "serve", "--port", str(port), "--db", str(db), "--no-open", "--no-access-log"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert "ready at" in line, line
+        with httpx.Client(base_url=url, timeout=120, headers=HEADERS) as c:  # the workers start warm
+            deadline = time.monotonic() + 120
+            while c.get("/api/health").json()["workers"]["ready"] < 3 and time.monotonic() < deadline:
+                time.sleep(0.2)
+        idle = []  # the health check on the idle server first: the baseline of this machine, now
+        with httpx.Client(base_url=url, timeout=10) as c:
+            for _ in range(100):
+                t = time.perf_counter()
+                c.get("/api/health")
+                idle.append(time.perf_counter() - t)
+                time.sleep(0.05)
+        idle.sort()
+        requests = hostile_requests(folder)
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("fork")
+        queue: Any = ctx.Queue()
+        with Watch(url, proc.pid) as watch:
+            time.sleep(0.5)
+            # every client in a process of its own, so that one client's work does not delay another's clock
+            procs = [ctx.Process(target=_fire, args=(url, queue, *r)) for r in requests]
+            procs += [ctx.Process(target=_ordinary, args=(url, queue, i)) for i in range(4)]
+            for p in procs:
+                p.start()
+            found = [queue.get(timeout=300) for _ in procs]
+            for p in procs:
+                p.join(30)
+            results = [r for kind, r in found if kind == "request"]
+            games = [r for kind, r in found if kind == "game"]
+            with httpx.Client(base_url=url, timeout=30, headers=HEADERS) as c:  # stop what is still training
+                for run_ in c.get("/api/training").json():
+                    if run_["status"] == "running":
+                        c.post(f"/api/training/{run_['id']}/stop")
+            time.sleep(0.5)
+        from noughts.store import Store
+
+        store = Store(db)
+        lost = [g["id"] for g in games if store.game(g["id"]).moves != g["moves"] or len(g["moves"]) < 5]
+        store.close()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    health = sorted(watch.health)
+    within = [
+        r for r in results if r["status"] != 0 and r["seconds"] <= r["budget"] + 2 and r["status"] < 500
+    ]
+    return {
+        "requests": sorted(results, key=lambda r: r["name"]),
+        "all_within_budget_plus_2s": len(within) == len(results),
+        "server_errors": sum(r["status"] >= 500 or r["status"] == 0 for r in results),
+        "worst_over_budget_s": round(max(r["seconds"] - r["budget"] for r in results), 3),
+        "statuses": {
+            str(k): sum(r["status"] == k for r in results) for k in sorted({r["status"] for r in results})
+        },
+        "idle_health_median_ms": round(1000 * statistics.median(idle), 1),
+        "idle_health_p99_ms": round(1000 * idle[98], 1),
+        "idle_health_max_ms": round(1000 * idle[-1], 1),
+        "health_checks": len(health),
+        "health_failures": watch.health_failures,
+        "health_median_ms": round(1000 * statistics.median(health), 1),
+        "health_p99_ms": round(1000 * health[int(0.99 * (len(health) - 1))], 1),
+        "health_max_ms": round(1000 * health[-1], 1),
+        "peak_pss_mib": round(watch.peak_pss / 2**20, 1),
+        "peak_rss_sum_mib": round(watch.peak_rss / 2**20, 1),
+        "ceiling_mib": CEILING // 2**20,
+        "ordinary_games": len(games),
+        "ordinary_moves": sum(len(g["moves"]) for g in games),
+        "ordinary_retries_after_429": sum(g["retries"] for g in games),
+        "games_with_a_lost_move": lost,
+        "load_average": os.getloadavg(),
+        "machine": machine(),
+        "commit": commit(),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", type=Path, help="Write the figures here too.")
+    args = parser.parse_args()
+    started_load = os.getloadavg()
+    doc = run()
+    doc["load_average_at_start"] = started_load
+    for r in doc["requests"]:
+        print(
+            f"{r['name']:<24} {r['status']:>3} {r['seconds']:7.2f} s (budget {r['budget']:g} s)  {r['answer'][:70]}"
+        )
+    for key in (
+        "all_within_budget_plus_2s", "worst_over_budget_s", "server_errors", "statuses",
+        "idle_health_median_ms", "idle_health_p99_ms", "idle_health_max_ms", "health_checks",
+        "health_median_ms", "health_p99_ms", "health_max_ms", "peak_pss_mib", "peak_rss_sum_mib", "ceiling_mib",
+        "ordinary_games", "ordinary_moves", "ordinary_retries_after_429", "games_with_a_lost_move",
+        "load_average_at_start", "load_average",
+    ):  # fmt: skip
+        print(f"{key}: {doc[key]}")
+    if args.json:
+        args.json.write_text(json.dumps(doc, indent=2))
+    ok = (
+        doc["all_within_budget_plus_2s"]
+        and doc["server_errors"] == 0
+        and doc["peak_pss_mib"] < doc["ceiling_mib"]
+        and doc["health_max_ms"] < 100
+        and not doc["games_with_a_lost_move"]
+    )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

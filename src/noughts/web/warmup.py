@@ -1,0 +1,32 @@
+"""Importing this module loads the compiled kernels the arena's workers use (the exact solver in
+one word and in several, MCTS, the counting arrays), so that the process the workers are forked
+from (:mod:`noughts.web.workers`) has them in memory and every worker starts warm: a move or an
+analysis never waits for numba. It is imported only there.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+
+import noughts
+from noughts.core import LimitExceeded
+from noughts.core.budget import Budget
+
+
+def _warm() -> None:
+    from noughts.agents.mcts import MCTSAgent
+    from noughts.exact import fast
+
+    for spec in ("mnk(4,4,3)", "hypercube(5,3)"):  # one word, several words
+        game = noughts.game(spec)
+        solver = fast.FastSolver(game, Budget(max_seconds=0.2, max_memory=2**24))
+        with contextlib.suppress(LimitExceeded):
+            solver.value(game.start())
+    MCTSAgent(16).choose(noughts.game("mnk(4,4,3)").start(), np.random.default_rng(0))
+    noughts.count("mnk(3,3,3)", symmetry=False)
+
+
+with contextlib.suppress(ImportError):  # numba missing: the workers run the Python paths
+    _warm()

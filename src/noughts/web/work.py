@@ -1,0 +1,383 @@
+"""The arena's heavy work, as it runs inside a worker process (:mod:`noughts.web.workers`).
+
+Every task takes and returns plain data (specs, position texts, numbers, JSON-able dicts), so
+nothing but text crosses between the server and its workers. A worker keeps, between tasks,
+one perfect player per game (its solver engine and transposition table) and the agents it has
+built, so the second question about a game costs far less than the first. Each task honours
+its own budget cooperatively (the solver, the counter and the training loop check their
+:class:`~noughts.core.budget.Budget`); the pool kills the process if it does not.
+
+:func:`serve` is a worker's main loop: it caps the process's memory with ``resource.setrlimit``
+(the address space it has now plus its share), reports ready, then answers tasks until told to
+stop. A task's failure is sent back as ``("error", kind, message)``: ``limit`` (a budget ran
+out), ``input`` (bad input), ``memory`` (the share ran out), ``internal`` (a bug).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from typing import Any
+
+import numpy as np
+
+from noughts.core import Game, LimitExceeded, NoughtsError
+from noughts.core.budget import Budget
+
+__all__ = ["TASKS", "Worker", "serve"]
+
+Emit = Callable[[dict[str, Any]], None]
+Stopped = Callable[[], bool]
+
+
+class _Stop(Exception):
+    """The server asked the running job to stop."""
+
+
+def _game(spec: str) -> Game:
+    import noughts
+
+    return noughts.game(spec)
+
+
+class Worker:
+    """What one worker process keeps between tasks (see the module docstring)."""
+
+    def __init__(self, memory: int):
+        self.memory = memory
+        self.emit: Emit = lambda payload: None
+        """Sends a progress message to the server (set for each task by :func:`serve`)."""
+        self.waited = 0.0
+        """Seconds the task waited between the server sending it and this worker starting it."""
+        self.engines: OrderedDict[str, Any] = OrderedDict()
+        self.agents: OrderedDict[str, Any] = OrderedDict()
+
+    def budget(self, seconds: float, memory: int | None = None) -> Budget:
+        """A budget of ``seconds`` whose clock started when the server sent the task."""
+        return Budget(max_seconds=seconds, max_memory=memory, started=time.perf_counter() - self.waited)
+
+    # -- kept objects -------------------------------------------------------------------------
+
+    def perfect(self, game: Game) -> Any:
+        from noughts.agents.perfect import PerfectAgent
+
+        agent = self.engines.get(game.spec)
+        if agent is None:
+            agent = self.engines[game.spec] = PerfectAgent(max_memory=self.memory // 3)
+            while len(self.engines) > 4:
+                self.engines.popitem(last=False)
+        self.engines.move_to_end(game.spec)
+        return agent
+
+    def agent(self, spec: str) -> Any:
+        from noughts.agents import make_agent
+
+        found = self.agents.get(spec)
+        if found is None:
+            found = make_agent(spec)
+            inner = getattr(found, "agent", found)  # under a TimeLimited wrapper
+            if hasattr(inner, "max_memory"):  # the perfect player: its tables within this worker's share
+                inner.max_memory = self.memory // 3
+            self.agents[spec] = found
+            while len(self.agents) > 16:
+                self.agents.popitem(last=False)
+        self.agents.move_to_end(spec)
+        return found
+
+    # -- tasks --------------------------------------------------------------------------------
+
+    def analyse(self, game: str, position: str | None, seconds: float) -> dict[str, Any]:
+        """Solve a position within ``seconds`` (see :func:`noughts.web.app` ``/api/analyse``)."""
+        from noughts.exact.api import move_values, principal_variation, value_of_best
+        from noughts.exact.reference import terminal_value
+        from noughts.exact.result import SolveResult
+        from noughts.web.boards import evaluation_json
+
+        g = _game(game)
+        p = g.parse(position) if position else g.start()
+        started = time.perf_counter()
+        if p.is_terminal():
+            result = SolveResult(g, p, terminal_value(p), (), (), 0, 0.0)
+        else:
+            engine = self.perfect(g).engine(g)
+            before = int(getattr(engine, "nodes", 0))
+            saved = getattr(engine, "budget", None)
+            engine.budget = self.budget(seconds, self.memory // 3)
+            try:
+                rated = move_values(engine, p)
+                value = value_of_best(g, rated[0].value)
+                pv = principal_variation(engine, p, value)
+            except LimitExceeded as e:
+                return {
+                    "solved": False,
+                    "reason": f"{g} is not solved within {seconds:g} s from this position ({e})",
+                }
+            finally:
+                engine.budget = saved
+            nodes = int(getattr(engine, "nodes", 0)) - before
+            result = SolveResult(g, p, value, tuple(rated), pv, nodes, time.perf_counter() - started)
+        return {"solved": True, "solve": result.to_json(), "evaluation": evaluation_json(result)}
+
+    def count(self, game: str, seconds: float) -> dict[str, Any]:
+        """Count a game exactly within ``seconds`` and this worker's memory."""
+        from noughts.exact.count import count
+
+        g = _game(game)
+        result = count(g, budget=self.budget(seconds, self.memory // 2))
+        return {"game": str(g), **result.to_json()}
+
+    def estimate(self, game: str, position: str | None, depth: int) -> dict[str, Any]:
+        """Minimax's own score of every legal move."""
+        from noughts.agents.minimax import MinimaxAgent
+        from noughts.web.boards import move_info
+
+        g = _game(game)
+        p = g.parse(position) if position else g.start()
+        started = time.perf_counter()
+        rated = MinimaxAgent(depth).move_scores(p)
+        moves = [{**move_info(g, m), "score": int(v)} for m, v in rated.items()]
+        moves.sort(key=lambda m: -m["score"])
+        return {"agent": f"minimax:depth={depth}", "moves": moves, "seconds": time.perf_counter() - started}
+
+    def move(self, game: str, position: str, agent: str, seed: int, seconds: float) -> dict[str, Any]:
+        """The agent's move within ``seconds``: the move's text, whether it is proven best, a note."""
+        from noughts.agents.base import check_plays, decide
+        from noughts.web.boards import move_info
+
+        g = _game(game)
+        p = g.parse(position)
+        if p.is_terminal():
+            raise NoughtsError("the game is over: there is no move to choose")
+        loading = time.perf_counter()
+        player = self.agent(agent)  # built or loaded (a saved agent) before the move's clock starts
+        check_plays(player, g)
+        self.emit({"clock": True, "loaded": time.perf_counter() - loading})
+        decision = decide(player, p, np.random.default_rng(seed), self.budget(seconds))
+        g.check_move(p, decision.move)
+        return {
+            "move": g.format_move(decision.move),
+            "info": move_info(g, decision.move),
+            "proven": decision.proven,
+            "note": decision.note,
+            "seconds": decision.seconds,
+        }
+
+    def train(
+        self,
+        emit: Emit,
+        stopped: Stopped,
+        game: str,
+        learner: str,
+        options: dict[str, str],
+        episodes: int,
+        seconds: float,
+        out: str,
+    ) -> dict[str, Any]:
+        """Train a learner, sending a point of its series after each chunk; save its agent to
+        ``out`` (a ``.json`` path the server chose) when it ends or is stopped.
+        """
+        from noughts.agents.saved import save_agent
+        from noughts.learn.train import DEFAULT_RATE, learner_class
+        from noughts.learn.train import train as run_train
+
+        g = _game(game)
+        learner_obj: Any = learner_class(learner).from_options(g, **options)
+        emit({"started": True})
+        rate = DEFAULT_RATE.new_state()
+        previous = [0, 0, 0]
+        chunk = max(100, min(5000, episodes // 60))
+        last_grade = [0.0]
+
+        def on_chunk(done: int) -> None:
+            counts = [int(rate.counts[i]) for i in range(3)]
+            delta = [c - p for c, p in zip(counts, previous, strict=True)]
+            previous[:] = counts
+            total = max(sum(delta), 1)
+            point: dict[str, Any] = {
+                "episodes": int(done),
+                "first": delta[0] / total,
+                "draw": delta[1] / total,
+                "second": delta[2] / total,
+                "epsilon": _epsilon(learner_obj),
+                "size": _table_size(learner_obj),
+                "grade": None,
+            }
+            now = time.perf_counter()
+            if hasattr(learner_obj, "policy_grade") and now - last_grade[0] > 0.5:
+                point["grade"] = float(learner_obj.policy_grade())
+                last_grade[0] = time.perf_counter()
+            emit(point)
+            if stopped():
+                raise _Stop
+
+        stop = "finished"
+        try:
+            result = run_train(
+                learner_obj,
+                max_episodes=episodes,
+                max_seconds=seconds,
+                chunk=chunk,
+                rate=rate,
+                on_chunk=on_chunk,
+            )
+            if result.stopped == "max-seconds":
+                stop = "stopped"
+        except _Stop:
+            stop = "stopped"
+        save_agent(learner_obj.agent(), out)
+        return {"status": stop, "episodes": int(learner_obj.episodes), "file": out}
+
+    def inspect(self, path: str) -> dict[str, Any]:
+        """Load a saved agent (every check of :func:`noughts.agents.saved.load_agent`)."""
+        from noughts.agents.saved import load_agent
+
+        agent = load_agent(path)
+        return {"name": str(getattr(agent, "name", "")), "game": str(getattr(agent, "game", ""))}
+
+    def batch(
+        self,
+        emit: Emit,
+        stopped: Stopped,
+        game: str,
+        x: str,
+        o: str,
+        games: int,
+        seed: int,
+        seconds: float,
+    ) -> dict[str, Any]:
+        """Play ``games`` games between agents ``x`` and ``o`` (each move within ``seconds``),
+        sending each finished game.
+        """
+        from noughts.agents.base import check_plays, decide
+        from noughts.arena.match import game_rng
+
+        g = _game(game)
+        players = (self.agent(x), self.agent(o))
+        for player in players:
+            check_plays(player, g)
+        played = 0
+        for index in range(games):
+            if stopped():
+                break
+            rng = game_rng(seed, index)
+            p = g.start()
+            moves: list[str] = []
+            while not p.is_terminal():
+                decision = decide(players[p.to_move], p, rng, Budget(max_seconds=seconds, max_memory=None))
+                moves.append(g.format_move(decision.move))
+                p = p.play(decision.move)
+                if stopped():
+                    return {"played": played}
+            outcome = p.outcome()
+            assert outcome is not None
+            emit({"index": index, "outcome": outcome.value, "moves": moves})
+            played += 1
+        return {"played": played}
+
+
+def _epsilon(learner: Any) -> float | None:
+    value = getattr(learner, "epsilon", None)
+    if value is None:
+        value = getattr(getattr(learner, "config", None), "epsilon", None)
+    return None if value is None else float(value)
+
+
+def _table_size(learner: Any) -> int | None:
+    summary = getattr(learner, "summary", None)
+    if summary is not None:
+        data = summary()
+        for key in ("positions", "states", "table_size"):
+            if key in data:
+                return int(data[key])
+    space = getattr(learner, "space", None)
+    size = getattr(space, "size", None)
+    return None if size is None else int(size)
+
+
+TASKS = ("analyse", "count", "estimate", "move", "inspect")
+"""Tasks answered at once."""
+
+JOBS = ("train", "batch")
+"""Tasks that report progress and can be asked to stop."""
+
+
+def _address_space() -> int:
+    with open(f"/proc/{os.getpid()}/statm") as f:
+        return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def resident() -> int:
+    """This process's resident memory, in bytes."""
+    with open(f"/proc/{os.getpid()}/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+NICE = 5
+"""How much lower a worker's scheduling priority is than the server's."""
+
+
+def serve(conn: Connection, memory: int) -> None:
+    """A worker's main loop (see the module docstring)."""
+    try:
+        limit = _address_space() + memory
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (OSError, ValueError):  # no /proc or no limit allowed: the pool's watchdog still holds
+        pass
+    with contextlib.suppress(OSError):
+        os.nice(NICE)  # the server's own process answers first (the health check, routing)
+    worker = Worker(memory)
+    conn.send(("ready", resident()))
+    pending_stop = False
+
+    def stopped() -> bool:
+        nonlocal pending_stop
+        while not pending_stop and conn.poll(0):
+            if conn.recv() == "stop":
+                pending_stop = True
+        return pending_stop
+
+    def emit(payload: dict[str, Any]) -> None:
+        conn.send(("progress", payload))
+
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        if message == "stop":
+            continue
+        task, kwargs, sent_at = message
+        pending_stop = False
+        worker.emit = emit
+        worker.waited = max(0.0, time.time() - sent_at)  # the task's clock started when it was sent
+        try:
+            if task in JOBS:
+                result = getattr(worker, task)(emit, stopped, **kwargs)
+            elif task in TASKS:
+                result = getattr(worker, task)(**kwargs)
+            else:
+                raise NoughtsError(f"no task {task!r}")
+            reply: tuple[Any, ...] = ("ok", result)
+        except LimitExceeded as e:
+            reply = ("error", "limit", str(e))
+        except NoughtsError as e:
+            reply = ("error", "input", str(e))
+        except MemoryError:
+            worker.engines.clear()
+            worker.agents.clear()
+            reply = ("error", "memory", "the work ran out of the memory the arena gives it")
+        except RecursionError:
+            reply = ("error", "limit", "the work went deeper than the arena allows")
+        except Exception as e:  # a bug: say what, without a traceback or a path
+            reply = ("error", "internal", f"{type(e).__name__}: {e}")
+        try:
+            conn.send(reply)
+        except (EOFError, OSError):
+            return

@@ -1,0 +1,392 @@
+"""The arena's worker processes: a bounded pool that runs the heavy work, each task killed at its
+budget.
+
+Solves, counts, analyses, estimates, agents' moves, batches and training runs all run here, never
+in the server's own process, so a request can always be stopped (a thread cannot be; a process
+can be killed) and the server keeps answering whatever is asked of it. The pool holds
+:attr:`Limits.workers` processes forked from one process that has the compiled kernels loaded
+(:mod:`noughts.web.warmup`, through multiprocessing's forkserver), so a worker starts warm and
+shares those pages.
+
+* **Budgets.** A task is given its time budget; the work honours it cooperatively, and the pool
+  kills the worker :attr:`Limits.kill_grace` seconds past it if it has not answered (then
+  starts a fresh one). A request waits at most :attr:`Limits.queue_seconds` for a worker, so it
+  answers within its budget plus about two seconds, whatever happens.
+* **Memory.** Each worker caps its own address space (``resource.setrlimit``) at what it had
+  when it started plus its share of :attr:`Limits.max_memory`; a watchdog also kills a worker
+  whose resident memory grows past its share. The server's total stays under the ceiling.
+* **Fairness.** One client (an address) has at most :attr:`Limits.per_client` tasks at once;
+  work of the analysis kind (``work`` lane: analyses, counts, estimates, jobs) leaves
+  :attr:`Limits.play_reserve` workers to the moves of games in play (``play`` lane); jobs take at
+  most :attr:`Limits.max_jobs` workers. Past any of these the request is refused at once with
+  :class:`Busy` (HTTP 429 with ``Retry-After``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any
+
+from noughts.core import LimitExceeded, NoughtsError
+from noughts.web.limits import Limits
+
+__all__ = ["Busy", "WorkerFailed", "WorkerPool"]
+
+LANES = ("play", "work", "job")
+
+
+class Busy(NoughtsError):
+    """The arena (or this client's share of it) is fully used; try again in ``retry_after`` s."""
+
+    def __init__(self, message: str, retry_after: float = 1.0):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class WorkerFailed(RuntimeError):
+    """A worker's task failed with a bug (the message says what, without a traceback)."""
+
+
+def _rss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+@dataclass(eq=False)
+class _Worker:
+    process: Any
+    conn: Connection
+    ready: bool = False
+    baseline: int = 0
+    busy: str | None = None  # the lane of the task it runs
+    games: set[str] = field(default_factory=set)  # games whose engines it keeps warm
+    killed: str | None = None  # why the pool killed it (memory, time)
+
+    @property
+    def pid(self) -> int:
+        return int(self.process.pid or 0)
+
+
+class WorkerPool:
+    """The pool of one arena (see the module docstring)."""
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.size = max(1, limits.workers)
+        self.share = limits.worker_memory()
+        self._ctx: Any = None
+        self._workers: list[_Worker] = []
+        self._lock = threading.Condition()
+        self._clients: dict[str, int] = {}
+        self._closed = False
+        self._watchdog: threading.Thread | None = None
+        self.started = False
+        self.killed = {"time": 0, "memory": 0}
+        """How many workers the pool has killed, and why."""
+
+    # -- processes ---------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the workers (in the background: the first requests wait for them)."""
+        with self._lock:
+            if self.started or self._closed:
+                return
+            self.started = True
+        threading.Thread(target=self._fill, name="noughts-pool-start", daemon=True).start()
+        self._watchdog = threading.Thread(target=self._watch, name="noughts-pool-watchdog", daemon=True)
+        self._watchdog.start()
+
+    def _context(self) -> Any:
+        if self._ctx is None:
+            methods = multiprocessing.get_all_start_methods()
+            if "forkserver" in methods:
+                ctx: Any = multiprocessing.get_context("forkserver")
+                ctx.set_forkserver_preload(["noughts.web.warmup"])
+            else:  # pragma: no cover (Windows, macOS without forkserver)
+                ctx = multiprocessing.get_context("spawn")
+            self._ctx = ctx
+        return self._ctx
+
+    def _spawn(self) -> _Worker | None:
+        from noughts.web.work import serve
+
+        ctx = self._context()
+        parent, child = ctx.Pipe(duplex=True)
+        process = ctx.Process(target=serve, args=(child, self.share), daemon=True, name="noughts-worker")
+        try:
+            process.start()
+        except (OSError, RuntimeError):
+            parent.close()
+            child.close()
+            return None
+        child.close()
+        worker = _Worker(process, parent)
+        if parent.poll(120):
+            try:
+                kind, rss = parent.recv()
+                worker.ready, worker.baseline = kind == "ready", int(rss)
+            except (EOFError, OSError, ValueError, TypeError):
+                worker.ready = False
+        if not worker.ready:
+            self._kill(worker)
+            return None
+        return worker
+
+    def _fill(self) -> None:
+        """Bring the pool back to its size (at start, and after a worker is killed)."""
+        try:
+            self._fill_now()
+        except Exception:  # shutting down (the interpreter, or the pool): nothing to bring back
+            if not self._closed:
+                raise
+
+    def _fill_now(self) -> None:
+        while True:
+            with self._lock:
+                if self._closed or len(self._workers) >= self.size:
+                    return
+                self._workers.append(placeholder := _Worker(None, None, busy="starting"))  # type: ignore[arg-type]
+            worker = self._spawn()
+            with self._lock:
+                self._workers.remove(placeholder)
+                if worker is not None and not self._closed:
+                    self._workers.append(worker)
+                    self._lock.notify_all()
+                elif worker is not None:
+                    self._kill(worker)
+            if worker is None:
+                time.sleep(1.0)
+
+    def _kill(self, worker: _Worker, reason: str | None = None) -> None:
+        if reason is not None and worker.killed is None:
+            worker.killed = reason
+            self.killed[reason] = self.killed.get(reason, 0) + 1
+        if worker.process is not None and worker.process.is_alive():
+            with contextlib.suppress(OSError):
+                os.kill(worker.pid, signal.SIGKILL)
+            # reaped in the background: the request that waited on it answers now
+            threading.Thread(target=worker.process.join, args=(30,), daemon=True).start()
+        if worker.conn is not None:
+            with contextlib.suppress(OSError):
+                worker.conn.close()
+
+    def _watch(self) -> None:
+        """Kill a worker whose resident memory passes its share (the rlimit's second line)."""
+        while not self._closed:
+            with self._lock:
+                workers = [w for w in self._workers if w.ready and w.killed is None]
+            for w in workers:
+                if _rss(w.pid) - w.baseline > self.share:
+                    self._kill(w, "memory")
+            time.sleep(0.05)
+
+    def close(self) -> None:
+        """Stop every worker."""
+        with self._lock:
+            self._closed = True
+            workers = list(self._workers)
+            self._workers.clear()
+            self._lock.notify_all()
+        for w in workers:
+            if w.conn is not None and w.busy is None:
+                with contextlib.suppress(OSError):
+                    w.conn.send(None)
+            if w.process is not None:
+                w.process.join(0.5)
+            self._kill(w)
+
+    # -- admission -------------------------------------------------------------------------------
+
+    def _counts(self) -> dict[str, int]:
+        counts = dict.fromkeys(LANES, 0)
+        for w in self._workers:
+            if w.busy in counts:
+                counts[w.busy] += 1
+        return counts
+
+    def _allowed(self, lane: str) -> bool:
+        counts = self._counts()
+        if lane == "play":
+            return True
+        heavy = counts["work"] + counts["job"]
+        if heavy >= self.size - self.limits.play_reserve:
+            return False
+        return not (lane == "job" and counts["job"] >= self.limits.max_jobs)
+
+    def _acquire(self, lane: str, client: str, game: str | None, wait: float) -> _Worker:
+        deadline = time.monotonic() + wait
+        with self._lock:
+            if self._closed:
+                raise Busy("the arena is shutting down")
+            if self._clients.get(client, 0) >= self.limits.per_client:
+                raise Busy(
+                    f"you already have {self.limits.per_client} requests running, the most one client may;"
+                    " wait for one to answer",
+                    retry_after=1.0,
+                )
+            while True:
+                if self._allowed(lane):
+                    free = [w for w in self._workers if w.ready and w.busy is None and w.killed is None]
+                    if free:
+                        warm = [w for w in free if game is not None and game in w.games]
+                        worker = (warm or free)[0]
+                        worker.busy = lane
+                        self._clients[client] = self._clients.get(client, 0) + 1
+                        return worker
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    starting = not any(w.ready for w in self._workers)
+                    what = "starting its workers" if starting else "busy: every worker it may use is at work"
+                    raise Busy(
+                        f"the arena is {what}; try again in a moment", retry_after=2.0 if starting else 1.0
+                    )
+                self._lock.wait(left)
+
+    def _release(self, worker: _Worker, client: str) -> None:
+        replace = False
+        with self._lock:
+            self._clients[client] = max(0, self._clients.get(client, 0) - 1)
+            if not self._clients[client]:
+                del self._clients[client]
+            if worker.killed is not None or not worker.process.is_alive():
+                if worker in self._workers:
+                    self._workers.remove(worker)
+                replace = not self._closed
+            else:
+                worker.busy = None
+            self._lock.notify_all()
+        if replace:
+            self._kill(worker)
+            threading.Thread(target=self._fill, name="noughts-pool-refill", daemon=True).start()
+
+    # -- running tasks -------------------------------------------------------------------------------
+
+    def run(
+        self,
+        task: str,
+        args: dict[str, Any],
+        *,
+        seconds: float,
+        client: str = "local",
+        lane: str = "work",
+        game: str | None = None,
+        on_progress: Callable[[dict[str, Any]], None] | None = None,
+        stop: threading.Event | None = None,
+        wait: float | None = None,
+        startup: float = 0.0,
+        since: float | None = None,
+    ) -> Any:
+        """Run ``task`` (a method of :class:`noughts.web.work.Worker`) with ``args`` in a worker
+        and return its result; the worker is killed ``kill_grace`` seconds past ``seconds``.
+        ``LimitExceeded`` when the budget or the memory share ran out, ``NoughtsError`` for bad
+        input, :class:`Busy` when no worker can be had within ``wait`` (default
+        :attr:`Limits.queue_seconds`; longer while the pool is starting). ``startup``: seconds
+        allowed before the task's clock starts (loading a saved agent before its move), which
+        the worker marks by sending ``{"clock": true}``. ``since``: when the request arrived
+        (``time.monotonic()``); the budget counts from then, the wait for a worker included.
+        """
+        if lane not in LANES:
+            raise ValueError(f"lane is one of {LANES}, not {lane!r}")
+        self.start()
+        if wait is None:
+            wait = self.limits.queue_seconds
+        with self._lock:
+            if not any(w.ready for w in self._workers):  # the first requests wait for the start,
+                wait = max(wait, self.limits.start_seconds)
+                since = None  # which is not their work's time
+        worker = self._acquire(lane, client, game, wait)
+        try:
+            return self._exchange(worker, task, args, seconds, on_progress, stop, startup, since)
+        finally:
+            if game is not None and worker.killed is None:
+                worker.games.add(game)
+                if len(worker.games) > 8:
+                    worker.games.pop()
+            self._release(worker, client)
+
+    def _exchange(
+        self,
+        worker: _Worker,
+        task: str,
+        args: dict[str, Any],
+        seconds: float,
+        on_progress: Callable[[dict[str, Any]], None] | None,
+        stop: threading.Event | None,
+        startup: float = 0.0,
+        since: float | None = None,
+    ) -> Any:
+        now = time.monotonic()
+        sent = now if since is None else min(since, now)
+        deadline = sent + startup + seconds + self.limits.kill_grace
+        asked_stop = False
+        try:
+            # the task's clock runs from now: the worker takes off the time the message waited
+            worker.conn.send((task, args, time.time() - (now - sent)))
+            while True:
+                if stop is not None and stop.is_set() and not asked_stop:
+                    worker.conn.send("stop")
+                    asked_stop = True
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    self._kill(worker, "time")
+                    raise LimitExceeded(
+                        f"the work did not finish within its {seconds:g} s and was stopped (the arena's worker"
+                        " was ended)"
+                    )
+                if not worker.conn.poll(min(left, 0.1 if stop is not None else 0.5)):
+                    continue
+                message = worker.conn.recv()
+                if message[0] == "progress":
+                    if message[1].get("clock"):  # loading done: only the loading is not the task's time
+                        loaded = float(message[1].get("loaded", 0.0))
+                        deadline = sent + min(startup, loaded) + seconds + self.limits.kill_grace
+                        continue
+                    if on_progress is not None:
+                        on_progress(message[1])
+                    continue
+                if message[0] == "ok":
+                    return message[1]
+                _, kind, text = message
+                if kind in ("limit", "memory"):
+                    raise LimitExceeded(text)
+                if kind == "input":
+                    raise NoughtsError(text)
+                raise WorkerFailed(text)
+        except (EOFError, OSError, BrokenPipeError):
+            why = worker.killed
+            if why is None:
+                self._kill(worker, "memory")  # it died on its own: its memory cap, most likely
+                why = "memory"
+            if why == "memory":
+                raise LimitExceeded(
+                    f"the work ran out of the memory the arena gives one task ({self.share // 2**20} MiB) "
+                    "and was stopped"
+                ) from None
+            raise LimitExceeded(f"the work did not finish within its {seconds:g} s and was stopped") from None
+
+    # -- state ------------------------------------------------------------------------------------
+
+    def stats(self) -> dict[str, Any]:
+        """Workers ready and busy by lane, clients with work running, workers killed."""
+        with self._lock:
+            counts = self._counts()
+            return {
+                "workers": self.size,
+                "ready": sum(w.ready for w in self._workers),
+                "busy": counts,
+                "clients": len(self._clients),
+                "killed": dict(self.killed),
+                "worker_memory": self.share,
+                "pids": [w.pid for w in self._workers if w.ready],
+            }
