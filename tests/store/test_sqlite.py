@@ -185,7 +185,9 @@ def test_games_filter_by_one_source_or_any_of_several(tmp_path):
     from noughts.store import Store
 
     store = Store(tmp_path / "s.db")
-    ids = {src: store.new_game("tictactoe", "a", "b", source=src) for src in ("web", "play", "match", "import")}
+    ids = {
+        src: store.new_game("tictactoe", "a", "b", source=src) for src in ("web", "play", "match", "import")
+    }
     assert [g.id for g in store.games(source="play")] == [ids["play"]]
     several = {g.id for g in store.games(source=("web", "play", "import"))}
     assert several == {ids["web"], ids["play"], ids["import"]}

@@ -114,23 +114,32 @@ def test_play_step_back_with_arrows_branch_and_review(browser: Any, base: str) -
 
 def test_a_shared_url_opens_the_same_position_in_a_new_page(browser: Any, base: str) -> None:
     page = open_page(browser, base + "/#/analyse?game=tictactoe&moves=b2%20a1%20c3&ply=2")
-    page.wait_for_function("() => window.arena.analysis.state.root && window.arena.analysis.state.path().length === 2")
+    page.wait_for_function(
+        "() => window.arena.analysis.state.root && window.arena.analysis.state.path().length === 2"
+    )
     click_move(page, "#an-board", "c1")  # a branch from ply 2: the URL follows the current line
     page.wait_for_function("() => window.arena.analysis.state.path().length === 3")
     url = page.url
     assert "moves=b2+a1+c1" in url and "ply=3" in url
     other = open_page(browser, url)
-    other.wait_for_function("() => window.arena.analysis.state.root && window.arena.analysis.state.path().length === 3")
+    other.wait_for_function(
+        "() => window.arena.analysis.state.root && window.arena.analysis.state.path().length === 3"
+    )
     assert other.evaluate("() => window.arena.analysis.state.current.position") == page.evaluate(
         "() => window.arena.analysis.state.current.position"
     )
-    assert other.locator("#an-board .cell.m-x").count() == 2 and other.locator("#an-board .cell.m-o").count() == 1
+    assert (
+        other.locator("#an-board .cell.m-x").count() == 2
+        and other.locator("#an-board .cell.m-o").count() == 1
+    )
     assert page.errors == [] and other.errors == []
 
 
 def test_export_and_reimport_a_record_with_its_variation(browser: Any, base: str, tmp_path: Path) -> None:
     page = open_page(browser, base + "/#/analyse?game=tictactoe&moves=b2%20a1%20c3&ply=1")
-    page.wait_for_function("() => window.arena.analysis.state.root && window.arena.analysis.state.path().length === 1")
+    page.wait_for_function(
+        "() => window.arena.analysis.state.root && window.arena.analysis.state.path().length === 1"
+    )
     click_move(page, "#an-board", "c3")  # a variation at ply 2
     page.wait_for_selector("#an-tree .variation .mv")
     page.click("#an-export")
@@ -162,8 +171,12 @@ def test_export_and_reimport_a_record_with_its_variation(browser: Any, base: str
 
 def test_continue_from_a_middle_position_against_an_agent(browser: Any, base: str) -> None:
     page = open_page(browser, base + "/#/analyse?game=tictactoe&moves=b2%20a1%20c3%20a3&ply=2")
-    page.wait_for_function("() => window.arena.analysis.state.root && window.arena.analysis.state.path().length === 2")
-    page.wait_for_function("() => [...document.querySelectorAll('#an-opponent option')].some((o) => o.value === 'perfect')")
+    page.wait_for_function(
+        "() => window.arena.analysis.state.root && window.arena.analysis.state.path().length === 2"
+    )
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#an-opponent option')].some((o) => o.value === 'perfect')"
+    )
     page.select_option("#an-side", "x")
     page.select_option("#an-opponent", "perfect")
     page.click("#an-continue")
@@ -173,7 +186,9 @@ def test_continue_from_a_middle_position_against_an_agent(browser: Any, base: st
     middle = g.start().play(g.parse_move("b2")).play(g.parse_move("a1"))
     assert s["start"] == middle.text() and s["x"] == "human" and s["o"] == "perfect"
     click_move(page, "#play-board", "c3")
-    page.wait_for_function("() => window.arena.play.state.ply >= 2 && window.arena.play.state.turn === 'human'")
+    page.wait_for_function(
+        "() => window.arena.play.state.ply >= 2 && window.arena.play.state.turn === 'human'"
+    )
     assert page.errors == []
 
 
@@ -185,20 +200,21 @@ def test_typing_e5_on_a_9x9_board_plays_e5(browser: Any, base: str, page_name: s
     else:
         page.goto(base + "/#/analyse?game=mnk(9,9,5)")
         page.wait_for_function("() => window.arena.analysis.state.root")
-    page.click("h2")  # click the page: the focus leaves every box
+    status = "#play-status" if page_name == "play" else "#an-status"
+    page.click(status)  # click the page: the focus leaves every box
     page.keyboard.type("e5")
     page.keyboard.press("Enter")
     if page_name == "play":
         page.wait_for_function("() => window.arena.play.state.ply === 1")
         assert state(base, gid)["moves"] == ["e5"]
         assert not page.is_checked("#play-eval")  # the overlay's shortcut did not fire
-        page.click("h2")
+        page.click(status)
         page.keyboard.type("h3")  # h is a column here: a move, not the hint
         page.keyboard.press("Enter")
         page.wait_for_function("() => window.arena.play.state.ply === 2")
         assert state(base, gid)["moves"] == ["e5", "h3"]
         # with a modifier the shortcut still works
-        page.click("h2")
+        page.click(status)
         page.keyboard.press("Alt+u")
         page.wait_for_function("() => window.arena.play.state.ply === 1")
     else:
@@ -211,7 +227,9 @@ SIZES = [(390, 844), (1280, 900)]
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
-def test_every_preset_fits_the_screen_with_cells_of_24_px(browser: Any, base: str, width: int, height: int) -> None:
+def test_every_preset_fits_the_screen_with_cells_of_24_px(
+    browser: Any, base: str, width: int, height: int
+) -> None:
     page = browser.new_page(viewport={"width": width, "height": height})
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))

@@ -40,7 +40,14 @@ def test_a_step_plays_one_move_by_notation_or_by_slot_and_says_who_made_it() -> 
         v = c.post("/api/step", json={"game": "veto(tictactoe)", "move": first_step}).json()
         assert v["label"] == veto.player_label(veto.start().to_move)
         after = veto.start().play(veto.parse_move(first_step))
-        w = c.post("/api/step", json={"game": "veto(tictactoe)", "position": v["position"], "move": veto.format_move(after.legal_moves()[0])}).json()
+        w = c.post(
+            "/api/step",
+            json={
+                "game": "veto(tictactoe)",
+                "position": v["position"],
+                "move": veto.format_move(after.legal_moves()[0]),
+            },
+        ).json()
         assert w["label"] == veto.player_label(after.to_move)
 
 
@@ -87,16 +94,24 @@ def test_records_read_and_write_keep_variations_comments_and_annotations() -> No
         assert variation[0]["label"] == "o" and variation[0]["ply"] == 2
         assert read_record(doc["text"]) == read_record(RECORD)
         # written back from the page's JSON: the same record
-        back = c.post("/api/records/write", json={"record": {k: doc[k] for k in ("game", "first", "second", "moves", "tags")}})
+        back = c.post(
+            "/api/records/write",
+            json={"record": {k: doc[k] for k in ("game", "first", "second", "moves", "tags")}},
+        )
         assert back.status_code == 200, back.text
         assert read_record(back.json()["text"]) == read_record(RECORD)
-        as_json = c.post("/api/records/write", json={"record": {"game": "tictactoe", "moves": ["b2"]}, "as_json": True})
+        as_json = c.post(
+            "/api/records/write", json={"record": {"game": "tictactoe", "moves": ["b2"]}, "as_json": True}
+        )
         assert as_json.json()["text"].lstrip().startswith("{")
 
 
 def test_a_bad_record_is_a_400_that_says_where() -> None:
     with client() as c:
-        r = c.post("/api/records/read", json={"text": '[Format "noughts-record 1"]\n[Game "tictactoe"]\n\n1. b2 2. b2 *\n'})
+        r = c.post(
+            "/api/records/read",
+            json={"text": '[Format "noughts-record 1"]\n[Game "tictactoe"]\n\n1. b2 2. b2 *\n'},
+        )
         assert r.status_code == 400
         assert "b2 is illegal" in r.json()["error"] and "line 4" in r.json()["error"]
         w = c.post("/api/records/write", json={"record": {"game": "tictactoe", "moves": ["b2", "b2"]}})

@@ -450,7 +450,8 @@ class Store:
         offset: int = 0,
     ) -> list[GameRecord]:
         """Games, most recently updated first, filtered by status, spec, source (one, or any
-        of a tuple) or match."""
+        of a tuple) or match.
+        """
         if status is not None and status not in STATUSES:
             raise StoreError(f"a game's status is 'playing' or 'finished', not {status!r}")
         where, args = _filters(status=status, spec=spec, source=source, match_id=match_id)

@@ -36,7 +36,9 @@ from starlette.types import Message, Receive, Scope, Send
 
 import noughts
 from noughts.core import Game, LimitExceeded, NoughtsError, Player, Position
+from noughts.record import Record
 from noughts.store import Store, StoreError
+from noughts.web import records
 from noughts.web.boards import board_view
 from noughts.web.engines import AgentCatalogue, SavedRecord
 from noughts.web.jobs import BatchJob, JobBoard
@@ -47,6 +49,7 @@ from noughts.web.models import (
     Analysis,
     BatchRequest,
     BatchState,
+    BoardRequest,
     CountRequest,
     ErrorMessage,
     EstimateRequest,
@@ -56,14 +59,19 @@ from noughts.web.models import (
     MoveRequest,
     NewGame,
     Preset,
+    RecordText,
+    RecordWrite,
+    ReviewRequest,
     SaveRequest,
     SeatsRequest,
+    StepRequest,
     Suggestion,
     SuggestRequest,
     TrainingRequest,
     TurnRequest,
     UndoRequest,
 )
+from noughts.web.records import register_names
 from noughts.web.security import Guard
 from noughts.web.sessions import GameNotFound, GameService, NotOwner, StaleGame, check_game
 from noughts.web.training import AgentFiles, TrainingJob, check_name, learners, wait_started
@@ -96,6 +104,12 @@ STATIC = Path(__file__).parent / "static"
 PRESETS: tuple[tuple[str, str, str, str], ...] = (
     ("tictactoe", "Tic-tac-toe", "3x3, three in a row; a draw with perfect play", "perfect"),
     ("mnk(4,4,4)", "4x4", "four in a row on 4x4 (004 §2.3); a draw", "perfect"),
+    (
+        "mnk(15,15,5)",
+        "Gomoku 15x15",
+        "five in a row on 15x15 (free-style: six or more counts too)",
+        "minimax:depth=1",
+    ),
     ("hypercube(3,3)", "3x3x3", "the cube (002, 004 §3.1); the first player wins at once", "perfect"),
     ("hypercube(4,3)", "4x4x4", "Qubic, the 4^3 cube (002)", "perfect"),
     ("maker_breaker(hypercube(7,3))", "7x7x7 Maker-Breaker", "Breaker wins by a pairing (002)", "pairing"),
@@ -337,6 +351,7 @@ def create_app(
     nothing.
     """
     limits = limits or Limits()
+    register_names(PRESETS)
     owns = store is None
     arena = Arena(store if store is not None else Store(db), limits, owns)
 
@@ -366,6 +381,24 @@ def create_app(
     _routes(app, arena)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+def _review_seconds(limits: Limits, asked: float | None) -> float:
+    if asked is None:
+        return limits.default_review_seconds
+    if asked > limits.max_review_seconds:
+        raise NoughtsError(
+            f"max_seconds is at most {limits.max_review_seconds:g} for a review, not {asked:g}"
+        )
+    return asked
+
+
+def _record(doc: dict[str, Any], limits: Limits) -> Record:
+    """A record from its JSON, its game checked against the arena's limits first."""
+    spec = doc.get("game")
+    if isinstance(spec, str):
+        check_game(spec, limits)
+    return Record.from_json(doc)
 
 
 def _solve_seconds(limits: Limits, asked: float | None) -> float:
@@ -689,6 +722,100 @@ def _routes(app: FastAPI, arena: Arena) -> None:
             "proven": decision["proven"],
             "note": decision["note"],
         }
+
+    # -- the analysis board: positions, steps, records, reviews ------------------------------------
+
+    @app.post("/api/board", tags=["analysis"])
+    def board(request: BoardRequest) -> dict[str, Any]:
+        """A position's board, who is to move, its result and the game's name (``last``: the
+        move that led there, marked on the board).
+        """
+        game = check_game(request.game, limits)
+        return records.board(game, _position(game, request.position), request.last)
+
+    @app.post("/api/step", tags=["analysis"])
+    def step(request: StepRequest) -> dict[str, Any]:
+        """Play one move from a position (``move`` in notation, or a board slot's ``key``): the
+        move's notation, who made it, and the position after it with its board. Nothing is
+        recorded: the analysis board keeps its own tree.
+        """
+        game = check_game(request.game, limits)
+        return records.step(game, _position(game, request.position), request.move, request.key)
+
+    @app.post("/api/records/read", tags=["records"])
+    def read_records(request: RecordText) -> dict[str, Any]:
+        """Read a game record (text or JSON): every game with each move's ply, player and
+        position (variations too), its text form and the game's name.
+        """
+        doc = records.read_document(request.text)
+        for game in doc["games"]:
+            check_game(game["game"], limits)
+        return doc
+
+    @app.post("/api/records/write", tags=["records"])
+    def write_record(request: RecordWrite) -> dict[str, Any]:
+        """Check a record given as JSON and write it: its text (or, ``as_json``, the JSON
+        collection) and the record with every move's ply, player and position.
+        """
+        record = _record(request.record, limits)
+        return records.write_document(record.to_json(), request.as_json)
+
+    @app.post("/api/records/import", tags=["records"])
+    def import_records(request: RecordText) -> dict[str, Any]:
+        """Keep the games of a record in the store (they show on the Games page; unfinished ones
+        can be resumed): their ids.
+        """
+        from noughts.record import load_records
+        from noughts.record.store import import_records as store_records
+
+        read = load_records(request.text)
+        if len(read) > records.MAX_RECORD_GAMES:
+            raise NoughtsError(f"an import holds at most {records.MAX_RECORD_GAMES} games, not {len(read)}")
+        for r in read:
+            check_game(str(r.game), limits)
+        return {"ids": store_records(arena.store, read, source="web-import")}
+
+    @app.get("/api/games/{game_id}/record", tags=["records"], response_model=None)
+    def game_record(
+        game_id: GameId,
+        download: bool = Query(default=False, description="The text form, as a file to save."),
+    ) -> Any:
+        """A stored game's record (any game: played, watched, imported): its JSON with every
+        move's position, and its text; ``download``: the text as a file.
+        """
+        from noughts.record.store import from_store
+
+        try:
+            stored = arena.store.game(game_id)
+        except StoreError:
+            raise GameNotFound(f"there is no game {game_id}") from None
+        record = from_store(stored)
+        if download:
+            return Response(
+                record.to_text(),
+                media_type="text/plain; charset=utf-8",
+                headers={"Content-Disposition": f'attachment; filename="game-{game_id}.ntr"'},
+            )
+        return records.record_document(record)
+
+    @app.post("/api/review", tags=["analysis"])
+    def review(request: ReviewRequest, http: Request) -> dict[str, Any]:
+        """Review a record's main line against the solver within ``max_seconds`` (the arena's
+        default otherwise): every position's value, every move classed best, inaccuracy or
+        mistake, each side's accuracy (the ``noughts review --json`` document). Run out of
+        time, it says so (``complete`` false) and keeps what it reviewed.
+        """
+        record = _record(request.record, limits)
+        seconds = _review_seconds(limits, request.max_seconds)
+        result: dict[str, Any] = pool.run(
+            "review",
+            {"record": record.to_json(), "seconds": seconds},
+            seconds=seconds,
+            client=_client(http),
+            game=str(record.game),
+            since=_since(http),
+        )
+        return result
 
     # -- batches ----------------------------------------------------------------------------------
 

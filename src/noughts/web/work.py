@@ -232,6 +232,39 @@ class Worker:
         save_agent(learner_obj.agent(), out)
         return {"status": stop, "episodes": int(learner_obj.episodes), "file": out}
 
+    def review(self, record: dict[str, Any], seconds: float) -> dict[str, Any]:
+        """Review a record's main line within ``seconds`` (``/api/review``): the ``review --json``
+        document, partial (``complete`` false, ``stopped`` saying why) when the budget ran out.
+        The worker's solver engine for the game serves every position, and its own budget is
+        put back afterwards.
+        """
+        from noughts.record import Record
+        from noughts.review import ReviewStopped, review
+
+        rec = Record.from_json(record)
+        g = rec.game
+        engine = None
+        try:
+            engine = self.perfect(g).engine(g)
+        except LimitExceeded:
+            raise
+        except NoughtsError:  # no exact engine takes this game: estimates only
+            engine = None
+        saved = getattr(engine, "budget", None)
+        try:
+            done = review(
+                rec,
+                budget=self.budget(seconds, self.memory // 3),
+                position_seconds=min(seconds, 5.0),
+                oracle=engine,
+            )
+        except ReviewStopped as e:
+            done = e.review
+        finally:
+            if engine is not None and hasattr(engine, "budget"):
+                engine.budget = saved
+        return done.to_json()
+
     def inspect(self, path: str) -> dict[str, Any]:
         """Load a saved agent (every check of :func:`noughts.agents.saved.load_agent`)."""
         from noughts.agents.saved import load_agent
@@ -299,7 +332,7 @@ def _table_size(learner: Any) -> int | None:
     return None if size is None else int(size)
 
 
-TASKS = ("analyse", "count", "estimate", "move", "inspect")
+TASKS = ("analyse", "count", "estimate", "move", "inspect", "review")
 """Tasks answered at once."""
 
 JOBS = ("train", "batch")
