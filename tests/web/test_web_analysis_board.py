@@ -267,3 +267,24 @@ def test_every_preset_fits_the_screen_with_cells_of_24_px(
         assert page.locator("header.topbar").bounding_box()["height"] < 70  # the navigation collapsed
     assert problems == []
     assert page.errors == []
+
+
+def test_a_training_chart_with_one_point_draws_it(browser: Any, base: str) -> None:
+    page = open_page(browser, base + "/#/train")
+    page.select_option("#train-learner", "qlearning")
+    page.fill("#train-episodes", "100")
+    page.click("#train-start")
+    page.wait_for_function("() => /finished/.test(document.querySelector('#train-status').textContent)")
+    page.wait_for_timeout(200)
+    # the grade chart's colour (#16a34a) is on the canvas: its one point is drawn
+    green = page.evaluate(
+        """() => {
+            const c = document.getElementById('chart-grade');
+            const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+            let n = 0;
+            for (let i = 0; i < d.length; i += 4) if (d[i] === 0x16 && d[i + 1] === 0xa3 && d[i + 2] === 0x4a) n++;
+            return n;
+        }"""
+    )
+    assert green > 10
+    assert page.errors == []
