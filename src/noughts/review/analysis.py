@@ -341,10 +341,10 @@ def _judge(
     if played in best:
         return best, BEST
     results = {m: rank(ev, mover).result for m, ev in children.items()}
-    mine = results[played]
-    if mine is not None:
-        proven_better = any(r is not None and r > mine for r in results.values())
-        could_be_better = mine == -1 and any(r is None or r > -1 for r in results.values())
+    result = results[played]
+    if result is not None:
+        proven_better = any(r is not None and r > result for r in results.values())
+        could_be_better = result == -1 and any(r is None or r > -1 for r in results.values())
         if proven_better or could_be_better:  # a result given away, as far as the estimator proved
             return best, MISTAKE
     return best, INACCURACY

@@ -779,7 +779,8 @@ class Store:
 
 def _filters(prefix: str = "", **values: Any) -> tuple[str, list[Any]]:
     """A WHERE clause: each column equal to its value, or one of them (a tuple); None: any."""
-    clauses, args = [], []
+    clauses: list[str] = []
+    args: list[Any] = []
     for column, value in values.items():
         if isinstance(value, tuple):
             clauses.append(f"{prefix}{column} IN ({','.join('?' * len(value))})" if value else "0")
