@@ -166,7 +166,10 @@ export function setupAnalysis(ctx) {
     if (an.root.children.length) drawLine(list, an.root.children[0], 0);
     else list.append(el("p", { class: "hint-text", text: "No moves yet: click the board or type a move." }));
     const current = list.querySelector(".mv.current");
-    if (current) current.scrollIntoView({ block: "nearest" });
+    if (current) {  // keep the current move in view inside the list (never scroll the page)
+      const top = current.offsetTop;
+      if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - 24) list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+    }
   }
 
   // the evaluation graph: one point per position of the main line, from x's side (+1 x wins)
@@ -339,10 +342,10 @@ export function setupAnalysis(ctx) {
       r.moves.forEach((m, i) => { if (main[i]) main[i].review = m; });
       const acc = (p) => (p.accuracy === null ? "—" : `${Math.round(100 * p.accuracy)}%`);
       $("an-accuracy").replaceChildren(
-        el("tr", {}, ...["", "accuracy", "best", "inaccuracies", "mistakes"].map((h) => el("th", { text: h }))),
+        el("tr", {}, ...[["", ""], ["accuracy", "share of best moves"], ["best", "best moves"], ["?!", "inaccuracies"], ["?", "mistakes"]].map(([h, t]) => el("th", { text: h, title: t }))),
         ...["first", "second"].map((k) => {
           const p = r.players[k];
-          return el("tr", { "data-player": k }, el("td", {}, el("b", { class: "mark-" + (p.label === "o" ? "o" : "x"), text: p.label }), " " + p.name),
+          return el("tr", { "data-player": k }, el("td", {}, el("b", { class: "mark-" + (p.label === "o" ? "o" : "x"), text: p.label }), p.name && p.name !== "?" ? " " + p.name : ""),
             el("td", { class: "accuracy", text: acc(p) }), el("td", { text: p.best }), el("td", { text: p.inaccuracies }), el("td", { text: p.mistakes }));
         }),
       );

@@ -44,8 +44,9 @@ export function fitBoard(container, view) {
     if (cell > best) best = cell;
     if (cell >= cap) break;
   }
+  // at least MIN_CELL (the board then scrolls in its own box), unless the person zoomed out
   let cell = Math.floor(Math.max(MIN_CELL, Math.min(cap, best)) * zoom);
-  cell = Math.max(MIN_CELL, Math.min(160, cell));
+  cell = Math.max(zoom < 1 ? 12 : MIN_CELL, Math.min(160, cell));
   container.style.setProperty("--cell", `${cell}px`);
   container.dataset.cell = String(cell);
 }
