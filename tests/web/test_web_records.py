@@ -174,3 +174,25 @@ def test_record_export_of_a_library_record_matches_the_library() -> None:
     with client() as c:
         doc = c.post("/api/records/write", json={"record": rec.to_json()}).json()
     assert doc["text"] == rec.to_text()
+
+
+def test_a_game_played_at_the_terminal_is_listed_resumed_and_exported_in_the_arena(tmp_path: Path) -> None:
+    from noughts.record.store import GameLog
+
+    db = tmp_path / "shared.db"
+    g = noughts.game("tictactoe")
+    with Store(db) as store:  # what `noughts play --db shared.db` records, move by move
+        log = GameLog(store, g, "human", "random")
+        log.played(g.parse_move("b2"))
+        log.played(g.parse_move("a1"))
+    with client(db) as c:
+        listed = {s["id"]: s for s in c.get("/api/games").json()}
+        assert log.id in listed and listed[log.id]["source"] == "play" and listed[log.id]["plies"] == 2
+        s = c.get(f"/api/games/{log.id}").json()
+        assert s["moves"] == ["b2", "a1"] and s["movers"] == ["x", "o"] and s["name"] == "Tic-tac-toe"
+        resumed = c.post(f"/api/games/{log.id}/move", json={"move": "c3", "ply": 2})
+        assert resumed.status_code == 200, resumed.text
+        doc = c.get(f"/api/games/{log.id}/record").json()
+        assert [m["move"] for m in doc["moves"]] == ["b2", "a1", "c3"]
+        assert doc["tags"].get("Source") == "play"
+    assert Store(db).game(log.id).moves == ["b2", "a1", "c3"]

@@ -101,6 +101,10 @@ export function setupAnalysis(ctx) {
     return n.view;
   }
 
+  // the solver runs by itself at every move only on boards it can answer quickly (Solve asks anywhere)
+  const AUTO_SOLVE_CELLS = 64;
+  const cellsOf = (view) => view.panels.reduce((n, p) => n + p.cells.reduce((m, row) => m + row.filter(Boolean).length, 0), 0);
+
   let showing = 0;
   async function show() {
     const token = ++showing;
@@ -126,7 +130,7 @@ export function setupAnalysis(ctx) {
     $("an-cost").textContent = "";
     $("an-continue").disabled = Boolean(n.result);
     if (an.overlay && an.overlay.node === n) showVerdict(an.overlay.analysis);
-    else if ($("an-auto").checked) solve();
+    else if ($("an-auto").checked && cellsOf(view) <= AUTO_SOLVE_CELLS) solve();
   }
 
   function mark(n) {
