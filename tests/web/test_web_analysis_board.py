@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import httpx
 import pytest
@@ -258,8 +259,31 @@ def test_every_preset_fits_the_screen_with_cells_of_24_px(
             problems.append(f"{spec}: no coordinates")
         if name not in fit["status"]:
             problems.append(f"{spec}: the status line does not name the game ({fit['status']!r})")
+    # the analysis board, too
+    for spec, name, *_ in PRESETS:
+        page.goto(base + "/#/analyse?" + urlencode({"game": spec}))
+        page.wait_for_function(
+            "([name]) => { const a = window.arena.analysis.state; return a.root && a.name === name"
+            " && a.root.view && document.querySelector('#an-board button[data-key]'); }",
+            arg=[name],
+        )
+        fit = page.evaluate(
+            """() => {
+                const cells = [...document.querySelectorAll('#an-board .cell:not(.hole)')];
+                const sizes = cells.map((c) => c.getBoundingClientRect()).map((r) => Math.min(r.width, r.height));
+                return {scroll: document.documentElement.scrollWidth, width: window.innerWidth,
+                        smallest: Math.min(...sizes), status: document.getElementById('an-status').textContent};
+            }"""
+        )
+        if fit["scroll"] > fit["width"]:
+            problems.append(f"analysis board, {spec}: the page is {fit['scroll']} px wide at {fit['width']}")
+        if fit["smallest"] < 24:
+            problems.append(f"analysis board, {spec}: a cell is {fit['smallest']:.1f} px")
+        if name not in fit["status"]:
+            problems.append(f"analysis board, {spec}: the status line does not name the game")
     # the controls come below the board on a phone (not the New game card)
     if width < 600:
+        page.goto(base + "/#/play")
         board = page.locator("#play-board").bounding_box()
         move_box = page.locator("#play-form").bounding_box()
         new_game = page.locator("#play-start").bounding_box()

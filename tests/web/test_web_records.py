@@ -196,3 +196,25 @@ def test_a_game_played_at_the_terminal_is_listed_resumed_and_exported_in_the_are
         assert [m["move"] for m in doc["moves"]] == ["b2", "a1", "c3"]
         assert doc["tags"].get("Source") == "play"
     assert Store(db).game(log.id).moves == ["b2", "a1", "c3"]
+
+
+def test_the_games_of_a_batch_are_listed_on_request_and_replay_as_records() -> None:
+    import time
+
+    with client() as c:
+        b = c.post(
+            "/api/batches", json={"game": "tictactoe", "x": "random", "o": "random", "games": 3, "seed": 4}
+        )
+        assert b.status_code == 202, b.text
+        deadline = time.monotonic() + 60
+        while (
+            c.get(f"/api/batches/{b.json()['id']}").json()["status"] == "running"
+            and time.monotonic() < deadline
+        ):
+            time.sleep(0.05)
+        assert all(g["source"] != "match" for g in c.get("/api/games").json())  # not in the main list
+        battles = c.get("/api/games?source=match").json()
+        assert len(battles) == 3 and {g["source"] for g in battles} == {"match"}
+        doc = c.get(f"/api/games/{battles[0]['id']}/record").json()
+        assert doc["first"] == "random" and doc["result"] is not None and doc["moves"]
+        assert c.get("/api/games?source=nonsense").status_code == 422

@@ -557,9 +557,17 @@ def _routes(app: FastAPI, arena: Arena) -> None:
         status: str | None = Query(default=None, pattern="^(playing|finished)$"),
         limit: int = Query(default=50, ge=1, le=500),
         offset: int = Query(default=0, ge=0, le=10**9),
+        source: str | None = Query(
+            default=None,
+            pattern="^(web|play|import|web-import|match)$",
+            description="Only the games of one source (``match``: the games of batches and matches, "
+            "not listed otherwise).",
+        ),
     ) -> list[dict[str, Any]]:
-        """The arena's recorded games, most recently played first (``playing``: unfinished)."""
-        return games.summaries(status, limit, offset)
+        """The arena's recorded games, most recently played first (``playing``: unfinished):
+        played here, at the terminal and imported; with ``source``, only those of one source.
+        """
+        return games.summaries(status, limit, offset, source)
 
     @app.get("/api/games/{game_id}", tags=["play"], response_model=GameState)
     def get_game(game_id: GameId) -> dict[str, Any]:

@@ -682,7 +682,7 @@ async function openInAnalysis(s, at) {
 async function showGames() {
   const filter = document.querySelector("input[name=games-filter]:checked").value;
   try {
-    const games = await api("/api/games" + (filter ? `?status=${filter}` : ""));
+    const games = await api("/api/games" + (filter === "match" ? "?source=match" : filter ? `?status=${filter}` : ""));
     $("games-table").replaceChildren(
       el("tr", {}, ...["#", "game", "x", "o", "moves", "status", "updated", ""].map((h) => el("th", { text: h }))),
       ...games.map((g) => el("tr", {},
