@@ -265,7 +265,8 @@ class GameService:
         self, status: str | None = None, limit: int = 50, offset: int = 0, source: str | None = None
     ) -> list[dict[str, Any]]:
         """The arena's recorded games, most recently played first: those of
-        :data:`LISTED_SOURCES`, or of ``source``."""
+        :data:`LISTED_SOURCES`, or of ``source``.
+        """
         records = self.store.games(status, source=source or LISTED_SOURCES, limit=limit, offset=offset)
         out = []
         for r in records:
