@@ -218,3 +218,28 @@ def test_the_games_of_a_batch_are_listed_on_request_and_replay_as_records() -> N
         doc = c.get(f"/api/games/{battles[0]['id']}/record").json()
         assert doc["first"] == "random" and doc["result"] is not None and doc["moves"]
         assert c.get("/api/games?source=nonsense").status_code == 422
+
+
+def test_the_leaderboard_lists_watched_games_and_rates_unlinked_agents_apart(tmp_path: Path) -> None:
+    from noughts.arena.ratings import connected_groups
+
+    db = tmp_path / "lb.db"
+    with Store(db) as store:  # two watched games (no match): a-b, and c-d who never met a or b
+        for first, second, outcome in (
+            ("perfect", "random", "first"),
+            ("mcts:sims=200", "minimax:depth=1", "draw"),
+        ):
+            gid = store.new_game("mnk(4,4,4)", first, second, "web")
+            store.finish_game(gid, noughts.Outcome(outcome))
+    with client(db) as c:
+        board = c.get("/api/leaderboard").json()
+    assert board["game"] == "mnk(4,4,4)" and dict(map(tuple, board["games"]))["mnk(4,4,4)"] == 2
+    assert board["groups"] == 2
+    groups = {r["agent"]: r["group"] for r in board["ratings"]}
+    assert groups["perfect"] == groups["random"] != groups["mcts:sims=200"] == groups["minimax:depth=1"]
+    # the library's split: a chain of games links agents
+    chain = [("a", "b", "first"), ("b", "c", "draw"), ("d", "e", "second")]
+    assert [sorted({p for t in g for p in t[:2]}) for g in connected_groups(chain)] == [
+        ["a", "b", "c"],
+        ["d", "e"],
+    ]

@@ -660,6 +660,17 @@ class Store:
         )
         return {str(r[0]): int(r[1]) for r in rows}
 
+    def finished_counts(self, *, without: str | None = None) -> dict[str, int]:
+        """Finished games by game spec (``without``: leaving out games in which that player,
+        e.g. ``human``, held a seat).
+        """
+        where, args = "status = 'finished'", []
+        if without is not None:
+            where += " AND first != ? AND second != ?"
+            args = [without, without]
+        rows = self._read(f"SELECT spec, COUNT(*) FROM games WHERE {where} GROUP BY spec", args)
+        return {str(r[0]): int(r[1]) for r in rows}
+
     def match_results(
         self,
         match_id: int | None = None,

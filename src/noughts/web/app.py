@@ -1007,13 +1007,12 @@ def _routes(app: FastAPI, arena: Arena) -> None:
     ) -> dict[str, Any]:
         """Bradley-Terry ratings (Elo scale) of the agents from every recorded finished game
         between agents (batches, matches, tournaments, watched games) of one game, with each
-        agent's wins, draws and losses.
+        agent's wins, draws and losses. Agents that are not linked by games played are rated
+        in separate ``group``s (1 the largest): their ratings share no scale.
         """
-        from noughts.arena.ratings import bradley_terry
+        from noughts.arena.ratings import bradley_terry, connected_groups
 
-        played: dict[str, int] = {}
-        for m in arena.store.matches(limit=10_000):
-            played[m.spec] = played.get(m.spec, 0) + m.games
+        played = arena.store.finished_counts(without="human")
         spec = (
             str(check_game(game, limits))
             if game
@@ -1034,19 +1033,22 @@ def _routes(app: FastAPI, arena: Arena) -> None:
             for who, won in ((r.first, "first"), (r.second, "second")):
                 t = tally.setdefault(who, [0, 0, 0])
                 t[0 if r.outcome == won else 1 if r.outcome == "draw" else 2] += 1
-        ratings = bradley_terry(results)
-        out["ratings"] = [
-            {
-                "agent": a,
-                "rating": round(v, 1),
-                "stderr": None if se is None else round(se, 1),
-                "games": n,
-                "wins": tally[a][0],
-                "draws": tally[a][1],
-                "losses": tally[a][2],
-            }
-            for a, v, se, n in ratings.table()
-        ]
+        for group, games_of in enumerate(connected_groups(results), 1):
+            ratings = bradley_terry(games_of)
+            out["ratings"].extend(
+                {
+                    "agent": a,
+                    "group": group,
+                    "rating": round(v, 1),
+                    "stderr": None if se is None else round(se, 1),
+                    "games": n,
+                    "wins": tally[a][0],
+                    "draws": tally[a][1],
+                    "losses": tally[a][2],
+                }
+                for a, v, se, n in ratings.table()
+            )
+        out["groups"] = max((r["group"] for r in out["ratings"]), default=0)
         return out
 
 

@@ -822,11 +822,15 @@ async function showLeaderboard() {
     select.value = chosen;
     $("lb-table").replaceChildren(
       el("tr", {}, ...["#", "agent", "rating", "±", "games", "wins", "draws", "losses"].map((h) => el("th", { text: h }))),
-      ...board.ratings.map((r, i) => el("tr", {}, el("td", { text: i + 1 }), el("td", { text: r.agent }), el("td", { text: r.rating.toFixed(0) }),
-        el("td", { text: r.stderr === null ? "" : r.stderr.toFixed(0) }), el("td", { text: r.games }), el("td", { text: r.wins }), el("td", { text: r.draws }), el("td", { text: r.losses }))),
+      ...board.ratings.flatMap((r, i) => [
+        ...(board.groups > 1 && (i === 0 || board.ratings[i - 1].group !== r.group)
+          ? [el("tr", { class: "group-row" }, el("td", { colspan: "8", text: `Group ${r.group}: agents linked by games played (a scale of their own)` }))] : []),
+        el("tr", { "data-group": r.group }, el("td", { text: i + 1 }), el("td", { text: r.agent }), el("td", { text: r.rating.toFixed(0) }),
+        el("td", { text: r.stderr === null ? "" : r.stderr.toFixed(0) }), el("td", { text: r.games }), el("td", { text: r.wins }), el("td", { text: r.draws }), el("td", { text: r.losses }))]),
     );
     $("lb-note").textContent = board.ratings.length
-      ? "Bradley-Terry ratings on the Elo scale (mean 0) from every recorded game between agents of this game: batches, matches and watched games."
+      ? "Bradley-Terry ratings on the Elo scale (mean 0 in each group) from every recorded game between agents of this game: batches, matches and watched games."
+        + (board.groups > 1 ? " Agents that never met, even through others, are rated in separate groups: compare ratings only within a group." : "")
       : "No games between agents recorded yet: run a batch on the Watch page.";
   } catch (e) { toast(e.message); }
 }
