@@ -312,3 +312,28 @@ def test_a_training_chart_with_one_point_draws_it(browser: Any, base: str) -> No
     )
     assert green > 10
     assert page.errors == []
+
+
+def test_flip_and_rotate_turn_the_board_with_its_labels(browser: Any, base: str) -> None:
+    page = open_page(browser, base + "/#/analyse?game=tictactoe&moves=a1")
+    page.wait_for_function(
+        "() => window.arena.analysis.state.root && window.arena.analysis.state.path().length === 1"
+    )
+
+    def where(name: str) -> tuple[float, float]:
+        box = page.locator(f"#an-board button[aria-label^='{name}']").bounding_box()
+        return box["x"], box["y"]
+
+    (x0, y0), (x1, y1) = where("a1"), where("c3")
+    assert x0 < x1 and y0 < y1  # a1 at the top left
+    page.click("#an-rotate")  # a quarter turn clockwise: a1 at the top right
+    page.wait_for_timeout(100)
+    (x0, y0), (x1, y1) = where("a1"), where("c3")
+    assert x0 > x1 and y0 < y1
+    assert page.locator("#an-board .col-labels .axis").all_inner_texts() == ["3", "2", "1"]
+    page.click("#an-rotate")  # half a turn in all: a1 at the bottom right, as Flip from the start
+    page.wait_for_timeout(100)
+    (x0, y0), (x1, y1) = where("a1"), where("c3")
+    assert x0 > x1 and y0 > y1
+    assert page.locator("#an-board .cell.m-x").count() == 1  # the position is the same
+    assert page.errors == []

@@ -13,7 +13,7 @@ export function setupAnalysis(ctx) {
   const node = (fields, parent) => ({ children: [], parent: parent || null, view: null, ...fields });
 
   const an = {
-    game: null, name: "", start: null, root: null, current: null, review: null, flipped: false,
+    game: null, name: "", start: null, root: null, current: null, review: null, turn: 0,
     tags: {}, first: "?", second: "?", overlay: null,
     path() { const out = []; for (let n = this.current; n && n.parent; n = n.parent) out.unshift(n); return out; },
     ply(n) { let k = 0; for (let m = n || this.current; m && m.parent; m = m.parent) k++; return k; },
@@ -113,7 +113,7 @@ export function setupAnalysis(ctx) {
     if (token !== showing) return;
     ctx.renderBoard($("an-board"), view, {
       onSlot: (key) => playAt({ key }),
-      flip: an.flipped,
+      turn: an.turn,
       evaluation: an.overlay && an.overlay.node === n ? an.overlay.evaluation : null,
       hint: an.overlay && an.overlay.node === n ? an.overlay.evaluation.best : null,
     });
@@ -237,7 +237,7 @@ export function setupAnalysis(ctx) {
       if (an.current !== n) return;
       an.overlay = analysis.solved ? { node: n, evaluation: analysis.evaluation, analysis } : null;
       if (analysis.solved) {
-        ctx.renderBoard($("an-board"), n.view, { onSlot: (key) => playAt({ key }), flip: an.flipped, evaluation: analysis.evaluation, hint: analysis.evaluation.best });
+        ctx.renderBoard($("an-board"), n.view, { onSlot: (key) => playAt({ key }), turn: an.turn, evaluation: analysis.evaluation, hint: analysis.evaluation.best });
       }
       showVerdict(analysis);
     } catch (e) { $("an-verdict").textContent = ""; toast(e.message); }
@@ -423,7 +423,8 @@ export function setupAnalysis(ctx) {
   $("an-prev").addEventListener("click", stepBack);
   $("an-next").addEventListener("click", stepForward);
   $("an-last").addEventListener("click", toEnd);
-  $("an-flip").addEventListener("click", () => { an.flipped = !an.flipped; show(); });
+  $("an-flip").addEventListener("click", () => { an.turn = (an.turn + 2) % 4; show(); });
+  $("an-rotate").addEventListener("click", () => { an.turn = (an.turn + 1) % 4; show(); });
   $("an-promote").addEventListener("click", promote);
   $("an-delete").addEventListener("click", removeVariation);
   $("an-review").addEventListener("click", runReview);
@@ -463,7 +464,7 @@ export function setupAnalysis(ctx) {
     if (keys[event.key] && !onBoard && !event.altKey) { event.preventDefault(); keys[event.key](); return; }
     if (event.altKey || event.key.length !== 1) return;
     if (ctx.startsMove(an.current.view, event.key)) { $("an-move").focus(); return; }
-    if (event.key === "f") { event.preventDefault(); an.flipped = !an.flipped; show(); }
+    if (event.key === "f") { event.preventDefault(); an.turn = (an.turn + 2) % 4; show(); }
   });
 
   window.addEventListener("resize", () => { if (ctx.currentPage() === "analyse" && an.current) show(); });

@@ -2,7 +2,7 @@
 "use strict";
 
 import { setupAnalysis } from "./analysis.js";
-import { fitBoard, flipView, getZoom, setZoom, setupNav, startsMove } from "./layout.js";
+import { fitBoard, getZoom, setZoom, setupNav, startsMove, turnView } from "./layout.js";
 
 const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -84,7 +84,7 @@ function valueTitle(m) {
 // selected (Morris: the key of the mark picked up, whose slides are shown)
 function renderBoard(container, view, opts) {
   opts = opts || {};
-  if (opts.flip) view = flipView(view);
+  if (opts.turn) view = turnView(view, opts.turn);
   container.replaceChildren();
   const selected = opts.selected === undefined ? null : opts.selected;
   const legal = new Map();

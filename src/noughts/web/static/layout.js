@@ -76,15 +76,23 @@ export function setupNav() {
   });
 }
 
-// the view turned half a turn: rows and columns reversed, their labels with them
-export function flipView(view) {
-  return {
-    ...view,
-    panels: view.panels.map((p) => ({
-      ...p,
-      cells: p.cells.slice().reverse().map((row) => row.slice().reverse()),
-      rows: p.rows ? p.rows.slice().reverse() : p.rows,
-      columns: p.columns ? p.columns.slice().reverse() : p.columns,
-    })),
-  };
+// the view turned by `quarters` quarter turns clockwise (2: flipped), each panel's labels with it
+export function turnView(view, quarters) {
+  let out = view;
+  for (let q = 0; q < ((quarters % 4) + 4) % 4; q++) {
+    out = {
+      ...out,
+      panels: out.panels.map((p) => {
+        const rows = p.cells.length, cols = p.cells[0].length;
+        const cells = [];
+        for (let c = 0; c < cols; c++) {
+          const row = [];
+          for (let r = rows - 1; r >= 0; r--) row.push(p.cells[r][c]);
+          cells.push(row);
+        }
+        return { ...p, cells, rows: p.columns ? p.columns.slice() : p.columns, columns: p.rows ? p.rows.slice().reverse() : p.rows };
+      }),
+    };
+  }
+  return out;
 }
