@@ -38,8 +38,13 @@ def start_game(page: Any, spec: str, x: str = "human", o: str = "human") -> int:
     )
     page.select_option("#play-x", x)
     page.select_option("#play-o", o)
+    before = page.evaluate("() => window.arena.play.state ? window.arena.play.state.id : null")
     page.click("#play-start")
-    page.wait_for_function("() => /#\\/play\\/\\d+/.test(location.hash) && window.arena.play.state")
+    page.wait_for_function(  # the new game is on the board (not the one before it)
+        "([before]) => /#\\/play\\/\\d+/.test(location.hash) && window.arena.play.state"
+        " && window.arena.play.state.id !== before",
+        arg=[before],
+    )
     return int(page.evaluate("() => window.arena.play.state.id"))
 
 
