@@ -67,7 +67,7 @@ class Limits:
     """The longest a request waits for a free worker before it is refused (429)."""
     start_seconds: float = 60.0
     """The longest the first requests wait while the workers start."""
-    kill_grace: float = 0.5
+    kill_grace: float = 1.0
     """Seconds past its budget after which a task's worker is killed."""
     load_seconds: float = 20.0
     """Seconds a worker may take to build or load an agent (a saved agent's tables) before its
