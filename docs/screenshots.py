@@ -124,7 +124,9 @@ def main() -> int:
                 "() => window.arena.analysis.state.root && window.arena.analysis.state.mainLine().length === 5"
             )
             page.click("#an-tree .mv[data-ply='2']")
-            page.wait_for_function("() => window.arena.analysis.state.path().length === 2")
+            page.wait_for_function(
+                "() => window.arena.analysis.state.path().length === 2 && window.arena.analysis.state.shown === window.arena.analysis.state.current"
+            )
             page.click("#an-board button[aria-label^='a3']")
             page.wait_for_selector("#an-tree .variation .mv")
             page.click("#an-tree .mv[data-ply='4']")
@@ -137,7 +139,7 @@ def main() -> int:
             phone.goto(base + "/#/analyse?game=mnk(15,15,5)&moves=h8+g7+i9+j10+g9+h9+i8&ply=7")
             phone.wait_for_selector("body[data-ready='1']")
             phone.wait_for_function(
-                "() => window.arena.analysis.state.root && window.arena.analysis.state.path().length === 7"
+                "() => window.arena.analysis.state.root && window.arena.analysis.state.path().length === 7 && window.arena.analysis.state.shown === window.arena.analysis.state.current"
             )
             phone.wait_for_timeout(500)
             phone.screenshot(path=str(OUT / "phone-15x15.png"))

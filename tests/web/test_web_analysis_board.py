@@ -77,20 +77,29 @@ def test_play_step_back_with_arrows_branch_and_review(browser: Any, base: str) -
     assert "Tic-tac-toe" in page.inner_text("#play-status")
     page.click("#play-analyse")  # the whole game, not only its final position
     page.wait_for_function("() => location.hash.startsWith('#/analyse') && window.arena.analysis.state.root")
+    page.wait_for_function("() => window.arena.analysis.state.shown === window.arena.analysis.state.current")
     assert analysis_ply(page) == 5
     assert page.locator("#an-tree .mv").count() == 5
     page.click("#an-status")  # focus off any box: the arrows step through the game
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")
-    page.wait_for_function("() => window.arena.analysis.state.path().length === 3")
+    page.wait_for_function(
+        "() => window.arena.analysis.state.path().length === 3 && window.arena.analysis.state.shown === window.arena.analysis.state.current"
+    )
     assert "after 3. a1" in page.inner_text("#an-status")
     page.keyboard.press("ArrowRight")
-    page.wait_for_function("() => window.arena.analysis.state.path().length === 4")
+    page.wait_for_function(
+        "() => window.arena.analysis.state.path().length === 4 && window.arena.analysis.state.shown === window.arena.analysis.state.current"
+    )
     page.keyboard.press("Home")
-    page.wait_for_function("() => window.arena.analysis.state.path().length === 0")
+    page.wait_for_function(
+        "() => window.arena.analysis.state.path().length === 0 && window.arena.analysis.state.shown === window.arena.analysis.state.current"
+    )
     # click a move in the list to go there, then play another move: a variation appears
     page.click("#an-tree .mv[data-ply='1']")
-    page.wait_for_function("() => window.arena.analysis.state.path().length === 1")
+    page.wait_for_function(
+        "() => window.arena.analysis.state.path().length === 1 && window.arena.analysis.state.shown === window.arena.analysis.state.current"
+    )
     click_move(page, "#an-board", "a1")
     page.wait_for_selector("#an-tree .variation .mv")
     assert page.inner_text("#an-tree .variation .mv").split()[-1] == "a1"
@@ -114,22 +123,26 @@ def test_play_step_back_with_arrows_branch_and_review(browser: Any, base: str) -
     assert page.inner_text("#an-accuracy tr[data-player='first'] .accuracy") == "100%"
     # a point of the graph goes to its position
     page.click("#an-graph circle[data-ply='2']")
-    page.wait_for_function("() => window.arena.analysis.state.path().length === 2")
+    page.wait_for_function(
+        "() => window.arena.analysis.state.path().length === 2 && window.arena.analysis.state.shown === window.arena.analysis.state.current"
+    )
     assert page.errors == []
 
 
 def test_a_shared_url_opens_the_same_position_in_a_new_page(browser: Any, base: str) -> None:
     page = open_page(browser, base + "/#/analyse?game=tictactoe&moves=b2%20a1%20c3&ply=2")
     page.wait_for_function(
-        "() => window.arena.analysis.state.root && window.arena.analysis.state.path().length === 2"
+        "() => window.arena.analysis.state.root && window.arena.analysis.state.path().length === 2 && window.arena.analysis.state.shown === window.arena.analysis.state.current"
     )
     click_move(page, "#an-board", "c1")  # a branch from ply 2: the URL follows the current line
-    page.wait_for_function("() => window.arena.analysis.state.path().length === 3")
+    page.wait_for_function(
+        "() => window.arena.analysis.state.path().length === 3 && window.arena.analysis.state.shown === window.arena.analysis.state.current"
+    )
     url = page.url
     assert "moves=b2+a1+c1" in url and "ply=3" in url
     other = open_page(browser, url)
     other.wait_for_function(
-        "() => window.arena.analysis.state.root && window.arena.analysis.state.path().length === 3"
+        "() => window.arena.analysis.state.root && window.arena.analysis.state.path().length === 3 && window.arena.analysis.state.shown === window.arena.analysis.state.current"
     )
     assert other.evaluate("() => window.arena.analysis.state.current.position") == page.evaluate(
         "() => window.arena.analysis.state.current.position"
@@ -144,7 +157,7 @@ def test_a_shared_url_opens_the_same_position_in_a_new_page(browser: Any, base: 
 def test_export_and_reimport_a_record_with_its_variation(browser: Any, base: str, tmp_path: Path) -> None:
     page = open_page(browser, base + "/#/analyse?game=tictactoe&moves=b2%20a1%20c3&ply=1")
     page.wait_for_function(
-        "() => window.arena.analysis.state.root && window.arena.analysis.state.path().length === 1"
+        "() => window.arena.analysis.state.root && window.arena.analysis.state.path().length === 1 && window.arena.analysis.state.shown === window.arena.analysis.state.current"
     )
     click_move(page, "#an-board", "c3")  # a variation at ply 2
     page.wait_for_selector("#an-tree .variation .mv")
@@ -162,10 +175,14 @@ def test_export_and_reimport_a_record_with_its_variation(browser: Any, base: str
     page.fill("#an-spec", "tictactoe")
     page.fill("#an-position", "")
     page.click("#an-run")
-    page.wait_for_function("() => window.arena.analysis.state.mainLine().length === 0")
+    page.wait_for_function(
+        "() => window.arena.analysis.state.mainLine().length === 0 && window.arena.analysis.state.shown === window.arena.analysis.state.current"
+    )
     page.fill("#an-record", text)
     page.click("#an-import")
-    page.wait_for_function("() => window.arena.analysis.state.mainLine().length === 3")
+    page.wait_for_function(
+        "() => window.arena.analysis.state.mainLine().length === 3 && window.arena.analysis.state.shown === window.arena.analysis.state.current"
+    )
     assert page.locator("#an-tree .variation .mv").count() == 1
     # and into the store: it shows on the Games page
     page.click("#an-save")
@@ -178,7 +195,7 @@ def test_export_and_reimport_a_record_with_its_variation(browser: Any, base: str
 def test_continue_from_a_middle_position_against_an_agent(browser: Any, base: str) -> None:
     page = open_page(browser, base + "/#/analyse?game=tictactoe&moves=b2%20a1%20c3%20a3&ply=2")
     page.wait_for_function(
-        "() => window.arena.analysis.state.root && window.arena.analysis.state.path().length === 2"
+        "() => window.arena.analysis.state.root && window.arena.analysis.state.path().length === 2 && window.arena.analysis.state.shown === window.arena.analysis.state.current"
     )
     page.wait_for_function(
         "() => [...document.querySelectorAll('#an-opponent option')].some((o) => o.value === 'perfect')"
@@ -224,7 +241,9 @@ def test_typing_e5_on_a_9x9_board_plays_e5(browser: Any, base: str, page_name: s
         page.keyboard.press("Alt+u")
         page.wait_for_function("() => window.arena.play.state.ply === 1")
     else:
-        page.wait_for_function("() => window.arena.analysis.state.path().length === 1")
+        page.wait_for_function(
+            "() => window.arena.analysis.state.path().length === 1 && window.arena.analysis.state.shown === window.arena.analysis.state.current"
+        )
         assert page.evaluate("() => window.arena.analysis.state.current.move") == "e5"
     assert page.errors == []
 
@@ -322,7 +341,7 @@ def test_a_training_chart_with_one_point_draws_it(browser: Any, base: str) -> No
 def test_flip_and_rotate_turn_the_board_with_its_labels(browser: Any, base: str) -> None:
     page = open_page(browser, base + "/#/analyse?game=tictactoe&moves=a1")
     page.wait_for_function(
-        "() => window.arena.analysis.state.root && window.arena.analysis.state.path().length === 1"
+        "() => window.arena.analysis.state.root && window.arena.analysis.state.path().length === 1 && window.arena.analysis.state.shown === window.arena.analysis.state.current"
     )
 
     def where(name: str) -> tuple[float, float]:

@@ -14,7 +14,7 @@ export function setupAnalysis(ctx) {
 
   const an = {
     game: null, name: "", start: null, root: null, current: null, review: null, turn: 0,
-    tags: {}, first: "?", second: "?", overlay: null,
+    tags: {}, first: "?", second: "?", overlay: null, shown: null,
     path() { const out = []; for (let n = this.current; n && n.parent; n = n.parent) out.unshift(n); return out; },
     ply(n) { let k = 0; for (let m = n || this.current; m && m.parent; m = m.parent) k++; return k; },
     mainLine() { const out = []; let n = this.root; while (n && n.children.length) { n = n.children[0]; out.push(n); } return out; },
@@ -129,6 +129,7 @@ export function setupAnalysis(ctx) {
     $("an-moves").replaceChildren();
     $("an-cost").textContent = "";
     $("an-continue").disabled = Boolean(n.result);
+    an.shown = n;  // the board, the status and the list now show `n` (tests wait for this)
     if (an.overlay && an.overlay.node === n) showVerdict(an.overlay.analysis);
     else if ($("an-auto").checked && cellsOf(view) <= AUTO_SOLVE_CELLS) solve();
   }
