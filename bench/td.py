@@ -58,8 +58,8 @@ def child_kernel(spec: str, episodes: int, repeats: int) -> dict[str, Any]:
 
 def child_reference(spec: str, episodes: int, repeats: int) -> dict[str, Any]:
     import noughts
+    from noughts.kernels.rng import SplitMix64
     from noughts.learn.convergence import RateWindow
-    from noughts.learn.rng import SplitMix64
     from noughts.learn.td import TDConfig, TDLearner, td_reference
 
     game = noughts.game(spec)

@@ -24,23 +24,6 @@ SRC = ROOT / "src"
 PACKAGE = SRC / "noughts"
 DOC = ROOT / "docs" / "architecture.md"
 
-PENDING_KERNEL_FILES = {
-    "agents/mcts.py",
-    "exact/_count_kernels.py",
-    "exact/fast.py",
-    "envs/batch.py",
-    "learn/linear.py",
-    "learn/qlearning.py",
-}
-"""Kernel drivers that still read ``position.state`` or dispatch on a game's class. Branch
-``claim-engine`` rewrites them over :mod:`noughts.kernels` (issue 10); the lead empties this
-set when it merges. A file here that no longer breaks a rule fails the test below, so the set
-only shrinks."""
-
-PENDING_GLOBAL_SEEDS = {"agents/_mcts_kernel.py"}
-"""The MCTS kernel still seeds numba's global stream (``np.random.seed``); branch
-``claim-engine`` moves it onto SplitMix64."""
-
 GAME_CLASSES = {
     "ClaimGame",
     "StandardGame",
@@ -245,16 +228,9 @@ def test_the_cycle_finder_finds_cycles() -> None:
     assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
-PENDING_PRIVATE = {"agents/qsearch.py"}
-"""Modules that still take a bit primitive from ``exact._kernels``; the claim-engine merge points
-them at :mod:`noughts.kernels.bits`."""
-
-
 def test_no_private_name_crosses_a_module() -> None:
     wrong = []
     for module in modules().values():
-        if module.relative in PENDING_PRIVATE:
-            continue
         for imp in module.imports:
             for name in imp.names:
                 if name.startswith("_") and imp.target != module.name:
@@ -286,7 +262,7 @@ def test_no_process_wide_state() -> None:
     wrong = []
     for module in modules().values():
         for line, func in _calls(module.tree):
-            seeds = func.endswith("random.seed") and module.relative not in PENDING_GLOBAL_SEEDS
+            seeds = func.endswith("random.seed")
             if func.endswith("setrecursionlimit") or seeds:
                 wrong.append(f"{module.relative}:{line} calls {func}")
     assert not wrong, "library code that changes process-wide state:\n" + "\n".join(wrong)
@@ -317,19 +293,10 @@ def _typed_access_breaches(module: Module) -> list[str]:
 def test_outside_core_positions_are_read_through_accessors() -> None:
     wrong = []
     for module in modules().values():
-        if module.package == "core" or module.relative in PENDING_KERNEL_FILES:
+        if module.package == "core":
             continue
         wrong += _typed_access_breaches(module)
     assert not wrong, "code outside core reading raw state or dispatching on classes:\n" + "\n".join(wrong)
-
-
-@pytest.mark.parametrize("relative", sorted(PENDING_KERNEL_FILES))
-def test_pending_files_are_still_pending(relative: str) -> None:
-    """Once a kernel driver reads positions through accessors, take it off the pending list."""
-    module = next(m for m in modules().values() if m.relative == relative)
-    assert _typed_access_breaches(module), (
-        f"{relative} keeps the rules now: remove it from PENDING_KERNEL_FILES"
-    )
 
 
 def test_the_checks_see_what_they_look_for() -> None:
@@ -418,3 +385,9 @@ def test_solve_loads_its_engine_on_first_use() -> None:
         "import noughts\nassert noughts.solve('mnk(2,2,2)').value.outcome.value == 'first'"
     )
     assert "noughts.exact.search" in loaded
+
+
+@pytest.mark.parametrize("argv", [("--help",), ("-h",), ("--version",)])
+def test_help_and_version_load_neither_rich_nor_numpy(argv: tuple[str, ...]) -> None:
+    loaded = _loaded_after(_command(*argv))
+    assert not loaded & {"rich", "numpy"}, f"noughts {' '.join(argv)} loads {sorted(loaded & {'rich', 'numpy'})}"

@@ -151,7 +151,12 @@ def test_big_boards_first_plies(spec: str) -> None:
             (int(b0), int(b1)): (int(n), int(o))
             for b0, b1, n, o in zip(fast.b0, fast.b1, fast.paths, fast.outcome, strict=True)
         }
-        codes = {None: kernels.NONE, "first": kernels.FIRST, "second": kernels.SECOND, "draw": kernels.DRAW}
+        codes = {
+            None: kernels.RUNNING,
+            "first": kernels.FIRST,
+            "second": kernels.SECOND,
+            "draw": kernels.DRAW,
+        }
         want = {
             pos.state: (n, codes[None if pos.outcome() is None else pos.outcome().value])  # type: ignore[union-attr]
             for pos, n in ref.items()

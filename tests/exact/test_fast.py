@@ -13,12 +13,13 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+from numba import njit
 
 import noughts
 from noughts import Game, LimitExceeded, Outcome, Player, Position
 from noughts.core.budget import Budget
-from noughts.exact import fast
-from noughts.exact.fast import ENTRY_BYTES, FastSolver, supports
+from noughts.exact import _kernels, fast
+from noughts.exact.fast import ENTRY_BYTES, FastSolver, count_lines, supports
 from noughts.exact.result import WIN, Value, from_int
 
 try:
@@ -348,6 +349,11 @@ def test_memory_budget() -> None:
 # -- the kernel's pieces --------------------------------------------------------------------------
 
 
+@njit
+def _kernel_paired(prm, lines, cnt, side, empty, seen, scratch):  # type: ignore[no-untyped-def]
+    return _kernels._paired(prm, lines, cnt, side, empty, seen, scratch)  # callable from numba only
+
+
 def _paired(position: Position, side: Player) -> bool:
     from noughts.exact import _kernels as K
 
@@ -356,10 +362,10 @@ def _paired(position: Position, side: Player) -> bool:
     cnt = np.zeros((len(lines), 2), dtype=np.int64)
     b0, b1 = position.state[0], position.state[1]
     prm = np.array([0, board.k, board.num_cells, len(lines)] + [0] * (K.NUM_PARAMS - 4))
-    K.count_lines(prm, lines, b0, b1, cnt)
+    count_lines(lines, np.uint64(b0), np.uint64(b1), cnt)
     empty = np.uint64(board.full_mask & ~(b0 | b1))
     scratch = np.zeros(64 + 6 * len(lines) + 3, dtype=np.int64)
-    return bool(K._paired(prm, lines, cnt, int(side), empty, np.uint64(0), scratch))
+    return bool(_kernel_paired(prm, lines, cnt, int(side), empty, np.uint64(0), scratch))
 
 
 @pytest.mark.parametrize("spec", ["tictactoe", EXTRA_SIDE, EXTRA_CORNER])

@@ -7,6 +7,7 @@ import noughts
 from noughts.agents.linear import LinearAgent, LineFeatures, feature_lines, features
 from noughts.arena.match import play_match
 from noughts.core import NoughtsError, Outcome
+from noughts.kernels.rng import SplitMix64
 from noughts.learn.linear import (
     Critic,
     ExperimentGenerator,
@@ -18,7 +19,6 @@ from noughts.learn.linear import (
     final_value,
     train_lms,
 )
-from noughts.learn.rng import SplitMix64
 
 TTT = noughts.game("tictactoe")
 

@@ -2,10 +2,17 @@
 as the reference in :mod:`noughts.agents.mcts`, over bitboards and flat node arrays.
 
 Nodes live in arrays indexed by number (node 0 is the root); a node's children form a linked
-list (``first_child``, ``next_sibling``), and ``untried`` is the bit mask of its legal moves
-not yet expanded. Values and the solver's bounds on the exact value (``lower``, ``upper``) are
-from the view of the player who moved into the node.
-Random numbers come from numba's generator, seeded per search, so a search repeats exactly.
+list in the order they were expanded (``first_child``, ``next_sibling``, ``last_child``), and
+``untried`` is the bit mask of its legal moves not yet expanded. Values and the solver's bounds
+on the exact value (``lower``, ``upper``) are from the view of the player who moved into the
+node. Each node keeps the aux values its claims are judged with (survivors, or scores; see
+:func:`noughts.kernels.claim.claim_after`).
+
+Random numbers come from one SplitMix64 stream seeded per search (:mod:`noughts.kernels.bits`),
+drawn where the reference draws them: a new node takes the ``k``-th untried move, a rollout
+move the ``k``-th empty cell (cells in increasing order, as ``legal_moves()`` lists them), ``k``
+below the number of choices. So a search makes exactly the reference's choices, and the tests
+hold the two to the same statistics bit for bit.
 """
 
 from __future__ import annotations
@@ -13,161 +20,88 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
-STANDARD = 0
-MISERE = 1
-MAKER_BREAKER = 2
-CUMULATIVE = 3
-
-NONE = -1  # no outcome yet
-FIRST_WINS = 0
-SECOND_WINS = 1
-DRAW = 2
-
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
+from noughts.kernels.bits import cell_bit, entry, internal, nth_cell, popcount, rng_below
+from noughts.kernels.claim import claim_after
+from noughts.kernels.codes import DRAW, RUNNING
 
 
-@njit(cache=True, inline="always")
-def _popcount(x: np.uint64) -> int:
-    n = 0
-    while x:
-        x &= x - _ONE
-        n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
-def _nth_bit(x: np.uint64, n: int) -> int:
-    """The index of the n-th (0-based) set bit of x."""
-    for _ in range(n):
-        x &= x - _ONE
-    c = 0
-    low = x & (~x + _ONE)
-    while low > _ONE:
-        low >>= _ONE
-        c += 1
-    return c
-
-
-@njit(cache=True)
-def claim_outcome(
-    rule: int,
-    maker: int,
-    mover: int,
-    mine: np.uint64,
-    theirs: np.uint64,
-    cell: int,
-    full: bool,
-    lines: np.ndarray,
-    through: np.ndarray,
-    nthrough: np.ndarray,
-) -> int:
-    """The outcome (NONE, FIRST_WINS, SECOND_WINS, DRAW) after ``mover`` claimed ``cell``;
-    ``mine`` includes the cell.
-    """
-    if rule == CUMULATIVE:
-        if not full:
-            return NONE
-        a = 0
-        b = 0
-        for j in range(lines.shape[0]):
-            m = lines[j]
-            if mine & m == m:
-                a += 1
-            elif theirs & m == m:
-                b += 1
-        if a == b:
-            return DRAW
-        return mover if a > b else 1 - mover
-    if rule == MAKER_BREAKER and mover != maker:
-        for j in range(lines.shape[0]):
-            if not (mine & lines[j]):
-                return NONE
-        return mover
-    for i in range(nthrough[cell]):
-        m = lines[through[cell, i]]
-        if mine & m == m:
-            if rule == MISERE:
-                return 1 - mover
-            return mover
-    if full and rule != MAKER_BREAKER:
-        return DRAW
-    return NONE
-
-
-@njit(cache=True)
+@internal
 def rollout(
     b0: np.uint64,
     b1: np.uint64,
     to_move: int,
+    aux0: int,
+    aux1: int,
     full_mask: np.uint64,
-    cells: int,
     rule: int,
     maker: int,
     lines: np.ndarray,
     through: np.ndarray,
     nthrough: np.ndarray,
-    empties: np.ndarray,
+    st: np.ndarray,
 ) -> int:
-    """Uniformly random moves from a non-terminal position to the end; the outcome."""
-    n = 0
-    taken = b0 | b1
-    for c in range(cells):
-        if not (taken >> np.uint64(c)) & _ONE:
-            empties[n] = c
-            n += 1
+    """Uniformly random moves from a non-terminal position to the end; the result code."""
+    empty = full_mask & ~(b0 | b1)
+    n = popcount(empty)
     mover = to_move
     while True:
-        i = np.random.randint(0, n)
-        c = empties[i]
+        c = nth_cell(empty, rng_below(st, n))
+        bit = cell_bit(c)
+        empty &= ~bit
         n -= 1
-        empties[i] = empties[n]
-        bit = _ONE << np.uint64(c)
         if mover == 0:
             b0 |= bit
-            out = claim_outcome(rule, maker, 0, b0, b1, c, n == 0, lines, through, nthrough)
+            out, aux0, aux1 = claim_after(
+                rule, maker, 0, b0, b1, c, n == 0, lines, through, nthrough, aux0, aux1
+            )
         else:
             b1 |= bit
-            out = claim_outcome(rule, maker, 1, b1, b0, c, n == 0, lines, through, nthrough)
-        if out != NONE:
-            return out
+            out, aux0, aux1 = claim_after(
+                rule, maker, 1, b1, b0, c, n == 0, lines, through, nthrough, aux0, aux1
+            )
+        if out != RUNNING:
+            return int(out)
         mover = 1 - mover
 
 
-@njit(cache=True)
+@entry
 def search(
     b0: np.uint64,
     b1: np.uint64,
     to_move: int,
+    aux0: int,
+    aux1: int,
     sims: int,
     c: float,
     solver: bool,
-    seed: int,
+    seed: np.uint64,
     rule: int,
     maker: int,
-    cells: int,
     full_mask: np.uint64,
     lines: np.ndarray,
     through: np.ndarray,
     nthrough: np.ndarray,
     cap: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int, int, int]:
-    """UCT from a non-terminal position; returns the root children's moves, visits, summed
-    values, lower and upper bounds (from the root mover's view), the simulations run, the nodes
-    made and the root's lower and upper bounds (from the root mover's view: 1 win, 0 draw,
-    -1 loss). Without the solver every bound stays -1 and 1.
+    """UCT from a non-terminal position (its aux values ``aux0``, ``aux1``); returns the root
+    children's moves, visits, summed values, lower and upper bounds (from the root mover's
+    view, in the order they were expanded), the simulations run, the nodes made and the root's
+    lower and upper bounds (from the root mover's view: 1 win, 0 draw, -1 loss). Without the
+    solver every bound stays -1 and 1.
     """
-    np.random.seed(seed)
+    st = np.empty(1, dtype=np.uint64)
+    st[0] = seed
     # cap: room for the nodes: each simulation makes at most one, and the game tree has no more
     # (np.empty, each node's fields set when it is made: a large budget that the solver cuts
     # short then costs no time filling memory it never uses)
     nb0 = np.empty(cap, dtype=np.uint64)
     nb1 = np.empty(cap, dtype=np.uint64)
+    na0 = np.empty(cap, dtype=np.int16)
+    na1 = np.empty(cap, dtype=np.int16)
     tomove = np.empty(cap, dtype=np.int8)
-    parent = np.empty(cap, dtype=np.int32)
     first = np.empty(cap, dtype=np.int32)
+    last = np.empty(cap, dtype=np.int32)
     sibling = np.empty(cap, dtype=np.int32)
     move = np.empty(cap, dtype=np.int16)
     untried = np.empty(cap, dtype=np.uint64)
@@ -176,22 +110,23 @@ def search(
     lower = np.empty(cap, dtype=np.int8)
     upper = np.empty(cap, dtype=np.int8)
     outcome = np.empty(cap, dtype=np.int8)
-    path = np.zeros(cells + 2, dtype=np.int32)
-    empties = np.zeros(cells, dtype=np.int64)
+    path = np.zeros(popcount(full_mask) + 2, dtype=np.int32)
 
     nb0[0] = b0
     nb1[0] = b1
+    na0[0] = aux0
+    na1[0] = aux1
     tomove[0] = to_move
     untried[0] = full_mask & ~(b0 | b1)
-    parent[0] = -1
     first[0] = -1
+    last[0] = -1
     sibling[0] = -1
     move[0] = -1
     visits[0] = 0
     value[0] = 0.0
     lower[0] = -1
     upper[0] = 1
-    outcome[0] = NONE
+    outcome[0] = RUNNING
     nodes = 1
     done = 0
     for _ in range(sims):
@@ -201,10 +136,10 @@ def search(
         node = 0
         depth = 0
         path[0] = 0
-        result = NONE
+        result = RUNNING
         # selection and expansion
         while True:
-            if outcome[node] != NONE:
+            if outcome[node] != RUNNING:
                 result = outcome[node]
                 break
             if solver and lower[node] == upper[node]:
@@ -214,40 +149,51 @@ def search(
                 break
             u = untried[node]
             if u:
-                k = np.random.randint(0, _popcount(u))
-                cell = _nth_bit(u, k)
-                bit = _ONE << np.uint64(cell)
+                cell = nth_cell(u, rng_below(st, popcount(u)))
+                bit = cell_bit(cell)
                 untried[node] = u & ~bit
                 child = nodes
                 nodes += 1
                 mover = tomove[node]
                 x0 = nb0[node]
                 x1 = nb1[node]
-                full = ((x0 | x1 | bit) & full_mask) == full_mask
+                full = (x0 | x1 | bit) == full_mask
+                a0 = int(na0[node])
+                a1 = int(na1[node])
                 if mover == 0:
                     x0 |= bit
-                    out = claim_outcome(rule, maker, 0, x0, x1, cell, full, lines, through, nthrough)
+                    out, a0, a1 = claim_after(
+                        rule, maker, 0, x0, x1, cell, full, lines, through, nthrough, a0, a1
+                    )
                 else:
                     x1 |= bit
-                    out = claim_outcome(rule, maker, 1, x1, x0, cell, full, lines, through, nthrough)
+                    out, a0, a1 = claim_after(
+                        rule, maker, 1, x1, x0, cell, full, lines, through, nthrough, a0, a1
+                    )
                 nb0[child] = x0
                 nb1[child] = x1
+                na0[child] = a0
+                na1[child] = a1
                 tomove[child] = 1 - mover
-                parent[child] = node
                 move[child] = cell
-                sibling[child] = first[node]
-                first[node] = child
+                sibling[child] = -1
+                if first[node] == -1:
+                    first[node] = child
+                else:
+                    sibling[last[node]] = child
+                last[node] = child
                 outcome[child] = out
                 first[child] = -1
+                last[child] = -1
                 visits[child] = 0
                 value[child] = 0.0
                 lower[child] = -1
                 upper[child] = 1
                 untried[child] = 0
-                if out == NONE:
+                if out == RUNNING:
                     untried[child] = full_mask & ~(x0 | x1)
                     result = rollout(
-                        x0, x1, 1 - mover, full_mask, cells, rule, maker, lines, through, nthrough, empties
+                        x0, x1, 1 - mover, a0, a1, full_mask, rule, maker, lines, through, nthrough, st
                     )
                 else:
                     result = out
@@ -320,7 +266,7 @@ def search(
     cl = np.zeros(count, dtype=np.int64)
     cu = np.zeros(count, dtype=np.int64)
     ch = first[0]
-    i = count - 1
+    i = 0
     while ch != -1:
         moves[i] = move[ch]
         cv[i] = visits[ch]
@@ -328,5 +274,5 @@ def search(
         cl[i] = lower[ch]
         cu[i] = upper[ch]
         ch = sibling[ch]
-        i -= 1
+        i += 1
     return moves, cv, cw, cl, cu, done, nodes, -upper[0], -lower[0]

@@ -50,6 +50,7 @@ coordinate), which gives 001's Figure 12 exactly.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -133,26 +134,13 @@ class LineFeatures:
         self.masks = [sum(1 << c for c in line) for line in lines]
 
     def of_bits(self, first: int, second: int) -> npt.NDArray[np.float64]:
-        """The feature vector of the board with ``first``'s and ``second``'s cells as bit masks."""
-        x = [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+        """The feature vector of the board with ``first``'s and ``second``'s cells as bit masks:
+        the lines counted by how many x and o they hold, read off as the table above says (the
+        plain form the LMS kernel, :mod:`noughts.learn._linear_kernels`, is held to).
+        """
         k = self.k
-        for m in self.masks:
-            a = (first & m).bit_count()
-            b = (second & m).bit_count()
-            if b == 0:
-                if a == 1:
-                    x[1] += 1
-                if a == k - 1:
-                    x[3] += 1
-                if a == k:
-                    x[5] += 1
-            if a == 0:
-                if b == 1:
-                    x[2] += 1
-                if b == k - 1:
-                    x[4] += 1
-                if b == k:
-                    x[6] += 1
+        lines = Counter(((first & m).bit_count(), (second & m).bit_count()) for m in self.masks)
+        x = [1, lines[1, 0], lines[0, 1], lines[k - 1, 0], lines[0, k - 1], lines[k, 0], lines[0, k]]
         return np.array(x, dtype=np.float64)
 
     def __call__(self, position: Position) -> npt.NDArray[np.float64]:

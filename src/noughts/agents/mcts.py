@@ -28,8 +28,12 @@ Two implementations of one algorithm: the plain reference over the public positi
 (:func:`reference_search`, every game), and a numba kernel over bitboards
 (:mod:`noughts.agents._mcts_kernel`) for standard, misère, Maker-Breaker and cumulative claim
 games on up to 64 cells, used by default where it applies (``kernel=python`` forces the
-reference). The tests hold the kernel to the reference: both prove the same values as the
-exact solver, and their visit counts agree in distribution.
+reference). Both draw their random numbers from one SplitMix64 stream
+(:mod:`noughts.kernels.rng`) seeded per search, in the same order (a new node takes the
+``k``-th untried move, a rollout the ``k``-th legal move, ``k = below(number of choices)``), so
+from the same seed the kernel makes exactly the reference's choices: the tests hold the two to
+the same root statistics, bit for bit, on the claim games; and both prove the same values as
+the exact solver.
 
 >>> import noughts, numpy as np
 >>> g = noughts.game("tictactoe")
@@ -47,16 +51,14 @@ from typing import Any
 import numpy as np
 
 from noughts.agents.base import read_options
-from noughts.core import Move, NoughtsError, Outcome, Player, Position
-from noughts.core.claim import CumulativeGame, MakerBreakerGame, MisereGame, StandardGame
+from noughts.core import Move, NoughtsError, Outcome, Player, Position, Rule
 from noughts.core.game import Game
+from noughts.kernels.rng import MASK64, SplitMix64
 
 __all__ = ["MCTSAgent", "RootStats", "SearchResult", "from_options", "reference_search"]
 
 UNKNOWN = 2
 """A node's proof while it has none (proofs are 1 win, 0 draw, -1 loss)."""
-
-_RULES: dict[type, int] = {StandardGame: 0, MisereGame: 1, MakerBreakerGame: 2, CumulativeGame: 3}
 
 
 @dataclass(frozen=True)
@@ -153,10 +155,11 @@ def _result_for(outcome: Outcome, player: Player, scored: bool) -> int:
     return 1 if outcome.winner is player else -1
 
 
-def reference_search(
-    position: Position, sims: int, c: float, solver: bool, rng: np.random.Generator
-) -> SearchResult:
-    """The plain MCTS over the public position API (every game); see the module docstring."""
+def reference_search(position: Position, sims: int, c: float, solver: bool, rng: SplitMix64) -> SearchResult:
+    """The plain MCTS over the public position API (every game); see the module docstring.
+
+    ``rng``: the search's random stream (the kernel, seeded alike, makes the same choices).
+    """
     if position.is_terminal():
         raise NoughtsError("the game is over: there is nothing to search")
     scored = position.game.properties.is_scored
@@ -182,7 +185,7 @@ def reference_search(
                 break
             mover = node.position.to_move
             if node.untried:
-                move = node.untried.pop(int(rng.integers(len(node.untried))))
+                move = node.untried.pop(rng.below(len(node.untried)))
                 child_pos = node.position.play(move)
                 child = _Node(child_pos, child_pos.legal_moves())
                 nodes += 1
@@ -249,7 +252,7 @@ def _proof_outcome(proof: int, holder: Player) -> Outcome:
     return Outcome.win_for(holder if proof == 1 else holder.other)
 
 
-def _rollout(position: Position, rng: np.random.Generator) -> Outcome:
+def _rollout(position: Position, rng: SplitMix64) -> Outcome:
     """A random game from ``position`` to its end; in a game that need not end, one still
     running after ``properties.truncation`` plies counts as a draw.
     """
@@ -259,7 +262,7 @@ def _rollout(position: Position, rng: np.random.Generator) -> Outcome:
         if cap is not None and plies >= cap:
             return Outcome.DRAW
         moves = position.legal_moves()
-        position = position.play(moves[int(rng.integers(len(moves)))])
+        position = position.play(moves[rng.below(len(moves))])
         plies += 1
     outcome = position.outcome()
     assert outcome is not None
@@ -267,8 +270,10 @@ def _rollout(position: Position, rng: np.random.Generator) -> Outcome:
 
 
 def kernel_supports(game: Game) -> bool:
-    """Whether the numba kernel takes ``game``: claim rules on at most 64 cells."""
-    return type(game) in _RULES and game.board.num_cells <= 64
+    """Whether the numba kernel takes ``game``: a claim rule (``game.claim_rule``) on at most
+    64 cells.
+    """
+    return game.claim_rule is not None and game.board.num_cells <= 64
 
 
 def _tree_bound(empty: int) -> int:
@@ -283,38 +288,46 @@ def _tree_bound(empty: int) -> int:
 
 
 class _Kernel:
-    """The arrays one game's kernel searches need, made once."""
+    """The rule and the tables one game's kernel searches read."""
 
     def __init__(self, game: Game):
-        board = game.board
-        self.rule = _RULES[type(game)]
-        self.maker = int(game.maker) if isinstance(game, MakerBreakerGame) else 0
-        self.cells = board.num_cells
-        self.full = np.uint64(board.full_mask)
-        self.lines = np.array(board.line_masks, dtype=np.uint64)
-        width = max(1, max((len(t) for t in board.lines_through), default=1))
-        self.through = np.zeros((self.cells, width), dtype=np.int64)
-        self.nthrough = np.zeros(self.cells, dtype=np.int64)
-        for cell, js in enumerate(board.lines_through):
-            self.through[cell, : len(js)] = js
-            self.nthrough[cell] = len(js)
+        tables = game.board.tables
+        self.game = game
+        self.rule = int(game.claim_rule)  # type: ignore[arg-type]  # kernel_supports() checked it
+        self.maker = 0 if game.maker is None else int(game.maker)
+        self.cells = tables.cells
+        self.full = tables.full_bits
+        self.lines = tables.line_bits
+        self.through = tables.through
+        self.nthrough = tables.nthrough
+
+    def _aux(self, position: Position) -> tuple[int, int]:
+        """The position's survivors (Maker-Breaker) or scores (cumulative): what its claims are
+        judged with (:func:`noughts.kernels.claim.claim_after`).
+        """
+        if self.rule == Rule.MAKER_BREAKER:
+            return self.game.survivors(position), 0  # type: ignore[attr-defined]
+        score = position.score()
+        return (0, 0) if score is None else score
 
     def search(self, position: Position, sims: int, c: float, solver: bool, seed: int) -> SearchResult:
         from noughts.agents import _mcts_kernel as K
 
-        b0, b1 = position.state[0], position.state[1]
+        b0, b1 = position.owned(Player.FIRST), position.owned(Player.SECOND)
         empty = self.cells - (b0 | b1).bit_count()
+        aux0, aux1 = self._aux(position)
         moves, visits, values, lows, highs, done, nodes, low, high = K.search(
             np.uint64(b0),
             np.uint64(b1),
             int(position.to_move),
+            aux0,
+            aux1,
             int(sims),
             float(c),
             bool(solver),
-            int(seed),
+            np.uint64(seed),
             self.rule,
             self.maker,
-            self.cells,
             self.full,
             self.lines,
             self.through,
@@ -372,16 +385,20 @@ class MCTSAgent:
         return False
 
     def search(self, position: Position, rng: np.random.Generator) -> SearchResult:
-        """Run the simulations from ``position`` and return what they found."""
+        """Run the simulations from ``position`` and return what they found. The search draws
+        one seed from ``rng`` and its random choices from a SplitMix64 stream of that seed, so
+        the kernel and the reference search alike from the same ``rng``.
+        """
         if position.is_terminal():
             raise NoughtsError("the game is over: there is no move to choose")
         game = position.game
+        seed = int(rng.integers(MASK64, dtype=np.uint64, endpoint=True))
         if self.uses_kernel(game):
             kernel = self._kernels.get(game)
             if kernel is None:
                 kernel = self._kernels[game] = _Kernel(game)
-            return kernel.search(position, self.sims, self.c, self.solver, int(rng.integers(2**32)))
-        return reference_search(position, self.sims, self.c, self.solver, rng)
+            return kernel.search(position, self.sims, self.c, self.solver, seed)
+        return reference_search(position, self.sims, self.c, self.solver, SplitMix64(seed))
 
     def choose(self, position: Position, rng: np.random.Generator) -> Move:
         return self.search(position, rng).best().move

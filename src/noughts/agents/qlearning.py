@@ -375,12 +375,7 @@ class QAgent:
         if self._kernel is None:
             board = self.game.board
             cells = board.num_cells
-            width = max(1, board.max_lines_through_cell)
-            through = np.zeros((cells, width), dtype=np.uint64)
-            nthrough = np.zeros(cells, dtype=np.int64)
-            for c, ms in enumerate(board.masks_through):
-                nthrough[c] = len(ms)
-                through[c, : len(ms)] = ms
+            through, nthrough = board.tables.through_bits, board.tables.nthrough
             n = int(self.table.size)
             keys = np.ascontiguousarray(self.table.keys[:n], dtype=np.int64)
             size = 1 << max(1, (2 * n + 1).bit_length())

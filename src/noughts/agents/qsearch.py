@@ -28,11 +28,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from noughts.exact._kernels import popcount
+from noughts.kernels.bits import GOLDEN, popcount
 
 WIN = 1_000_000.0
 _ONE = np.uint64(1)
-_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_GAMMA = GOLDEN
 _S33 = np.uint64(33)
 
 

@@ -13,18 +13,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich import box
-from rich.console import Console
-from rich.table import Table
 
 import noughts
-from noughts.cli.analysis import value_text
-from noughts.cli.views import rules_summary, styled_line
 from noughts.core.budget import Budget
-from noughts.exact.reference import after_move
+
+# Rich and the views are imported inside the command: ``noughts --help`` starts light.
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = ["register"]
 
@@ -59,6 +57,13 @@ def retro(
     ] = 4096,
 ) -> None:
     """Solve a game that need not end (forget, vanishing, morris) by retrograde analysis."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    from noughts.cli.analysis import value_text
+    from noughts.cli.views import rules_summary, styled_line
+    from noughts.exact.reference import after_move
     from noughts.exact.retro import analyse
 
     game = noughts.game(spec)

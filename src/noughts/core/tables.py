@@ -96,6 +96,19 @@ class KernelTables:
         return _frozen(out)
 
     @cached_property
+    def through_bits(self) -> UInt64Array:
+        """``through_bits[c, :nthrough[c]]``: the masks of the lines through cell ``c`` (boards of
+        at most 64 cells), padded with 0, shape ``(cells, max_through)``: for kernels that test a
+        line by its mask rather than its index.
+        """
+        self._need_one_word("through_bits")
+        width = max(1, self.board.max_lines_through_cell)
+        out = np.zeros((self.cells, width), dtype=np.uint64)
+        for c, ms in enumerate(self.board.masks_through):
+            out[c, : len(ms)] = ms
+        return _frozen(out)
+
+    @cached_property
     def nthrough(self) -> Int32Array:
         """The number of lines through each cell, shape ``(cells,)``."""
         return _frozen(np.array([len(js) for js in self.board.lines_through], dtype=np.int32))

@@ -25,46 +25,29 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from noughts.core import (
-    ClaimGame,
-    CumulativeGame,
-    Game,
-    IllegalMoveError,
-    MakerBreakerGame,
-    MisereGame,
-    NoughtsError,
-    Outcome,
-    StandardGame,
-)
+from noughts.core import Game, IllegalMoveError, NoughtsError, Outcome, Result, Rule
 from noughts.core import game as make_game
-from noughts.envs import _batch_kernels as K
 
 __all__ = ["MAX_CELLS", "BatchGame", "PlayoutResults", "random_playouts", "supports"]
 
 MAX_CELLS = 64
 """The largest board the kernels take: one uint64 word per player."""
 
-_RULES: dict[type, int] = {
-    StandardGame: K.STANDARD,
-    MisereGame: K.MISERE,
-    MakerBreakerGame: K.MAKER_BREAKER,
-    CumulativeGame: K.CUMULATIVE,
-}
-
 RESULT_OUTCOMES = {1: Outcome.FIRST, -1: Outcome.SECOND, 0: Outcome.DRAW}
-"""A result code as an :class:`~noughts.core.Outcome`."""
+"""A result (the first player's view) as an :class:`~noughts.core.Outcome`."""
 
 
 def supports(game: Game | str) -> bool:
     """Whether the batch kernels play ``game``: standard, misère, Maker-Breaker or cumulative
-    rules (not Otrio, whose ring quotas are no claim rule) on at most 64 cells.
+    rules (``game.claim_rule``; not Otrio, whose ring quotas are no claim rule) on at most 64
+    cells.
     """
     g = make_game(game)
-    return type(g) in _RULES and g.board.num_cells <= MAX_CELLS
+    return g.claim_rule is not None and g.board.num_cells <= MAX_CELLS
 
 
 class _Tables:
-    """The rule code and the board's line tables, as the kernels take them."""
+    """The rule code and the board's tables, as the kernels take them."""
 
     def __init__(self, game: Game | str):
         g = make_game(game)
@@ -73,20 +56,14 @@ class _Tables:
                 f"batched play takes standard, misere, maker_breaker or cumulative rules on at most "
                 f"{MAX_CELLS} cells, not {g}"
             )
-        assert isinstance(g, ClaimGame)
-        board = g.board
+        tables = g.board.tables
         self.game = g
-        self.rule = _RULES[type(g)]
-        self.maker = int(g.maker) if isinstance(g, MakerBreakerGame) else 0
-        self.ncells = board.num_cells
-        self.lines = np.array(board.line_masks, dtype=np.uint64)
-        width = max(1, board.max_lines_through_cell)
-        self.through = np.zeros((self.ncells, width), dtype=np.int64)
-        self.nthrough = np.zeros(self.ncells, dtype=np.int64)
-        for c, js in enumerate(board.lines_through):
-            self.through[c, : len(js)] = js
-            self.nthrough[c] = len(js)
-        self.aux0 = len(board.lines) if self.rule == K.MAKER_BREAKER else 0
+        self.rule = int(g.claim_rule)  # type: ignore[arg-type]  # supports() checked it
+        self.ncells = tables.cells
+        maker = 0 if g.maker is None else int(g.maker)
+        self.board = (self.rule, maker, tables.line_bits, tables.through, tables.nthrough, tables.full_bits)
+        """What the kernels read of the game (see :mod:`noughts.envs._batch_kernels`)."""
+        self.aux0 = tables.num_lines if self.rule == Rule.MAKER_BREAKER else 0
 
 
 @dataclass(frozen=True)
@@ -129,24 +106,13 @@ def random_playouts(
             raise NoughtsError(f"uniforms must have shape ({n}, {tables.ncells}), not {given.shape}")
         if not ((given >= 0) & (given < 1)).all():
             raise NoughtsError("uniforms must lie in [0, 1)")
-    results = np.empty(int(n), dtype=np.int8)
+    from noughts.envs import _batch_kernels as K
+
+    codes = np.empty(int(n), dtype=np.int8)
     lengths = np.empty(int(n), dtype=np.int16)
     kernel = K.playouts_parallel if parallel else K.playouts
-    kernel(
-        tables.rule,
-        tables.maker,
-        tables.ncells,
-        tables.lines,
-        tables.through,
-        tables.nthrough,
-        tables.aux0,
-        given,
-        uniforms is not None,
-        np.uint64(seed % 2**64),
-        results,
-        lengths,
-    )
-    return PlayoutResults(results, lengths)
+    kernel(tables.board, tables.aux0, given, np.uint64(seed % 2**64), codes, lengths)
+    return PlayoutResults(_VIEW[codes + 1], lengths)
 
 
 class BatchGame:
@@ -156,7 +122,7 @@ class BatchGame:
     array; ``step(actions)`` claims ``actions[g]`` in every game still running (finished games
     ignore their action) and raises ``IllegalMoveError`` naming the first game whose action is
     not an empty cell, changing nothing. ``results`` holds 1, -1 or 0 for finished games
-    (first player's view) and :data:`RUNNING` for the others; ``plies`` the moves made.
+    (first player's view) and :attr:`RUNNING` for the others; ``plies`` the moves made.
 
     >>> import numpy as np, noughts
     >>> b = BatchGame(noughts.game("tictactoe"))
@@ -166,7 +132,8 @@ class BatchGame:
     ([1, 1], [1, 1, 1, 1, 0, 1, 1, 1, 1])
     """
 
-    RUNNING = K.RUNNING
+    RUNNING = 2
+    """The result of a game that has not ended."""
 
     def __init__(self, game: Game | str):
         self._t = _Tables(game)
@@ -186,16 +153,23 @@ class BatchGame:
         self.aux = np.zeros((batch, 2), dtype=np.int64)
         self.aux[:, 0] = self._t.aux0
         self.plies = np.zeros(batch, dtype=np.int64)
-        self.results = np.full(batch, K.RUNNING, dtype=np.int8)
+        self._codes = np.full(batch, Result.RUNNING, dtype=np.int8)  # the kernels' Result codes
+
+    @property
+    def results(self) -> npt.NDArray[np.int8]:
+        """Each game's result: 1, -1 or 0 (the first player's view) once it is over, else
+        :attr:`RUNNING` (a new array).
+        """
+        return _VIEW[self._codes + 1]
 
     @property
     def batch(self) -> int:
         """How many games the batch holds."""
-        return int(self.results.shape[0])
+        return int(self._codes.shape[0])
 
     def done(self) -> npt.NDArray[np.bool_]:
         """Which games are over."""
-        done: npt.NDArray[np.bool_] = self.results != K.RUNNING
+        done: npt.NDArray[np.bool_] = self._codes != Result.RUNNING
         return done
 
     def to_move(self) -> npt.NDArray[np.int64]:
@@ -204,29 +178,20 @@ class BatchGame:
 
     def legal_mask(self) -> npt.NDArray[np.bool_]:
         """``(batch, cells)``: true where the cell is empty in a running game."""
+        from noughts.envs import _batch_kernels as K
+
         out = np.empty((self.batch, self._t.ncells), dtype=bool)
-        K.legal_mask(self._t.ncells, self.bits, self.results, out)
+        K.legal_mask(self._t.ncells, self.bits, self._codes, out)
         return out
 
     def step(self, actions: npt.ArrayLike) -> None:
         """Claim ``actions[g]`` (a cell) in every running game ``g``."""
+        from noughts.envs import _batch_kernels as K
+
         a = np.ascontiguousarray(actions, dtype=np.int64)
         if a.shape != (self.batch,):
             raise NoughtsError(f"actions must have shape ({self.batch},), not {a.shape}")
-        t = self._t
-        bad = K.step(
-            t.rule,
-            t.maker,
-            t.ncells,
-            t.lines,
-            t.through,
-            t.nthrough,
-            self.bits,
-            self.aux,
-            self.plies,
-            self.results,
-            a,
-        )
+        bad = K.step(self._t.board, self.bits, self.aux, self.plies, self._codes, a)
         if bad >= 0:
             raise IllegalMoveError(
                 f"game {bad}: action {int(a[bad])} is illegal: it is not an empty cell of {self.game.board.spec}"
@@ -234,10 +199,18 @@ class BatchGame:
 
     def scores(self) -> npt.NDArray[np.int64]:
         """``(batch, 2)``: each side's completed lines so far (cumulative rules only)."""
-        if self._t.rule != K.CUMULATIVE:
+        if self._t.rule != Rule.CUMULATIVE:
             raise NoughtsError(f"{self.game} keeps no score")
         return self.aux.copy()
 
     def outcome(self, g: int) -> Outcome | None:
         """Game ``g``'s outcome, or None while it runs."""
-        return RESULT_OUTCOMES.get(int(self.results[g]))
+        return Result(int(self._codes[g])).outcome()
+
+
+_VIEW = np.array(
+    [BatchGame.RUNNING, *(Result(r).first_view() for r in (Result.FIRST, Result.SECOND, Result.DRAW))],
+    np.int8,
+)
+"""A kernel's :class:`~noughts.core.Result` code ``r`` as the result shown, ``_VIEW[r + 1]``: the
+first player's view (1 won, -1 lost, 0 drawn), or :attr:`BatchGame.RUNNING`."""

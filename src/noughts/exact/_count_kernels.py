@@ -4,8 +4,10 @@ The claim games (standard, misère, Maker-Breaker and cumulative rules on one bo
 64 cells) have positions that are two bit masks, ``(first_bits, second_bits)``. Here a ply's
 frontier is a pair of NumPy ``uint64`` arrays, sorted and without repeats, with the number of
 move sequences (paths) reaching each position. The next ply comes from claiming each empty
-cell in turn (one vectorised pass per cell), testing only the lines through that cell for a
-win, then sorting the children and summing the path counts of repeats (``np.add.reduceat``).
+cell in turn (one vectorised pass per cell), judged by
+:func:`noughts.kernels.claim_numpy.claim_after_many` from the lines through that cell and the running
+survivors (Maker-Breaker) or scores (cumulative) each level keeps, then sorting the children and
+summing the path counts of repeats (``np.add.reduceat``).
 Canonical forms under the board's symmetries use byte lookup tables: the image of a mask is
 the OR of one table entry per byte of it.
 
@@ -28,33 +30,27 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from noughts.core import CumulativeGame, Game, MakerBreakerGame, MisereGame, StandardGame
+from noughts.core import Game
+from noughts.kernels.claim_numpy import claim_after_many
+from noughts.kernels.codes import CUMULATIVE, DRAW, FIRST, MAKER_BREAKER, RUNNING, SECOND, start_aux
 
-__all__ = ["DRAW", "FIRST", "NONE", "SECOND", "ClaimDag", "Level", "exact_sum", "supports"]
+__all__ = ["DRAW", "FIRST", "RUNNING", "SECOND", "ClaimDag", "Level", "exact_sum", "supports"]
 
 U64 = np.uint64
 Bits = npt.NDArray[np.uint64]
 Counts = npt.NDArray[Any]  # uint64 while counts provably fit, else object (Python ints)
 Index = npt.NDArray[np.intp]
+Aux = npt.NDArray[np.int16]
 
-NONE, FIRST, SECOND, DRAW = -1, 0, 1, 2
-"""Outcome codes of a position: still running, first player won, second player won, draw."""
-
-_RULES: dict[type[Game], str] = {
-    StandardGame: "standard",
-    MisereGame: "misere",
-    MakerBreakerGame: "maker_breaker",
-    CumulativeGame: "cumulative",
-}
 _MAX_CELLS = 64
 _LIMIT = 1 << 64
 
 
 def supports(game: Game) -> bool:
-    """Whether the kernels handle ``game``: one of the four claim rules (exactly those classes,
-    so Otrio and other subclasses go to the reference) on a board of at most 64 cells.
+    """Whether the kernels handle ``game``: one of the four claim rules (``game.claim_rule``;
+    Otrio, veto and Notakto declare none and go to the reference) on at most 64 cells.
     """
-    return type(game) in _RULES and game.board.num_cells <= _MAX_CELLS
+    return game.claim_rule is not None and game.board.num_cells <= _MAX_CELLS
 
 
 def path_bound(ply: int) -> int:
@@ -81,10 +77,13 @@ class Level:
     """The distinct positions at one ply, sorted by ``(b0, b1)``.
 
     ``paths``: the number of move sequences from the start reaching each; ``outcome``: its
-    outcome code (:data:`NONE` while running); ``score``: first minus second player's final
-    score at the end of a cumulative game (zero elsewhere), or None for unscored rules.
-    ``edge_parent``/``edge_child``: when kept, one entry per move from this ply to the next,
-    the index of the position here and of the position it leads to in the next level.
+    :class:`~noughts.core.Result` code (:data:`RUNNING` while running); ``aux``: what a claim
+    is judged with besides the masks (:mod:`noughts.kernels.claim`): the survivors under
+    Maker-Breaker rules, the first player's score minus the second's under cumulative rules
+    (the rules read the scores only through their difference, so the kernels get it as the
+    pair ``(difference, 0)``), None under the others. ``edge_parent``/``edge_child``: when kept, one entry per move from
+    this ply to the next, the index of the position here and of the position it leads to in
+    the next level.
     """
 
     ply: int
@@ -92,7 +91,7 @@ class Level:
     b1: Bits
     paths: Counts
     outcome: npt.NDArray[np.int8]
-    score: npt.NDArray[np.int16] | None = None
+    aux: Aux | None = None
     edge_parent: npt.NDArray[np.int32] | None = None
     edge_child: npt.NDArray[np.int32] | None = None
 
@@ -100,8 +99,26 @@ class Level:
         return int(self.b0.size)
 
     @property
+    def score(self) -> npt.NDArray[np.int16] | None:
+        """First minus second player's final score at the end of a cumulative game (zero
+        where the game runs on), or None for unscored rules.
+        """
+        if self.aux is None or not self.scored:
+            return None
+        diff = self.aux.copy()
+        diff[self.outcome == RUNNING] = 0
+        return diff
+
+    scored: bool = False
+    """Whether ``aux`` is a score difference (cumulative rules)."""
+
+    def aux_of(self, index: Index) -> Aux | None:
+        """``aux`` of the positions ``index`` (None where the rules keep none)."""
+        return None if self.aux is None else self.aux[index]
+
+    @property
     def nbytes(self) -> int:
-        arrays = (self.b0, self.b1, self.paths, self.outcome, self.score, self.edge_parent, self.edge_child)
+        arrays = (self.b0, self.b1, self.paths, self.outcome, self.aux, self.edge_parent, self.edge_child)
         total = sum(a.nbytes for a in arrays if a is not None)
         if self.paths.dtype == object:
             total += 40 * self.paths.size  # the Python ints themselves
@@ -110,15 +127,15 @@ class Level:
 
 @dataclass
 class Children:
-    """Every move from a set of positions: the index of the parent, the child's masks, and the
-    child's outcome code (and final score difference under cumulative rules).
+    """Every move from a set of positions: the index of the parent, the child's masks, its
+    result code and its ``aux`` (see :class:`Level`).
     """
 
     parent: Index
     b0: Bits
     b1: Bits
     outcome: npt.NDArray[np.int8]
-    score: npt.NDArray[np.int16] | None
+    aux: Aux | None
 
 
 class ClaimDag:
@@ -128,35 +145,55 @@ class ClaimDag:
         if not supports(game):
             raise ValueError(f"the counting kernels handle claim games on at most 64 cells, not {game}")
         board = game.board
+        tables = board.tables
         self.game = game
-        self.rules = _RULES[type(game)]
+        self.rule = int(game.claim_rule)  # type: ignore[arg-type]  # supports() checked it
+        self.maker = 0 if game.maker is None else int(game.maker)
         self.n = board.num_cells
         self.packed = self.n <= 32  # (b0, b1) fits one uint64 key: b0 << 32 | b1
-        self.full = U64(board.full_mask)
-        self.lines = np.array(board.line_masks, dtype=U64)
-        self.through = tuple(np.array(m, dtype=U64) for m in board.masks_through)
-        self.maker = int(game.maker) if isinstance(game, MakerBreakerGame) else 0
+        self.lines = tables.line_bits
+        self.through = tables.through
+        self.nthrough = tables.nthrough
+        self.scored = self.rule == CUMULATIVE
+        self.keeps_aux = self.scored or self.rule == MAKER_BREAKER
+        """Whether a position keeps an aux value (survivors, or a score difference)."""
         self._tables: npt.NDArray[np.uint64] | None = None
 
     # -- levels -------------------------------------------------------------------------------
 
     def start(self) -> Level:
         zero = np.zeros(1, dtype=U64)
-        return Level(
-            0,
-            zero,
-            zero.copy(),
-            np.ones(1, dtype=U64),
-            np.full(1, NONE, dtype=np.int8),
-            np.zeros(1, dtype=np.int16) if self.rules == "cumulative" else None,
+        aux = np.full(1, start_aux(self.rule, len(self.lines)), dtype=np.int16)
+        return self._level(
+            0, zero, zero.copy(), np.ones(1, dtype=U64), np.full(1, RUNNING, dtype=np.int8), aux
         )
 
-    def children(self, b0: Bits, b1: Bits, ply: int, cells: Sequence[int]) -> Children:
-        """Every claim of a cell in ``cells`` from the (running) positions ``(b0, b1)`` at ``ply``."""
+    def _level(
+        self, ply: int, b0: Bits, b1: Bits, paths: Counts, outcome: npt.NDArray[np.int8], aux: Aux | None
+    ) -> Level:
+        return Level(ply, b0, b1, paths, outcome, aux if self.keeps_aux else None, scored=self.scored)
+
+    def children(
+        self,
+        b0: Bits,
+        b1: Bits,
+        ply: int,
+        cells: Sequence[int],
+        aux: Aux | None = None,
+    ) -> Children:
+        """Every claim of a cell in ``cells`` from the (running) positions ``(b0, b1)`` at
+        ``ply``, whose ``aux`` (see :class:`Level`) the rules that keep one need.
+        """
+        if (aux is None) == self.keeps_aux:
+            raise ValueError(
+                f"{self.game} {'keeps' if self.keeps_aux else 'keeps no'} aux value per position"
+            )
         mover = ply & 1
+        full = ply + 1 == self.n
         occupied = b0 | b1
         mine, theirs = (b0, b1) if mover == 0 else (b1, b0)
-        parents, mines, theirss, outcomes, scores = [], [], [], [], []
+        a0 = np.zeros(b0.size, dtype=np.int16) if aux is None else aux
+        parents, mines, theirss, outcomes, auxs = [], [], [], [], []
         for c in cells:
             bit = U64(1 << c)
             idx = np.flatnonzero((occupied & bit) == 0)
@@ -164,17 +201,26 @@ class ClaimDag:
                 continue
             m = mine[idx] | bit
             t = theirs[idx]
-            outcome, score = self._judge(mover, c, m, t, ply + 1)
+            result, n0, n1 = claim_after_many(
+                self.rule, self.maker, mover, m, t, c, full, self.lines, self.through, self.nthrough,
+                a0[idx], np.zeros(idx.size, dtype=np.int16),
+            )  # fmt: skip
             parents.append(idx)
             mines.append(m)
             theirss.append(t)
-            outcomes.append(outcome)
-            if score is not None:
-                scores.append(score)
+            outcomes.append(result)
+            if self.keeps_aux:
+                auxs.append(n0 - n1 if self.scored else n0)
         if not parents:
             empty = np.zeros(0, dtype=U64)
-            none = np.zeros(0, dtype=np.int16) if self.rules == "cumulative" else None
-            return Children(np.zeros(0, dtype=np.intp), empty, empty, np.zeros(0, dtype=np.int8), none)
+            none = np.zeros(0, dtype=np.int16)
+            return Children(
+                np.zeros(0, dtype=np.intp),
+                empty,
+                empty,
+                np.zeros(0, dtype=np.int8),
+                none if self.keeps_aux else None,
+            )
         m_all, t_all = np.concatenate(mines), np.concatenate(theirss)
         nb0, nb1 = (m_all, t_all) if mover == 0 else (t_all, m_all)
         return Children(
@@ -182,51 +228,21 @@ class ClaimDag:
             nb0,
             nb1,
             np.concatenate(outcomes),
-            np.concatenate(scores) if scores else None,
+            np.concatenate(auxs) if self.keeps_aux else None,
         )
-
-    def _judge(
-        self, mover: int, cell: int, mine: Bits, theirs: Bits, ply: int
-    ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int16] | None]:
-        """Outcome codes after ``mover`` claimed ``cell`` (``mine`` includes it), at ``ply``."""
-        full = ply == self.n
-        outcome = np.full(mine.size, NONE, dtype=np.int8)
-        if self.rules == "cumulative":
-            score = np.zeros(mine.size, dtype=np.int16)
-            if full:
-                own = sum(((mine & m) == m).astype(np.int16) for m in self.lines)
-                other = sum(((theirs & m) == m).astype(np.int16) for m in self.lines)
-                diff = np.asarray(own - other, dtype=np.int16)
-                score = diff if mover == 0 else -diff
-                outcome[:] = DRAW
-                outcome[score > 0] = FIRST
-                outcome[score < 0] = SECOND
-            return outcome, score
-        if self.rules == "maker_breaker" and mover != self.maker:
-            untouched = np.zeros(mine.size, dtype=bool)
-            for m in self.lines:
-                untouched |= (mine & m) == 0
-            outcome[~untouched] = mover  # Breaker has touched every line: no survivor
-            return outcome, None
-        won = np.zeros(mine.size, dtype=bool)
-        for m in self.through[cell]:
-            won |= (mine & m) == m
-        if self.rules == "misere":
-            outcome[won] = 1 - mover
-        else:
-            outcome[won] = mover
-        if full and self.rules != "maker_breaker":
-            outcome[~won] = DRAW
-        return outcome, None
 
     def expand(self, level: Level, cells: Sequence[int] | None = None, keep_edges: bool = False) -> Level:
         """The next ply: every claim (of a cell in ``cells``, default all) from the running
         positions of ``level``, repeats merged and their path counts summed. With
         ``keep_edges``, ``level`` records the moves (see :class:`Level`).
         """
-        live = np.flatnonzero(level.outcome == NONE)
+        live = np.flatnonzero(level.outcome == RUNNING)
         ch = self.children(
-            level.b0[live], level.b1[live], level.ply, range(self.n) if cells is None else cells
+            level.b0[live],
+            level.b1[live],
+            level.ply,
+            range(self.n) if cells is None else cells,
+            level.aux_of(live),
         )
         ply = level.ply + 1
         paths = level.paths[live][ch.parent]
@@ -237,13 +253,13 @@ class ClaimDag:
         if keep_edges:
             level.edge_parent = live[ch.parent].astype(np.int32)
             level.edge_child = None if inverse is None else inverse.astype(np.int32)
-        return Level(
+        return self._level(
             ply,
             ch.b0[first],
             ch.b1[first],
             _segment_sums(paths[order], starts),
             ch.outcome[first],
-            None if ch.score is None else ch.score[first],
+            None if ch.aux is None else ch.aux[first],
         )
 
     def levels(self, cells: Sequence[int] | None = None, keep_edges: bool = False) -> Any:
@@ -251,7 +267,7 @@ class ClaimDag:
         level = self.start()
         while True:
             yield level
-            if not (level.outcome == NONE).any():
+            if not (level.outcome == RUNNING).any():
                 return
             level = self.expand(level, cells, keep_edges)
 
@@ -315,10 +331,10 @@ class ClaimDag:
         group_order = len(self.game.symmetries)
         while True:
             yield level
-            live = np.flatnonzero(level.outcome == NONE)
+            live = np.flatnonzero(level.outcome == RUNNING)
             if live.size == 0:
                 return
-            ch = self.children(level.b0[live], level.b1[live], level.ply, range(self.n))
+            ch = self.children(level.b0[live], level.b1[live], level.ply, range(self.n), level.aux_of(live))
             k0, k1 = self.canonical(ch.b0, ch.b1)
             # one edge per (parent, child class): lexicographic sort by (k0, k1, parent)
             order = np.lexsort((ch.parent, k1, k0))
@@ -334,13 +350,13 @@ class ClaimDag:
             q = level.paths[live][ch.parent[keep]]
             if q.dtype != object and path_bound(ply) * group_order >= _LIMIT:
                 q = q.astype(object)
-            level = Level(
+            level = self._level(
                 ply,
                 s0[starts],
                 s1[starts],
                 _segment_sums(q, starts),
                 ch.outcome[keep[starts]],
-                None if ch.score is None else ch.score[keep[starts]],
+                None if ch.aux is None else ch.aux[keep[starts]],
             )
 
 

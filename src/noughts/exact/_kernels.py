@@ -1,6 +1,6 @@
 """Numba kernels of the exact solver (:mod:`noughts.exact.fast` is their Python face).
 
-One kernel, :func:`search`, runs fail-soft negamax alpha-beta over two uint64 bitboards (the
+One kernel, the search of :func:`search_kernel`, runs fail-soft negamax alpha-beta over two uint64 bitboards (the
 side to move's cells and the opponent's) for the four claim rules: standard, misère,
 Maker-Breaker and cumulative. It is written as a loop over an explicit stack held in NumPy
 arrays rather than as a recursion, so it can stop after a given number of nodes and be called
@@ -54,10 +54,10 @@ weighted like the line score it made mnk(5,5,4) hundreds of times slower.
 **Two representations, one search.** A mask of cells (a player's cells, a line, the empty
 cells, the threats, the moves left to order) is either one uint64 (boards of at most 64 cells)
 or a row of ``W`` uint64 words (any board: cell ``c`` is bit ``c % 64`` of word ``c // 64``).
-The search below is written once over a few mask operations (:func:`width`, :func:`word`,
-:func:`zero`, :func:`assign`, :func:`or_line`, ... :func:`canonical`), each overloaded on the
-mask's type: numba compiles :func:`search` once for each representation, with the operations
-inlined, so the one-word search keeps its masks in registers while the multi-word one writes
+The search below is written once over the mask operations of :mod:`noughts.kernels.masks`
+(``width``, ``word``, ``zero``, ``assign``, ``or_line``, ...) and :func:`canonical`, each
+overloaded on the mask's type: numba compiles the search once for each representation, with
+the operations inlined, so the one-word search keeps its masks in registers while the multi-word one writes
 them into rows of ``tmp`` (the operations return the mask they made: a new uint64, or the row
 they wrote). What the representations do differently:
 
@@ -65,6 +65,11 @@ they wrote). What the representations do differently:
   the multi-word form maps cell by occupied cell through the symmetries' permutations
   (``symtab[s, cell]``; byte tables would take ``W * 256 * W`` words per byte position);
 * the table's key is ``2W`` words (two for the one-word form), its best move an int8 or int16.
+
+**One rule at a time.** What the rules say about a node is one function per rule
+(:func:`_evaluate_standard`, ...); :func:`search_kernel` gives the search of one rule, in which
+the rule is a compile-time constant: numba types and compiles that rule's code only, so the first
+solve of a game on a machine compiles about a third of what a search over every rule would.
 """
 
 from __future__ import annotations
@@ -73,16 +78,36 @@ from typing import Any
 
 import numpy as np
 from numba import njit
-from numba.core import types
-from numba.extending import intrinsic, overload
+from numba.extending import overload
 
 from noughts.exact.result import WIN
-
-# rules
-STANDARD = 0
-MISERE = 1
-MAKER_BREAKER = 2
-CUMULATIVE = 3
+from noughts.kernels.bits import GOLDEN, INTERNAL, ONE, ZERO, entry, internal, lowest_cell
+from noughts.kernels.codes import CUMULATIVE, MAKER_BREAKER, MISERE, STANDARD
+from noughts.kernels.masks import (
+    and_line,
+    and_to,
+    andnot_to,
+    as_mask,
+    assign,
+    count,
+    empty_to,
+    has,
+    is_multi,
+    line_word,
+    nonzero,
+    or_line,
+    or_line_andnot,
+    put,
+    row,
+    same,
+    tmp_row,
+    unowned,
+    width,
+    with_cell,
+    without_cell,
+    word,
+    zero,
+)
 
 INF = 1 << 30
 """Above any value; the bounds of an empty table entry."""
@@ -142,50 +167,22 @@ T_SEEN = 4
 T_IMG = 5  # the image of a position under one symmetry (2W words)
 NUM_TMP = 6
 
-# what _evaluate decides
+# what a rule's evaluation decides
 EXACT = 0  # the node's value is known: return it
 SEARCH = 1  # search the allowed moves
 
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
+NO_MOVES = np.int64(0)
+"""The moves ordered so far at a fresh node (an int64, not the literal 0: one specialisation
+of :func:`_order`)."""
+
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
-_U1 = np.uint64(1)
-_U2 = np.uint64(2)
-_U4 = np.uint64(4)
-_U8 = np.uint64(8)
-_U63 = np.uint64(63)
-_U56 = np.uint64(56)
-_U255 = np.uint64(255)
-_GOLD = np.uint64(0x9E3779B97F4A7C15)
-_MIX = np.uint64(0xC2B2AE3D27D4EB4F)
 _U29 = np.uint64(29)
 _U32 = np.uint64(32)
+_U255 = np.uint64(255)
+_MIX = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
-@njit(cache=True, inline="always")
-def popcount(x: np.uint64) -> int:
-    x = x - ((x >> _U1) & _M1)
-    x = (x & _M2) + ((x >> _U2) & _M2)
-    x = (x + (x >> _U4)) & _M4
-    return int((x * _H01) >> _U56)
-
-
-@njit(cache=True, inline="always")
-def lowest_cell(x: np.uint64) -> int:
-    """Index of the lowest set bit of a non-zero mask."""
-    return popcount((x & (~x + _ONE)) - _ONE)
-
-
-@njit(cache=True, inline="always")
-def bit(c: int) -> np.uint64:
-    return _ONE << np.uint64(c)
-
-
-@njit(cache=True, inline="always")
+@internal
 def to_node(v: int, d: int, rule: int) -> int:
     """A root-relative value at depth d as the node-relative value the table stores."""
     if rule == CUMULATIVE or v == 0 or v >= INF or v <= -INF:
@@ -193,148 +190,15 @@ def to_node(v: int, d: int, rule: int) -> int:
     return v + d if v > 0 else v - d
 
 
-@njit(cache=True, inline="always")
+@internal
 def from_node(v: int, d: int, rule: int) -> int:
     if rule == CUMULATIVE or v == 0 or v >= INF or v <= -INF:
         return v
     return v - d if v > 0 else v + d
 
 
-# -- the mask operations, for both representations ---------------------------------------------
-#
-# Each is a plain Python function (never called from Python) that numba replaces, at compile
-# time, by the body for the type of its mask argument: an integer (the one-word form: the
-# result is a new uint64, any destination given is ignored) or a 1-d array of W words (the
-# multi-word form: the result is written into the destination row, which is returned). ``w``
-# is the words per mask (:func:`width`).
-
-
-@intrinsic
-def _unowned(typingctx, arr):  # type: ignore[no-untyped-def]
-    """The array ``arr`` without its owner (a view numba does not count references to).
-
-    The masks of the multi-word form are views of rows of ``bits``, ``tmp``, ``lines`` and
-    ``keys``, and every operation returns the row it wrote; views of an owned array are counted
-    (an atomic increment and decrement each), which made the search twice as slow. The caller
-    keeps the arrays alive for the whole call, so the search works on unowned views of them.
-    """
-    if not isinstance(arr, types.Array):
-        return arr(arr), lambda context, builder, sig, args: args[0]
-
-    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
-        src = context.make_array(sig.args[0])(context, builder, value=args[0])
-        out = context.make_array(sig.return_type)(context, builder)
-        context.populate_array(
-            out, data=src.data, shape=src.shape, strides=src.strides, itemsize=src.itemsize, meminfo=None
-        )
-        return out._getvalue()
-
-    return arr(arr), codegen
-
-
-@intrinsic
-def _ptr(typingctx, arr):  # type: ignore[no-untyped-def]
-    """A pointer to the first element of ``arr``: how the multi-word form holds a mask. A
-    pointer is a plain value, so ``x = op(x, ...)`` costs nothing; an array view there made
-    the search two to three times slower (numba keeps each assigned view as a new array).
-    """
-
-    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
-        return context.make_array(sig.args[0])(context, builder, value=args[0]).data
-
-    return types.CPointer(arr.dtype)(arr), codegen  # type: ignore[no-untyped-call]
-
-
-def _multi(x: types.Type) -> bool:
-    return isinstance(x, (types.Array, types.CPointer))
-
-
-def row(bits: Any, d: Any, r: Any) -> Any:
-    """The mask ``bits[d, r]``: the uint64, or a pointer to its W words."""
-
-
-def tmp_row(tmp: Any, r: Any) -> Any:
-    """The scratch mask ``tmp[r]``: a uint64 (unused), or a pointer to the row's words."""
-
-
-def as_mask(x: Any) -> Any:
-    """``x`` (a uint64, or an array of W words) as a mask."""
-
-
-def width(x: Any, prm: Any) -> Any:
-    """Words per mask: 1 (a constant numba folds) for a uint64, ``prm[P_WORDS]`` for a row."""
-
-
-def word(x: Any, i: Any) -> Any:
-    """Word ``i`` of mask ``x`` (the mask itself for a uint64)."""
-
-
-def zero(dst: Any, w: Any) -> Any:
-    """The empty mask (in ``dst``)."""
-
-
-def assign(dst: Any, x: Any, w: Any) -> Any:
-    """``x`` (copied into ``dst``)."""
-
-
-def and_into(dst: Any, x: Any, w: Any) -> Any:
-    """``dst & x``."""
-
-
-def line_word(lines: Any, j: Any, i: Any) -> Any:
-    """Word ``i`` of line ``j`` (``lines[j]`` itself for one-word lines)."""
-
-
-def or_line(dst: Any, lines: Any, j: Any, w: Any) -> Any:
-    """``dst | lines[j]``."""
-
-
-def and_line(dst: Any, lines: Any, j: Any, w: Any) -> Any:
-    """``dst & lines[j]``."""
-
-
-def or_line_andnot(dst: Any, lines: Any, j: Any, y: Any, w: Any) -> Any:
-    """``dst | (lines[j] & ~y)``."""
-
-
-def and_to(dst: Any, x: Any, y: Any, w: Any) -> Any:
-    """``x & y`` (in ``dst``)."""
-
-
-def andnot_to(dst: Any, x: Any, y: Any, w: Any) -> Any:
-    """``x & ~y`` (in ``dst``)."""
-
-
-def empty_to(dst: Any, full: Any, me: Any, op: Any, w: Any) -> Any:
-    """``full & ~(me | op)`` (in ``dst``): the empty cells."""
-
-
-def count(x: Any, w: Any) -> Any:
-    """The cells of ``x``."""
-
-
-def nonzero(x: Any, w: Any) -> Any:
-    """Whether ``x`` has a cell."""
-
-
-def same(x: Any, y: Any, w: Any) -> Any:
-    """Whether ``x == y``."""
-
-
-def has(x: Any, c: Any) -> Any:
-    """Whether cell ``c`` is in ``x``."""
-
-
-def with_cell(x: Any, c: Any) -> Any:
-    """``x`` with cell ``c`` added (in place for a row)."""
-
-
-def without_cell(x: Any, c: Any) -> Any:
-    """``x`` with cell ``c`` removed (in place for a row)."""
-
-
-def put(bits: Any, d: Any, r: Any, x: Any, w: Any) -> Any:
-    """Store mask ``x`` as ``bits[d, r]``."""
+# -- the table's key: the one mask operation of the search's own (the others are in
+# noughts.kernels.masks, shared by every kernel)
 
 
 def canonical(prm: Any, me: Any, op: Any, symtab: Any, key: Any, img: Any) -> Any:
@@ -346,278 +210,26 @@ def canonical(prm: Any, me: Any, op: Any, symtab: Any, key: Any, img: Any) -> An
     """
 
 
-@overload(row, inline="always")
-def _row(bits, d, r):  # type: ignore[no-untyped-def]
-    if bits.ndim == 3:
-        return lambda bits, d, r: _ptr(bits[d, r])  # type: ignore[call-arg]
-    return lambda bits, d, r: bits[d, r]
-
-
-@overload(tmp_row, inline="always")
-def _tmp_row(tmp, r):  # type: ignore[no-untyped-def]
-    if tmp.ndim == 2:
-        return lambda tmp, r: _ptr(tmp[r])  # type: ignore[call-arg]
-    return lambda tmp, r: tmp[r]
-
-
-@overload(as_mask, inline="always")
-def _as_mask(x):  # type: ignore[no-untyped-def]
-    if isinstance(x, types.Array):
-        return lambda x: _ptr(x)  # type: ignore[call-arg]
-    return lambda x: x
-
-
-@overload(width, inline="always")
-def _width(x, prm):  # type: ignore[no-untyped-def]
-    if _multi(x):
-        return lambda x, prm: prm[P_WORDS]
-    return lambda x, prm: 1
-
-
-@overload(word, inline="always")
-def _word(x, i):  # type: ignore[no-untyped-def]
-    if _multi(x):
-        return lambda x, i: x[i]
-    return lambda x, i: x
-
-
-@overload(zero, inline="always")
-def _zero(dst, w):  # type: ignore[no-untyped-def]
-    if _multi(dst):
-
-        def impl(dst, w):  # type: ignore[no-untyped-def]
-            for i in range(w):
-                dst[i] = _ZERO
-            return dst
-
-        return impl
-    return lambda dst, w: _ZERO
-
-
-@overload(assign, inline="always")
-def _assign(dst, x, w):  # type: ignore[no-untyped-def]
-    if _multi(x):
-
-        def impl(dst, x, w):  # type: ignore[no-untyped-def]
-            for i in range(w):
-                dst[i] = x[i]
-            return dst
-
-        return impl
-    return lambda dst, x, w: x
-
-
-@overload(and_into, inline="always")
-def _and_into(dst, x, w):  # type: ignore[no-untyped-def]
-    if _multi(x):
-
-        def impl(dst, x, w):  # type: ignore[no-untyped-def]
-            for i in range(w):
-                dst[i] &= x[i]
-            return dst
-
-        return impl
-    return lambda dst, x, w: dst & x
-
-
-# the lines' operations take (lines, j) rather than the row lines[j]: they run for every line
-# at every node, and making a view of a row there doubled the multi-word form's time
-
-
-@overload(line_word, inline="always")
-def _line_word(lines, j, i):  # type: ignore[no-untyped-def]
-    if lines.ndim == 2:
-        return lambda lines, j, i: lines[j, i]
-    return lambda lines, j, i: lines[j]
-
-
-@overload(or_line, inline="always")
-def _or_line(dst, lines, j, w):  # type: ignore[no-untyped-def]
-    if lines.ndim == 2:
-
-        def impl(dst, lines, j, w):  # type: ignore[no-untyped-def]
-            for i in range(w):
-                dst[i] |= lines[j, i]
-            return dst
-
-        return impl
-    return lambda dst, lines, j, w: dst | lines[j]
-
-
-@overload(and_line, inline="always")
-def _and_line(dst, lines, j, w):  # type: ignore[no-untyped-def]
-    if lines.ndim == 2:
-
-        def impl(dst, lines, j, w):  # type: ignore[no-untyped-def]
-            for i in range(w):
-                dst[i] &= lines[j, i]
-            return dst
-
-        return impl
-    return lambda dst, lines, j, w: dst & lines[j]
-
-
-@overload(or_line_andnot, inline="always")
-def _or_line_andnot(dst, lines, j, y, w):  # type: ignore[no-untyped-def]
-    if lines.ndim == 2:
-
-        def impl(dst, lines, j, y, w):  # type: ignore[no-untyped-def]
-            for i in range(w):
-                dst[i] |= lines[j, i] & ~y[i]
-            return dst
-
-        return impl
-    return lambda dst, lines, j, y, w: dst | (lines[j] & ~y)
-
-
-@overload(and_to, inline="always")
-def _and_to(dst, x, y, w):  # type: ignore[no-untyped-def]
-    if _multi(x):
-
-        def impl(dst, x, y, w):  # type: ignore[no-untyped-def]
-            for i in range(w):
-                dst[i] = x[i] & y[i]
-            return dst
-
-        return impl
-    return lambda dst, x, y, w: x & y
-
-
-@overload(andnot_to, inline="always")
-def _andnot_to(dst, x, y, w):  # type: ignore[no-untyped-def]
-    if _multi(x):
-
-        def impl(dst, x, y, w):  # type: ignore[no-untyped-def]
-            for i in range(w):
-                dst[i] = x[i] & ~y[i]
-            return dst
-
-        return impl
-    return lambda dst, x, y, w: x & ~y
-
-
-@overload(empty_to, inline="always")
-def _empty_to(dst, full, me, op, w):  # type: ignore[no-untyped-def]
-    if _multi(me):
-
-        def impl(dst, full, me, op, w):  # type: ignore[no-untyped-def]
-            for i in range(w):
-                dst[i] = full[i] & ~(me[i] | op[i])
-            return dst
-
-        return impl
-    return lambda dst, full, me, op, w: full & ~(me | op)
-
-
-@overload(count)
-def _count(x, w):  # type: ignore[no-untyped-def]
-    if _multi(x):
-
-        def impl(x, w):  # type: ignore[no-untyped-def]
-            n = 0
-            for i in range(w):
-                n += popcount(x[i])
-            return n
-
-        return impl
-    return lambda x, w: popcount(x)
-
-
-@overload(nonzero, inline="always")
-def _nonzero(x, w):  # type: ignore[no-untyped-def]
-    if _multi(x):
-
-        def impl(x, w):  # type: ignore[no-untyped-def]
-            for i in range(w):  # noqa: SIM110  (a plain loop: numba compiles it without a generator)
-                if x[i] != _ZERO:
-                    return True
-            return False
-
-        return impl
-    return lambda x, w: x != _ZERO
-
-
-@overload(same, inline="always")
-def _same(x, y, w):  # type: ignore[no-untyped-def]
-    if _multi(x):
-
-        def impl(x, y, w):  # type: ignore[no-untyped-def]
-            for i in range(w):  # noqa: SIM110  (a plain loop: numba compiles it without a generator)
-                if x[i] != y[i]:
-                    return False
-            return True
-
-        return impl
-    return lambda x, y, w: x == y
-
-
-@overload(has, inline="always")
-def _has(x, c):  # type: ignore[no-untyped-def]
-    if _multi(x):
-        return lambda x, c: (x[c >> 6] >> np.uint64(c & 63)) & _ONE != _ZERO
-    return lambda x, c: (x & (_ONE << np.uint64(c))) != _ZERO
-
-
-@overload(with_cell, inline="always")
-def _with_cell(x, c):  # type: ignore[no-untyped-def]
-    if _multi(x):
-
-        def impl(x, c):  # type: ignore[no-untyped-def]
-            x[c >> 6] |= _ONE << np.uint64(c & 63)
-            return x
-
-        return impl
-    return lambda x, c: x | (_ONE << np.uint64(c))
-
-
-@overload(without_cell, inline="always")
-def _without_cell(x, c):  # type: ignore[no-untyped-def]
-    if _multi(x):
-
-        def impl(x, c):  # type: ignore[no-untyped-def]
-            x[c >> 6] &= ~(_ONE << np.uint64(c & 63))
-            return x
-
-        return impl
-    return lambda x, c: x & ~(_ONE << np.uint64(c))
-
-
-@overload(put, inline="always")
-def _put(bits, d, r, x, w):  # type: ignore[no-untyped-def]
-    if _multi(x):
-
-        def impl(bits, d, r, x, w):  # type: ignore[no-untyped-def]
-            for i in range(w):
-                bits[d, r, i] = x[i]
-
-        return impl
-
-    def scalar(bits, d, r, x, w):  # type: ignore[no-untyped-def]
-        bits[d, r] = x
-
-    return scalar
-
-
-@overload(canonical)
+@overload(canonical, jit_options=INTERNAL)
 def _canonical(prm, me, op, symtab, key, img):  # type: ignore[no-untyped-def]
-    if _multi(me):
+    if is_multi(me):
 
         def multi(prm, me, op, symtab, key, img):  # type: ignore[no-untyped-def]
             w = prm[P_WORDS]
             for s in range(prm[P_SYMS]):
                 for i in range(2 * w):
-                    img[i] = _ZERO
+                    img[i] = ZERO
                 for i in range(w):
                     x = me[i]
-                    while x != _ZERO:
+                    while x != ZERO:
                         c = symtab[s, 64 * i + lowest_cell(x)]
-                        img[c >> 6] |= _ONE << np.uint64(c & 63)
-                        x &= x - _ONE
+                        img[c >> 6] |= ONE << np.uint64(c & 63)
+                        x &= x - ONE
                     x = op[i]
-                    while x != _ZERO:
+                    while x != ZERO:
                         c = symtab[s, 64 * i + lowest_cell(x)]
-                        img[w + (c >> 6)] |= _ONE << np.uint64(c & 63)
-                        x &= x - _ONE
+                        img[w + (c >> 6)] |= ONE << np.uint64(c & 63)
+                        x &= x - ONE
                 less = s == 0
                 if not less:
                     for i in range(2 * w):
@@ -634,8 +246,8 @@ def _canonical(prm, me, op, symtab, key, img):  # type: ignore[no-untyped-def]
         best_a = _ALL
         best_b = _ALL
         for s in range(prm[P_SYMS]):
-            a = _ZERO
-            b = _ZERO
+            a = ZERO
+            b = ZERO
             for i in range(prm[P_BYTES]):
                 sh = np.uint64(8 * i)
                 a |= symtab[s, i, np.intp((me >> sh) & _U255)]
@@ -652,23 +264,23 @@ def _canonical(prm, me, op, symtab, key, img):  # type: ignore[no-untyped-def]
 # -- the search, once -----------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@internal
 def bucket(key: np.ndarray, nkey: int, mask: int) -> int:
     """The first slot of ``key``'s bucket of two."""
     if nkey == 2:
         b = key[1]
-        h = key[0] * _GOLD + (b ^ (b >> _U29)) * _MIX
+        h = key[0] * GOLDEN + (b ^ (b >> _U29)) * _MIX
     else:
-        h = _ZERO
+        h = ZERO
         for i in range(nkey):
-            h = (h ^ key[i]) * _GOLD
+            h = (h ^ key[i]) * GOLDEN
             h ^= h >> _U29
         h *= _MIX
     h ^= h >> _U32
     return int(np.intp(h & np.uint64(mask))) & ~1
 
 
-@njit(cache=True, inline="always")
+@internal
 def _same_key(tt_key: np.ndarray, i: int, key: np.ndarray, nkey: int) -> bool:
     for t in range(nkey):  # noqa: SIM110  (a plain loop: numba compiles it without a generator)
         if tt_key[i, t] != key[t]:
@@ -676,7 +288,7 @@ def _same_key(tt_key: np.ndarray, i: int, key: np.ndarray, nkey: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@internal
 def tt_store(
     tt_key: np.ndarray,
     tt_val: np.ndarray,
@@ -753,21 +365,7 @@ def tt_rehash(
     return stored
 
 
-@njit(cache=True)
-def count_lines(prm: np.ndarray, lines: np.ndarray, b0: Any, b1: Any, cnt: np.ndarray) -> None:
-    """Fill ``cnt[j, p]``: player p's cells on line j (``b0``, ``b1``: the players' masks)."""
-    w = width(b0, prm)
-    for j in range(prm[P_LINES]):
-        a = 0
-        b = 0
-        for i in range(w):
-            a += popcount(line_word(lines, j, i) & word(b0, i))
-            b += popcount(line_word(lines, j, i) & word(b1, i))
-        cnt[j, 0] = a
-        cnt[j, 1] = b
-
-
-@njit(cache=True)
+@internal
 def _paired(
     prm: np.ndarray, lines: np.ndarray, cnt: np.ndarray, side: int, empty: Any, seen: Any, scratch: np.ndarray
 ) -> bool:
@@ -781,13 +379,13 @@ def _paired(
     board's). ``scratch`` holds at least ``prm[P_CELLS] + 6 * nlines + 3`` integers; ``seen``
     is a mask (a row of W words for the multi-word form) to work in.
     """
-    # scratch: [0, cells) the copy that owns each cell (-1: free); then the copies' lines;
-    # then the depth-first stack of copies and of the cells they took
+    # scratch: [0, cells) the copy that owns each cell (-1: free); then the copies' lines (at
+    # base); then the depth-first stack of copies (at sc) and of the cells they took (at sl),
+    # read by offset rather than through views (a view is an object numba counts references to)
     k = prm[P_K]
     nlines = prm[P_LINES]
     base = prm[P_CELLS]
-    w = width(empty, prm)
-    owner = scratch[:base]
+    w = width(empty, prm[P_WORDS])
     n = 0
     for j in range(nlines):
         if cnt[j, 1 - side] != 0:
@@ -799,215 +397,233 @@ def _paired(
         n += 2
     if n > count(empty, w):
         return False
-    stack_copy = scratch[base + n : base + 2 * n + 1]
-    stack_cell = scratch[base + 2 * n + 1 : base + 3 * n + 2]
+    sc = base + n
+    sl = base + 2 * n + 1
     for i in range(w):
         x = word(empty, i)
-        while x != _ZERO:
-            owner[64 * i + lowest_cell(x)] = -1
-            x &= x - _ONE
+        while x != ZERO:
+            scratch[64 * i + lowest_cell(x)] = -1
+            x &= x - ONE
     for copy in range(n):
-        stack_copy[0] = copy
+        scratch[sc] = copy
         depth = 0
         seen = zero(seen, w)
         found = False
         while depth >= 0:
-            j = scratch[base + stack_copy[depth]]
+            j = scratch[base + scratch[sc + depth]]
             c = -1
             for i in range(w):
                 cand = line_word(lines, j, i) & word(empty, i) & ~word(seen, i)
-                if cand != _ZERO:
+                if cand != ZERO:
                     c = 64 * i + lowest_cell(cand)
                     break
             if c < 0:
                 depth -= 1
                 continue
             seen = with_cell(seen, c)
-            stack_cell[depth] = c
-            if owner[c] < 0:  # a free cell: shift the cells along the path
+            scratch[sl + depth] = c
+            if scratch[c] < 0:  # a free cell: shift the cells along the path
                 for level in range(depth, -1, -1):
-                    owner[stack_cell[level]] = stack_copy[level]
+                    scratch[scratch[sl + level]] = scratch[sc + level]
                 found = True
                 break
             depth += 1
-            stack_copy[depth] = owner[c]
+            scratch[sc + depth] = scratch[c]
         if not found:
             return False
     return True
 
 
-@njit(cache=True)
-def _evaluate(
-    prm: np.ndarray,
-    lines: np.ndarray,
-    cnt: np.ndarray,
-    me: Any,
-    op: Any,
-    mover: int,
-    d: int,
-    e: int,
-    full: Any,
-    tmp: np.ndarray,
-    scratch: np.ndarray,
-    allowed: Any,
-) -> tuple[int, int, int, int, Any, int]:
-    """What the rules say about a node before any move is searched.
+# -- what the rules say about a node: one function per rule ---------------------------------------
+#
+# Each returns ``(kind, value, lb, ub, allowed, init)`` before any move of the node is searched:
+# ``kind`` EXACT with ``value``, or SEARCH with static bounds ``lb <= value <= ub``, the mask of
+# moves worth searching (made in the ``allowed`` given) and ``init``, the best value among the
+# moves left out (-INF if none). ``empty``: the node's empty cells; ``seen``: a mask to work in;
+# ``me``/``op``: the mover's and the opponent's cells. The search of one rule compiles only that
+# rule's function (:func:`search_kernel`).
 
-    Returns ``(kind, value, lb, ub, allowed, init)``: ``kind`` EXACT with ``value``, or SEARCH
-    with static bounds ``lb <= value <= ub``, the mask of moves worth searching (made in the
-    ``allowed`` given) and ``init``, the best value among the moves left out (-INF if none).
-    """
-    rule = prm[P_RULE]
+
+@internal
+def _evaluate_standard(  # type: ignore[no-untyped-def]
+    prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed
+):
+    """Standard rules (see the module docstring)."""
     k = prm[P_K]
     nlines = prm[P_LINES]
-    w = width(me, prm)
+    w = width(me, prm[P_WORDS])
     other = 1 - mover
-    empty = empty_to(tmp_row(tmp, T_EMPTY), full, me, op, w)
-    seen = tmp_row(tmp, T_SEEN)
-    if rule == STANDARD:
-        thr_o = zero(tmp_row(tmp, T_A), w)
-        live = zero(tmp_row(tmp, T_B), w)
-        win_m = False
-        max_m = -1
-        max_o = -1
-        live_m = 0
-        live_o = 0
-        for j in range(nlines):
-            a = cnt[j, mover]
-            b = cnt[j, other]
-            if a == 0 or b == 0:
-                live = or_line(live, lines, j, w)
-            if b == 0:
-                live_m += 1
-                if a > max_m:
-                    max_m = a
-                if a == k - 1:
-                    win_m = True
-                    break
-            if a == 0:
-                live_o += 1
-                if b > max_o:
-                    max_o = b
-                if b == k - 1:
-                    thr_o = or_line_andnot(thr_o, lines, j, op, w)
-        if win_m:
-            return EXACT, WIN - (d + 1), 0, 0, allowed, 0
-        if e == 0:
-            return EXACT, 0, 0, 0, allowed, 0
-        nthr = count(thr_o, w)
-        if nthr >= 2:
-            return EXACT, -(WIN - (d + 2)), 0, 0, allowed, 0
-        ub = 0
-        if max_m >= 0:
-            t = 2 * (k - max_m) - 1
-            if t <= e:
-                ub = WIN - (d + t)
-        lb = 0
-        if max_o >= 0:
-            t = 2 * (k - max_o)
-            if t <= e:
-                lb = -(WIN - (d + t))
-        # a pairing needs two empty cells for each line
-        if ub > 0 and 2 * live_m <= e and _paired(prm, lines, cnt, mover, empty, seen, scratch):
-            ub = 0
-        if lb < 0 and nthr == 0 and 2 * live_o <= e and _paired(prm, lines, cnt, other, empty, seen, scratch):
-            lb = 0
-        if lb == ub:
-            return EXACT, lb, 0, 0, allowed, 0
-        if nthr == 1:
-            allowed = assign(allowed, thr_o, w)
-            return SEARCH, 0, lb, ub, allowed, (-(WIN - (d + 2)) if e >= 2 else -INF)
-        # a cell on no line that either side can still complete is worth no more than a pass,
-        # and claiming a cell is never worse than passing (the strategy-stealing argument)
-        allowed = and_to(allowed, empty, live, w)
-        return SEARCH, 0, lb, ub, allowed, -INF
-    if rule == MISERE:
-        poison = zero(tmp_row(tmp, T_A), w)
-        live_m = False
-        live_o = False
-        for j in range(nlines):
-            a = cnt[j, mover]
-            b = cnt[j, other]
-            if b == 0:
-                live_m = True
-                if a == k - 1:
-                    poison = or_line_andnot(poison, lines, j, me, w)
-            if a == 0:
-                live_o = True
-        if e == 0:
-            return EXACT, 0, 0, 0, allowed, 0
-        allowed = andnot_to(allowed, empty, poison, w)
-        if not nonzero(allowed, w):
-            return EXACT, -(WIN - (d + 1)), 0, 0, allowed, 0
-        if e == 1:
-            return EXACT, 0, 0, 0, allowed, 0
-        # the mover plays safe, so the opponent can at best be forced to lose at ply 2, and
-        # the mover can be forced no sooner than ply 3; a side with no line it could still
-        # be made to complete never loses
-        lb = -(WIN - (d + 3)) if live_m and e >= 3 else 0
-        ub = WIN - (d + 2) if live_o else 0
-        init = -INF if same(allowed, empty, w) else -(WIN - (d + 1))
-        return SEARCH, 0, lb, ub, allowed, init
-    if rule == MAKER_BREAKER:
-        maker = prm[P_MAKER]
-        breaker = 1 - maker
-        maker_bits = me if mover == maker else op
-        thr = zero(tmp_row(tmp, T_A), w)
-        hit = assign(tmp_row(tmp, T_B), full, w)
-        alive = zero(tmp_row(tmp, T_C), w)
-        nsurv = 0
-        max_a = -1
-        for j in range(nlines):
-            if cnt[j, breaker] != 0:
-                continue
-            nsurv += 1
-            a = cnt[j, maker]
-            if a > max_a:
-                max_a = a
+    thr_o = zero(tmp_row(tmp, T_A), w)
+    live = zero(tmp_row(tmp, T_B), w)
+    win_m = False
+    max_m = -1
+    max_o = -1
+    live_m = 0
+    live_o = 0
+    for j in range(nlines):
+        a = cnt[j, mover]
+        b = cnt[j, other]
+        if a == 0 or b == 0:
+            live = or_line(live, lines, j, w)
+        if b == 0:
+            live_m += 1
+            if a > max_m:
+                max_m = a
             if a == k - 1:
-                thr = or_line_andnot(thr, lines, j, maker_bits, w)
-            hit = and_line(hit, lines, j, w)
-            alive = or_line(alive, lines, j, w)
-        hit = and_into(hit, empty, w)
-        latest = WIN - (d + e)  # Breaker's win when the board is full, at the latest
-        if mover == maker:
-            if nsurv == 0:  # Breaker has already won (only at a root given so)
-                return EXACT, -(WIN - d), 0, 0, allowed, 0
-            if nonzero(thr, w):
-                return EXACT, WIN - (d + 1), 0, 0, allowed, 0
-            nhit = count(hit, w)
-            if nhit >= 2:
-                return EXACT, -(WIN - (d + 2)), 0, 0, allowed, 0
-            t = 2 * (k - max_a) - 1
-            ub = WIN - (d + t) if t <= e else -latest
-            if ub > -latest and _paired(prm, lines, cnt, maker, empty, seen, scratch):
-                ub = -latest
-            if nhit == 1:
-                allowed = assign(allowed, hit, w)
-                return SEARCH, 0, -(WIN - (d + 2)), ub, allowed, (-(WIN - (d + 2)) if e >= 2 else -INF)
-            # a cell on no surviving line is worth a pass to either side; see STANDARD
-            allowed = and_to(allowed, empty, alive, w)
-            return SEARCH, 0, -(WIN - (d + 4)), ub, allowed, -INF
-        if nsurv == 0:
-            return EXACT, WIN - d, 0, 0, allowed, 0
-        if nonzero(hit, w):
+                win_m = True
+                break
+        if a == 0:
+            live_o += 1
+            if b > max_o:
+                max_o = b
+            if b == k - 1:
+                thr_o = or_line_andnot(thr_o, lines, j, op, w)
+    if win_m:
+        return EXACT, WIN - (d + 1), 0, 0, allowed, 0
+    if e == 0:
+        return EXACT, 0, 0, 0, allowed, 0
+    nthr = count(thr_o, w)
+    if nthr >= 2:
+        return EXACT, -(WIN - (d + 2)), 0, 0, allowed, 0
+    ub = 0
+    if max_m >= 0:
+        t = 2 * (k - max_m) - 1
+        if t <= e:
+            ub = WIN - (d + t)
+    lb = 0
+    if max_o >= 0:
+        t = 2 * (k - max_o)
+        if t <= e:
+            lb = -(WIN - (d + t))
+    # a pairing needs two empty cells for each line
+    if ub > 0 and 2 * live_m <= e and _paired(prm, lines, cnt, mover, empty, seen, scratch):
+        ub = 0
+    if lb < 0 and nthr == 0 and 2 * live_o <= e and _paired(prm, lines, cnt, other, empty, seen, scratch):
+        lb = 0
+    if lb == ub:
+        return EXACT, lb, 0, 0, allowed, 0
+    if nthr == 1:
+        allowed = assign(allowed, thr_o, w)
+        return SEARCH, 0, lb, ub, allowed, (-(WIN - (d + 2)) if e >= 2 else -INF)
+    # a cell on no line that either side can still complete is worth no more than a pass,
+    # and claiming a cell is never worse than passing (the strategy-stealing argument)
+    allowed = and_to(allowed, empty, live, w)
+    return SEARCH, 0, lb, ub, allowed, -INF
+
+
+@internal
+def _evaluate_misere(  # type: ignore[no-untyped-def]
+    prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed
+):
+    """Misère rules."""
+    k = prm[P_K]
+    nlines = prm[P_LINES]
+    w = width(me, prm[P_WORDS])
+    other = 1 - mover
+    poison = zero(tmp_row(tmp, T_A), w)
+    live_m = False
+    live_o = False
+    for j in range(nlines):
+        a = cnt[j, mover]
+        b = cnt[j, other]
+        if b == 0:
+            live_m = True
+            if a == k - 1:
+                poison = or_line_andnot(poison, lines, j, me, w)
+        if a == 0:
+            live_o = True
+    if e == 0:
+        return EXACT, 0, 0, 0, allowed, 0
+    allowed = andnot_to(allowed, empty, poison, w)
+    if not nonzero(allowed, w):
+        return EXACT, -(WIN - (d + 1)), 0, 0, allowed, 0
+    if e == 1:
+        return EXACT, 0, 0, 0, allowed, 0
+    # the mover plays safe, so the opponent can at best be forced to lose at ply 2, and
+    # the mover can be forced no sooner than ply 3; a side with no line it could still
+    # be made to complete never loses
+    lb = -(WIN - (d + 3)) if live_m and e >= 3 else 0
+    ub = WIN - (d + 2) if live_o else 0
+    init = -INF if same(allowed, empty, w) else -(WIN - (d + 1))
+    return SEARCH, 0, lb, ub, allowed, init
+
+
+@internal
+def _evaluate_maker_breaker(  # type: ignore[no-untyped-def]
+    prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed
+):
+    """Maker-Breaker rules."""
+    k = prm[P_K]
+    nlines = prm[P_LINES]
+    w = width(me, prm[P_WORDS])
+    maker = prm[P_MAKER]
+    breaker = 1 - maker
+    maker_bits = me if mover == maker else op
+    thr = zero(tmp_row(tmp, T_A), w)
+    hit = assign(tmp_row(tmp, T_B), empty, w)  # the empty cells on every surviving line
+    alive = zero(tmp_row(tmp, T_C), w)
+    nsurv = 0
+    max_a = -1
+    for j in range(nlines):
+        if cnt[j, breaker] != 0:
+            continue
+        nsurv += 1
+        a = cnt[j, maker]
+        if a > max_a:
+            max_a = a
+        if a == k - 1:
+            thr = or_line_andnot(thr, lines, j, maker_bits, w)
+        hit = and_line(hit, lines, j, w)
+        alive = or_line(alive, lines, j, w)
+    latest = WIN - (d + e)  # Breaker's win when the board is full, at the latest
+    if mover == maker:
+        if nsurv == 0:  # Breaker has already won (only at a root given so)
+            return EXACT, -(WIN - d), 0, 0, allowed, 0
+        if nonzero(thr, w):
             return EXACT, WIN - (d + 1), 0, 0, allowed, 0
-        nthr = count(thr, w)
-        if nthr >= 2:
+        nhit = count(hit, w)
+        if nhit >= 2:
             return EXACT, -(WIN - (d + 2)), 0, 0, allowed, 0
-        t = 2 * (k - max_a)
-        lb = -(WIN - (d + t)) if t <= e else latest
-        if lb < latest and _paired(prm, lines, cnt, maker, empty, seen, scratch):
-            lb = latest
-        ub = WIN - (d + 3)
-        if lb == ub:
-            return EXACT, lb, 0, 0, allowed, 0
-        if nthr == 1:
-            allowed = assign(allowed, thr, w)
-            return SEARCH, 0, lb, ub, allowed, (-(WIN - (d + 2)) if e >= 2 else -INF)
+        t = 2 * (k - max_a) - 1
+        ub = WIN - (d + t) if t <= e else -latest
+        if ub > -latest and _paired(prm, lines, cnt, maker, empty, seen, scratch):
+            ub = -latest
+        if nhit == 1:
+            allowed = assign(allowed, hit, w)
+            return SEARCH, 0, -(WIN - (d + 2)), ub, allowed, (-(WIN - (d + 2)) if e >= 2 else -INF)
+        # a cell on no surviving line is worth a pass to either side; see STANDARD
         allowed = and_to(allowed, empty, alive, w)
-        return SEARCH, 0, lb, ub, allowed, -INF
-    # cumulative
+        return SEARCH, 0, -(WIN - (d + 4)), ub, allowed, -INF
+    if nsurv == 0:
+        return EXACT, WIN - d, 0, 0, allowed, 0
+    if nonzero(hit, w):
+        return EXACT, WIN - (d + 1), 0, 0, allowed, 0
+    nthr = count(thr, w)
+    if nthr >= 2:
+        return EXACT, -(WIN - (d + 2)), 0, 0, allowed, 0
+    t = 2 * (k - max_a)
+    lb = -(WIN - (d + t)) if t <= e else latest
+    if lb < latest and _paired(prm, lines, cnt, maker, empty, seen, scratch):
+        lb = latest
+    ub = WIN - (d + 3)
+    if lb == ub:
+        return EXACT, lb, 0, 0, allowed, 0
+    if nthr == 1:
+        allowed = assign(allowed, thr, w)
+        return SEARCH, 0, lb, ub, allowed, (-(WIN - (d + 2)) if e >= 2 else -INF)
+    allowed = and_to(allowed, empty, alive, w)
+    return SEARCH, 0, lb, ub, allowed, -INF
+
+
+@internal
+def _evaluate_cumulative(  # type: ignore[no-untyped-def]
+    prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed
+):
+    """Cumulative rules."""
+    k = prm[P_K]
+    nlines = prm[P_LINES]
+    w = width(me, prm[P_WORDS])
+    other = 1 - mover
     if e == 0:
         return EXACT, 0, 0, 0, allowed, 0
     live_m = 0
@@ -1029,7 +645,7 @@ def _evaluate(
     return SEARCH, 0, lb, ub, allowed, -INF  # dead cells: see STANDARD
 
 
-@njit(cache=True, inline="always")
+@internal
 def _move_score(
     through: np.ndarray,
     nthrough: np.ndarray,
@@ -1049,7 +665,7 @@ def _move_score(
     return s
 
 
-@njit(cache=True)
+@internal
 def _order(
     prm: np.ndarray,
     through: np.ndarray,
@@ -1067,11 +683,11 @@ def _order(
     """
     role = 1 if prm[P_RULE] == MAKER_BREAKER and mover != prm[P_MAKER] else 0
     first = n
-    for i in range(width(cells, prm)):
+    for i in range(width(cells, prm[P_WORDS])):
         x = word(cells, i)
-        while x != _ZERO:
+        while x != ZERO:
             c = 64 * i + lowest_cell(x)
-            x &= x - _ONE
+            x &= x - ONE
             s = _move_score(through, nthrough, cnt, weights, c, mover, role)
             t = n
             while t > first and scores[t - 1] < s:
@@ -1084,198 +700,239 @@ def _order(
     return n
 
 
-@njit(cache=True)
-def search(
-    prm: np.ndarray,
-    lines: np.ndarray,
-    through: np.ndarray,
-    nthrough: np.ndarray,
-    symtab: np.ndarray,
-    weights: np.ndarray,
-    tt_key: np.ndarray,
-    tt_val: np.ndarray,
-    tt_move: np.ndarray,
-    tt_work: np.ndarray,
-    bits: np.ndarray,
-    keys: np.ndarray,
-    stack: np.ndarray,
-    moves: np.ndarray,
-    cnt: np.ndarray,
-    stats: np.ndarray,
-    scratch: np.ndarray,
-    full: np.uint64 | np.ndarray,
-    tmp: np.ndarray,
-    limit: int,
-) -> int:
-    """Run the search set up in ``bits[0]``, ``stack[0]`` (window) and ``stats`` for at most
-    ``limit`` more nodes. Returns DONE (the root's value is in ``stats[S_RET]``) or PAUSED (call
-    again to go on).
+_SEARCH: dict[int, Any] = {}
 
-    ``bits[d]`` holds three masks (the mover's cells, the opponent's, the moves still to
-    order), ``keys[d]`` the node's key, ``full`` the board's cells: one-word, ``bits`` is
-    (depth, 3) uint64, ``full`` a uint64 and ``tmp`` NUM_TMP unused uint64; multi-word, ``bits``
-    is (depth, 3, W), ``full`` W words and ``tmp`` (NUM_TMP, 2W) rows to work in.
+
+def search_kernel(rule: int) -> Any:
+    """The search of one rule (a rule code): :func:`search` below, compiled with only that
+    rule's code. The rule is a constant of the closure, so numba drops the other rules'
+    branches before it types the code (and keys the cache by it): a game's first solve
+    compiles a quarter of the rules, in each mask representation it uses.
     """
-    rule = prm[P_RULE]
-    mask = prm[P_TT_MASK]
-    root_mover = prm[P_ROOT_MOVER]
-    root_empty = prm[P_ROOT_EMPTY]
-    tt_min = prm[P_TT_MIN_EMPTY]
-    k = prm[P_K]
-    w = width(full, prm)
-    nkey = 2 * w  # the key's words
-    bits = _unowned(bits)  # type: ignore[call-arg]
-    keys = _unowned(keys)
-    lines = _unowned(lines)
-    tmp = _unowned(tmp)
-    full = as_mask(full)
-    img = tmp[T_IMG]
+    kernel = _SEARCH.get(rule)
+    if kernel is None:
+        kernel = _SEARCH[rule] = _search_for(rule)
+    return kernel
 
-    d = stats[S_DEPTH]
-    mode = stats[S_MODE]
-    ret = stats[S_RET]
-    nodes = stats[S_NODES]
-    stores = stats[S_STORES]
-    stop = nodes + limit
 
-    while True:
-        if mode == ENTER:
-            if nodes >= stop:
-                stats[S_DEPTH] = d
-                stats[S_MODE] = mode
-                stats[S_RET] = ret
-                stats[S_NODES] = nodes
-                stats[S_STORES] = stores
-                return PAUSED
-            nodes += 1
-            me = row(bits, d, 0)
-            op = row(bits, d, 1)
-            alpha = stack[d, F_ALPHA]
-            beta = stack[d, F_BETA]
-            e = root_empty - d
-            mover = (root_mover + d) & 1
-            kind, v, lb, ub, allowed, init = _evaluate(
-                prm, lines, cnt, me, op, mover, d, e, full, tmp, scratch, row(bits, d, 2)
-            )
-            if kind == EXACT:
-                ret = v
-                mode = RETURN
-                continue
-            if ub <= alpha or lb == ub:
-                ret = ub
-                mode = RETURN
-                continue
-            if lb >= beta:
-                ret = lb
-                mode = RETURN
-                continue
-            best_move = -1
-            keyed = 0
-            if e >= tt_min:
-                keyed = 1
-                key = keys[d]
-                canonical(prm, me, op, symtab, key, img)
-                slot = bucket(key, nkey, mask)
-                for i in range(slot, slot + 2):
-                    if tt_work[i] != 0 and _same_key(tt_key, i, key, nkey):
-                        lo = max(from_node(tt_val[i, 0], d, rule), lb)
-                        hi = min(from_node(tt_val[i, 1], d, rule), ub)
-                        best_move = tt_move[i]
-                        if lo >= beta or lo == hi:
-                            ret = lo
-                            mode = RETURN
-                        elif hi <= alpha:
-                            ret = hi
-                            mode = RETURN
-                        break
-                if mode == RETURN:
-                    continue
-            stack[d, F_KEYED] = keyed
-            stack[d, F_NODES0] = nodes
-            # the table's best move first; the others (left in bits[d, 2]) are scored only if
-            # it does not cut off
-            if best_move >= 0 and has(allowed, best_move):
-                moves[d, 0] = best_move
-                n = 1
-                put(bits, d, 2, without_cell(allowed, best_move), w)
-            else:
-                n = _order(prm, through, nthrough, cnt, weights, moves[d], scratch, 0, allowed, mover)
-                put(bits, d, 2, zero(allowed, w), w)
-            stack[d, F_IDX] = 0
-            stack[d, F_NMOV] = n
-            stack[d, F_BEST] = init
-            stack[d, F_BMOVE] = -1
-            mode = NEXT
-        elif mode == NEXT:
-            best = stack[d, F_BEST]
-            beta = stack[d, F_BETA]
-            idx = stack[d, F_IDX]
-            rest = row(bits, d, 2)
-            if idx == stack[d, F_NMOV] and best < beta and nonzero(rest, w):
-                mover = (root_mover + d) & 1
-                stack[d, F_NMOV] = _order(
-                    prm, through, nthrough, cnt, weights, moves[d], scratch, idx, rest, mover
-                )
-                put(bits, d, 2, zero(rest, w), w)
-            if best >= beta or idx == stack[d, F_NMOV]:
-                bm = stack[d, F_BMOVE]
-                if stack[d, F_KEYED] != 0:
-                    alpha = stack[d, F_ALPHA]
-                    lo = -INF
-                    hi = INF
-                    if best <= alpha:
-                        hi = best
-                    elif best >= beta:
-                        lo = best
-                    else:
-                        lo = best
-                        hi = best
-                    lo = to_node(lo, d, rule)
-                    hi = to_node(hi, d, rule)
-                    work = 1
-                    span = nodes - stack[d, F_NODES0]
-                    while span > 0 and work < 255:
-                        span >>= 1
-                        work += 1
-                    stores += tt_store(tt_key, tt_val, tt_move, tt_work, mask, keys[d], lo, hi, bm, work)
-                ret = best
-                mode = RETURN
-                continue
-            c = moves[d, idx]
-            stack[d, F_IDX] = idx + 1
-            stack[d, F_CUR] = c
-            mover = (root_mover + d) & 1
-            p = 0
-            if rule == CUMULATIVE:
-                for t in range(nthrough[c]):
-                    j = through[c, t]
-                    if cnt[j, mover] == k - 1 and cnt[j, 1 - mover] == 0:
-                        p += 1
-            stack[d, F_PTS] = p
-            for t in range(nthrough[c]):
-                cnt[through[c, t], mover] += 1
-            put(bits, d + 1, 0, row(bits, d, 1), w)
-            put(bits, d + 1, 1, with_cell(assign(row(bits, d + 1, 1), row(bits, d, 0), w), c), w)
-            alpha = max(stack[d, F_ALPHA], best)
-            stack[d + 1, F_ALPHA] = p - beta
-            stack[d + 1, F_BETA] = p - alpha
-            d += 1
-            mode = ENTER
+def _search_for(rule: int) -> Any:
+    @entry
+    def search(
+        prm: np.ndarray,
+        lines: np.ndarray,
+        through: np.ndarray,
+        nthrough: np.ndarray,
+        symtab: np.ndarray,
+        weights: np.ndarray,
+        tt_key: np.ndarray,
+        tt_val: np.ndarray,
+        tt_move: np.ndarray,
+        tt_work: np.ndarray,
+        bits: np.ndarray,
+        keys: np.ndarray,
+        stack: np.ndarray,
+        moves: np.ndarray,
+        cnt: np.ndarray,
+        stats: np.ndarray,
+        scratch: np.ndarray,
+        full: np.uint64 | np.ndarray,
+        tmp: np.ndarray,
+        limit: int,
+    ) -> int:
+        """Run the search set up in ``bits[0]``, ``stack[0]`` (window) and ``stats`` for at most
+        ``limit`` more nodes. Returns DONE (the root's value is in ``stats[S_RET]``) or PAUSED (call
+        again to go on).
+
+        ``bits[d]`` holds three masks (the mover's cells, the opponent's, the moves still to
+        order), ``keys[d]`` the node's key, ``full`` the board's cells: one-word, ``bits`` is
+        (depth, 3) uint64, ``full`` a uint64 and ``tmp`` NUM_TMP unused uint64; multi-word, ``bits``
+        is (depth, 3, W), ``full`` W words and ``tmp`` (NUM_TMP, 2W) rows to work in.
+        """
+        # the rule is a constant here: numba keeps one of these branches and types no other
+        if rule == STANDARD:
+            evaluate = _evaluate_standard
+        elif rule == MISERE:
+            evaluate = _evaluate_misere
+        elif rule == MAKER_BREAKER:
+            evaluate = _evaluate_maker_breaker
         else:
-            if d == 0:
-                stats[S_DEPTH] = 0
-                stats[S_MODE] = mode
-                stats[S_RET] = ret
-                stats[S_NODES] = nodes
-                stats[S_STORES] = stores
-                return DONE
-            d -= 1
-            c = stack[d, F_CUR]
-            mover = (root_mover + d) & 1
-            for t in range(nthrough[c]):
-                cnt[through[c, t], mover] -= 1
-            v = stack[d, F_PTS] - ret
-            if v > stack[d, F_BEST]:
-                stack[d, F_BEST] = v
-                stack[d, F_BMOVE] = c
-            mode = NEXT
+            evaluate = _evaluate_cumulative
+        mask = prm[P_TT_MASK]
+        root_mover = prm[P_ROOT_MOVER]
+        root_empty = prm[P_ROOT_EMPTY]
+        tt_min = prm[P_TT_MIN_EMPTY]
+        k = prm[P_K]
+        w = width(full, prm[P_WORDS])
+        nkey = 2 * w  # the key's words
+        bits = unowned(bits)  # type: ignore[call-arg]
+        keys = unowned(keys)
+        lines = unowned(lines)
+        tmp = unowned(tmp)
+        full = as_mask(full)
+        img = tmp[T_IMG]
+
+        d = stats[S_DEPTH]
+        mode = stats[S_MODE]
+        ret = stats[S_RET]
+        nodes = stats[S_NODES]
+        stores = stats[S_STORES]
+        stop = nodes + limit
+
+        while True:
+            if mode == ENTER:
+                if nodes >= stop:
+                    stats[S_DEPTH] = d
+                    stats[S_MODE] = mode
+                    stats[S_RET] = ret
+                    stats[S_NODES] = nodes
+                    stats[S_STORES] = stores
+                    return PAUSED
+                nodes += 1
+                me = row(bits, d, 0)
+                op = row(bits, d, 1)
+                alpha = stack[d, F_ALPHA]
+                beta = stack[d, F_BETA]
+                e = root_empty - d
+                mover = (root_mover + d) & 1
+                empty = empty_to(tmp_row(tmp, T_EMPTY), full, me, op, w)
+                kind, v, lb, ub, allowed, init = evaluate(
+                    prm,
+                    lines,
+                    cnt,
+                    me,
+                    op,
+                    mover,
+                    d,
+                    e,
+                    empty,
+                    tmp_row(tmp, T_SEEN),
+                    tmp,
+                    scratch,
+                    row(bits, d, 2),
+                )
+                if kind == EXACT:
+                    ret = v
+                    mode = RETURN
+                    continue
+                if ub <= alpha or lb == ub:
+                    ret = ub
+                    mode = RETURN
+                    continue
+                if lb >= beta:
+                    ret = lb
+                    mode = RETURN
+                    continue
+                best_move = -1
+                keyed = 0
+                if e >= tt_min:
+                    keyed = 1
+                    key = keys[d]
+                    canonical(prm, me, op, symtab, key, img)
+                    slot = bucket(key, nkey, mask)
+                    for i in range(slot, slot + 2):
+                        if tt_work[i] != 0 and _same_key(tt_key, i, key, nkey):
+                            lo = max(from_node(tt_val[i, 0], d, rule), lb)
+                            hi = min(from_node(tt_val[i, 1], d, rule), ub)
+                            best_move = tt_move[i]
+                            if lo >= beta or lo == hi:
+                                ret = lo
+                                mode = RETURN
+                            elif hi <= alpha:
+                                ret = hi
+                                mode = RETURN
+                            break
+                    if mode == RETURN:
+                        continue
+                stack[d, F_KEYED] = keyed
+                stack[d, F_NODES0] = nodes
+                # the table's best move first; the others (left in bits[d, 2]) are scored only if
+                # it does not cut off
+                if best_move >= 0 and has(allowed, best_move):
+                    moves[d, 0] = best_move
+                    n = 1
+                    put(bits, d, 2, without_cell(allowed, best_move), w)
+                else:
+                    n = _order(
+                        prm, through, nthrough, cnt, weights, moves[d], scratch, NO_MOVES, allowed, mover
+                    )
+                    put(bits, d, 2, zero(allowed, w), w)
+                stack[d, F_IDX] = 0
+                stack[d, F_NMOV] = n
+                stack[d, F_BEST] = init
+                stack[d, F_BMOVE] = -1
+                mode = NEXT
+            elif mode == NEXT:
+                best = stack[d, F_BEST]
+                beta = stack[d, F_BETA]
+                idx = stack[d, F_IDX]
+                rest = row(bits, d, 2)
+                if idx == stack[d, F_NMOV] and best < beta and nonzero(rest, w):
+                    mover = (root_mover + d) & 1
+                    stack[d, F_NMOV] = _order(
+                        prm, through, nthrough, cnt, weights, moves[d], scratch, idx, rest, mover
+                    )
+                    put(bits, d, 2, zero(rest, w), w)
+                if best >= beta or idx == stack[d, F_NMOV]:
+                    bm = stack[d, F_BMOVE]
+                    if stack[d, F_KEYED] != 0:
+                        alpha = stack[d, F_ALPHA]
+                        lo = -INF
+                        hi = INF
+                        if best <= alpha:
+                            hi = best
+                        elif best >= beta:
+                            lo = best
+                        else:
+                            lo = best
+                            hi = best
+                        lo = to_node(lo, d, rule)
+                        hi = to_node(hi, d, rule)
+                        work = 1
+                        span = nodes - stack[d, F_NODES0]
+                        while span > 0 and work < 255:
+                            span >>= 1
+                            work += 1
+                        stores += tt_store(tt_key, tt_val, tt_move, tt_work, mask, keys[d], lo, hi, bm, work)
+                    ret = best
+                    mode = RETURN
+                    continue
+                c = moves[d, idx]
+                stack[d, F_IDX] = idx + 1
+                stack[d, F_CUR] = c
+                mover = (root_mover + d) & 1
+                p = 0
+                if rule == CUMULATIVE:
+                    for t in range(nthrough[c]):
+                        j = through[c, t]
+                        if cnt[j, mover] == k - 1 and cnt[j, 1 - mover] == 0:
+                            p += 1
+                stack[d, F_PTS] = p
+                for t in range(nthrough[c]):
+                    cnt[through[c, t], mover] += 1
+                put(bits, d + 1, 0, row(bits, d, 1), w)
+                put(bits, d + 1, 1, with_cell(assign(row(bits, d + 1, 1), row(bits, d, 0), w), c), w)
+                alpha = max(stack[d, F_ALPHA], best)
+                stack[d + 1, F_ALPHA] = p - beta
+                stack[d + 1, F_BETA] = p - alpha
+                d += 1
+                mode = ENTER
+            else:
+                if d == 0:
+                    stats[S_DEPTH] = 0
+                    stats[S_MODE] = mode
+                    stats[S_RET] = ret
+                    stats[S_NODES] = nodes
+                    stats[S_STORES] = stores
+                    return DONE
+                d -= 1
+                c = stack[d, F_CUR]
+                mover = (root_mover + d) & 1
+                for t in range(nthrough[c]):
+                    cnt[through[c, t], mover] -= 1
+                v = stack[d, F_PTS] - ret
+                if v > stack[d, F_BEST]:
+                    stack[d, F_BEST] = v
+                    stack[d, F_BMOVE] = c
+                mode = NEXT
+
+    return search

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from noughts.exact._kernels import popcount
+from noughts.kernels.bits import cell_bit, popcount
 
 RUNNING, FIRST, SECOND, DRAW = -1, 0, 1, 2
 UNRESOLVED = -1
@@ -28,11 +28,6 @@ UNRESOLVED = -1
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-
-
-@njit(cache=True, inline="always")
-def _bit(c: int) -> np.uint64:
-    return _ONE << np.uint64(c)
 
 
 @njit(cache=True)
@@ -99,9 +94,9 @@ def fading_expand(
         for j in range(m):
             owner = 1 - to_move if (m - 1 - j) % 2 == 0 else to_move
             if owner == 0:
-                b0 |= _bit(seq[j])
+                b0 |= cell_bit(seq[j])
             else:
-                b1 |= _bit(seq[j])
+                b1 |= cell_bit(seq[j])
         last = 1 - to_move
         counts[i] = 0
         if _has_line(b0 if last == 0 else b1, lines):
@@ -118,12 +113,12 @@ def fading_expand(
         k = ptr[i]
         mine = b0 if to_move == 0 else b1
         for cell in range(n):
-            if occupied & _bit(cell):
+            if occupied & cell_bit(cell):
                 continue
             start = 0
             if m + 1 > lifetime:
                 start = 1
-                if before and _line_through(mine | _bit(cell), cell, lines, through, nthrough):
+                if before and _line_through(mine | cell_bit(cell), cell, lines, through, nthrough):
                     start = 0  # the game ends as the line is judged: nothing leaves
             child = np.uint64(last)
             shift = _ONE
@@ -147,9 +142,9 @@ def _morris_moves(
         return popcount(empty)
     count = 0
     for u in range(n):
-        if mine & _bit(u):
+        if mine & cell_bit(u):
             for t in range(adj_ptr[u], adj_ptr[u + 1]):
-                if empty & _bit(adj[t]):
+                if empty & cell_bit(adj[t]):
                     count += 1
     return count
 
@@ -236,8 +231,8 @@ def morris_expand(
         k = ptr[i]
         if popcount(mine) < pieces:
             for c in range(n):
-                if empty & _bit(c):
-                    placed = mine | _bit(c)
+                if empty & cell_bit(c):
+                    placed = mine | cell_bit(c)
                     c0 = placed if to_move == 0 else b0
                     c1 = b1 if to_move == 0 else placed
                     out[k] = _morris_child(
@@ -246,17 +241,17 @@ def morris_expand(
                     k += 1
             continue
         for u in range(n):
-            if not mine & _bit(u):
+            if not mine & cell_bit(u):
                 continue
             for t in range(adj_ptr[u], adj_ptr[u + 1]):
                 v = adj[t]
-                if not empty & _bit(v):
+                if not empty & cell_bit(v):
                     continue
-                landed = mine | _bit(v)
+                landed = mine | cell_bit(v)
                 if before and _line_through(landed, v, lines, through, nthrough):
                     moved = landed  # won as the mark lands: its old cell still shows
                 else:
-                    moved = landed & ~_bit(u)
+                    moved = landed & ~cell_bit(u)
                 c0 = moved if to_move == 0 else b0
                 c1 = b1 if to_move == 0 else moved
                 out[k] = _morris_child(

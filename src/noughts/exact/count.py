@@ -405,7 +405,7 @@ def _count_fast(game: Game, budget: Budget, symmetry: bool, progress: Progress |
     quotient = 0
     for level in dag.quotient_levels():
         classes_by_ply.append(len(level))
-        finished = level.outcome != kernels.NONE
+        finished = level.outcome != kernels.RUNNING
         terminal_classes += int(finished.sum())
         quotient += kernels.exact_sum(level.paths[finished])
         budget.check(
@@ -418,7 +418,7 @@ def _count_fast(game: Game, budget: Budget, symmetry: bool, progress: Progress |
     def fixed(cells: frozenset[int]) -> int:
         total = 0
         for level in dag.levels(cells=sorted(cells)):
-            total += kernels.exact_sum(level.paths[level.outcome != kernels.NONE])
+            total += kernels.exact_sum(level.paths[level.outcome != kernels.RUNNING])
             budget.check(progress=f"counted games fixed by a symmetry of {game} to ply {level.ply}")
         return total
 
@@ -440,7 +440,7 @@ class _Pace:
         now = time.perf_counter()
         if self.children >= 100_000:  # smaller plies cost mostly the calls, not the children
             self.per_child = (now - self.last) / self.children
-        self.children = int((level.outcome == kernels.NONE).sum()) * (cells - level.ply)
+        self.children = int((level.outcome == kernels.RUNNING).sum()) * (cells - level.ply)
         self.last = now
 
     def check(self, budget: Budget, progress: str) -> None:
@@ -458,7 +458,7 @@ def _fast_memory(level: kernels.Level, cells: int) -> int:
     """Bytes for ``level`` and the children it is about to have (about 48 bytes each, with the
     sort's temporaries).
     """
-    running = int((level.outcome == kernels.NONE).sum())
+    running = int((level.outcome == kernels.RUNNING).sum())
     return level.nbytes + 48 * running * (cells - level.ply)
 
 

@@ -4,7 +4,7 @@
 Maker-Breaker or cumulative rules) on any board noughts builds, with exact distances: the
 winner wins as fast as possible and the loser loses as slowly as possible. Boards of at most 64
 cells go to the one-word kernel (a player's cells are one uint64), larger ones to the
-multi-word kernel (one uint64 per 64 cells): one search, :func:`noughts.exact._kernels.search`,
+multi-word kernel (one uint64 per 64 cells): one search, :func:`noughts.exact._kernels.search_kernel`,
 that numba compiles once for each of the two mask representations. Both are held to the
 plain memoised minimax of :mod:`noughts.exact.reference` by the tests on every reachable position of the 3x3 games (the
 multi-word kernel forced on them with one and two words) and on every position reachable from
@@ -32,9 +32,10 @@ import numpy.typing as npt
 from noughts.core import Game, Player, Position
 from noughts.core.board import MAX_CELLS as BOARD_MAX_CELLS
 from noughts.core.budget import Budget
-from noughts.core.claim import CumulativeGame, MakerBreakerGame, MisereGame, StandardGame
+from noughts.core.tables import split_words
 from noughts.exact import _kernels as K
 from noughts.exact.result import WIN, Value, from_int
+from noughts.kernels.codes import CUMULATIVE, MAKER_BREAKER, MISERE
 
 __all__ = ["MAX_CELLS", "WORD_CELLS", "FastSolver", "supports"]
 
@@ -44,7 +45,7 @@ MAX_CELLS = BOARD_MAX_CELLS
 WORD_CELLS = 64
 """Boards of at most this many cells go to the one-word kernel (masks of one uint64), larger
 ones to the multi-word kernel (masks of one uint64 word per 64 cells; both are
-:func:`noughts.exact._kernels.search`). The one-word kernel is the faster on the boards both
+:func:`noughts.exact._kernels.search_kernel`). The one-word kernel is the faster on the boards both
 take (``bench/solve_targets.py --wide`` measures the two side by side)."""
 
 MAX_SYMMETRIES = 64
@@ -86,13 +87,6 @@ FIRST_ENTRIES = 1 << 16
 entries have been written to it than it holds: small searches stay cheap to start (a large
 table costs its zeroing, about 0.1 s per GB, on the first touch of each page)."""
 
-_RULES: dict[type, int] = {
-    StandardGame: K.STANDARD,
-    MisereGame: K.MISERE,
-    MakerBreakerGame: K.MAKER_BREAKER,
-    CumulativeGame: K.CUMULATIVE,
-}
-
 Int64Array = npt.NDArray[np.int64]
 UInt64Array = npt.NDArray[np.uint64]
 
@@ -102,7 +96,7 @@ def supports(game: Game) -> bool:
     rules (not Otrio, whose quotas are not a claim rule) on a board of at most
     :data:`MAX_CELLS` cells.
     """
-    return type(game) in _RULES and game.board.num_cells <= MAX_CELLS
+    return game.claim_rule is not None and game.board.num_cells <= MAX_CELLS
 
 
 def words_needed(game: Game) -> int:
@@ -163,10 +157,12 @@ class FastSolver:
         self.nodes = 0
         self._slice = FIRST_SLICE
         board = game.board
-        rule = _RULES[type(game)]
+        tables = board.tables
+        rule = int(game.claim_rule)  # type: ignore[arg-type]  # supports() checked it
         cells = board.num_cells
         nlines = len(board.lines)
-        self._scored = rule == K.CUMULATIVE
+        self._scored = rule == CUMULATIVE
+        self._search = K.search_kernel(rule)
 
         if tt_bytes is None:
             tt_bytes = default_tt_bytes(game, words)
@@ -181,13 +177,9 @@ class FastSolver:
         if budget is not None:
             budget.check(memory=self.tt_bytes, progress="before the search (the table alone)")
 
-        width = max(1, board.max_lines_through_cell)
-        self._through = np.zeros((cells, width), dtype=np.int64)
-        self._nthrough = np.zeros(cells, dtype=np.int64)
-        for c, js in enumerate(board.lines_through):
-            self._through[c, : len(js)] = js
-            self._nthrough[c] = len(js)
-        symmetries = game.symmetries[:MAX_SYMMETRIES]
+        self._through = tables.through
+        self._nthrough = tables.nthrough
+        syms = min(MAX_SYMMETRIES, len(board.symmetries))
         k = board.k
         self._weights = _order_weights(rule, k)
 
@@ -200,30 +192,33 @@ class FastSolver:
         self._prm[K.P_K] = k
         self._prm[K.P_CELLS] = cells
         self._prm[K.P_LINES] = nlines
-        self._prm[K.P_SYMS] = len(symmetries)
-        self._symtab: npt.NDArray[np.uint64] | Int64Array
+        self._prm[K.P_SYMS] = syms
+        self._symtab: npt.NDArray[np.uint64] | npt.NDArray[np.int32]
+        self._lines: UInt64Array
         if words is None:
-            self._lines = np.array(board.line_masks, dtype=np.uint64)
-            self._symtab = _symmetry_tables(symmetries, cells)
+            self._lines = tables.line_bits
+            self._symtab = tables.symmetry_bytes(syms)
             self._bits = np.zeros((depth, 3), dtype=np.uint64)  # mover's, opponent's, moves to order
             self._keys = np.zeros((depth, 2), dtype=np.uint64)
             self._moves = np.zeros((depth, cells), dtype=np.int64)
             self._scratch = np.zeros(max(cells + 1, 64 + 6 * nlines + 3), dtype=np.int64)
-            self._full: np.uint64 | UInt64Array = np.uint64(board.full_mask)
+            self._full: np.uint64 | UInt64Array = tables.full_bits
             self._tmp = np.zeros(K.NUM_TMP, dtype=np.uint64)  # unused: one-word masks live in registers
             self._prm[K.P_BYTES] = self._symtab.shape[1]
             self._prm[K.P_WORDS] = 1
         else:
-            self._lines = _split(board.line_masks, words)
-            self._symtab = np.array(symmetries, dtype=np.int64).reshape(len(symmetries), cells)
+            self._lines = tables.line_words if words == tables.words else split_words(board.line_masks, words)
+            self._symtab = tables.symmetry_perms(syms)
             self._bits = np.zeros((depth, 3, words), dtype=np.uint64)
             self._keys = np.zeros((depth, 2 * words), dtype=np.uint64)
             self._moves = np.zeros((depth, cells), dtype=np.int16)
             self._scratch = np.zeros(cells + 6 * nlines + 3, dtype=np.int64)
-            self._full = _split((board.full_mask,), words)[0]
+            self._full = (
+                tables.full_words if words == tables.words else split_words((board.full_mask,), words)[0]
+            )
             self._tmp = np.zeros((K.NUM_TMP, 2 * words), dtype=np.uint64)
             self._prm[K.P_WORDS] = words
-        self._prm[K.P_MAKER] = int(game.maker) if isinstance(game, MakerBreakerGame) else 0
+        self._prm[K.P_MAKER] = 0 if game.maker is None else int(game.maker)
         self._prm[K.P_TT_MIN_EMPTY] = 2
         self._allocate(min(entries, FIRST_ENTRIES))
 
@@ -254,7 +249,7 @@ class FastSolver:
         """The exact value of ``position`` (a position of this solver's game)."""
         if position.game != self.game:
             raise ValueError(f"the position is one of {position.game}, not of {self.game}")
-        b0, b1 = position.state[0], position.state[1]
+        b0, b1 = position.owned(Player.FIRST), position.owned(Player.SECOND)
         empty = self.game.board.num_cells - (b0 | b1).bit_count()
         mover = position.to_move
         outcome = position.outcome()
@@ -318,12 +313,12 @@ class FastSolver:
         if self.words is None:
             self._bits[0, 0] = me
             self._bits[0, 1] = op
-            K.count_lines(self._prm, self._lines, np.uint64(b[0]), np.uint64(b[1]), self._cnt)
+            count_lines(self._lines, np.uint64(b[0]), np.uint64(b[1]), self._cnt)
         else:
-            words = _split((me, op, b[0], b[1]), self.words)
+            words = split_words((me, op, b[0], b[1]), self.words)
             self._bits[0, 0] = words[0]
             self._bits[0, 1] = words[1]
-            K.count_lines(self._prm, self._lines, words[2], words[3], self._cnt)
+            count_lines(self._lines, words[2], words[3], self._cnt)
         stats = self._stats
         stats[K.S_DEPTH] = 0
         stats[K.S_MODE] = K.ENTER
@@ -356,7 +351,7 @@ class FastSolver:
             )
             # at most `limit` nodes, then back here to check the budget
             started = time.perf_counter()
-            status = K.search(*args)
+            status = self._search(*args)
             took = time.perf_counter() - started
             done = int(stats[K.S_NODES]) - self.nodes
             self.nodes = int(stats[K.S_NODES])
@@ -373,6 +368,18 @@ class FastSolver:
                 self.progress(self.nodes)
             if self.budget is not None:
                 self.budget.check(self.table_bytes, f"{self.nodes:,} positions searched")
+
+
+def count_lines(
+    lines: UInt64Array, first: np.uint64 | UInt64Array, second: np.uint64 | UInt64Array, cnt: Int64Array
+) -> None:
+    """Fill ``cnt[j, p]``: player p's cells on line j, for the masks ``first`` and ``second``
+    (one word each with ``lines`` one word per line, or W words each with ``lines`` of shape
+    ``(lines, W)``). Once per search, so NumPy (no kernel to compile).
+    """
+    for p, mask in enumerate((first, second)):
+        hits = np.bitwise_count(lines & mask)
+        cnt[: len(lines), p] = hits if hits.ndim == 1 else hits.sum(axis=1)
 
 
 def _score_difference(position: Position) -> int:
@@ -394,37 +401,11 @@ def _order_weights(rule: int, k: int) -> Int64Array:
         for b in range(k + 1):
             own = 4 ** min(a, 20) if b == 0 else 0
             theirs = 3 ** min(b, 20) if a == 0 else 0
-            if rule == K.MISERE:
+            if rule == MISERE:
                 w[0, a, b] = -own
-            elif rule == K.MAKER_BREAKER:
+            elif rule == MAKER_BREAKER:
                 w[0, a, b] = own  # Maker: a Maker cells, no Breaker cell
                 w[1, a, b] = 4 ** min(b, 20) if a == 0 else 0  # Breaker: b Maker cells, no Breaker cell
             else:
                 w[0, a, b] = own + theirs
     return w
-
-
-def _split(masks: tuple[int, ...], words: int) -> UInt64Array:
-    """Masks (Python ints) as rows of ``words`` uint64 words, the low word first."""
-    out = np.zeros((len(masks), words), dtype=np.uint64)
-    low = (1 << 64) - 1
-    for r, m in enumerate(masks):
-        for i in range(words):
-            out[r, i] = (m >> (64 * i)) & low
-    return out
-
-
-def _symmetry_tables(perms: tuple[tuple[int, ...], ...], cells: int) -> UInt64Array:
-    """For symmetry s, byte position i and byte value v: the image of the cells that byte holds."""
-    nbytes = max(1, (cells + 7) // 8)
-    images = np.zeros((len(perms), nbytes * 8), dtype=np.uint64)
-    for s, perm in enumerate(perms):
-        for c in range(cells):
-            images[s, c] = np.uint64(1) << np.uint64(perm[c])
-    values = np.arange(256)
-    table = np.zeros((len(perms), nbytes, 256), dtype=np.uint64)
-    for i in range(nbytes):
-        for j in range(8):
-            on = ((values >> j) & 1).astype(bool)
-            table[:, i, on] |= images[:, 8 * i + j][:, None]
-    return table

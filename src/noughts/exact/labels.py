@@ -275,7 +275,7 @@ def fast_values(
         value = np.zeros(len(level), dtype=np.int32)
         if scored:
             assert level.score is not None
-            finished = level.outcome != kernels.NONE
+            finished = level.outcome != kernels.RUNNING
             value[finished] = level.score[finished]
         else:
             value[level.outcome == kernels.FIRST] = WIN
@@ -284,7 +284,7 @@ def fast_values(
             child = after[level.edge_child]
             if not scored:
                 child = child - np.sign(child).astype(np.int32)
-            running = level.outcome == kernels.NONE
+            running = level.outcome == kernels.RUNNING
             if level.ply % 2 == 0:  # the first player moves at even plies of a claim game
                 best = np.full(len(level), np.iinfo(np.int32).min, dtype=np.int32)
                 np.maximum.at(best, level.edge_parent, child)

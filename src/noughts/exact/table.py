@@ -485,10 +485,10 @@ def _build_claim_table(game: Game, budget: Budget | None) -> SolvedTable:
         else:
             value[level.outcome == kernels.FIRST] = WIN
             value[level.outcome == kernels.SECOND] = -WIN
-        live = np.flatnonzero(level.outcome == kernels.NONE)
+        live = np.flatnonzero(level.outcome == kernels.RUNNING)
         if live.size:
             nxt = levels[ply + 1]
-            ch = dag.children(level.b0[live], level.b1[live], ply, range(dag.n))
+            ch = dag.children(level.b0[live], level.b1[live], ply, range(dag.n), level.aux_of(live))
             k0, k1 = dag.canonical(ch.b0, ch.b1)
             row = _find(nxt.b0, nxt.b1, k0, k1)
             if (row < 0).any():

@@ -15,38 +15,18 @@ hold the two to the same table bit for bit, and, with the search and the book of
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from noughts.agents.qsearch import tied_best
-from noughts.learn._bits import completes, rng_uniform
+from noughts.kernels.bits import cell_bit, entry, nth_cell, popcount, rng_uniform
+from noughts.kernels.claim import completes
 from noughts.learn._qlearning_kernels import index_of
 
 
-@njit(cache=True)
-def _nth_set(mask, n):  # type: ignore[no-untyped-def]
-    """The cell of the ``n``-th (0-based, ascending) set bit of ``mask``."""
-    c = 0
-    while True:
-        if (mask >> np.uint64(c)) & np.uint64(1):
-            if n == 0:
-                return c
-            n -= 1
-        c += 1
-
-
-@njit(cache=True)
-def _count(mask):  # type: ignore[no-untyped-def]
-    n = 0
-    while mask:
-        mask &= mask - np.uint64(1)
-        n += 1
-    return n
-
-
-@njit(cache=True)
+@entry
 def hybrid_episodes(  # type: ignore[no-untyped-def]
     episodes,
     cells,
+    lines,
     through,
     nthrough,
     slots,
@@ -74,6 +54,9 @@ def hybrid_episodes(  # type: ignore[no-untyped-def]
     nodes,
 ):
     """Play and learn ``episodes`` games; returns how many were played.
+
+    ``lines``, ``through``, ``nthrough``: the board's tables (``board.tables``), by which claims
+    are judged (:func:`noughts.kernels.claim.completes`).
 
     ``params``, ``flags``, ``banned``: as :func:`noughts.learn._qlearning_kernels.run_episodes`
     (alpha, gamma, decay, eps_min, rewards; reflexes, centre ban). ``tiers``: depth, depth rule
@@ -120,12 +103,16 @@ def hybrid_episodes(  # type: ignore[no-untyped-def]
             a = -1
             if reflexes:
                 for i in range(n):
-                    if completes(b[mover], legal[i], through, nthrough):
+                    if completes(
+                        np.uint64(b[mover]) | cell_bit(legal[i]), legal[i], lines, through, nthrough
+                    ):
                         a = legal[i]
                         break
                 if a < 0:
                     for i in range(n):
-                        if completes(b[1 - mover], legal[i], through, nthrough):
+                        if completes(
+                            np.uint64(b[1 - mover]) | cell_bit(legal[i]), legal[i], lines, through, nthrough
+                        ):
                             a = legal[i]
                             break
             if a < 0 and book != 0 and side >= 4 and mover == 1 and ply <= 2:
@@ -140,11 +127,11 @@ def hybrid_episodes(  # type: ignore[no-untyped-def]
                 if cand == 0:
                     for j in range(centre_list.shape[0]):
                         cand |= (np.uint64(1) << np.uint64(centre_list[j])) & allowed
-                nc = _count(cand)
+                nc = popcount(cand)
                 if nc == 1:
-                    a = _nth_set(cand, 0)
+                    a = nth_cell(cand, 0)
                 elif nc > 1:
-                    a = _nth_set(cand, int(rng_uniform(rng) * nc))
+                    a = nth_cell(cand, int(rng_uniform(rng) * nc))
             if a < 0:
                 u = rng_uniform(rng)
                 if u < epsilon:
@@ -186,7 +173,7 @@ def hybrid_episodes(  # type: ignore[no-untyped-def]
                     a = ties[0] if m == 1 else ties[int(rng_uniform(rng) * m)]
             hist_s[ply] = s
             hist_a[ply] = a
-            won = completes(b[mover], a, through, nthrough)
+            won = completes(np.uint64(b[mover]) | cell_bit(a), a, lines, through, nthrough)
             b[mover] = b[mover] | (np.int64(1) << a)
             ply += 1
             if won:

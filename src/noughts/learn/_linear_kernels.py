@@ -2,27 +2,29 @@
 
 The same four parts as the reference, fused into one loop over bit boards: the experiment
 generator (random opening moves), the performance system (best successor by ``W . X``, ties
-and exploration from splitmix64), the critic (successor estimates, the final value) and the
-generalizer (LMS, example by example). Dot products are summed left to right and the random
+and exploration from SplitMix64), the critic (successor estimates, the final value) and the
+generalizer (LMS, example by example). Claims are judged by
+:func:`noughts.kernels.claim.claim_after`. Dot products are summed left to right and the random
 numbers are drawn in the reference's order, so a run agrees with the reference bit for bit.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from noughts.learn._bits import completes, popcount, rng_below, rng_uniform
-from noughts.learn._td_kernels import rate_push
+from noughts.kernels.bits import ONE, ZERO, cell_bit, entry, internal, popcount, rng_below, rng_uniform
+from noughts.kernels.claim import claim_after
+from noughts.kernels.codes import RUNNING
+from noughts.learn._td_kernels import rate_code, rate_push
 
 
-@njit(cache=True)
-def _features(b0, b1, masks, k, out):  # type: ignore[no-untyped-def]
+@internal
+def _features(b0, b1, features, k, out):  # type: ignore[no-untyped-def]
     out[0] = 1.0
     for i in range(1, 7):
         out[i] = 0.0
-    for j in range(masks.shape[0]):
-        m = masks[j]
+    for j in range(features.shape[0]):
+        m = features[j]
         a = popcount(b0 & m)
         b = popcount(b1 & m)
         if b == 0:
@@ -41,7 +43,21 @@ def _features(b0, b1, masks, k, out):  # type: ignore[no-untyped-def]
                 out[6] += 1.0
 
 
-@njit(cache=True)
+@internal
+def _claim(rule, mover, b0, b1, c, full, lines, through, nthrough):  # type: ignore[no-untyped-def]
+    """``mover`` claims cell ``c``: the new boards and the window test's code of the result
+    (-1 while the game runs).
+    """
+    if mover == 0:
+        b0 |= cell_bit(c)
+        code, _, _ = claim_after(rule, 0, 0, b0, b1, c, (b0 | b1) == full, lines, through, nthrough, 0, 0)
+    else:
+        b1 |= cell_bit(c)
+        code, _, _ = claim_after(rule, 0, 1, b1, b0, c, (b0 | b1) == full, lines, through, nthrough, 0, 0)
+    return b0, b1, (-1 if code == RUNNING else rate_code(code))
+
+
+@internal
 def _dot(w, x):  # type: ignore[no-untyped-def]
     s = 0.0
     for i in range(7):
@@ -49,16 +65,18 @@ def _dot(w, x):  # type: ignore[no-untyped-def]
     return s
 
 
-@njit(cache=True)
+@entry
 def lms_games(  # type: ignore[no-untyped-def]
     n_games,
     first_game,
     cells,
-    masks,
+    rule,
+    lines,
+    features,
     through,
     nthrough,
+    full,
     k,
-    misere,
     w,
     rng,
     eta,
@@ -83,6 +101,10 @@ def lms_games(  # type: ignore[no-untyped-def]
     """Play and learn ``n_games`` games (numbered from ``first_game``); returns the number of the
     game whose update overflowed (the weights are then those before it), or 0.
 
+    ``rule``: the claim rule (standard or misère); ``lines``, ``through``, ``nthrough``,
+    ``full``: the board's tables (``board.tables``), by which claims are judged; ``features``: the
+    masks of the lines the features count over (every line, or rows and columns).
+
     ``finals``: the final values (win, draw, loss) from x's side; ``counts``: x's (wins, losses,
     draws), updated; ``marks``: sorted game numbers to record at (``mark_pos[0]`` the next one),
     into ``cp_counts`` and ``cp_w``. With ``use_rate`` each outcome is pushed into the 000 §4.2
@@ -92,7 +114,6 @@ def lms_games(  # type: ignore[no-untyped-def]
 
     Returns ``(games played, overflowed game number or 0, whether the rate test held)``.
     """
-    full = (np.int64(1) << cells) - 1
     feats = np.empty((cells + 1, 7))
     x = np.empty(7)
     legal = np.empty(cells, dtype=np.int64)
@@ -102,8 +123,8 @@ def lms_games(  # type: ignore[no-untyped-def]
     neww = np.empty(7)
     for g in range(n_games):
         number = first_game + g
-        b0 = np.int64(0)
-        b1 = np.int64(0)
+        b0 = ZERO
+        b1 = ZERO
         mover = 0
         result = -1  # 0 x won, 1 draw, 2 o won
         for _ in range(opening):
@@ -112,28 +133,19 @@ def lms_games(  # type: ignore[no-untyped-def]
             occupied = b0 | b1
             n = 0
             for c in range(cells):
-                if not (occupied >> c) & 1:
+                if not (occupied >> np.uint64(c)) & ONE:
                     legal[n] = c
                     n += 1
             c = legal[rng_below(rng, n)]
-            if mover == 0:
-                won = completes(b0, c, through, nthrough)
-                b0 |= np.int64(1) << c
-            else:
-                won = completes(b1, c, through, nthrough)
-                b1 |= np.int64(1) << c
-            if won:
-                result = (2 if mover == 0 else 0) if misere else (0 if mover == 0 else 2)
-            elif (b0 | b1) == full:
-                result = 1
+            b0, b1, result = _claim(rule, mover, b0, b1, c, full, lines, through, nthrough)
             mover = 1 - mover
         length = 0
-        _features(b0, b1, masks, k, feats[0])
+        _features(b0, b1, features, k, feats[0])
         while result < 0:
             occupied = b0 | b1
             n = 0
             for c in range(cells):
-                if not (occupied >> c) & 1:
+                if not (occupied >> np.uint64(c)) & ONE:
                     legal[n] = c
                     n += 1
             chosen = -1
@@ -141,11 +153,11 @@ def lms_games(  # type: ignore[no-untyped-def]
                 chosen = legal[rng_below(rng, n)]
             else:
                 for i in range(n):
-                    bit = np.int64(1) << legal[i]
+                    bit = cell_bit(legal[i])
                     if mover == 0:
-                        _features(b0 | bit, b1, masks, k, x)
+                        _features(b0 | bit, b1, features, k, x)
                     else:
-                        _features(b0, b1 | bit, masks, k, x)
+                        _features(b0, b1 | bit, features, k, x)
                     values[i] = _dot(w, x)
                 best = values[0]
                 for i in range(1, n):
@@ -157,18 +169,9 @@ def lms_games(  # type: ignore[no-untyped-def]
                         ties[nt] = legal[i]
                         nt += 1
                 chosen = ties[rng_below(rng, nt)] if nt > 1 else ties[0]
-            if mover == 0:
-                won = completes(b0, chosen, through, nthrough)
-                b0 |= np.int64(1) << chosen
-            else:
-                won = completes(b1, chosen, through, nthrough)
-                b1 |= np.int64(1) << chosen
+            b0, b1, result = _claim(rule, mover, b0, b1, chosen, full, lines, through, nthrough)
             length += 1
-            _features(b0, b1, masks, k, feats[length])
-            if won:
-                result = (2 if mover == 0 else 0) if misere else (0 if mover == 0 else 2)
-            elif (b0 | b1) == full:
-                result = 1
+            _features(b0, b1, features, k, feats[length])
             mover = 1 - mover
         # critic: successor estimates with the weights as they stand, the true final value
         for t in range(length):

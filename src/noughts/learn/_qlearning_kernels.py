@@ -2,24 +2,25 @@
 
 Positions are bit boards ``(first, second)`` keyed as ``first | second << cells`` (boards of up
 to 32 cells); each key gets an integer *position index* the first time it is visited (an
-open-addressing hash table maps keys to indices), and ``q[index, cell]`` holds Q(s, a). The
-random numbers come from the same splitmix64 generator as the reference loop, so the two agree
-bit for bit (the tests hold them to it).
+open-addressing hash table maps keys to indices), and ``q[index, cell]`` holds Q(s, a). Claims
+are judged by :func:`noughts.kernels.claim.claim_after`. The random numbers come from the same
+SplitMix64 stream as the reference loop, so the two agree bit for bit (the tests hold them to it).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from noughts.learn._bits import GAMMA, completes, rng_uniform
-from noughts.learn._td_kernels import rate_push
+from noughts.kernels.bits import GOLDEN, ONE, cell_bit, entry, internal, rng_uniform
+from noughts.kernels.claim import claim_after, completes
+from noughts.kernels.codes import RUNNING
+from noughts.learn._td_kernels import rate_code, rate_push
 
 
-@njit(cache=True)
+@internal
 def _slot(key, slots, keys):  # type: ignore[no-untyped-def]
     mask = slots.shape[0] - 1
-    h = (np.uint64(key) * GAMMA) >> np.uint64(33)
+    h = (np.uint64(key) * GOLDEN) >> np.uint64(33)
     i = np.int64(h) & mask
     while True:
         j = slots[i]
@@ -28,7 +29,7 @@ def _slot(key, slots, keys):  # type: ignore[no-untyped-def]
         i = (i + 1) & mask
 
 
-@njit(cache=True)
+@internal
 def index_of(key, slots, keys, count):  # type: ignore[no-untyped-def]
     """The index of ``key`` (adding it as index ``count[0]`` if new)."""
     i = _slot(key, slots, keys)
@@ -41,7 +42,7 @@ def index_of(key, slots, keys, count):  # type: ignore[no-untyped-def]
     return j
 
 
-@njit(cache=True)
+@entry
 def rehash(keys, count, size):  # type: ignore[no-untyped-def]
     """A fresh slot array of ``size`` (a power of two) for the first ``count`` keys."""
     slots = np.full(size, -1, dtype=np.int64)
@@ -50,13 +51,15 @@ def rehash(keys, count, size):  # type: ignore[no-untyped-def]
     return slots
 
 
-@njit(cache=True)
+@entry
 def run_episodes(  # type: ignore[no-untyped-def]
     episodes,
     cells,
+    rule,
+    lines,
     through,
     nthrough,
-    misere,
+    full,
     slots,
     keys,
     q,
@@ -78,6 +81,9 @@ def run_episodes(  # type: ignore[no-untyped-def]
 ):
     """Play and learn ``episodes`` games of self-play; see :mod:`noughts.learn.qlearning`.
 
+    ``rule``: the claim rule (standard or misère); ``lines``, ``through``, ``nthrough``,
+    ``full``: the board's tables (``board.tables``).
+
     ``params``: alpha, gamma, epsilon_decay, epsilon_min, win, loss, draw, defender_bonus.
     ``flags``: reflexes (0/1), centre_ban (0/1). ``banned``: bit mask of cells banned on the
     first move. ``eps[0]`` is the current epsilon (updated). ``outcomes``/``lengths`` receive
@@ -89,13 +95,12 @@ def run_episodes(  # type: ignore[no-untyped-def]
     alpha, gamma, decay, eps_min = params[0], params[1], params[2], params[3]
     r_win, r_loss, r_draw, bonus = params[4], params[5], params[6], params[7]
     reflexes = flags[0] != 0
-    full = (np.int64(1) << cells) - 1
     hist_s = np.empty(cells, dtype=np.int64)
     hist_a = np.empty(cells, dtype=np.int64)
     legal = np.empty(cells, dtype=np.int64)
     ties = np.empty(cells, dtype=np.int64)
     for e in range(episodes):
-        b = np.zeros(2, dtype=np.int64)
+        b = np.zeros(2, dtype=np.uint64)
         mover = 0
         ply = 0
         result = -1
@@ -104,21 +109,21 @@ def run_episodes(  # type: ignore[no-untyped-def]
             occupied = b[0] | b[1]
             n = 0
             for c in range(cells):
-                if not (occupied >> c) & 1:
+                if not (occupied >> np.uint64(c)) & ONE:
                     if ply == 0 and flags[1] != 0 and (banned >> c) & 1:
                         continue
                     legal[n] = c
                     n += 1
-            s = index_of(b[0] | (b[1] << cells), slots, keys, count)
+            s = index_of(np.int64(b[0] | (b[1] << np.uint64(cells))), slots, keys, count)
             a = -1
             if reflexes:
                 for i in range(n):
-                    if completes(b[mover], legal[i], through, nthrough):
+                    if completes(b[mover] | cell_bit(legal[i]), legal[i], lines, through, nthrough):
                         a = legal[i]
                         break
                 if a < 0:
                     for i in range(n):
-                        if completes(b[1 - mover], legal[i], through, nthrough):
+                        if completes(b[1 - mover] | cell_bit(legal[i]), legal[i], lines, through, nthrough):
                             a = legal[i]
                             break
             if a < 0:
@@ -139,13 +144,15 @@ def run_episodes(  # type: ignore[no-untyped-def]
                     a = ties[0] if nt == 1 else ties[int(rng_uniform(rng) * nt)]
             hist_s[ply] = s
             hist_a[ply] = a
-            won = completes(b[mover], a, through, nthrough)
-            b[mover] = b[mover] | (np.int64(1) << a)
+            mine = b[mover] | cell_bit(a)
+            theirs = b[1 - mover]
+            code, _, _ = claim_after(
+                rule, 0, mover, mine, theirs, a, (mine | theirs) == full, lines, through, nthrough, 0, 0
+            )
+            b[mover] = mine
             ply += 1
-            if won:
-                result = (2 if mover == 0 else 0) if misere else (0 if mover == 0 else 2)
-            elif (b[0] | b[1]) == full:
-                result = 1
+            if code != RUNNING:
+                result = rate_code(code)
             mover = 1 - mover
         # backward propagation (003 §5.2): Q += alpha (gamma^(T-t) R_p - Q)
         if result == 1:

@@ -1,38 +1,38 @@
 """numba kernels of one-step TD self-play over a :class:`~noughts.learn.states.StateSpace`.
 
-Each function mirrors a plain Python reference (``noughts.learn.td.td_reference``,
-``noughts.learn.rng.SplitMix64``, ``RateWindowState.push``) operation for operation, so the
-tests can demand equal results bit for bit on short runs with the same seed.
+:func:`td_run` makes the choices of the plain reference ``noughts.learn.td.td_reference``, with
+the same random numbers (``noughts.kernels.rng.SplitMix64``), so the tests demand equal value
+tables bit for bit on short runs with the same seed. :func:`rate_push` is 000 §4.2's window
+test in constant time per episode; the tests hold it to the plain windowed variance over the
+raw outcomes (``noughts.learn.convergence.RateWindowReference``). It is also the learners'
+one copy of the test: the Q-learning and LMS kernels call it, and so does
+``RateWindowState.push`` for the Python loops.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from noughts.learn._bits import rng_below, rng_next, rng_uniform
-
-
-@njit(cache=True)
-def rng_draws(seed, count, kind, n):  # type: ignore[no-untyped-def]
-    """``count`` draws for the tests: kind 0 raw bits, 1 uniform, 2 below(n)."""
-    st = np.empty(1, np.uint64)
-    st[0] = seed
-    out = np.empty(count, np.float64)
-    raw = np.empty(count, np.uint64)
-    for i in range(count):
-        if kind == 0:
-            raw[i] = rng_next(st)
-        elif kind == 1:
-            out[i] = rng_uniform(st)
-        else:
-            out[i] = rng_below(st, n)
-    return raw, out
+from noughts.kernels.bits import entry, internal, rng_below, rng_uniform
+from noughts.kernels.codes import DRAW, FIRST
 
 
-@njit(cache=True)
+@internal
+def rate_code(result):  # type: ignore[no-untyped-def]
+    """The window test's code of a claim's result (:class:`noughts.core.Result`): 0 the first
+    player won, 1 a draw, 2 the second player won.
+    """
+    return 0 if result == FIRST else (1 if result == DRAW else 2)
+
+
+@entry
 def rate_push(outcome, counts, buf, sums, shift, delta):  # type: ignore[no-untyped-def]
-    """000 §4.2 in O(1): see ``RateWindowState.push`` (the reference, same arithmetic)."""
+    """Feed one outcome code (0 first won, 1 draw, 2 second won) to 000 §4.2's test; whether
+    it now holds. ``counts``: first wins, draws, second wins, episodes; ``buf``: the last ``W``
+    running win and draw rates (a ring); ``sums``: the sum and the sum of squares of ``rate -
+    shift`` for each; ``shift``: the two shifts, renewed with exact sums once every ``W``
+    episodes, so rounding cannot build up.
+    """
     w = buf.shape[1]
     counts[outcome] += 1
     counts[3] += 1
@@ -81,7 +81,7 @@ def rate_push(outcome, counts, buf, sums, shift, delta):  # type: ignore[no-unty
     return v1 < delta and vd < delta
 
 
-@njit(cache=True)
+@entry
 def td_run(  # type: ignore[no-untyped-def]
     nxt,
     outcome_of,
@@ -168,7 +168,7 @@ def td_run(  # type: ignore[no-untyped-def]
     return max_episodes, False
 
 
-@njit(cache=True)
+@entry
 def null_run(p_first, p_draw, st, max_episodes, counts, buf, sums, shift, delta):  # type: ignore[no-untyped-def]
     """Outcomes drawn at fixed rates fed to the 000 §4.2 test: (episodes, converged)."""
     for ep in range(max_episodes):
@@ -184,7 +184,7 @@ def null_run(p_first, p_draw, st, max_episodes, counts, buf, sums, shift, delta)
     return max_episodes, False
 
 
-@njit(cache=True)
+@entry
 def greedy_sets(nxt, outcome_of, to_move, v1, v2):  # type: ignore[no-untyped-def]
     """For each state, the bit set of actions whose successor has the mover's greatest value
     (0 at finished positions): the greedy policy, ties included.

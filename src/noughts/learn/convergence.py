@@ -4,10 +4,14 @@
   first-player win rate ``p1(n) = wins/n`` and draw rate ``pd(n) = draws/n`` to a history; once
   ``n >= W``, declare convergence at the first episode where the sample variances (``ddof=1``)
   of the last ``W`` values of both are below ``delta`` (the paper: ``W = 20,000``,
-  ``delta = 1e-8``). Computed in constant time per episode: a ring buffer of the last ``W``
-  rates and running sums of their deviations from a shift, recomputed from the buffer once every
-  ``W`` episodes (so rounding cannot build up). Its state lives in NumPy arrays so that the TD
-  kernel updates the same state in place and a checkpoint saves it.
+  ``delta = 1e-8``). Computed in constant time per episode by one numba function
+  (:func:`noughts.learn._td_kernels.rate_push`, which the learners' kernels call and
+  :meth:`RateWindowState.push` calls for the Python loops): a ring buffer of the last ``W`` rates
+  and running sums of their deviations from a shift, recomputed from the buffer once every ``W``
+  episodes (so rounding cannot build up). Its state lives in NumPy arrays
+  (:class:`RateWindowState`) so that the kernels update the same state in place and a
+  checkpoint saves it. The reference it is held to, :class:`RateWindowReference`, is the test
+  as written: the raw outcomes, the running rates, the sample variances of the last ``W``.
 
   Read this criterion with care. ``p1(n)`` is a running mean over *all* episodes so far, so it
   moves by at most ``1/n`` per episode whatever the agents do: its variance over a window
@@ -31,13 +35,14 @@ import numpy as np
 import numpy.typing as npt
 
 from noughts.core import NoughtsError
-from noughts.learn.rng import SplitMix64
+from noughts.kernels.rng import SplitMix64
 
 __all__ = [
     "Criterion",
     "GradeTarget",
     "PolicyStable",
     "RateWindow",
+    "RateWindowReference",
     "RateWindowState",
     "criterion_from_json",
     "null_convergence",
@@ -70,6 +75,10 @@ class RateWindow:
 
     def new_state(self) -> RateWindowState:
         return RateWindowState.empty(self.window)
+
+    def new_reference(self) -> RateWindowReference:
+        """The plain form of the test (:class:`RateWindowReference`), for the references."""
+        return RateWindowReference(self.window)
 
 
 @dataclass(frozen=True)
@@ -163,56 +172,14 @@ class RateWindowState:
         return int(self.counts[3])
 
     def push(self, outcome: int, delta: float) -> bool:
-        """Record one episode's outcome code; whether the criterion now holds (reference of the
-        kernel's ``rate_push``, with the same arithmetic in the same order).
+        """Record one episode's outcome code (0 first won, 1 draw, 2 second won); whether the
+        criterion now holds. The kernels' own function does the arithmetic
+        (:func:`noughts.learn._td_kernels.rate_push`), so a Python loop and a kernel feeding
+        one state agree to the bit.
         """
-        counts, buf, sums, shift = self.counts, self.buf, self.sums, self.shift
-        w = buf.shape[1]
-        counts[outcome] += 1
-        counts[3] += 1
-        n = counts[3]
-        p1 = counts[0] / n
-        pd = counts[1] / n
-        i = (n - 1) % w
-        if n > w:
-            a = buf[0, i] - shift[0]
-            b = buf[1, i] - shift[1]
-            sums[0] -= a
-            sums[1] -= a * a
-            sums[2] -= b
-            sums[3] -= b * b
-        buf[0, i] = p1
-        buf[1, i] = pd
-        a = p1 - shift[0]
-        b = pd - shift[1]
-        sums[0] += a
-        sums[1] += a * a
-        sums[2] += b
-        sums[3] += b * b
-        if i == w - 1:  # once per window: a fresh shift and exact sums
-            shift[0] = p1
-            shift[1] = pd
-            s0 = 0.0
-            s1 = 0.0
-            s2 = 0.0
-            s3 = 0.0
-            m = min(n, w)
-            for j in range(m):
-                a = buf[0, j] - p1
-                b = buf[1, j] - pd
-                s0 += a
-                s1 += a * a
-                s2 += b
-                s3 += b * b
-            sums[0] = s0
-            sums[1] = s1
-            sums[2] = s2
-            sums[3] = s3
-        if n < w:
-            return False
-        v1 = (sums[1] - sums[0] * sums[0] / w) / (w - 1)
-        vd = (sums[3] - sums[2] * sums[2] / w) / (w - 1)
-        return bool(v1 < delta and vd < delta)
+        from noughts.learn._td_kernels import rate_push
+
+        return bool(rate_push(outcome, self.counts, self.buf, self.sums, self.shift, delta))
 
     def variances(self) -> tuple[float, float]:
         """The current window's sample variances of the win and draw rates (NaN before ``W``)."""
@@ -249,6 +216,44 @@ class RateWindowState:
         if state.counts.shape != (4,) or state.buf.shape != (2, window) or state.sums.shape != (4,):
             raise NoughtsError("checkpoint's convergence state has the wrong shape")
         return state
+
+
+class RateWindowReference:
+    """000 §4.2's test as it is written, the reference of :class:`RateWindowState`: the raw
+    outcomes are kept, and after each episode ``n >= W`` the sample variances (``ddof=1``) of
+    the last ``W`` running first-win rates ``wins(i)/i`` and draw rates ``draws(i)/i`` are
+    computed afresh from them. ``O(W)`` per episode: for the tests and the reference loops.
+    """
+
+    def __init__(self, window: int):
+        self.window = window
+        self.outcomes: list[int] = []
+        self.wins = 0
+        self.draws = 0
+        self.win_rates: list[float] = []
+        self.draw_rates: list[float] = []
+
+    @property
+    def episodes(self) -> int:
+        return len(self.outcomes)
+
+    def push(self, outcome: int, delta: float) -> bool:
+        """Record one episode's outcome code; whether the criterion now holds."""
+        self.outcomes.append(outcome)
+        self.wins += outcome == FIRST_WIN
+        self.draws += outcome == DRAW
+        n = len(self.outcomes)
+        self.win_rates.append(self.wins / n)
+        self.draw_rates.append(self.draws / n)
+        v1, vd = self.variances()
+        return bool(n >= self.window and v1 < delta and vd < delta)
+
+    def variances(self) -> tuple[float, float]:
+        """The sample variances of the last ``W`` running win and draw rates (NaN before ``W``)."""
+        if len(self.outcomes) < self.window:
+            return float("nan"), float("nan")
+        w = self.window
+        return float(np.var(self.win_rates[-w:], ddof=1)), float(np.var(self.draw_rates[-w:], ddof=1))
 
 
 def window_variances(
@@ -301,7 +306,7 @@ def _null_reference(
 ) -> int | None:
     """Reference of :func:`null_convergence` in Python (tests hold the kernel to it)."""
     rng = SplitMix64(seed)
-    state = criterion.new_state()
+    state = criterion.new_reference()
     for n in range(1, max_episodes + 1):
         u = rng.uniform()
         outcome = FIRST_WIN if u < p_first else DRAW if u < p_first + p_draw else SECOND_WIN

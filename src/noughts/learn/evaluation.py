@@ -43,7 +43,7 @@ import numpy.typing as npt
 
 from noughts.core import Game, NoughtsError, Position
 from noughts.exact.states import StateSpace, terminal_values
-from noughts.learn.rng import SplitMix64, derive_seed
+from noughts.kernels.rng import SplitMix64, derive_seed
 
 __all__ = [
     "EVALUATIONS",

@@ -35,8 +35,8 @@ import numpy as np
 
 from noughts.agents.qlearning import DEPTH_RULES, QAgent, QTable, centre_cells, corner_cells, search_order
 from noughts.core import Game, LimitExceeded, NoughtsError, Outcome, Player, Rule
+from noughts.kernels.rng import MASK64, SplitMix64
 from noughts.learn.qlearning import OUTCOME_CODE, QConfig, TrainingStats
-from noughts.learn.rng import MASK64, SplitMix64
 
 __all__ = ["HybridLearner", "SearchConfig", "train_hybrid_reference"]
 
@@ -186,14 +186,9 @@ class HybridLearner:
         self.max_states = max_states
         board = game.board
         cells = self.cells = board.num_cells
-        width = max(1, board.max_lines_through_cell)
-        self._through = np.zeros((cells, width), dtype=np.int64)
-        self._uthrough = np.zeros((cells, width), dtype=np.uint64)
-        self._nthrough = np.zeros(cells, dtype=np.int64)
-        for c, ms in enumerate(board.masks_through):
-            self._nthrough[c] = len(ms)
-            self._through[c, : len(ms)] = ms
-            self._uthrough[c, : len(ms)] = ms
+        tables = board.tables
+        self._lines, self._through, self._nthrough = tables.line_bits, tables.through, tables.nthrough
+        self._uthrough = tables.through_bits  # the search tier tests lines by their masks
         centre = centre_cells(game)
         self._centre_list = np.array(centre, dtype=np.int64)
         self._banned = np.int64(sum(1 << c for c in centre))
@@ -286,7 +281,7 @@ class HybridLearner:
             outcomes = np.zeros(n, dtype=np.int8)
             lengths = np.zeros(n, dtype=np.int16)
             hk.hybrid_episodes(
-                n, self.cells, self._through, self._nthrough, self._slots, self._keys, self._q, self._visits,
+                n, self.cells, self._lines, self._through, self._nthrough, self._slots, self._keys, self._q, self._visits,
                 self._count, self._rng, self._eps, self._params, self._flags, self._banned, self._tiers,
                 float(self.search.leaf_blend), self._uthrough, self._order, self._masks, self._k, self._centre,
                 self._corners, self._near, self._centre_list, outcomes, lengths, self._nodes,

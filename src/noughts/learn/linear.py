@@ -51,8 +51,8 @@ import numpy as np
 import numpy.typing as npt
 
 from noughts.agents.linear import FEATURE_SETS, NUM_FEATURES, LineFeatures, check_claim_game
-from noughts.core import Game, MisereGame, NoughtsError, Outcome, Position, StandardGame
-from noughts.learn.rng import MASK64, SplitMix64
+from noughts.core import Game, NoughtsError, Outcome, Position, Rule
+from noughts.kernels.rng import MASK64, SplitMix64
 
 __all__ = [
     "Critic",
@@ -331,7 +331,7 @@ class LinearLearner:
             raise NoughtsError("give either config or its options, not both")
         if engine not in ("auto", "kernel", "reference"):
             raise NoughtsError(f"engine is 'auto', 'kernel' or 'reference', not {engine!r}")
-        fits = type(game) in (StandardGame, MisereGame) and game.board.num_cells <= 62
+        fits = game.claim_rule in (Rule.STANDARD, Rule.MISERE) and game.board.num_cells <= 62
         if engine == "kernel" and not fits:
             raise NoughtsError(
                 f"the LMS kernel plays standard and misère rules on up to 62 cells, not {game}"
@@ -483,14 +483,8 @@ class LinearLearner:
         else:
             rate_state, use_rate = rate, True
         board = self.game.board
-        cells = board.num_cells
-        masks = np.array(LineFeatures(self.game, self.config.features).masks, dtype=np.int64)
-        width = max(1, board.max_lines_through_cell)
-        through = np.zeros((cells, width), dtype=np.int64)
-        nthrough = np.zeros(cells, dtype=np.int64)
-        for c, ms in enumerate(board.masks_through):
-            nthrough[c] = len(ms)
-            through[c, : len(ms)] = ms
+        tables = board.tables
+        features = self._feature_masks()
         k = len(board.lines[0])
         config = self.config
         rng = np.array([self.rng_state], dtype=np.uint64)
@@ -505,12 +499,14 @@ class LinearLearner:
             ran, overflow, fired = kernels.lms_games(
                 n,
                 self.episodes + 1,
-                cells,
-                masks,
-                through,
-                nthrough,
+                board.num_cells,
+                int(self.game.claim_rule),  # type: ignore[arg-type]  # use_kernel: standard or misère
+                tables.line_bits,
+                features,
+                tables.through,
+                tables.nthrough,
+                tables.full_bits,
                 k,
-                type(self.game) is MisereGame,
                 self.weights,
                 rng,
                 config.eta,
@@ -605,6 +601,10 @@ class LinearLearner:
             "diverged_at": diverged,
         }
 
+    def _feature_masks(self) -> npt.NDArray[np.uint64]:
+        """The masks of the lines the features count over, for the kernel."""
+        return np.array(LineFeatures(self.game, self.config.features).masks, dtype=np.uint64)
+
     def _kernel_marked(self, games: int) -> tuple[int, int | None, npt.NDArray[np.int64], FloatArray]:
         """``games`` games through the kernel recording the counts and weights after every one
         (for :meth:`play_traced`): (played, overflowed game or None, counts, weights).
@@ -614,14 +614,7 @@ class LinearLearner:
 
         rate_state = RateWindowState.empty(2)
         board = self.game.board
-        cells = board.num_cells
-        masks = np.array(LineFeatures(self.game, self.config.features).masks, dtype=np.int64)
-        width = max(1, board.max_lines_through_cell)
-        through = np.zeros((cells, width), dtype=np.int64)
-        nthrough = np.zeros(cells, dtype=np.int64)
-        for c, ms in enumerate(board.masks_through):
-            nthrough[c] = len(ms)
-            through[c, : len(ms)] = ms
+        tables = board.tables
         config = self.config
         rng = np.array([self.rng_state], dtype=np.uint64)
         first = self.episodes + 1
@@ -632,12 +625,14 @@ class LinearLearner:
         ran, overflow, _ = kernels.lms_games(
             games,
             first,
-            cells,
-            masks,
-            through,
-            nthrough,
+            board.num_cells,
+            int(self.game.claim_rule),  # type: ignore[arg-type]  # use_kernel: standard or misère
+            tables.line_bits,
+            self._feature_masks(),
+            tables.through,
+            tables.nthrough,
+            tables.full_bits,
             len(board.lines[0]),
-            type(self.game) is MisereGame,
             self.weights,
             rng,
             config.eta,

@@ -25,7 +25,7 @@ table is ``win=100, loss=-50, draw=0, defender_bonus=50``.
 Two implementations, held to each other bit for bit by the tests: :func:`train_reference`
 plays over the public :class:`~noughts.core.Position` API with Python dicts, and
 :class:`QLearner` runs :mod:`noughts.learn._qlearning_kernels` (numba) over integer position
-indices. Both draw their random numbers from :class:`noughts.learn.rng.SplitMix64`, so a seed fixes a run.
+indices. Both draw their random numbers from :class:`noughts.kernels.rng.SplitMix64`, so a seed fixes a run.
 Both take standard and misère rules on boards of up to 32 cells.
 
 >>> import noughts
@@ -44,8 +44,8 @@ import numpy as np
 import numpy.typing as npt
 
 from noughts.agents.qlearning import QTable, centre_cells, check_q_game
-from noughts.core import Game, LimitExceeded, MisereGame, NoughtsError, Outcome, Position
-from noughts.learn.rng import MASK64, SplitMix64
+from noughts.core import Game, LimitExceeded, NoughtsError, Outcome, Player, Position
+from noughts.kernels.rng import MASK64, SplitMix64
 
 __all__ = [
     "QConfig",
@@ -107,7 +107,7 @@ class QConfig:
 
 def position_key(position: Position) -> int:
     """A claim position's bit key ``first | second << cells``."""
-    b0, b1 = position.state[0], position.state[1]
+    b0, b1 = position.owned(Player.FIRST), position.owned(Player.SECOND)
     return int(b0 | (b1 << position.game.board.num_cells))
 
 
@@ -133,7 +133,7 @@ def _terminal_rewards(outcome: Outcome, config: QConfig) -> tuple[float, float]:
 
 def _completes_line(position: Position, player: int, move: int) -> bool:
     """Whether ``player`` claiming ``move`` would own a whole line (the reflex test)."""
-    bits = position.state[player] | (1 << move)
+    bits = position.owned(Player(player)) | (1 << move)
     return any(bits & m == m for m in position.game.board.masks_through[move])
 
 
@@ -229,14 +229,9 @@ class QLearner:
         self.config = config
         self.seed = seed
         self.max_states = max_states
-        board = game.board
-        self.cells = board.num_cells
-        width = max(1, board.max_lines_through_cell)
-        self._through = np.zeros((self.cells, width), dtype=np.int64)
-        self._nthrough = np.zeros(self.cells, dtype=np.int64)
-        for c, masks in enumerate(board.masks_through):
-            self._nthrough[c] = len(masks)
-            self._through[c, : len(masks)] = masks
+        self.cells = game.board.num_cells
+        self._tables = game.board.tables
+        self._rule = int(game.claim_rule)  # type: ignore[arg-type]  # check_q_game: standard or misère
         self._banned = np.int64(sum(1 << c for c in centre_cells(game)))
         self._flags = np.array([int(config.reflexes), int(config.centre_ban)], dtype=np.int64)
         self._params = config.params()
@@ -333,9 +328,11 @@ class QLearner:
             ran, fired = k.run_episodes(
                 n,
                 self.cells,
-                self._through,
-                self._nthrough,
-                type(self.game) is MisereGame,
+                self._rule,
+                self._tables.line_bits,
+                self._tables.through,
+                self._tables.nthrough,
+                self._tables.full_bits,
                 self._slots,
                 self._keys,
                 self._q,

@@ -22,7 +22,7 @@ What the paper says and what its code does differ, and noughts offers both:
   (independent tables) makes them differ — so stage 2 of 000 §4.2 compares one table against
   two as well as a prior against none.
 
-Everything random comes from one SplitMix64 stream (:mod:`noughts.learn.rng`), so a run
+Everything random comes from one SplitMix64 stream (:mod:`noughts.kernels.rng`), so a run
 repeats bit for bit from its seed, resumes bit for bit from a checkpoint, and the numba kernel
 (:mod:`noughts.learn._td_kernels`) makes exactly the choices of :func:`td_reference`, the plain
 loop over the position API that defines the algorithm.
@@ -44,9 +44,9 @@ from noughts.exact.states import (
     optimal_action_sets,
     state_space,
 )
-from noughts.learn.convergence import RateWindowState
+from noughts.kernels.rng import MASK64, SplitMix64
+from noughts.learn.convergence import RateWindowReference, RateWindowState
 from noughts.learn.evaluation import INITS, initial_values
-from noughts.learn.rng import MASK64, SplitMix64
 
 __all__ = ["UPDATES", "TDConfig", "TDLearner", "td_reference"]
 
@@ -88,7 +88,7 @@ def td_reference(
     config: TDConfig,
     rng: SplitMix64,
     episodes: int,
-    rate: RateWindowState | None = None,
+    rate: RateWindowReference | RateWindowState | None = None,
     delta: float = 1e-8,
 ) -> tuple[list[int], bool]:
     """The algorithm, plainly, over positions.

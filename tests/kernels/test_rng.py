@@ -1,7 +1,25 @@
 import numpy as np
+from numba import njit
 
-from noughts.learn._td_kernels import rng_draws
-from noughts.learn.rng import SplitMix64
+from noughts.kernels.bits import rng_below, rng_next, rng_uniform
+from noughts.kernels.rng import SplitMix64
+
+
+@njit
+def rng_draws(seed, count, kind, n):  # type: ignore[no-untyped-def]
+    """``count`` draws of the numba stream: kind 0 raw bits, 1 uniform, 2 below(n)."""
+    st = np.empty(1, np.uint64)
+    st[0] = seed
+    out = np.empty(count, np.float64)
+    raw = np.empty(count, np.uint64)
+    for i in range(count):
+        if kind == 0:
+            raw[i] = rng_next(st)
+        elif kind == 1:
+            out[i] = rng_uniform(st)
+        else:
+            out[i] = rng_below(st, n)
+    return raw, out
 
 
 def test_splitmix_reference_value():

@@ -1,9 +1,12 @@
-"""The random stream of the tabular learners: SplitMix64, the same in Python and in numba.
+"""The one random stream of noughts' kernels: SplitMix64, the plain Python reference.
 
-A training run must repeat bit for bit, and the numba kernel must make exactly the choices the
-reference loop makes, so both draw from this one generator (Steele, Lea and Flood, "Fast
-splittable pseudorandom number generators", OOPSLA 2014) rather than from NumPy's. Its whole
-state is one unsigned 64-bit integer, which a checkpoint stores.
+A search or a training run must repeat bit for bit from its seed, and a numba kernel must make
+exactly the choices its Python reference makes, so both draw from this one generator (Steele,
+Lea and Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014) rather than from
+NumPy's or numba's global streams: the reference from :class:`SplitMix64` here, the kernels
+from :func:`noughts.kernels.bits.rng_next` and its two companions, which the tests hold to it
+bit for bit. Its whole state is one unsigned 64-bit integer, which a checkpoint stores; each
+computation seeds its own, so nothing is shared between threads.
 
 >>> r = SplitMix64(126)
 >>> [r.below(9) for _ in range(5)]
@@ -14,18 +17,22 @@ True
 
 from __future__ import annotations
 
-__all__ = ["GAMMA", "MASK64", "SplitMix64", "derive_seed"]
+__all__ = ["GAMMA", "MASK64", "MIX1", "MIX2", "STREAM", "TWO_TO_MINUS_53", "SplitMix64", "derive_seed"]
 
 MASK64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
+"""The golden-ratio increment of the state."""
 MIX1 = 0xBF58476D1CE4E5B9
 MIX2 = 0x94D049BB133111EB
+"""The two multipliers of the output mix (Stafford's variant 13)."""
+STREAM = 0xD1B54A32D192ED03
+"""Spreads a stream number over the state: stream ``i`` of a seed starts from ``seed ^ (i * STREAM)``."""
 TWO_TO_MINUS_53 = 1.0 / 9007199254740992.0
 
 
 def derive_seed(seed: int, stream: int) -> int:
     """A second, independent starting state from a user's seed (e.g. for random initial values)."""
-    r = SplitMix64((seed ^ (stream * 0xD1B54A32D192ED03)) & MASK64)
+    r = SplitMix64((seed ^ (stream * STREAM)) & MASK64)
     return r.next()
 
 

@@ -1,0 +1,44 @@
+"""The rule and result codes of every claim kernel, as plain ints numba folds into constants.
+
+They are :class:`noughts.core.Rule` and :class:`noughts.core.Result` (declared once, in
+:mod:`noughts.core.codes`), read off here so that a kernel can compare with them; nothing else in
+noughts assigns a rule or result code. A kernel takes a game's rule from ``game.claim_rule`` and
+Maker from ``game.maker``. This module needs no numba: the NumPy counter and the kernels' Python
+drivers import it without loading the compiler.
+
+>>> [STANDARD, MISERE, MAKER_BREAKER, CUMULATIVE], [RUNNING, FIRST, SECOND, DRAW]
+([0, 1, 2, 3], [-1, 0, 1, 2])
+"""
+
+from __future__ import annotations
+
+from noughts.core.codes import Result, Rule
+
+__all__ = [
+    "CUMULATIVE",
+    "DRAW",
+    "FIRST",
+    "MAKER_BREAKER",
+    "MISERE",
+    "RUNNING",
+    "SECOND",
+    "STANDARD",
+    "start_aux",
+]
+
+STANDARD = int(Rule.STANDARD)
+MISERE = int(Rule.MISERE)
+MAKER_BREAKER = int(Rule.MAKER_BREAKER)
+CUMULATIVE = int(Rule.CUMULATIVE)
+
+RUNNING = int(Result.RUNNING)
+FIRST = int(Result.FIRST)
+SECOND = int(Result.SECOND)
+DRAW = int(Result.DRAW)
+
+
+def start_aux(rule: int, lines: int) -> int:
+    """A claim's ``aux0`` at the start of a game of ``lines`` lines: the survivors (every line)
+    under Maker-Breaker rules, else 0 (``aux1`` starts at 0).
+    """
+    return lines if rule == MAKER_BREAKER else 0
