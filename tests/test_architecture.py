@@ -390,4 +390,6 @@ def test_solve_loads_its_engine_on_first_use() -> None:
 @pytest.mark.parametrize("argv", [("--help",), ("-h",), ("--version",)])
 def test_help_and_version_load_neither_rich_nor_numpy(argv: tuple[str, ...]) -> None:
     loaded = _loaded_after(_command(*argv))
-    assert not loaded & {"rich", "numpy"}, f"noughts {' '.join(argv)} loads {sorted(loaded & {'rich', 'numpy'})}"
+    assert not loaded & {"rich", "numpy"}, (
+        f"noughts {' '.join(argv)} loads {sorted(loaded & {'rich', 'numpy'})}"
+    )
