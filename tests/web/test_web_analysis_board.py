@@ -6,6 +6,7 @@ preset laid out on a phone and on a laptop.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -341,23 +342,28 @@ def test_a_training_chart_with_one_point_draws_it(browser: Any, base: str) -> No
 def test_flip_and_rotate_turn_the_board_with_its_labels(browser: Any, base: str) -> None:
     page = open_page(browser, base + "/#/analyse?game=tictactoe&moves=a1")
     page.wait_for_function(
-        "() => window.arena.analysis.state.root && window.arena.analysis.state.path().length === 1 && window.arena.analysis.state.shown === window.arena.analysis.state.current"
+        "() => window.arena.analysis.state.path().length === 1"
+        " && window.arena.analysis.state.shown === window.arena.analysis.state.current"
     )
+    # where a1 lies from c3: [right of it, below it]
+    where = """() => {
+        const box = (n) => document.querySelector(`#an-board button[aria-label^='${n}']`).getBoundingClientRect();
+        const a = box('a1'), c = box('c3');
+        return [a.x > c.x, a.y > c.y];
+    }"""
 
-    def where(name: str) -> tuple[float, float]:
-        box = page.locator(f"#an-board button[aria-label^='{name}']").bounding_box()
-        return box["x"], box["y"]
+    def turned(expected: list[bool]) -> None:
+        page.wait_for_function(
+            f"() => JSON.stringify(({where})()) === JSON.stringify({json.dumps(expected)})"
+        )
 
-    (x0, y0), (x1, y1) = where("a1"), where("c3")
-    assert x0 < x1 and y0 < y1  # a1 at the top left
+    turned([False, False])  # a1 at the top left
     page.click("#an-rotate")  # a quarter turn clockwise: a1 at the top right
-    page.wait_for_timeout(100)
-    (x0, y0), (x1, y1) = where("a1"), where("c3")
-    assert x0 > x1 and y0 < y1
+    turned([True, False])
     assert page.locator("#an-board .col-labels .axis").all_inner_texts() == ["3", "2", "1"]
     page.click("#an-rotate")  # half a turn in all: a1 at the bottom right, as Flip from the start
-    page.wait_for_timeout(100)
-    (x0, y0), (x1, y1) = where("a1"), where("c3")
-    assert x0 > x1 and y0 > y1
+    turned([True, True])
+    page.click("#an-flip")  # and back
+    turned([False, False])
     assert page.locator("#an-board .cell.m-x").count() == 1  # the position is the same
     assert page.errors == []
