@@ -104,3 +104,48 @@ def test_a_budget_that_runs_out_is_status_3_with_how_far_it_got(args: tuple[str,
     assert r.exit_code == 3, r.output  # was 2, like bad input
     assert r.stderr.lstrip().startswith("noughts: error: stopped") and r.stderr.strip().count("\n") == 0
     assert "budget" in r.stderr and "Traceback" not in r.output
+
+
+def test_solve_over_budget_prints_what_it_proved_and_exits_3() -> None:
+    r = invoke("solve", "mnk(5,5,4)", "--max-seconds", "0.05", "--json")
+    assert r.exit_code == 3, r.output
+    doc = json.loads(r.stdout)
+    assert doc["complete"] is False and "stopped" in doc
+    if "value" in doc:  # the value came first; some of the 25 moves may have followed
+        assert doc["value"] == "draw" and doc["moves_total"] == 25 and len(doc["moves"]) < 25
+
+
+def test_value_only_and_the_engine_field() -> None:
+    r = invoke("solve", "mnk(7,6,4)", "--value-only", "--json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["value"] == "first" and doc["moves"] == [] and doc["complete"] is True
+    assert doc["engine"] == noughts.exact.api.choose_engine(noughts.game("mnk(7,6,4)"))
+    r = invoke("solve", "tictactoe", "--engine", "proof", "--json")
+    doc = json.loads(r.stdout)
+    assert doc["engine"] == "proof" and doc["value"] == "draw" and doc["plies"] is None
+    assert len(doc["moves"]) == 9 and doc["pv"] == []
+
+
+def test_certificate_then_check(tmp_path: Path) -> None:
+    cert = tmp_path / "ttt"
+    r = invoke("solve", "tictactoe", "--certificate", str(cert), "--json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["engine"] == "proof" and doc["certificate"]["file"] == str(tmp_path / "ttt.json")
+    r = invoke("solve", "check", str(tmp_path / "ttt.json"))
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith("valid: mnk(3,3,3)") and "at least draws" in r.stdout
+    r = invoke("solve", "check", str(tmp_path / "ttt.json"), "--json")
+    assert json.loads(r.stdout)["valid"] is True
+    # prove check takes the same files (and still the 7x7x7 proof's own)
+    r = invoke("prove", "check", str(cert), "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["valid"] is True and json.loads(r.stdout)["kind"] == "strategy"
+    # a changed file: the digest no longer matches (malformed: status 2)
+    npz = tmp_path / "ttt.npz"
+    npz.write_bytes(npz.read_bytes() + b"x")
+    r = invoke("solve", "check", str(tmp_path / "ttt.json"))
+    assert r.exit_code == 2 and "digest" in r.stderr
+    r = invoke("solve", "check")
+    assert r.exit_code == 2 and "name the certificate" in r.stderr

@@ -38,7 +38,7 @@ def test_every_example_builds(spec: str) -> None:
 
 
 def test_params_text_shows_defaults_and_bounds() -> None:
-    assert params_text(ENTRIES["notakto"]) == "board=mnk(3,3,3), boards=1 (1..16)"
+    assert params_text(ENTRIES["notakto"]) == "board=mnk(3,3,3), boards=1 (1..16), misere=true (bool)"
     assert params_text(ENTRIES["maker_breaker"]) == "board, breaker_first=false (bool)"
     assert params_text(ENTRIES["mnk"]) == "m (≥1), n (≥1), k (≥1)"
     assert params_text(ENTRIES["otrio"]) == "none"

@@ -25,8 +25,9 @@ THREE_BY_THREE = [
     "notakto",
 ]
 
-# every 3x3 game (and the added-square boards): held to the reference on every reachable position
-SMALL_GAMES = [*THREE_BY_THREE, EXTRA_SIDE, EXTRA_CORNER_SIDE, EXTRA_CORNER]
+# every 3x3 game (and the added-square boards, and normal-play Notakto): held to the reference on
+# every reachable position
+SMALL_GAMES = [*THREE_BY_THREE, "notakto(misere=false)", EXTRA_SIDE, EXTRA_CORNER_SIDE, EXTRA_CORNER]
 
 # the other veto wrappers: every reachable position too, but only in the slow run
 SLOW_SMALL_GAMES = [

@@ -542,3 +542,18 @@ def test_the_estimate_is_the_minimax_agents_own_score_of_each_move() -> None:
     }
     assert data["moves"][0]["move"] == "4,4,4"  # the centre, on the most lines, scores highest
     assert [m["score"] for m in data["moves"]] == sorted((m["score"] for m in data["moves"]), reverse=True)
+
+
+def test_notakto_on_many_boards_is_answered_by_the_quotient() -> None:
+    """The arena's perfect player and overlay go through solve's engine: on more than two boards
+    of Notakto that is the misère quotient, which knows who wins but not how fast."""
+    with client() as c:
+        data = c.post("/api/analyse", json={"game": "notakto(boards=4)"}).json()
+        assert data["solved"] and data["solve"]["engine"] == "quotient"
+        assert data["solve"]["value"] == "second" and data["solve"]["plies"] is None
+        assert data["evaluation"]["distances"] is False
+        assert all(m["plies"] is None and m["verdict"] == "loss" for m in data["evaluation"]["moves"])
+        s = c.post("/api/games", json={"game": "notakto(boards=5)", "x": "perfect", "o": "human"}).json()
+        s = c.post(f"/api/games/{s['id']}/turn").json()
+        after = noughts.game("notakto(boards=5)").parse(s["position"])
+        assert noughts.solve(after.game, after).value.outcome is noughts.Outcome.FIRST  # it kept the win

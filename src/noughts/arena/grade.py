@@ -43,7 +43,7 @@ from noughts.arena.match import as_agent, game_rng, play_game
 from noughts.core import Game, NoughtsError, Outcome, Player, Position
 from noughts.core import game as make_game
 from noughts.core.budget import Budget
-from noughts.exact.api import ValueOracle, make_engine
+from noughts.exact.api import ValueOracle, engine_name, make_engine
 from noughts.exact.estimate import TooManyPositions, refuse_if_more
 from noughts.exact.reference import after_move, move_key
 from noughts.exact.result import Value
@@ -228,6 +228,11 @@ def grade(
     if oracle is None:
         oracle = make_engine(g, budget)
     scored = g.properties.is_scored
+    if strict and not g.start().is_terminal() and oracle.value(g.start()).plies is None:
+        raise NoughtsError(
+            f"strict grading compares distances, and the {engine_name(oracle)} engine of {g} knows who wins, "
+            "not in how many plies; grade without strict"
+        )
 
     if sample is None:
         refuse_if_more(

@@ -13,9 +13,18 @@ from rich.text import Text
 from noughts.cli.views import MARK_STYLES, styled_line
 from noughts.core import Game, Outcome, Player
 from noughts.core.text import render_grid
-from noughts.exact.result import SolveResult, Value
+from noughts.exact.result import MoveValue, SolveResult, Value
 
-__all__ = ["count_table", "marked_board", "moves_table", "value_text"]
+__all__ = [
+    "best_line",
+    "best_moves_text",
+    "cost_line",
+    "count_table",
+    "marked_board",
+    "move_line",
+    "moves_table",
+    "value_text",
+]
 
 VALUE_STYLES = {"win": "bold green", "draw": "yellow", "loss": "bold red"}
 
@@ -28,13 +37,63 @@ def _verdict(value: Value, mover: Player) -> str:
 
 
 def value_text(game: Game, value: Value) -> str:
-    """E.g. ``x wins in 7 plies``, ``draw``, ``draw, score 1-1``."""
+    """E.g. ``x wins in 7 plies``, ``draw``, ``draw, score 1-1``, ``x wins (distance unknown)``."""
     text = game.outcome_text(value.outcome)
     if value.score is not None:
         return f"{text} (final score difference {value.score:+d}, first minus second)"
     if value.outcome is not Outcome.DRAW:
-        text += f" in {value.plies} {'ply' if value.plies == 1 else 'plies'}"
+        if value.plies is None:
+            text += " (distance unknown)"
+        else:
+            text += f" in {value.plies} {'ply' if value.plies == 1 else 'plies'}"
     return text
+
+
+def _plies(value: Value) -> str:
+    """A move's plies to the end, the move included; ``?`` where unknown."""
+    return "?" if value.plies is None else str(value.plies + 1)
+
+
+def move_line(game: Game, mover: Player, mv: MoveValue, index: int, total: int) -> Text:
+    """One move's value as ``solve`` prints it once proved: move, result for the mover, the
+    outcome (and distance or score), and how many of the moves are done.
+    """
+    verdict = _verdict(mv.value, mover)
+    text = Text.assemble(
+        (f"  {game.format_move(mv.move):>6}  ", "bold"),
+        (f"{verdict:<5}", VALUE_STYLES[verdict]),
+        "  ",
+        styled_line(move_value_text(game, mv.value)),
+        (f"  ({index + 1} of {total})", "dim"),
+    )
+    return text
+
+
+def move_value_text(game: Game, value: Value) -> str:
+    """A move's value: the outcome, in how many plies counting the move (if known), the score."""
+    text = game.outcome_text(value.outcome)
+    if value.score is not None:
+        return f"{text} (score difference {value.score:+d})"
+    if value.outcome is not Outcome.DRAW and value.plies is not None:
+        plies = value.plies + 1
+        text += f" in {plies} {'ply' if plies == 1 else 'plies'}"
+    return text
+
+
+def best_moves_text(result: SolveResult) -> str:
+    """The moves that keep the position's value (as proved so far), in notation."""
+    mover = result.position.to_move
+    if not result.moves:
+        return ""
+    top = result.moves[0].value
+    best = [
+        mv
+        for mv in result.moves
+        if _verdict(mv.value, mover) == _verdict(top, mover) and mv.value.score == top.score
+    ]
+    if top.plies is not None:
+        best = [mv for mv in best if mv.value.plies == top.plies]
+    return " ".join(result.game.format_move(mv.move) for mv in best)
 
 
 def moves_table(result: SolveResult) -> Table:
@@ -53,9 +112,7 @@ def moves_table(result: SolveResult) -> Table:
             game.format_move(mv.move),
             Text(verdict, style=VALUE_STYLES[verdict]),
             styled_line(game.outcome_text(mv.value.outcome)),
-            ""
-            if mv.value.outcome is Outcome.DRAW and not game.properties.bounded
-            else str(mv.value.plies + 1),
+            "" if mv.value.outcome is Outcome.DRAW and not game.properties.bounded else _plies(mv.value),
         ]
         if game.properties.is_scored:
             row.append(f"{mv.value.score:+d}" if mv.value.score is not None else "")
@@ -64,20 +121,33 @@ def moves_table(result: SolveResult) -> Table:
 
 
 def best_line(result: SolveResult) -> str:
-    """The principal variation in notation, or a word where the game is already over."""
-    return " ".join(result.game.format_move(m) for m in result.pv) or "(the game is over)"
+    """The principal variation in notation, or a word where the game is already over; where the
+    distances are unknown, a line that keeps the outcome, said so.
+    """
+    line = " ".join(result.game.format_move(m) for m in result.pv) or "(the game is over)"
+    if result.pv and result.value.plies is None:
+        line += " (the winner keeps the win; the loser's moves are its first legal ones)"
+    return line
+
+
+def cost_line(result: SolveResult) -> str:
+    """What the answer cost, e.g. ``1,234 positions searched in 0.012 s``."""
+    if result.engine == "quotient":
+        return f"answered by the quotient of one board's positions (no search) in {result.seconds:.3f} s"
+    return f"{result.nodes:,} positions searched in {result.seconds:.3f} s"
 
 
 def _cell_mark(value: Value, mover: Player) -> str:
     verdict = _verdict(value, mover)
     if verdict == "draw":
         return "D"
-    return ("W" if verdict == "win" else "L") + str(value.plies + 1)
+    return ("W" if verdict == "win" else "L") + ("" if value.plies is None else str(value.plies + 1))
 
 
 def marked_board(result: SolveResult) -> Text | None:
     """The board with every empty cell marked by the value of playing there for the mover
-    (W5: wins in 5 plies, D: draw, L6: loses in 6), where moves are cells; else None.
+    (W5: wins in 5 plies, D: draw, L6: loses in 6; W and L alone where the distance is
+    unknown), where moves are cells; else None.
     """
     game, position = result.game, result.position
     # a cell move's action indexes game.marks (Notakto: board * cells + cell); Otrio's rings,

@@ -26,7 +26,7 @@ from noughts.cli import HUMAN
 from noughts.cli.exits import Exit, answer, status_of
 from noughts.cli.paths import check_writable
 from noughts.cli.specs import resolve_agent
-from noughts.core import ENTRIES, NoughtsError, Player
+from noughts.core import ENTRIES, LimitExceeded, NoughtsError, Player
 from noughts.core.budget import Budget
 
 # What the commands print with (Rich), the engines and the kernels are imported inside the
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from noughts.agents import Agent
-    from noughts.exact.result import SolveResult
+    from noughts.exact.result import MoveValue, SolveResult, Value
 
 
 def load_table(path: Path, game: noughts.Game) -> object:
@@ -362,14 +362,45 @@ def _prove(
     answer(result.proved)
 
 
-@app.command()
+SOLVE_HELP = (
+    "Solve a position exactly: its value first, then every move's value, then the best line.\n\n"
+    "The value is printed as soon as it is proved, then each move as its value is. Over a budget"
+    " (--max-seconds, --max-cpu-seconds, --max-memory) what was proved is printed and the command"
+    " exits 3. The engine is chosen automatically (the alpha-beta kernel on small boards, the proof"
+    " engine beyond: --engine picks one; the JSON names it). --certificate FILE has the proof"
+    " engine write a certificate of the value, which 'noughts solve check FILE' verifies (exit 0"
+    " valid, 1 invalid, 2 unreadable)."
+)
+
+
+@app.command(help=SOLVE_HELP)
 def solve(
     spec: SpecArg,
+    file: Annotated[
+        Path | None,
+        typer.Argument(metavar="[FILE]", help="With 'check' as SPEC: the certificate to verify."),
+    ] = None,
     position: PositionOpt = None,
     as_json: JsonOpt = False,
     max_seconds: MaxSeconds = 60.0,
-    max_memory: MaxMemory = 2048,
     max_cpu_seconds: MaxCpuSeconds = None,
+    max_memory: MaxMemory = 2048,
+    value_only: Annotated[
+        bool, typer.Option("--value-only", help="Only the position's value (no moves, no best line).")
+    ] = False,
+    engine: Annotated[
+        str,
+        typer.Option(
+            metavar="ENGINE", help="auto, alpha-beta (the kernel), python, or proof (the proof engine)."
+        ),
+    ] = "auto",
+    certificate: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="Write a certificate of the value (FILE.json and FILE.npz; the proof engine).",
+        ),
+    ] = None,
     save: Annotated[
         Path | None,
         typer.Option(
@@ -389,13 +420,24 @@ def solve(
         ),
     ] = None,
 ) -> None:
-    """Solve a position exactly: its value, every move's value and distance, the best line."""
+    """Solve a position exactly (the help Typer shows is ``SOLVE_HELP``)."""
     from rich.console import Console
 
-    from noughts.cli.analysis import best_line, moves_table, value_text
+    from noughts.cli.analysis import move_line, value_text
     from noughts.cli.views import styled_line
 
     console = Console(highlight=False)
+    if spec == "check":
+        if file is None:
+            raise NoughtsError("noughts solve check FILE: name the certificate's .json file")
+        from noughts.cli.certify import check_command
+
+        check_command(file, as_json)
+        return
+    if file is not None:
+        raise NoughtsError(
+            f"unexpected argument {str(file)!r} (only 'noughts solve check FILE' takes a file)"
+        )
     if save is not None:
         clash = [
             name
@@ -429,15 +471,83 @@ def solve(
                 f"saved the value of {len(built):,} positions of {game} to {save} ({budget.elapsed():.2f} s)"
             )
         return
-    result = _solve(spec, position, max_seconds, max_memory, max_cpu_seconds, table, progress=not as_json)
+    from noughts.exact import solve as run_solve
+
+    if certificate is not None:
+        from noughts.core.certificates import certificate_paths
+
+        check_writable(certificate_paths(certificate)[0], "--certificate", (".json",))
+    game = noughts.game(spec)
+    solved = load_table(table, game) if table is not None else None
+    start = game.start() if position is None else game.parse(position)
+    mover = start.to_move
+
+    def shown_value(value: Value) -> None:
+        if not as_json:
+            console.print(styled_line(f"{game}: {value_text(game, value)}"), style="bold")
+
+    def shown_move(mv: MoveValue, i: int, n: int) -> None:
+        if not as_json:
+            console.print(move_line(game, mover, mv, i, n))
+
+    try:
+        result = run_solve(
+            game,
+            start,
+            max_seconds=max_seconds,
+            max_cpu_seconds=max_cpu_seconds,
+            max_memory=max_memory * 2**20,
+            table=solved,
+            progress=not as_json,
+            engine=engine,
+            value_only=value_only,
+            certificate=certificate,
+            anytime=True,
+            on_value=shown_value,
+            on_move=shown_move,
+        )
+    except LimitExceeded as error:
+        if as_json:
+            typer.echo(
+                json.dumps(
+                    {"game": str(game), "position": start.text(), "complete": False, "stopped": str(error)}
+                )
+            )
+        raise error from None  # one line on stderr and status 3, as every command over budget
     if as_json:
         typer.echo(json.dumps(result.to_json()))
-        return
-    game = result.game
-    console.print(styled_line(f"{game}: {value_text(game, result.value)}"), style="bold")
-    console.print(moves_table(result))
-    console.print(f"best line: {best_line(result)}")
-    console.print(f"{result.nodes:,} positions searched in {result.seconds:.3f} s", style="dim")
+    else:
+        _solve_summary(console, result)
+    if not result.complete:
+        # as every command over budget: one line on stderr, status 3 (what was proved is above)
+        total = result.moves_total if result.moves_total is not None else len(result.moves)
+        typer.echo(
+            f"noughts: error: {result.stopped}; the value was proved, and {len(result.moves)} of {total} moves",
+            err=True,
+        )
+        raise typer.Exit(Exit.BUDGET)
+
+
+def _solve_summary(console: Console, result: SolveResult) -> None:
+    """What ``solve`` prints after the value and the moves: the best moves and line, the cost."""
+    from noughts.cli.analysis import best_line, best_moves_text
+
+    total = result.moves_total if result.moves_total is not None else len(result.moves)
+    if result.moves:
+        best = best_moves_text(result)
+        console.print(f"best moves: {best}")
+    if result.pv:
+        console.print(f"best line: {best_line(result)}")
+    if result.certificate is not None:
+        console.print(
+            f"certificate: {result.certificate['file']} (sha256 {result.certificate['sha256'][:16]}...)"
+        )
+    nodes = f"{result.nodes:,} positions searched" if result.engine != "proof" else f"{result.nodes:,} nodes"
+    console.print(f"{nodes} in {result.seconds:.3f} s ({result.engine} engine)", style="dim")
+    if not result.complete:
+        console.print(
+            f"stopped with {len(result.moves)} of {total} moves proved: {result.stopped}", style="bold yellow"
+        )
 
 
 @app.command()
@@ -475,12 +585,11 @@ def explain(
     if board is not None:
         console.print()
         console.print(board)
+        legend = "W5 = wins in 5 plies, D = draw, L6 = loses in 6"
+        if result.value.plies is None:
+            legend = "W = wins, L = loses (distances unknown: answered by the quotient, not a search)"
         console.print(
-            styled_line(
-                f"each empty cell: the result for {mover} of playing there, W5 = wins in 5 plies, "
-                "D = draw, L6 = loses in 6"
-            ),
-            style="dim",
+            styled_line(f"each empty cell: the result for {mover} of playing there, {legend}"), style="dim"
         )
     console.print(moves_table(result))
     console.print(f"best line: {best_line(result)}")
@@ -575,9 +684,9 @@ def games(ctx: typer.Context, as_json: JsonOpt = False) -> None:
 
 def _register_command_groups() -> None:
     """Commands that live in modules of their own, each a few lines over its library."""
-    from noughts.cli import arena, learn, pairing, prove, records, retro, serve
+    from noughts.cli import arena, learn, pairing, prove, quotient, records, retro, serve
 
-    for module in (pairing, prove, arena, learn, serve, retro):
+    for module in (pairing, prove, quotient, arena, learn, serve, retro):
         module.register(app)
     records.register(app, games_app)
 

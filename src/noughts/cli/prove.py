@@ -107,12 +107,19 @@ def check(
     cert: Annotated[Path, typer.Argument(metavar="CERT", help="The certificate's .json file.")],
     as_json: JsonOpt = False,
 ) -> None:
-    """Verify a certificate independently: digest, case set, normalisation, every pairing.
+    """Verify a certificate independently: the 7x7x7 proof's (digest, case set, normalisation,
+    every pairing) or one written by ``solve --certificate`` (as ``solve check`` does).
 
-    Exit status 0 when valid; 1 (with the failing case named) when the certificate does not
-    check; 2 when the file cannot be read at all.
+    Exit status 0 when valid; 1 (the failing case or position named) when the certificate does
+    not check; 2 when the file cannot be read at all.
     """
     from rich.console import Console
+
+    from noughts.cli.certify import check_command, is_container
+
+    if is_container(cert):
+        check_command(cert, as_json)
+        return
 
     from noughts.pairing.certificate import check_certificate
 

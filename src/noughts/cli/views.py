@@ -39,7 +39,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "maker_breaker": ("maker_breaker(mnk(4,4,4))", "maker_breaker(tictactoe,breaker_first=true)"),
     "cumulative": ("cumulative(tictactoe)",),
     "veto": ("veto(tictactoe)", "veto(misere(mnk(4,4,4)))"),
-    "notakto": ("notakto", "notakto(boards=3)"),
+    "notakto": ("notakto", "notakto(boards=3)", "notakto(boards=2,misere=false)"),
     "otrio": ("otrio",),
     "forget": ("forget(tictactoe)", 'forget(tictactoe,count="plies")', 'forget(tictactoe,judge="before")'),
     "vanishing": ("vanishing(tictactoe)", "vanishing(mnk(4,4,4),keep=4)"),

@@ -258,6 +258,10 @@ class Game(ABC):
     """Whether each turn opens with a veto step (veto rules; see :meth:`is_veto_step`)."""
     layout: Layout = Layout()
     """How the cells are laid out for pictures and feature planes (:class:`Layout`)."""
+    board_sum: bool = False
+    """Whether the game is a disjunctive sum of ``boards`` copies of one board's impartial game,
+    every move on one of them (Notakto): what :mod:`noughts.cgt`'s quotients decide. Such a game
+    has ``boards`` and ``misere`` (whoever makes the last move loses, or wins)."""
     cell_moves: bool = False
     """Whether every move marks one cell and its action is that cell's index into
     :meth:`marks` (claim games, Notakto, the fading games); False where a move is more (Otrio's

@@ -2,7 +2,9 @@
 
 A board is *dead* once it holds a whole line of ``x`` (or, on boards that can fill up without
 one, once it is full); no one may play on a dead board. Whoever kills the last live board
-loses. There are no draws.
+loses (misère play, the game of 004 and of Plambeck and Whitehead). With ``misere=False``
+(spec ``notakto(misere=false)``) whoever kills the last live board wins instead: the
+normal-play game, whose theory is Sprague-Grundy's. There are no draws.
 
 State: one bit mask of ``x`` cells per board. Moves are :class:`NotaktoMove` values; the
 action of ``NotaktoMove(b, c)`` is ``b * cells + c``. Text form: the boards' text forms
@@ -34,12 +36,19 @@ class NotaktoGame(Game):
     """Notakto on ``boards`` copies of ``board``; see the module docstring."""
 
     cell_moves = True
+    board_sum = True
 
-    def __init__(self, board: Board, boards: int = 1):
+    def __init__(self, board: Board, boards: int = 1, misere: bool = True):
         self.board = board
         self.boards = boards
+        self.misere = misere
+        """Whoever kills the last live board loses (True) or wins (False)."""
         default = board.spec == "mnk(3,3,3)"
-        args = ([] if default else [board.spec]) + ([] if boards == 1 else [f"boards={boards}"])
+        args = (
+            ([] if default else [board.spec])
+            + ([] if boards == 1 else [f"boards={boards}"])
+            + ([] if misere else ["misere=false"])
+        )
         self.spec = f"notakto({','.join(args)})" if args else "notakto"
         n = board.num_cells
         self.num_actions = boards * n
@@ -100,7 +109,8 @@ class NotaktoGame(Game):
         live = position._aux
         if any(bits & m == m for m in self.board.masks_through[c]) or bits == self.board.full_mask:
             live -= 1
-        outcome = Outcome.win_for(position.to_move.other) if live == 0 else None
+        killer = position.to_move  # the player who killed the last board, if this move did
+        outcome = None if live else Outcome.win_for(killer.other if self.misere else killer)
         return Position(self, state, position.to_move.other, outcome, live)
 
     def _name(self, move: object) -> str:
@@ -204,7 +214,7 @@ class NotaktoGame(Game):
         total = sum(bits.bit_count() for bits in state)
         live = sum(1 for bits in state if not self.is_dead(bits))
         to_move = Player.FIRST if total % 2 == 0 else Player.SECOND
-        outcome = Outcome.win_for(to_move) if live == 0 else None
+        outcome = None if live else Outcome.win_for(to_move if self.misere else to_move.other)
         return Position(self, tuple(state), to_move, outcome, live)
 
     def render(self, position: Position) -> str:

@@ -116,9 +116,13 @@ ENTRIES: dict[str, Entry] = {
         Entry(
             "notakto",
             "game",
-            (Param("board", "board", _tictactoe), Param("boards", "int", 1, 1, MAX_BOARDS)),
+            (
+                Param("board", "board", _tictactoe),
+                Param("boards", "int", 1, 1, MAX_BOARDS),
+                Param("misere", "bool", True),
+            ),
             NotaktoGame,
-            "both play x on live boards; who kills the last board loses",
+            "both play x on live boards; who kills the last board loses (misere=false: wins)",
         ),
         Entry("otrio", "game", (), OtrioGame, "rings of three sizes on 3x3 (two players)"),
         Entry(

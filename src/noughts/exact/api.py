@@ -23,11 +23,15 @@ A move's value is the value of the position it leads to: after c1 the game is ov
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from noughts.core import Game, LimitExceeded, Move, NoughtsError, Outcome, Player, Position
 from noughts.core import game as make_game
 from noughts.core.budget import Budget
+from noughts.exact.quotient import quotient_engine
 from noughts.exact.reference import after_move, move_key, terminal_value
 from noughts.exact.result import MoveValue, SolveResult, Value
 from noughts.exact.search import Searcher
@@ -38,9 +42,13 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_MAX_MEMORY",
     "DEFAULT_MAX_SECONDS",
+    "ENGINE_POLICY",
     "PYTHON_SEARCH_CELLS",
+    "EngineRule",
     "ValueOracle",
     "best_moves",
+    "choose_engine",
+    "engine_name",
     "make_engine",
     "move_values",
     "principal_variation",
@@ -65,12 +73,18 @@ and loading the compiled kernel would cost more than the search."""
 
 
 def make_engine(game: Game, budget: Budget | None = None, *, prefer_fast: bool | None = None) -> ValueOracle:
-    """The best exact solver for ``game``: the numba kernel where it takes the game, else the
-    Python :class:`~noughts.exact.search.Searcher`. ``prefer_fast`` forces the choice; by
-    default the kernel serves boards of more than :data:`PYTHON_SEARCH_CELLS` cells. A game that
-    need not end is solved whole by retrograde analysis on the first question
+    """The best exact solver for ``game``: for Notakto on more than
+    :data:`~noughts.exact.quotient.SEARCH_BOARDS` boards the board's misère quotient
+    (:class:`~noughts.exact.quotient.QuotientEngine`: outcomes and winning moves, distances
+    unknown), else the numba kernel where it takes the game, else the Python
+    :class:`~noughts.exact.search.Searcher`. ``prefer_fast`` forces the choice between the two
+    searches; by default the kernel serves boards of more than :data:`PYTHON_SEARCH_CELLS` cells.
+    A game that need not end is solved whole by retrograde analysis on the first question
     (:class:`~noughts.exact.retro.RetroOracle`).
     """
+    quotient = quotient_engine(game)
+    if quotient is not None:
+        return quotient
     if not game.properties.bounded:
         from noughts.exact.retro import RetroOracle
 
@@ -126,11 +140,15 @@ def principal_variation(
     """The line both sides play from ``position`` when each plays the first best move in
     ``legal_moves()`` order, to the end of the game. Its length is the value's ``plies``.
 
+    Where the distance is unknown (``value.plies is None``) the line is one in which each move
+    keeps the outcome: the winner's first winning move, the loser's first legal move.
     In a game that need not end, a drawn line never ends: it follows the first move that keeps
     the draw and stops when a position comes back (the line then repeats).
     """
     if value is None:
         value = oracle.value(position)
+    if value.plies is None:
+        return _outcome_line(oracle, position, value)
     line: list[Move] = []
     if value.outcome is Outcome.DRAW and not position.game.properties.bounded:
         seen = {position}
@@ -144,7 +162,10 @@ def principal_variation(
                 break
             seen.add(position)
         return tuple(line)
+    if value.plies is None:
+        raise ValueError("a principal variation needs the value's distance (the proof engine gives none)")
     while not position.is_terminal():
+        assert value.plies is not None
         target = Value(value.outcome, value.plies - 1, value.score)
         for move in position.legal_moves():
             child = position.play(move)
@@ -157,6 +178,30 @@ def principal_variation(
     return tuple(line)
 
 
+def _outcome_line(oracle: ValueOracle, position: Position, value: Value) -> tuple[Move, ...]:
+    line: list[Move] = []
+    while not position.is_terminal():
+        for move in position.legal_moves():
+            child = position.play(move)
+            child_value = oracle.value(child)
+            if child_value.outcome is value.outcome:
+                line.append(move)
+                position, value = child, child_value
+                break
+        else:
+            raise AssertionError(f"no move of {position.text()!r} keeps its outcome {value.outcome}")
+    return tuple(line)
+
+
+def engine_name(oracle: object) -> str:
+    """What answered: ``python`` (the Python alpha-beta), ``alpha-beta`` (the numba kernel),
+    ``table`` (a solved table), ``quotient`` (a misère quotient), ``retro`` (retrograde analysis
+    of a game that need not end) or ``proof`` (the proof engine), from the engine's ``engine``
+    attribute.
+    """
+    return str(getattr(oracle, "engine", "python"))
+
+
 def solve(
     game: Game | str,
     position: Position | str | None = None,
@@ -166,55 +211,368 @@ def solve(
     max_cpu_seconds: float | None = None,
     table: Any = None,
     progress: bool = False,
+    engine: str = "auto",
+    value_only: bool = False,
+    certificate: str | Path | None = None,
+    anytime: bool = False,
+    on_value: Callable[[Value], None] | None = None,
+    on_move: Callable[[MoveValue, int, int], None] | None = None,
 ) -> SolveResult:
     """Solve ``position`` (the start by default; a position or its text) of ``game`` (a game or
-    a spec) exactly.
+    a spec) exactly: value first, then every legal move's value, then the principal variation.
 
-    Returns the position's value, every legal move's value (the value of the position it leads
-    to, best first for the side to move) and the principal variation. ``max_seconds`` and
-    ``max_memory`` (bytes; None for no limit) and ``max_cpu_seconds`` (CPU time of this process)
-    bound the work: over budget, ``LimitExceeded``
-    says how far it got. With ``table`` (a :class:`~noughts.exact.table.SolvedTable` of this
-    game) the answer is looked up instead of searched. With ``progress``, work longer than a
-    second shows a progress bar on stderr.
+    ``engine`` picks the engine (``alpha-beta``: the numba kernel, ``python``: the Python
+    alpha-beta, ``proof``: the proof engine); ``auto`` follows :data:`ENGINE_POLICY`, and
+    ``table`` (a :class:`~noughts.exact.table.SolvedTable` of this game) answers by look-up.
+    The result names the engine that answered the position's value. The proof engine proves
+    who wins, not in how many plies (its values' ``plies`` are None, it gives no principal
+    variation). ``value_only`` stops after the position's value. ``certificate`` (a path) has
+    the proof engine prove the value and write a certificate of it (:mod:`noughts.exact.strategy`;
+    ``noughts solve check`` verifies it).
+
+    ``max_seconds``, ``max_cpu_seconds`` and ``max_memory`` (bytes; None for no limit) bound
+    the work. Over budget, ``LimitExceeded`` says how far it got, unless ``anytime`` is set and
+    the value was proved: the result then has ``complete=False`` and the moves proved so far.
+    ``on_value`` is called with the value as soon as it is proved, ``on_move`` with each move's
+    value (its index and the number of moves) as soon as that is. With ``progress``, work longer
+    than a second shows a progress bar on stderr.
     """
     game = _as_game(game)
     position = _as_position(game, position)
     started = time.perf_counter()
+    budget = Budget(max_seconds=max_seconds, max_memory=max_memory, max_cpu_seconds=max_cpu_seconds)
+    if engine not in ("auto", *ENGINE_NAMES[:-1]):
+        raise NoughtsError(f"unknown engine {engine!r}: choose auto, {', '.join(ENGINE_NAMES[:-1])}")
+    if certificate is not None and (engine not in ("auto", "proof") or not proof_supports(game)):
+        raise NoughtsError(
+            f"certificates come from the proof engine, which takes claim games; not {game} with {engine}"
+        )
     if table is not None:
         if getattr(table, "game", None) != game:
             raise NoughtsError(f"the table is one of {getattr(table, 'game', '?')}, not of {game}")
-        oracle: ValueOracle = table
-        budget = None
+        rules: tuple[EngineRule, ...] = (EngineRule("table", "a solved table", lambda g, p: True),)
+    elif certificate is not None or engine == "proof":
+        if not proof_supports(game):
+            raise NoughtsError(f"the proof engine takes claim games, not {game}")
+        rules = tuple(r for r in ENGINE_POLICY if r.name == "proof")
+    elif engine == "auto":
+        rules = tuple(r for r in ENGINE_POLICY if r.applies(game, position))
     else:
-        budget = Budget(max_seconds=max_seconds, max_memory=max_memory, max_cpu_seconds=max_cpu_seconds)
-        oracle = make_engine(game, budget)
-
+        if engine == "alpha-beta" and not _kernel_supports(game):
+            raise NoughtsError(
+                f"the alpha-beta kernel does not take {game}; choose the python or auto engine"
+            )
+        rules = tuple(EngineRule(r.name, r.where, r.applies) for r in ENGINE_POLICY if r.name == engine)
     if position.is_terminal():
-        value = terminal_value(position)
-        return SolveResult(game, position, value, (), (), 0, time.perf_counter() - started)
+        over = terminal_value(position)
+        if on_value is not None:
+            on_value(over)
+        return SolveResult(game, position, over, (), (), 0, time.perf_counter() - started, engine="rules")
 
+    engines = _Engines(game, budget, position.to_move, rules, table)
     moves = position.legal_moves()
     view = _ProgressView(progress, f"solving {game}", len(moves) + 1)
-    _attach(oracle, view)
-    done = 0
+    engines.attach(view)
+    value: Value | None = None
+    value_engine = ""
+    header: dict[str, Any] | None = None
+    rated: list[MoveValue] = []
+    mover = position.to_move
+    pv: tuple[Move, ...] = ()
     try:
-        rated = []
-        for move in moves:
-            rated.append(MoveValue(move, oracle.value(position.play(move))))
-            done += 1
-            view.advance(_nodes(oracle))
-        mover = position.to_move
-        rated.sort(key=lambda mv: move_key(after_move(mv.value), mover), reverse=True)
-        value = value_of_best(game, rated[0].value)
-        view.describe("the principal variation")
-        pv = principal_variation(oracle, position, value)
+        view.describe("the position's value")
+        value, value_engine = engines.value(position)
+        view.advance(engines.nodes)
+        if on_value is not None:
+            on_value(value)
+        if certificate is not None:
+            view.describe("the certificate")
+            header = _write_certificate(engines.proof_searches(), position, mover, value, certificate, budget)
+        if not value_only:
+            view.describe("the moves")
+            for i, move in enumerate(moves):
+                child = position.play(move)
+                child_value = terminal_value(child) if child.is_terminal() else engines.value(child)[0]
+                mv = MoveValue(move, child_value)
+                rated.append(mv)
+                view.advance(engines.nodes)
+                if on_move is not None:
+                    on_move(mv, i, len(moves))
+            if value.plies is not None and all(mv.value.plies is not None for mv in rated):
+                view.describe("the principal variation")
+                pv = principal_variation(engines.exact(value_engine), position, value)
     except LimitExceeded as e:
-        raise LimitExceeded(f"{e}; {done} of {len(moves)} moves of the position solved") from None
+        if anytime and value is not None:
+            return SolveResult(
+                game,
+                position,
+                value,
+                tuple(_ranked(rated, mover)),
+                (),
+                engines.nodes,
+                time.perf_counter() - started,
+                engine=value_engine,
+                complete=False,
+                moves_total=len(moves),
+                stopped=str(e),
+                certificate=header,
+            )
+        if value is None:
+            what = "the position's value is not proved yet"
+        else:
+            what = f"{len(rated)} of {len(moves)} moves of the position solved"
+        raise LimitExceeded(f"{e}; {what}") from None
     finally:
         view.close()
-        _attach(oracle, None)
-    return SolveResult(game, position, value, tuple(rated), pv, _nodes(oracle), time.perf_counter() - started)
+        engines.attach(None)
+    return SolveResult(
+        game,
+        position,
+        value,
+        tuple(_ranked(rated, mover)),
+        pv,
+        engines.nodes,
+        time.perf_counter() - started,
+        engine=value_engine,
+        moves_total=len(moves),
+        certificate=header,
+    )
+
+
+# -- the engines ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EngineRule:
+    """One row of :data:`ENGINE_POLICY`: the engine ``name`` answers where ``applies`` holds;
+    with a ``trial`` (seconds) it gets only that long on a position before the next row that
+    applies takes it over.
+    """
+
+    name: str
+    where: str
+    applies: Callable[[Game, Position], bool]
+    trial: float | None = None
+
+
+ALPHA_BETA_TRIAL = 0.5
+"""Seconds the alpha-beta kernel gets on a position before the proof engine takes it over.
+The kernel answers every game of ``bench/solve_targets.py`` well within this (and gives exact
+distances); the positions it does not finish in this time are the proof engine's
+(BENCHMARKS.md, "The proof engine")."""
+
+
+def _kernel_supports(game: Game) -> bool:
+    try:
+        from noughts.exact import fast
+    except ImportError:  # the kernels are optional: the Python search solves every game
+        return False
+    return fast.supports(game)
+
+
+def proof_supports(game: Game) -> bool:
+    """Whether the proof engine takes ``game`` (claim games: standard, misère, Maker-Breaker,
+    cumulative).
+    """
+    return game.claim_rule is not None
+
+
+ENGINE_POLICY: tuple[EngineRule, ...] = (
+    EngineRule(
+        "alpha-beta",
+        f"claim games: the alpha-beta kernel, {ALPHA_BETA_TRIAL:g} s a position where the proof engine can follow",
+        lambda g, p: _kernel_supports(g),
+        trial=ALPHA_BETA_TRIAL,
+    ),
+    EngineRule(
+        "proof",
+        "claim games the kernel did not finish: the proof engine (df-pn with threats)",
+        lambda g, p: proof_supports(g) and _kernel_supports(g),
+    ),
+    EngineRule(
+        "python",
+        "every other game: the Python alpha-beta (veto, Notakto, Otrio), retrograde analysis for games that"
+        " need not end",
+        lambda g, p: True,
+    ),
+)
+"""The automatic choice of engine: the rows that apply, in order; a row with a trial hands a
+position it did not finish in time to the next (the Breaker prover adds its row here, before
+``proof``, for the draws it proves)."""
+
+ENGINE_NAMES = ("alpha-beta", "python", "proof", "table")
+"""The engines ``solve`` takes by name (``table`` only with a table); a result may also name
+``retro`` (the ``python`` row on a game that need not end) or ``rules`` (a finished game)."""
+
+
+def choose_engine(game: Game, position: Position | None = None) -> str:
+    """The first engine :data:`ENGINE_POLICY` tries on ``position`` (default: the start)."""
+    if position is None:
+        position = game.start()
+    for rule in ENGINE_POLICY:
+        if rule.applies(game, position):
+            return rule.name
+    raise AssertionError("the last rule of the policy applies to every game")
+
+
+class _Engines:
+    """The engines of one solve, made when first needed, tried in the policy's order."""
+
+    def __init__(self, game: Game, budget: Budget, viewer: Player, rules: tuple[EngineRule, ...], table: Any):
+        self.game = game
+        self.budget = budget
+        self.viewer = viewer
+        self.rules = rules
+        self.table = table
+        self._made: dict[str, Any] = {}
+        self._view: _ProgressView | None = None
+
+    @property
+    def nodes(self) -> int:
+        return sum(_nodes(e) for e in self._made.values())
+
+    def attach(self, view: _ProgressView | None) -> None:
+        self._view = view
+        for engine in self._made.values():
+            _attach(engine, view)
+
+    def _engine(self, name: str) -> Any:
+        made = self._made.get(name)
+        if made is None:
+            if name == "table":
+                made = self.table
+            elif name == "python":
+                made = make_engine(self.game, self.budget, prefer_fast=False)
+            elif name == "alpha-beta":
+                made = make_engine(self.game, self.budget)
+            else:
+                from noughts.exact.proof import ValueSearches
+
+                made = ValueSearches(self.game, self.budget)
+            self._made[name] = made
+            _attach(made, self._view)
+        return made
+
+    def exact(self, name: str) -> ValueOracle:
+        """The engine ``name`` as an oracle of exact values (distances included)."""
+        if name == "retro":  # the python row on a game that need not end
+            name = "python"
+        engine: ValueOracle = self._engine(
+            "alpha-beta" if name == "python" and "alpha-beta" in self._made else name
+        )
+        if hasattr(engine, "budget"):
+            engine.budget = self.budget
+        return engine
+
+    def proof_searches(self) -> Any:
+        return self._engine("proof")
+
+    def value(self, position: Position) -> tuple[Value, str]:
+        """The value of ``position`` and the engine that found it."""
+        for i, rule in enumerate(self.rules):
+            engine = self._engine(rule.name)
+            if rule.name == "proof":
+                return _proof_value(engine, position, self.viewer), rule.name
+            last = i == len(self.rules) - 1
+            if rule.trial is None or last or not hasattr(engine, "budget"):
+                if hasattr(engine, "budget"):
+                    engine.budget = self.budget
+                return engine.value(position), _engine_name(rule.name, engine)
+            left = self.budget.remaining()
+            engine.budget = Budget(
+                max_seconds=rule.trial if left is None else min(rule.trial, left),
+                max_memory=self.budget.max_memory,
+            )
+            try:
+                return engine.value(position), _engine_name(rule.name, engine)
+            except LimitExceeded:
+                self.budget.check(0, "")  # the whole budget, if that is what ran out
+            finally:
+                engine.budget = self.budget
+        raise AssertionError("the last engine of the policy answers")
+
+
+def _engine_name(name: str, engine: Any) -> str:
+    """The name of what answered for the policy's row ``name`` (the python row may have made a
+    quotient or retrograde engine).
+    """
+    return str(getattr(engine, "engine", name))
+
+
+def _ranked(rated: list[MoveValue], mover: Player) -> list[MoveValue]:
+    """Moves best first for ``mover`` (ties in ``legal_moves()`` order): by
+    :func:`~noughts.exact.reference.move_key` where every distance is known, else by outcome
+    (and score) alone (the proof engine gives no distances).
+    """
+    if all(mv.value.plies is not None for mv in rated):
+        return sorted(rated, key=lambda mv: move_key(after_move(mv.value), mover), reverse=True)
+
+    def rank(mv: MoveValue) -> tuple[int, int]:
+        v = mv.value
+        if v.score is not None:
+            return (0, v.score if mover is Player.FIRST else -v.score)
+        if v.outcome is Outcome.DRAW:
+            return (0, 0)
+        return (1 if v.outcome.winner is mover else -1, 0)
+
+    return sorted(rated, key=rank, reverse=True)
+
+
+def _proof_value(searches: Any, position: Position, viewer: Player) -> Value:
+    """A position's value by the proof engine, asked from ``viewer``'s side (so the position
+    and its children share tables).
+    """
+    game = position.game
+    if game.properties.is_scored:
+        return searches.value(position)  # type: ignore[no-any-return]
+    from noughts.exact.proof import DRAW, WIN
+
+    if searches.proves(position, viewer, WIN):
+        return Value(Outcome.win_for(viewer), None)
+    if game.properties.has_draws and searches.proves(position, viewer, DRAW):
+        return Value(Outcome.DRAW, None)
+    return Value(Outcome.win_for(viewer.other), None)
+
+
+def _write_certificate(
+    searches: Any, position: Position, viewer: Player, value: Value, path: str | Path, budget: Budget
+) -> dict[str, Any]:
+    """The certificate of ``value`` from the searches that proved it (see :mod:`noughts.exact.strategy`)."""
+    from noughts.exact.proof import DRAW, WIN
+    from noughts.exact.strategy import extract_strategy, write_strategies
+
+    game = position.game
+    if game.properties.is_scored:
+        s = value.score
+        assert s is not None
+        parts = [
+            searches.search(Player.FIRST, s),  # first reaches s: its strategy
+            searches.search(Player.FIRST, s + 1),  # first does not reach s + 1: second's strategy
+        ]
+        claim_value: Any = {"score": s}
+    elif value.outcome is Outcome.DRAW:
+        parts = [searches.search(viewer, DRAW), searches.search(viewer, WIN)]
+        claim_value = "draw"
+    elif value.outcome.winner is viewer:
+        parts = [searches.search(viewer, WIN)]
+        claim_value = value.outcome.value
+    else:
+        parts = (
+            [searches.search(viewer, DRAW)] if game.properties.has_draws else [searches.search(viewer, WIN)]
+        )
+        claim_value = value.outcome.value
+    strategies = [extract_strategy(search, search.prove(position), budget) for search in parts]
+    strategies.sort(key=lambda st: int(st.player))
+    from noughts.core.certificates import certificate_paths
+
+    header = write_strategies(path, strategies, claim_value, {"engine": "proof"})
+    json_path, npz_path = certificate_paths(path)
+    return {
+        "file": str(json_path),
+        "arrays": str(npz_path),
+        "sha256": header["sha256"],
+        "stored_moves": header["stored_moves"],
+    }
 
 
 # -- helpers ------------------------------------------------------------------------------------------

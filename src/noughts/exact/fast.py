@@ -130,6 +130,9 @@ class FastSolver:
     (at least the board needs), on any board (the tests hold it to the reference that way).
     """
 
+    engine = "alpha-beta"
+    """The engine's name in solve results (:func:`noughts.exact.api.engine_name`)."""
+
     def __init__(
         self,
         game: Game,

@@ -59,18 +59,19 @@ def terminal_value(position: Position) -> Value:
 
 def after_move(child: Value) -> Value:
     """The value of a move as its mover sees it: the value of the position it leads to, one
-    ply further away.
+    ply further away (an unknown distance stays unknown).
     """
-    return Value(child.outcome, child.plies + 1, child.score)
+    return Value(child.outcome, None if child.plies is None else child.plies + 1, child.score)
 
 
 def move_key(value: Value, mover: Player) -> tuple[int, int]:
     """How good a move worth ``value`` (:func:`after_move`) is for ``mover``: larger is better.
 
     The worth (:func:`noughts.exact.result.to_int`, which ranks faster wins and slower losses
-    first), then the length of the line (longest first).
+    first), then the length of the line (longest first; an unknown length counts as -1, so
+    moves of unknown distance tie and keep their order).
     """
-    return (to_int(value, mover), value.plies)
+    return (to_int(value, mover), -1 if value.plies is None else value.plies)
 
 
 def reference_values(game: Game, start: Position | None = None) -> dict[Position, Value]:

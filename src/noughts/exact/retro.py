@@ -817,6 +817,8 @@ class RetroOracle:
     question). The engine :func:`noughts.exact.api.make_engine` gives for such games.
     """
 
+    engine = "retro"
+
     def __init__(self, game: Game, budget: Budget | None = None, table: RetroTable | None = None):
         if table is None and not _has_codes(game):
             raise NoughtsError(

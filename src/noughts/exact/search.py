@@ -93,6 +93,9 @@ class Searcher:
     'x wins in 1'
     """
 
+    engine = "python"
+    """The engine's name in solve results (:func:`noughts.exact.api.engine_name`)."""
+
     def __init__(self, game: Game, budget: Budget | None = None):
         require_bounded(game, "alpha-beta search")
         self.game = game

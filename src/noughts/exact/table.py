@@ -47,7 +47,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 from noughts.core import Game, NoughtsError, Outcome, Position, require_bounded
 from noughts.core import game as make_game
@@ -107,6 +106,9 @@ class SolvedTable:
     """The exact value of every position reachable from the start of ``game``, one entry per
     symmetry class. Build one with :func:`build_table`, or :meth:`load` a saved one.
     """
+
+    engine = "table"
+    """The engine's name in solve results (:func:`noughts.exact.api.engine_name`)."""
 
     nodes = 0  # a lookup searches nothing (for :func:`noughts.exact.solve`)
 
@@ -433,34 +435,14 @@ _ARRAY_ENTRY_BYTES = 64
 each ply's classes, and the children of one ply at a time (counted separately)."""
 
 
-@njit(cache=True)
-def _find(s0: np.ndarray, s1: np.ndarray, q0: np.ndarray, q1: np.ndarray) -> np.ndarray:
-    """For each query ``(q0[i], q1[i])`` its row in the sorted, distinct ``(s0, s1)``; -1 if
-    absent (which a correct DAG never gives).
-    """
-    out = np.empty(q0.size, dtype=np.int64)
-    n = s0.size
-    for i in range(q0.size):
-        a = q0[i]
-        b = q1[i]
-        lo = 0
-        hi = n
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if s0[mid] < a or (s0[mid] == a and s1[mid] < b):
-                lo = mid + 1
-            else:
-                hi = mid
-        out[i] = lo if lo < n and s0[lo] == a and s1[lo] == b else -1
-    return out
-
-
 def _build_claim_table(game: Game, budget: Budget | None) -> SolvedTable:
     """The retrograde pass (see the module docstring). Values are integers from the first
     player's point of view (a first-player win in n plies ``WIN - n``, scored rules: the final
     score difference), and each class's ``plies`` is the longest line of best moves among those
     of equal value (the tie-break of :func:`build_table_reference`).
     """
+    from noughts.exact._table_kernels import find_rows  # numba loads only when a table is built
+
     if budget is None:
         budget = Budget(max_seconds=None, max_memory=None)
     dag = kernels.ClaimDag(game)
@@ -490,7 +472,7 @@ def _build_claim_table(game: Game, budget: Budget | None) -> SolvedTable:
             nxt = levels[ply + 1]
             ch = dag.children(level.b0[live], level.b1[live], ply, range(dag.n), level.aux_of(live))
             k0, k1 = dag.canonical(ch.b0, ch.b1)
-            row = _find(nxt.b0, nxt.b1, k0, k1)
+            row = find_rows(nxt.b0, nxt.b1, k0, k1)
             if (row < 0).any():
                 raise AssertionError(f"{game}: a child of ply {ply} is missing from ply {ply + 1}")
             child = values[ply + 1][row]

@@ -233,8 +233,8 @@ def _verdict(value: Value, mover: Player) -> str:
 def evaluation_json(result: SolveResult) -> dict[str, Any]:
     """The solver's answer as the page shows it: the position's value for the side to move, and
     per legal move its slot key, ``verdict`` (``win``, ``draw`` or ``loss`` for the mover) and
-    ``plies`` (to the end of the game, the move included; None for a draw in a game that need not
-    end), best first.
+    ``plies`` (to the end of the game, the move included; null for a draw in a game that need not
+    end, and where the engine knows only the outcome, and then ``distances`` is false), best first.
     """
     game, position = result.game, result.position
     mover = position.to_move
@@ -250,7 +250,8 @@ def evaluation_json(result: SolveResult) -> dict[str, Any]:
                 "verdict": _verdict(mv.value, mover),
                 # a draw in a game that need not end has no length
                 "plies": None
-                if mv.value.outcome is Outcome.DRAW and not game.properties.bounded
+                if mv.value.plies is None
+                or (mv.value.outcome is Outcome.DRAW and not game.properties.bounded)
                 else mv.value.plies + 1,
                 "score": mv.value.score,
                 "describe": mv.value.describe(game),
@@ -261,4 +262,6 @@ def evaluation_json(result: SolveResult) -> dict[str, Any]:
         "describe": result.value.describe(game),
         "moves": moves,
         "best": best,
+        "distances": result.value.plies is not None,
+        "engine": result.engine,
     }

@@ -93,7 +93,7 @@ class Worker:
 
     def analyse(self, game: str, position: str | None, seconds: float) -> dict[str, Any]:
         """Solve a position within ``seconds`` (see :func:`noughts.web.app` ``/api/analyse``)."""
-        from noughts.exact.api import move_values, principal_variation, value_of_best
+        from noughts.exact.api import engine_name, move_values, principal_variation, value_of_best
         from noughts.exact.reference import terminal_value
         from noughts.exact.result import SolveResult
         from noughts.web.boards import evaluation_json
@@ -120,7 +120,8 @@ class Worker:
             finally:
                 engine.budget = saved
             nodes = int(getattr(engine, "nodes", 0)) - before
-            result = SolveResult(g, p, value, tuple(rated), pv, nodes, time.perf_counter() - started)
+            elapsed = time.perf_counter() - started
+            result = SolveResult(g, p, value, tuple(rated), pv, nodes, elapsed, engine_name(engine))
         return {"solved": True, "solve": result.to_json(), "evaluation": evaluation_json(result)}
 
     def count(self, game: str, seconds: float) -> dict[str, Any]:

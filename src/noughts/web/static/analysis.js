@@ -225,7 +225,7 @@ export function setupAnalysis(ctx) {
     $("an-pv").textContent = sv.pv.join(" ") || "(the game is over)";
     $("an-moves").replaceChildren(
       el("tr", {}, el("th", { text: "move" }), el("th", { text: "for the mover" }), el("th", { text: "plies" }), el("th", { text: "result" })),
-      ...ev.moves.map((m) => el("tr", {}, el("td", { text: m.move }), el("td", { class: "t-" + m.verdict, text: m.verdict }), el("td", { text: m.plies }), el("td", { text: m.describe }))),
+      ...ev.moves.map((m) => el("tr", {}, el("td", { text: m.move }), el("td", { class: "t-" + m.verdict, text: m.verdict }), el("td", { text: m.plies === null ? "?" : m.plies }), el("td", { text: m.describe }))),
     );
     $("an-cost").textContent = `${sv.nodes.toLocaleString()} positions searched in ${sv.seconds.toFixed(3)} s`;
   }

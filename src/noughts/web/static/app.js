@@ -71,12 +71,13 @@ const VERDICT_LETTER = { win: "W", draw: "D", loss: "L" };
 function valueLabel(m) {
   if (m.label !== undefined) return m.label;
   if (m.verdict === "draw") return m.score !== null && m.score !== undefined ? `D${m.score >= 0 ? "+" : ""}${m.score}` : "D";
-  return VERDICT_LETTER[m.verdict] + m.plies;
+  return VERDICT_LETTER[m.verdict] + (m.plies === null ? "" : m.plies);  // null: distance unknown
 }
 
 function valueTitle(m) {
   if (m.label !== undefined) return `${m.move}: estimated ${m.label}`;
   if (m.verdict === "draw") return `${m.move}: draw`;
+  if (m.plies === null) return `${m.move}: ${m.verdict === "win" ? "win" : "loss"} (distance unknown)`;
   return `${m.move}: ${m.verdict === "win" ? "win" : "loss"} in ${m.plies} ${m.plies === 1 ? "ply" : "plies"}`;
 }
 
@@ -525,7 +526,8 @@ class GameController {
     if (this.state !== s) return;
     if (analysis && analysis.solved) {
       this.evaluation = analysis.evaluation;
-      $("play-eval-note").textContent = `With perfect play: ${analysis.evaluation.describe}. W5 = win in 5 plies, D = draw, L6 = loss in 6 (for ${s.to_move}).`;
+      const legend = analysis.evaluation.distances === false ? "W = win, L = loss (distances unknown: the misère quotient decides, not a search)" : "W5 = win in 5 plies, D = draw, L6 = loss in 6";
+      $("play-eval-note").textContent = `With perfect play: ${analysis.evaluation.describe}. ${legend} (for ${s.to_move}).`;
       this.render();
     } else if (analysis && common.agents.some((a) => a.spec.startsWith("minimax"))) {
       // not solved within the budget: the minimax agent's own estimate instead

@@ -1,0 +1,254 @@
+"""Strategy certificates from the proof engine's proofs.
+
+A proof that the attacker reaches its goal is a strategy for it; a disproof is a strategy for
+the defender (it keeps the attacker from the goal: a win's disproof is the defender's strategy
+to at least draw). :func:`extract_strategy` writes that strategy down by playing out every
+game it allows from the proof engine's table (:func:`noughts.exact._strategy_kernels.extract`;
+positions the table no longer answers are proved again), and :func:`write_strategies` puts one
+or two strategies into a certificate (:mod:`noughts.core.certificates` has the file format,
+:mod:`noughts.exact.strategy_check` the checker and the claim's fields): a win needs the
+winner's strategy, a draw both players' strategies to at least draw.
+
+The certificate stores the player's move only where the checker cannot find it itself (a claim
+that completes a line, the block of the opponent's only threat), and each position once under
+the board's symmetries.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from noughts.core import Game, LimitExceeded, NoughtsError, Player, Position
+from noughts.core.budget import Budget
+from noughts.core.certificates import write_certificate
+from noughts.core.errors import SpecError
+from noughts.core.text import format_grid
+from noughts.exact.proof import WIN, Proof, ProofSearch
+
+__all__ = ["MAX_GROUP", "Strategy", "extract_strategy", "write_strategies"]
+
+MAX_GROUP = 4096
+"""Boards with a larger symmetry group are certified without symmetry."""
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """One player's strategy from ``position``, reaching ``goal`` (:data:`noughts.exact.proof.WIN`,
+    ``DRAW``, or a score under cumulative rules): ``words`` (one row per recorded position: the
+    first player's cells then the second's, as uint64 words) and ``moves`` (the player's move
+    there). ``positions`` counts the positions played out, ``proofs`` those proved again.
+    """
+
+    position: Position
+    player: Player
+    goal: int
+    words: np.ndarray
+    moves: np.ndarray
+    positions: int
+    proofs: int
+    seconds: float
+
+
+def extract_strategy(
+    search: ProofSearch,
+    proof: Proof,
+    budget: Budget | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Strategy:
+    """The strategy ``proof`` (a result of ``search.prove``) stands for: the attacker's if it
+    proved the goal, the defender's if it disproved it.
+    """
+    from noughts.exact import _strategy_kernels as X
+    from noughts.exact import _tss_kernels as T
+
+    started = time.perf_counter()
+    game = search.game
+    position = proof.position
+    player = search.attacker if proof.proved else search.attacker.other
+    goal = search.goal if proof.proved else 1 - search.goal
+    board = game.board
+    cells = board.num_cells
+    w = max(1, (cells + 63) // 64)
+    tables = board.tables
+    own = np.full(cells, -1, dtype=np.int8)
+    for p in (Player.FIRST, Player.SECOND):
+        for c in board.cells_in(position.owned(p)):
+            own[c] = int(p)
+    cnt = np.zeros((tables.num_lines, 2), dtype=np.int32)
+    on_lines = own[tables.line_cells]
+    cnt[:, 0] = (on_lines == 0).sum(axis=1)
+    cnt[:, 1] = (on_lines == 1).sum(axis=1)
+    depth = cells + 2
+    path = np.zeros(depth, dtype=np.int64)
+    iters = np.zeros(depth, dtype=np.int64)
+    seen = np.zeros((1 << 12, 2 * w), dtype=np.uint64)
+    used = np.zeros(1 << 12, dtype=np.uint8)
+    words = np.zeros((1 << 12, 2 * w), dtype=np.uint64)
+    moves = np.zeros(1 << 12, dtype=np.int32)
+    view = search.kernel_view()
+    tss_depth = view.tss_depth
+    tss = T.workspace(cells, max(1, tss_depth))
+    state = np.zeros(X.NUM_X, dtype=np.int64)
+    state[X.X_MODE] = X.ENTER
+    state[X.X_HINT] = -1
+    proofs = 0
+    first_mark = game.marks(game.start().play(game.start().legal_moves()[0]))[0]
+    marks = (first_mark, "o" if first_mark == "x" else "x")
+    slice_nodes = 1 << 14
+    if position.is_terminal():
+        return Strategy(position, player, goal, words[:0], moves[:0], 0, 0, 0.0)
+    extract: Any = X.extract  # a numba dispatcher: its signature is the kernel's
+    while True:
+        view = search.kernel_view()  # the table may have grown
+        status = extract(
+            view.params,
+            int(player),
+            goal,
+            tables.line_cells,
+            tables.through,
+            tables.nthrough,
+            view.perms,
+            view.inverse,
+            *view.table,
+            view.table_mask,
+            own,
+            cnt,
+            int(position.to_move),
+            path,
+            iters,
+            seen,
+            used,
+            words,
+            moves,
+            *tss,
+            tss_depth,
+            view.tss_nodes,
+            state,
+            slice_nodes,
+        )
+        if status == X.DONE:
+            break
+        if status == X.GROW_SEEN:
+            bigger = np.zeros((2 * len(seen), 2 * w), dtype=np.uint64)
+            bigger_used = np.zeros(2 * len(seen), dtype=np.uint8)
+            X.rehash(seen, used, bigger, bigger_used)
+            seen, used = bigger, bigger_used
+            continue
+        if status == X.GROW_RECORDS:
+            words = np.concatenate([words, np.zeros_like(words)])
+            moves = np.concatenate([moves, np.zeros_like(moves)])
+            continue
+        if status == X.BAD:
+            raise NoughtsError(
+                f"the proof of {game} does not hold up as a strategy (reason {int(state[X.X_REASON])}): "
+                "this is a bug in the proof engine"
+            )
+        if status == X.NEED_PROOF:
+            here = _position_of(game, own, marks)
+            again = search.prove(here)
+            proofs += 1
+            if again.proved != (player is search.attacker):
+                raise NoughtsError(f"the proof engine contradicts itself at {here.text()}: this is a bug")
+            hint = again.move
+            if hint is None:
+                # settled by a bound of the open lines: any move keeps it
+                hint = here.legal_moves()[0]
+            state[X.X_HINT] = int(hint)  # type: ignore[arg-type]
+            continue
+        if progress is not None:
+            progress(int(state[X.X_NODES]))
+        if budget is not None:
+            budget.check(
+                search.memory() + words.nbytes + seen.nbytes,
+                f"{int(state[X.X_NODES]):,} positions of the strategy written out",
+            )
+    n = int(state[X.X_RECORDS])
+    return Strategy(
+        position,
+        player,
+        goal,
+        words[:n].copy(),
+        moves[:n].copy(),
+        int(state[X.X_NODES]),
+        proofs,
+        time.perf_counter() - started,
+    )
+
+
+def _position_of(game: Game, own: np.ndarray, marks: tuple[str, str]) -> Position:
+    chars = ["." if o < 0 else marks[o] for o in own]
+    return game.parse(format_grid(game.board, chars))
+
+
+def certificate_group(game: Game) -> np.ndarray | None:
+    """The symmetries that key the certificate's positions: the board's whole group (as the
+    checker computes it), or None (no symmetry) where it is larger than :data:`MAX_GROUP`.
+    """
+    board = game.board
+    if board.symmetry_count > MAX_GROUP:
+        return None
+    try:
+        return np.array(board.symmetries, dtype=np.int64)
+    except (LimitExceeded, SpecError):
+        return None
+
+
+def _claim_part(game: Game, strategy: Strategy) -> dict[str, Any]:
+    who = "first" if strategy.player is Player.FIRST else "second"
+    if game.properties.is_scored:
+        return {"player": who, "score": strategy.goal}
+    # without draws (Maker-Breaker) not losing is winning
+    wins = strategy.goal >= WIN or not game.properties.has_draws
+    return {"player": who, "goal": "win" if wins else "draw"}
+
+
+def write_strategies(
+    path: Path | str,
+    strategies: list[Strategy],
+    value: Any = None,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Write a certificate holding ``strategies`` (one or two, of the same position) and the
+    ``value`` they prove together (see :mod:`noughts.exact.strategy_check`); returns its header.
+    """
+    from noughts.exact import _strategy_kernels as X
+
+    if not 1 <= len(strategies) <= 2:
+        raise ValueError("a certificate holds one or two strategies")
+    position = strategies[0].position
+    game = position.game
+    group = certificate_group(game)
+    perms = group if group is not None else np.arange(game.board.num_cells, dtype=np.int64)[None, :]
+    arrays: dict[str, np.ndarray] = {}
+    stored = []
+    for i, strategy in enumerate(strategies):
+        keys = np.zeros_like(strategy.words)
+        out = np.zeros(len(strategy.moves), dtype=np.int64)
+        X.canonical_records(strategy.words, strategy.moves.astype(np.int64), perms, keys, out)
+        # one row per position (the first found), sorted by the words in order
+        order = np.lexsort(keys.T[::-1]) if len(keys) else np.zeros(0, dtype=np.int64)
+        keys, out = keys[order], out[order]
+        if len(keys):
+            fresh = np.ones(len(keys), dtype=bool)
+            fresh[1:] = (keys[1:] != keys[:-1]).any(axis=1)
+            keys, out = keys[fresh], out[fresh]
+        dtype = np.uint8 if game.board.num_cells <= 256 else np.uint16
+        arrays[f"keys{i}"] = np.ascontiguousarray(keys, dtype=np.uint64)
+        arrays[f"moves{i}"] = out.astype(dtype)
+        stored.append(len(keys))
+    claim: dict[str, Any] = {"strategies": [_claim_part(game, s) for s in strategies]}
+    if value is not None:
+        claim["value"] = value
+    header_extra = {
+        "symmetry": "board" if group is not None else "none",
+        "stored_moves": stored,
+        "positions_played_out": [s.positions for s in strategies],
+        **(extra or {}),
+    }
+    return write_certificate(path, "strategy", str(game), position.text(), claim, arrays, header_extra)

@@ -1,0 +1,775 @@
+"""The checker of strategy certificates, written to trust nothing of the search it checks.
+
+A ``"strategy"`` certificate (:mod:`noughts.core.certificates` has the file format) claims that
+a *player* reaches a *goal* from a position whatever the opponent does, and holds the player's
+move at each position its strategy reaches:
+
+* header ``claim``: ``{"strategies": [S0, S1], "value": V}`` with one or two strategies, each
+  ``{"player": "first"|"second", "goal": "win"|"draw"}`` (``"draw"``: at least a draw), or
+  under cumulative rules ``{"player": ..., "score": t}`` (the player's completed lines minus
+  the opponent's, at the end, at least t); ``value`` (optional) is what they prove together:
+  ``"first"`` or ``"second"`` (that player's win), ``"draw"`` (both at least draw), or
+  ``{"score": s}`` (the first player ends s lines ahead: first at least s, second at least
+  -s); ``symmetry``: ``"board"`` (positions are keyed by their least image under the board's
+  symmetry group) or ``"none"``;
+* arrays ``keys0``, ``moves0`` (and ``keys1``, ``moves1``) for each strategy: ``keys`` is
+  uint64, one row of ``2W`` words per position (the least image of the first player's cells,
+  then of the second's, ``W`` words each, cell c at bit c % 64 of word c // 64; "least"
+  compares the words in order; rows sorted that way, no repeats); ``moves`` the player's move
+  at that position, a cell of the least image.
+
+**What is checked.** From the position, every game the strategy allows is played out: at the
+player's turn its move (at a position where it completes a line and wins at once no move is
+stored, and where the opponent threatens to complete a line in exactly one cell the player
+blocks it: the checker plays these itself), at the opponent's turn every empty cell. Each game
+must end reaching the goal. A position met again (or a symmetric image of one) is not checked
+twice. The first failure is named: the moves leading to it, the position, and what is wrong.
+
+**What it shares with the search: nothing** but the file reader. It reads the spec string
+itself and builds the board from the geometry (cells in row-major order; a line is ``k`` cells
+``c, c+v, ..., c+(k-1)v`` for a direction ``v`` in ``{-1,0,1}^d``; the symmetries are the
+signed permutations of the axes that map the cells onto themselves, each checked to map lines
+onto lines), reads the position's text, and plays the rules (standard, misère, Maker-Breaker,
+cumulative) with its own code.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from noughts.core.certificates import Certificate, CertificateError, CheckReport
+
+__all__ = ["Geometry", "check_strategy", "parse_game"]
+
+MAX_GROUP = 4096
+"""Boards whose symmetry group is larger are keyed without symmetry (``"symmetry": "none"``)."""
+
+# rules
+STANDARD, MISERE, MAKER_BREAKER, CUMULATIVE = 0, 1, 2, 3
+
+# why a check failed
+REASONS = {
+    1: "no move is stored for this position",
+    2: "the stored move is not an empty cell",
+    3: "the player's move ends the game without reaching the goal",
+    4: "the opponent's move ends the game without the player reaching the goal",
+    5: "the opponent threatens to complete two lines at once",
+    6: "the game is over here without the player reaching the goal",
+}
+
+
+# -- the game, read from its spec ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """A board as the checker builds it: grid, cells (coordinates in row-major order), lines."""
+
+    grid: tuple[int, ...]
+    cells: tuple[tuple[int, ...], ...]
+    k: int
+    lines: tuple[tuple[int, ...], ...]
+
+    def symmetries(self) -> list[tuple[int, ...]]:
+        """The signed permutations of the axes that map the cells onto themselves and the lines
+        onto the lines, as cell permutations (identity first, no repeats).
+        """
+        index = {c: i for i, c in enumerate(self.cells)}
+        d = len(self.grid)
+        line_set = {frozenset(line) for line in self.lines}
+        found: list[tuple[int, ...]] = []
+        seen: set[tuple[int, ...]] = set()
+        for order in itertools.permutations(range(d)):
+            if any(self.grid[a] != self.grid[b] for a, b in zip(range(d), order, strict=True)):
+                continue
+            for flips in itertools.product((False, True), repeat=d):
+                perm = []
+                for c in self.cells:
+                    image = tuple(
+                        self.grid[a] - 1 - c[order[a]] if flips[a] else c[order[a]] for a in range(d)
+                    )
+                    if image not in index:
+                        break
+                    perm.append(index[image])
+                else:
+                    p = tuple(perm)
+                    if p in seen:
+                        continue
+                    if all(frozenset(p[c] for c in line) in line_set for line in self.lines):
+                        seen.add(p)
+                        found.append(p)
+        identity = tuple(range(len(self.cells)))
+        found.sort(key=lambda p: p != identity)
+        return found
+
+
+def _geometry(grid: tuple[int, ...], cells: list[tuple[int, ...]], k: int) -> Geometry:
+    cellset = set(cells)
+    index = {c: i for i, c in enumerate(cells)}
+    d = len(grid)
+    lines = []
+    for v in itertools.product((-1, 0, 1), repeat=d):
+        nonzero = [x for x in v if x]
+        if not nonzero or nonzero[0] < 0:
+            continue
+        for c in cells:
+            points = [tuple(c[a] + i * v[a] for a in range(d)) for i in range(k)]
+            if all(p in cellset for p in points):
+                lines.append(tuple(index[p] for p in points))
+    if k == 1:
+        lines = [(i,) for i in range(len(cells))]
+    return Geometry(grid, tuple(cells), k, tuple(lines))
+
+
+_BOARD = re.compile(
+    r'^(?:mnk\((\d+),(\d+),(\d+)\)|hypercube\((\d+),(\d+)(?:,k=(\d+))?\)|shape\("([#./]+)",(\d+)\))$'
+)
+
+
+def parse_board(spec: str) -> Geometry:
+    """The board of a canonical board spec: ``mnk(m,n,k)``, ``hypercube(n,d)``,
+    ``hypercube(n,d,k=K)`` or ``shape("rows",k)``.
+    """
+    m = _BOARD.match(spec)
+    if m is None:
+        raise CertificateError(f"the strategy checker does not know the board {spec!r}")
+    if m.group(1):
+        rows, cols, k = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        if rows * cols > 4096:
+            raise CertificateError(f"{spec} is too large")
+        return _geometry((rows, cols), [(r, c) for r in range(rows) for c in range(cols)], k)
+    if m.group(4):
+        n, d = int(m.group(4)), int(m.group(5))
+        k = int(m.group(6)) if m.group(6) else n
+        if d > 12 or n**d > 4096:
+            raise CertificateError(f"{spec} is too large")
+        return _geometry((n,) * d, list(itertools.product(range(n), repeat=d)), k)
+    rows_text = m.group(7).split("/")
+    if len({len(r) for r in rows_text}) != 1:
+        raise CertificateError(f"{spec}: the shape's rows differ in length")
+    cells: list[tuple[int, ...]] = [
+        (r, c) for r, row in enumerate(rows_text) for c, ch in enumerate(row) if ch == "#"
+    ]
+    return _geometry((len(rows_text), len(rows_text[0])), cells, int(m.group(8)))
+
+
+def parse_game(spec: str) -> tuple[Geometry, int, int]:
+    """``(board, rule, maker)`` of a canonical claim-game spec (``maker``: Maker's player index
+    under Maker-Breaker rules, else 0).
+    """
+    s = spec.replace(" ", "")
+    for name, rule in (("misere", MISERE), ("cumulative", CUMULATIVE), ("maker_breaker", MAKER_BREAKER)):
+        if s.startswith(name + "(") and s.endswith(")"):
+            inner = s[len(name) + 1 : -1]
+            maker = 0
+            if rule == MAKER_BREAKER and inner.endswith(",breaker_first=true"):
+                inner = inner[: -len(",breaker_first=true")]
+                maker = 1
+            return parse_board(inner), rule, maker
+    return parse_board(s), STANDARD, 0
+
+
+def parse_position(board: Geometry, text: str, marks: tuple[str, str]) -> np.ndarray:
+    """The owner of each cell (-1 empty) from a position's text: the grid points in row-major
+    order, ``-`` where the board has no cell, separators ``/`` and ``|`` between rows and layers.
+    """
+    chars = [ch for ch in text.strip().lower() if ch not in "/|"]
+    points = list(itertools.product(*(range(g) for g in board.grid)))
+    if len(chars) != len(points):
+        raise CertificateError(f"the position {text!r} does not fit the board")
+    cellset = {c: i for i, c in enumerate(board.cells)}
+    own = np.full(len(board.cells), -1, dtype=np.int8)
+    for point, ch in zip(points, chars, strict=True):
+        if point not in cellset:
+            if ch != "-":
+                raise CertificateError(f"the position {text!r} has a mark where the board has no cell")
+            continue
+        if ch == marks[0]:
+            own[cellset[point]] = 0
+        elif ch == marks[1]:
+            own[cellset[point]] = 1
+        elif ch != ".":
+            raise CertificateError(f"the position {text!r} has an unknown mark {ch!r}")
+    n0, n1 = int((own == 0).sum()), int((own == 1).sum())
+    if n0 - n1 not in (0, 1):
+        raise CertificateError(f"the position {text!r} cannot be reached: the players alternate")
+    return own
+
+
+# -- the walk --------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _claim_ends(
+    rule: int,
+    maker: int,
+    k: int,
+    cnt: np.ndarray,
+    lines_of: np.ndarray,
+    nlines_of: np.ndarray,
+    c: int,
+    x: int,
+    empty: int,
+) -> int:
+    """After player x claimed cell c (already counted): -1 the game goes on, else the winner
+    (0 or 1), 2 a draw, 3 the end of a cumulative game (the score decides).
+    """
+    if rule == CUMULATIVE:
+        return 3 if empty == 0 else -1
+    if rule == MAKER_BREAKER and x != maker:
+        # Breaker's lines win nothing; Breaker wins once every line holds a Breaker cell
+        for j in range(cnt.shape[0]):
+            if cnt[j, x] == 0:
+                return -1
+        return x
+    for t in range(nlines_of[c]):
+        if cnt[lines_of[c, t], x] == k:
+            if rule == MISERE:
+                return 1 - x
+            return x
+    if rule == MAKER_BREAKER:
+        return -1
+    return 2 if empty == 0 else -1
+
+
+@njit(cache=True)
+def _reached(rule: int, k: int, cnt: np.ndarray, end: int, player: int, goal: int) -> bool:
+    """Whether a game that ended so reaches the player's goal (``goal``: 1 a win, 0 at least a
+    draw; cumulative: the least score difference).
+    """
+    if end == 3:
+        diff = 0
+        for j in range(cnt.shape[0]):
+            if cnt[j, player] == k:
+                diff += 1
+            elif cnt[j, 1 - player] == k:
+                diff -= 1
+        return diff >= goal
+    if end == 2:
+        return goal <= 0
+    return end == player
+
+
+@njit(cache=True)
+def _winning_cells(
+    line_cells: np.ndarray, cnt: np.ndarray, own: np.ndarray, k: int, p: int, out: np.ndarray
+) -> int:
+    """Empty cells (up to two distinct) that complete a line of player p."""
+    n = 0
+    for j in range(line_cells.shape[0]):
+        if cnt[j, p] == k - 1 and cnt[j, 1 - p] == 0:
+            for i in range(k):
+                c = line_cells[j, i]
+                if own[c] < 0:
+                    if n == 0 or out[0] != c:
+                        out[n] = c
+                        n += 1
+                    break
+            if n == 2:
+                return 2
+    return n
+
+
+@njit(cache=True)
+def _find(keys: np.ndarray, key: np.ndarray) -> int:
+    """The row of ``keys`` (sorted) equal to ``key``, or -1."""
+    lo = 0
+    hi = keys.shape[0] - 1
+    nk = keys.shape[1]
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        cmp = 0
+        for q in range(nk):
+            if keys[mid, q] != key[q]:
+                cmp = -1 if keys[mid, q] < key[q] else 1
+                break
+        if cmp == 0:
+            return int(mid)
+        if cmp < 0:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return -1
+
+
+@njit(cache=True)
+def _seen_or_add(table: np.ndarray, used: np.ndarray, key: np.ndarray) -> bool:
+    """Open addressing over ``key``'s words: True if it was there already, else adds it."""
+    cap = table.shape[0]
+    nk = table.shape[1]
+    h = np.uint64(1469598103934665603)
+    for q in range(nk):
+        h = (h ^ key[q]) * np.uint64(1099511628211)
+        h ^= h >> np.uint64(31)
+    i = np.intp(h & np.uint64(cap - 1))
+    while used[i] != 0:
+        same = True
+        for q in range(nk):
+            if table[i, q] != key[q]:
+                same = False
+                break
+        if same:
+            return True
+        i = np.intp((i + 1) & (cap - 1))
+    used[i] = 1
+    for q in range(nk):
+        table[i, q] = key[q]
+    return False
+
+
+@njit(cache=True)
+def _put(
+    own: np.ndarray, cnt: np.ndarray, lines_of: np.ndarray, nlines_of: np.ndarray, c: int, x: int
+) -> None:
+    own[c] = x
+    for t in range(nlines_of[c]):
+        cnt[lines_of[c, t], x] += 1
+
+
+@njit(cache=True)
+def _take(own: np.ndarray, cnt: np.ndarray, lines_of: np.ndarray, nlines_of: np.ndarray, c: int) -> None:
+    x = own[c]
+    own[c] = -1
+    for t in range(nlines_of[c]):
+        cnt[lines_of[c, t], x] -= 1
+
+
+ENTER, RESUME, RETURN = 0, 1, 2
+
+
+@njit(cache=True)
+def walk(
+    rule: int,
+    maker: int,
+    k: int,
+    player: int,
+    goal: int,
+    line_cells: np.ndarray,
+    lines_of: np.ndarray,
+    nlines_of: np.ndarray,
+    perms: np.ndarray,
+    inverse: np.ndarray,
+    own: np.ndarray,
+    keys: np.ndarray,
+    moves: np.ndarray,
+    seen: np.ndarray,
+    used: np.ndarray,
+    path: np.ndarray,
+    result: np.ndarray,
+) -> None:
+    """Play out every game the strategy allows from ``own`` (see the module docstring).
+    ``result`` gets ``[status, positions checked, failure depth, reason, lookups]``: status 1
+    valid, 0 failed (``path[:depth]`` the moves to the failing position, which ``own`` then
+    holds), 2 the memo table is full (call again with a larger one).
+    """
+    cells = own.shape[0]
+    nsym = perms.shape[0]
+    w = (cells + 63) // 64
+    nk = 2 * w
+    nlines = line_cells.shape[0]
+    lines_win_player = rule == STANDARD or (rule == MAKER_BREAKER and player == maker)
+    lines_win_opponent = rule == STANDARD or (rule == MAKER_BREAKER and player != maker)
+    cnt = np.zeros((nlines, 2), dtype=np.int64)
+    empty = 0
+    n0 = 0
+    for c in range(cells):
+        if own[c] < 0:
+            empty += 1
+        elif own[c] == 0:
+            n0 += 1
+    for j in range(nlines):
+        for i in range(k):
+            o = own[line_cells[j, i]]
+            if o >= 0:
+                cnt[j, o] += 1
+    first_mover = 0 if 2 * n0 == cells - empty else 1
+    depth_max = empty + 2
+    img = np.zeros((depth_max, nsym, nk), dtype=np.uint64)
+    for s in range(nsym):
+        for c in range(cells):
+            if own[c] >= 0:
+                pc = perms[s, c]
+                img[0, s, own[c] * w + pc // 64] |= np.uint64(1) << np.uint64(pc % 64)
+    iters = np.zeros(depth_max, dtype=np.int64)  # an opponent's node: the next cell to try
+    key = np.zeros(nk, dtype=np.uint64)
+    two = np.zeros(2, dtype=np.int64)
+    checked = 0
+    lookups = 0
+    d = 0
+    mode = ENTER
+    status = 1
+    reason = 0
+    while True:
+        if mode == RETURN:
+            if d == 0:
+                break
+            d -= 1
+            _take(own, cnt, lines_of, nlines_of, path[d])
+            empty += 1
+            mode = RESUME
+            continue
+        mover = (first_mover + d) & 1
+        if mover == player:
+            if mode == RESUME:
+                mode = RETURN  # its one move is checked
+                continue
+            checked += 1
+            # -- the player's move ----------------------------------------------------------
+            if lines_win_player and _winning_cells(line_cells, cnt, own, k, player, two) > 0:
+                mode = RETURN  # it completes a line now: won
+                continue
+            move = -1
+            if lines_win_opponent:
+                nthreat = _winning_cells(line_cells, cnt, own, k, 1 - player, two)
+                if nthreat >= 2:
+                    status = 0
+                    reason = 5
+                    break
+                if nthreat == 1:
+                    move = two[0]  # the only move that does not lose at once
+            # the position's key (its least image) and the symmetry that gives it
+            best = 0
+            for s in range(nsym):
+                less = s == 0
+                if not less:
+                    for q in range(nk):
+                        if img[d, s, q] != key[q]:
+                            less = img[d, s, q] < key[q]
+                            break
+                if less:
+                    best = s
+                    for q in range(nk):
+                        key[q] = img[d, s, q]
+            if 2 * checked > seen.shape[0]:
+                status = 2
+                break
+            if _seen_or_add(seen, used, key):
+                mode = RETURN  # met before (or a symmetric image of it): checked there
+                continue
+            if move < 0:
+                lookups += 1
+                row = _find(keys, key)
+                if row < 0:
+                    status = 0
+                    reason = 1
+                    break
+                move = inverse[best, moves[row]]
+                if own[move] >= 0:
+                    status = 0
+                    reason = 2
+                    break
+            _put(own, cnt, lines_of, nlines_of, move, mover)
+            empty -= 1
+            path[d] = move
+            end = _claim_ends(rule, maker, k, cnt, lines_of, nlines_of, move, mover, empty)
+            if end >= 0:
+                if not _reached(rule, k, cnt, end, player, goal):
+                    status = 0
+                    reason = 3
+                    d += 1
+                    break
+                _take(own, cnt, lines_of, nlines_of, move)
+                empty += 1
+                mode = RETURN
+                continue
+            for s in range(nsym):
+                pc = perms[s, move]
+                for q in range(nk):
+                    img[d + 1, s, q] = img[d, s, q]
+                img[d + 1, s, mover * w + pc // 64] |= np.uint64(1) << np.uint64(pc % 64)
+            d += 1
+            mode = ENTER
+            continue
+        # -- the opponent's turn: every empty cell in turn ------------------------------------
+        if mode == ENTER:
+            checked += 1
+            iters[d] = 0
+        c = iters[d]
+        while c < cells and own[c] >= 0:
+            c += 1
+        if c >= cells:
+            mode = RETURN
+            continue
+        iters[d] = c + 1
+        _put(own, cnt, lines_of, nlines_of, c, mover)
+        empty -= 1
+        path[d] = c
+        end = _claim_ends(rule, maker, k, cnt, lines_of, nlines_of, c, mover, empty)
+        if end >= 0:
+            if not _reached(rule, k, cnt, end, player, goal):
+                status = 0
+                reason = 4
+                d += 1
+                break
+            _take(own, cnt, lines_of, nlines_of, c)
+            empty += 1
+            mode = RESUME
+            continue
+        for s in range(nsym):
+            pc = perms[s, c]
+            for q in range(nk):
+                img[d + 1, s, q] = img[d, s, q]
+            img[d + 1, s, mover * w + pc // 64] |= np.uint64(1) << np.uint64(pc % 64)
+        d += 1
+        mode = ENTER
+    result[0] = status
+    result[1] = checked
+    result[2] = d
+    result[3] = reason
+    result[4] = lookups
+
+
+# -- the certificate -----------------------------------------------------------------------------
+
+
+def _strategy_claim(part: Any, rule: int) -> tuple[int, int, str]:
+    """``(player, goal, words)`` of one strategy's claim."""
+    if not isinstance(part, dict):
+        raise CertificateError("each strategy's claim is an object")
+    player = {"first": 0, "second": 1}.get(part.get("player"))  # type: ignore[arg-type]
+    if player is None:
+        raise CertificateError("a strategy's claim names no player (first or second)")
+    if rule == CUMULATIVE:
+        score = part.get("score")
+        if not isinstance(score, int) or isinstance(score, bool):
+            raise CertificateError("a cumulative strategy's claim needs an integer 'score'")
+        return player, score, f"the {part['player']} player ends at least {score:+d} lines ahead"
+    goal = {"win": 1, "draw": 0}.get(part.get("goal"))  # type: ignore[arg-type]
+    if goal is None:
+        raise CertificateError("a strategy's goal is 'win' or 'draw'")
+    return player, goal, f"the {part['player']} player {'wins' if goal == 1 else 'at least draws'}"
+
+
+def _value_follows(value: Any, parts: list[tuple[int, int, str]], rule: int) -> bool:
+    """Whether the strategies' goals together prove the stated value."""
+    goals = {player: goal for player, goal, _ in parts}
+    if rule == CUMULATIVE:
+        if not isinstance(value, dict) or not isinstance(value.get("score"), int):
+            return False
+        v = value["score"]
+        return bool(goals.get(0) == v and goals.get(1) == -v)
+    if value in ("first", "second"):
+        return goals.get(0 if value == "first" else 1) == 1
+    if value == "draw":
+        return goals.get(0) == 0 and goals.get(1) == 0
+    return False
+
+
+def _position_text(board: Geometry, own: np.ndarray, marks: tuple[str, str]) -> str:
+    index = {c: i for i, c in enumerate(board.cells)}
+    grid = board.grid
+
+    def rec(prefix: tuple[int, ...]) -> str:
+        axis = len(prefix)
+        if axis == len(grid) - 1:
+            out = []
+            for i in range(grid[axis]):
+                cell = index.get(prefix + (i,))
+                out.append("-" if cell is None else "." if own[cell] < 0 else marks[own[cell]])
+            return "".join(out)
+        depth = len(grid) - 1 - axis
+        sep = "/" if depth == 1 else "|" * (depth - 1)
+        return sep.join(rec(prefix + (i,)) for i in range(grid[axis]))
+
+    return rec(())
+
+
+def check_strategy(certificate: Certificate) -> CheckReport:
+    """Check a ``"strategy"`` certificate (see the module docstring): every strategy it holds,
+    and that together they prove the value it states.
+    """
+    started = time.perf_counter()
+    header = certificate.header
+    board, rule, maker = parse_game(header["game"])
+    marks = ("o", "x") if rule == MAKER_BREAKER and maker == 1 else ("x", "o")
+    claim = header["claim"]
+    strategies = claim.get("strategies")
+    if not isinstance(strategies, list) or not 1 <= len(strategies) <= 2:
+        raise CertificateError("the claim lists one or two strategies")
+    parts = [_strategy_claim(part, rule) for part in strategies]
+    if "value" in claim and not _value_follows(claim["value"], parts, rule):
+        raise CertificateError(f"the strategies listed do not prove the value {claim['value']!r}")
+    own = parse_position(board, header["position"], marks)
+    symmetry = header.get("symmetry")
+    if symmetry == "board":
+        group = board.symmetries()
+    elif symmetry == "none":
+        group = [tuple(range(len(board.cells)))]
+    else:
+        raise CertificateError("the header's 'symmetry' is 'board' or 'none'")
+    checked = 0
+    stored = 0
+    lookups = 0
+    failure = None
+    for index, (player, goal, words) in enumerate(parts):
+        keys = certificate.arrays.get(f"keys{index}")
+        moves = certificate.arrays.get(f"moves{index}")
+        if keys is None or moves is None:
+            raise CertificateError(f"strategy {index} needs the arrays 'keys{index}' and 'moves{index}'")
+        stored += len(keys)
+        done, failed, looked = _check_one(board, rule, maker, marks, own, group, player, goal, keys, moves)
+        checked += done
+        lookups += looked
+        if failed is not None:
+            failure = f"{words}: {failed}"
+            break
+    words = "; ".join(w for _, _, w in parts)
+    return CheckReport(
+        valid=failure is None,
+        kind="strategy",
+        game=header["game"],
+        position=header["position"],
+        claim=claim,
+        checked=checked,
+        first_failure=failure,
+        sha256=certificate.sha256,
+        seconds=time.perf_counter() - started,
+        details={"proves": words, "stored_moves": stored, "lookups": lookups},
+    )
+
+
+def _check_one(
+    board: Geometry,
+    rule: int,
+    maker: int,
+    marks: tuple[str, str],
+    root: np.ndarray,
+    group: list[tuple[int, ...]],
+    player: int,
+    goal: int,
+    keys: np.ndarray,
+    moves: np.ndarray,
+) -> tuple[int, str | None, int]:
+    """Check one strategy: ``(positions checked, the first failure or None, moves looked up)``."""
+    cells = len(board.cells)
+    w = (cells + 63) // 64
+    if keys.dtype != np.uint64 or keys.ndim != 2 or keys.shape[1] != 2 * w:
+        raise CertificateError(f"a strategy's keys must be uint64 rows of {2 * w} words")
+    if moves.dtype.kind not in "iu" or moves.shape != (keys.shape[0],):
+        raise CertificateError("a strategy's moves must hold one integer per row of its keys")
+    if len(moves) and (int(moves.min()) < 0 or int(moves.max()) >= cells):
+        raise CertificateError("a strategy's moves name a cell the board does not have")
+    if len(keys) > 1:
+        diff = keys[1:] != keys[:-1]
+        first = diff.argmax(axis=1)
+        rows = np.arange(len(keys) - 1)
+        if not diff.any(axis=1).all() or not (keys[1:][rows, first] > keys[:-1][rows, first]).all():
+            raise CertificateError("a strategy's keys must be sorted, without repeats")
+    over = _finished(board, rule, maker, root)
+    if over is not None:
+        if _reached_here(board, rule, root, over, player, goal):
+            return 1, None, 0
+        return 1, f"the position itself: {REASONS[6]}", 0
+    line_cells = np.array(board.lines, dtype=np.int64).reshape(len(board.lines), board.k)
+    counts = np.zeros(cells, dtype=np.int64)
+    for line in board.lines:
+        for c in line:
+            counts[c] += 1
+    lines_of = np.full((cells, max(1, int(counts.max()))), -1, dtype=np.int64)
+    fill = np.zeros(cells, dtype=np.int64)
+    for j, line in enumerate(board.lines):
+        for c in line:
+            lines_of[c, fill[c]] = j
+            fill[c] += 1
+    perms = np.array(group, dtype=np.int64)
+    inverse = np.argsort(perms, axis=1)
+    size = 1 << 16
+    while True:
+        seen = np.zeros((size, 2 * w), dtype=np.uint64)
+        used = np.zeros(size, dtype=np.uint8)
+        path = np.zeros(cells + 2, dtype=np.int64)
+        result = np.zeros(5, dtype=np.int64)
+        work = root.copy()
+        walk(
+            rule,
+            maker,
+            board.k,
+            player,
+            goal,
+            line_cells,
+            lines_of,
+            counts,
+            perms,
+            inverse,
+            work,
+            np.ascontiguousarray(keys),
+            moves.astype(np.int64),
+            seen,
+            used,
+            path,
+            result,
+        )
+        if result[0] != 2:
+            break
+        size *= 4
+    if result[0] == 1:
+        return int(result[1]), None, int(result[4])
+    depth = int(result[2])
+    names = [_cell_name(board, int(c)) for c in path[:depth]]
+    where = "after " + " ".join(names) if names else "at the position itself"
+    failed = f"{where} (position {_position_text(board, work, marks)}): {REASONS[int(result[3])]}"
+    return int(result[1]), failed, int(result[4])
+
+
+def _finished(board: Geometry, rule: int, maker: int, own: np.ndarray) -> int | None:
+    """Whether the game is over in ``own``: None if not, else the result code.
+
+    The winner (0, 1), 2 a draw, 3 the end of a cumulative game. (A position read from text:
+    the last claim is not known, so a completed line decides as the rules say for whoever owns
+    it.)
+    """
+    full = bool((own >= 0).all())
+    if rule == CUMULATIVE:
+        return 3 if full else None
+    for line in board.lines:
+        owners = {int(own[c]) for c in line}
+        if len(owners) == 1 and -1 not in owners:
+            x = owners.pop()
+            if rule == MISERE:
+                return 1 - x
+            if rule == MAKER_BREAKER and x != maker:
+                continue
+            return x
+    if rule == MAKER_BREAKER:
+        breaker = 1 - maker
+        if all(any(own[c] == breaker for c in line) for line in board.lines):
+            return breaker
+        return None
+    return 2 if full else None
+
+
+def _reached_here(board: Geometry, rule: int, own: np.ndarray, over: int, player: int, goal: int) -> bool:
+    if over == 3:
+        diff = 0
+        for line in board.lines:
+            owners = {int(own[c]) for c in line}
+            if owners == {player}:
+                diff += 1
+            elif owners == {1 - player}:
+                diff -= 1
+        return diff >= goal
+    if over == 2:
+        return goal <= 0
+    return over == player
+
+
+def _cell_name(board: Geometry, cell: int) -> str:
+    """A cell as people write it: ``b2`` on flat boards (column letters, row 1 at the top),
+    ``2,2,2`` (1-based) on others.
+    """
+    coord = board.cells[cell]
+    if len(board.grid) == 2:
+        col = coord[1] + 1
+        name = ""
+        while col:
+            col, rem = divmod(col - 1, 26)
+            name = chr(ord("a") + rem) + name
+        return f"{name}{coord[0] + 1}"
+    return ",".join(str(x + 1) for x in coord)
