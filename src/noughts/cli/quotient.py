@@ -11,9 +11,6 @@ import json
 from typing import Annotated, Any, cast
 
 import typer
-from rich import box
-from rich.console import Console
-from rich.table import Table
 
 import noughts
 from noughts.core import Budget, NotaktoGame, NoughtsError
@@ -84,6 +81,8 @@ def quotient(
     else:
         _show(game, result, doc)
         if report is not None:
+            from rich.console import Console
+
             console = Console(highlight=False)
             if report.ok:
                 console.print(
@@ -97,6 +96,10 @@ def quotient(
 
 
 def _stopped(game: NotaktoGame, stop: Any, as_json: bool) -> None:
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
     reached = stop.reached
     if as_json:
         typer.echo(
@@ -134,6 +137,10 @@ def _stopped(game: NotaktoGame, stop: Any, as_json: bool) -> None:
 
 
 def _show(game: NotaktoGame, result: Any, doc: dict[str, Any]) -> None:
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
     console = Console(highlight=False)
     q = result.quotient
     play = "misère" if game.misere else "normal-play"
@@ -201,6 +208,7 @@ class _Progress:
         if not self.enabled or self._clock() - self.started < 1.0:
             return
         if self._bar is None:
+            from rich.console import Console
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
             self._bar = Progress(
