@@ -117,6 +117,34 @@ def main() -> int:
             page.click("#an-count")
             page.wait_for_selector("#an-counts td:has-text('complete games')")
             shot("analyse")
+            # the analysis board: a game reviewed, with a variation
+            page.goto("about:blank")
+            ready(base + "/#/analyse?game=tictactoe&moves=b2+b1+a1+c1+c3&ply=5")
+            page.wait_for_function(
+                "() => window.arena.analysis.state.root && window.arena.analysis.state.mainLine().length === 5"
+            )
+            page.click("#an-tree .mv[data-ply='2']")
+            page.wait_for_function(
+                "() => window.arena.analysis.state.path().length === 2 && window.arena.analysis.state.shown === window.arena.analysis.state.current"
+            )
+            page.click("#an-board button[aria-label^='a3']")
+            page.wait_for_selector("#an-tree .variation .mv")
+            page.click("#an-tree .mv[data-ply='4']")
+            page.click("#an-review")
+            page.wait_for_selector("#an-graph circle.g-point")
+            shot("review")
+            # a 15x15 board on a phone
+            phone = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+            phone.set_default_timeout(120_000)
+            phone.goto(base + "/#/analyse?game=mnk(15,15,5)&moves=h8+g7+i9+j10+g9+h9+i8&ply=7")
+            phone.wait_for_selector("body[data-ready='1']")
+            phone.wait_for_function(
+                "() => window.arena.analysis.state.root && window.arena.analysis.state.path().length === 7 && window.arena.analysis.state.shown === window.arena.analysis.state.current"
+            )
+            phone.wait_for_timeout(500)
+            phone.screenshot(path=str(OUT / "phone-15x15.png"))
+            print(OUT / "phone-15x15.png")
+            phone.close()
             # train
             ready(base + "/#/train")
             page.fill("#train-episodes", "60000")

@@ -73,3 +73,20 @@ def test_bad_arguments():
         train(learner, max_episodes=0)
     with pytest.raises(NoughtsError):
         train(learner, max_seconds=-1)
+
+
+def test_oracle_grade_grades_every_learner_and_agrees_with_the_fast_grade():
+    from noughts.arena.grade import grade
+    from noughts.learn.qlearning import QLearner
+    from noughts.learn.train import oracle_grade
+
+    game = noughts.game("tictactoe")
+    td = TDLearner(game, TDConfig(init="tcd", seed=3))
+    train(td, max_episodes=2_000)
+    assert oracle_grade(td) == td.policy_grade()
+    q = QLearner.from_options(game)
+    train(q, max_episodes=2_000)
+    assert not hasattr(q, "policy_grade")  # graded through its agent
+    g = oracle_grade(q)
+    assert 0.0 <= g <= 1.0
+    assert g == grade(q.agent(), game, games=0, seed=0).optimal_move_rate

@@ -179,3 +179,16 @@ def test_a_store_that_cannot_be_written_fails_clearly(tmp_path):
         store.new_game("tictactoe", "a", "b")
     assert store.games() == []  # the failed write left nothing behind
     store.close()
+
+
+def test_games_filter_by_one_source_or_any_of_several(tmp_path):
+    from noughts.store import Store
+
+    store = Store(tmp_path / "s.db")
+    ids = {
+        src: store.new_game("tictactoe", "a", "b", source=src) for src in ("web", "play", "match", "import")
+    }
+    assert [g.id for g in store.games(source="play")] == [ids["play"]]
+    several = {g.id for g in store.games(source=("web", "play", "import"))}
+    assert several == {ids["web"], ids["play"], ids["import"]}
+    assert store.games(source=()) == []

@@ -205,7 +205,9 @@ def test_analyse_a_position_from_the_game_in_play(browser: Any, base: str) -> No
     wait_turn(page, base, gid, 1)
     page.click("#play-analyse")
     page.wait_for_selector("#an-board .val")
-    assert page.input_value("#an-position") == "x../.../..."
+    # the whole game is on the analysis board (issue 14), at its last move
+    assert page.evaluate("() => window.arena.analysis.state.current.position") == "x../.../..."
+    assert page.evaluate("() => window.arena.analysis.state.path().map((n) => n.move)") == ["a1"]
     expected = httpx.post(f"{base}/api/analyse", json={"game": "tictactoe", "position": "x../.../..."}).json()
     assert (
         page.inner_text("#an-verdict")

@@ -32,7 +32,7 @@ import numpy as np
 
 from noughts.core import NoughtsError
 
-__all__ = ["Ratings", "bradley_terry", "bradley_terry_mm", "elo", "pair_scores"]
+__all__ = ["Ratings", "bradley_terry", "bradley_terry_mm", "connected_groups", "elo", "pair_scores"]
 
 ELO_PER_NAT = 400 / math.log(10)
 
@@ -100,6 +100,33 @@ class Ratings:
             "method": self.method,
             "ratings": [{"agent": a, "rating": r, "stderr": se, "games": g} for a, r, se, g in self.table()],
         }
+
+
+def connected_groups(results: Iterable[Any]) -> list[list[tuple[str, str, str]]]:
+    """The games split into groups of agents linked by games played (two agents are in one
+    group when a chain of games joins them), largest group first, each group's games as
+    (first, second, outcome). Ratings from different groups share no scale: an agent that only
+    ever played its own group says nothing about the others, so each group is rated apart.
+    """
+    triples = _triples(results)
+    parent: dict[str, str] = {}
+
+    def root(a: str) -> str:
+        parent.setdefault(a, a)
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for first, second, _ in triples:
+        ra, rb = root(first), root(second)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    groups: dict[str, list[tuple[str, str, str]]] = {}
+    for t in triples:
+        groups.setdefault(root(t[0]), []).append(t)
+    agents = {r: len({a for t in g for a in t[:2]}) for r, g in groups.items()}
+    return [groups[r] for r in sorted(groups, key=lambda r: (-agents[r], -len(groups[r]), r))]
 
 
 def bradley_terry(results: Iterable[Any], *, prior_sd: float = 4.0) -> Ratings:

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import json
 import secrets
+import shlex
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -199,8 +202,18 @@ def play(
     delay: Annotated[float, typer.Option(min=0.0, help="Seconds to wait after each agent move.")] = 0.0,
     db: Annotated[
         Path | None,
-        typer.Option("--db", metavar="FILE", help="The store where saved:NAME agents are registered."),
+        typer.Option(
+            "--db",
+            metavar="FILE",
+            help=(
+                "The store that records the game, move by move, and where saved:NAME agents are"
+                " registered (default: the per-user store)."
+            ),
+        ),
     ] = None,
+    no_record: Annotated[
+        bool, typer.Option("--no-record", help="Do not record the game in the store.")
+    ] = False,
 ) -> None:
     """Play a game at the terminal (the help Typer shows is ``PLAY_HELP``)."""
     import numpy as np
@@ -225,8 +238,47 @@ def play(
         seed = secrets.randbelow(1_000_000) if seed is None else seed
         intro += f" (seed {seed})"
     console.print(Text(intro, style="bold"))
-    session = PlaySession(game, start, players, names, np.random.default_rng(seed), console, delay)
-    session.run()
+    with _game_log(db, no_record, game, names, start, seed) as log:
+        session = PlaySession(
+            game, start, players, names, np.random.default_rng(seed), console, delay, log=log
+        )
+        session.run()
+        if log is not None and None in players.values():  # a person played: say where the game is kept
+            where = "" if db is None else f" --db {shlex.quote(str(db))}"
+            resume = "" if session.position.is_terminal() else " (the web arena's Games page resumes it)"
+            typer.echo(
+                f"recorded as game {log.id}{resume}; review it: "
+                f"noughts games export {log.id}{where} | noughts review -",
+                err=True,
+            )
+
+
+@contextmanager
+def _game_log(
+    db: Path | None,
+    no_record: bool,
+    game: noughts.Game,
+    names: dict[Player, str],
+    start: Any,
+    seed: int | None,
+) -> Iterator[Any]:
+    """The store's record of a game played at the terminal (None with ``no_record``)."""
+    if no_record:
+        yield None
+        return
+    from noughts.record.store import GameLog
+    from noughts.store import Store
+
+    with Store(db) as store:
+        log = GameLog(
+            store,
+            game,
+            names[Player.FIRST],
+            names[Player.SECOND],
+            start,
+            metadata=None if seed is None else {"seed": seed},
+        )
+        yield log
 
 
 MaxSeconds = Annotated[
@@ -573,9 +625,23 @@ def count(
     console.print(count_table(result))
 
 
-@app.command()
-def games(as_json: JsonOpt = False) -> None:
+games_app = typer.Typer(
+    cls=NoughtsGroup,
+    help=(
+        "List the boards and rules that specs can name, with examples; 'games export' and"
+        " 'games import' move recorded games between the store and record files."
+    ),
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+app.add_typer(games_app, name="games")
+
+
+@games_app.callback(invoke_without_command=True)
+def games(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     """List the boards and rules that specs can name, with examples."""
+    if ctx.invoked_subcommand is not None:
+        return
     from rich import box
     from rich.console import Console
     from rich.table import Table
@@ -617,10 +683,11 @@ def games(as_json: JsonOpt = False) -> None:
 
 def _register_command_groups() -> None:
     """Commands that live in modules of their own, each a few lines over its library."""
-    from noughts.cli import arena, learn, pairing, prove, quotient, retro, serve
+    from noughts.cli import arena, learn, pairing, prove, quotient, records, retro, serve
 
     for module in (pairing, prove, quotient, arena, learn, serve, retro):
         module.register(app)
+    records.register(app, games_app)
 
 
 _register_command_groups()

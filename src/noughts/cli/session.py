@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     import numpy as np
     from rich.console import Console
 
+    from noughts.record.store import GameLog
+
 __all__ = ["COMMANDS", "HUMAN", "PlaySession"]
 
 COMMANDS = {
@@ -42,6 +44,7 @@ class PlaySession:
     ``names`` are the player specs as given on the command line (``human``, ``random``, ...),
     used to introduce the players and to print the command that resumes an unfinished game.
     ``read_line`` reads one line typed by a person (it raises ``EOFError`` at the end of input).
+    ``log``, when given, records every move, take-back and the result in the store as they happen.
     """
 
     def __init__(
@@ -54,6 +57,7 @@ class PlaySession:
         console: Console,
         delay: float = 0.0,
         read_line: Callable[[Text], str] | None = None,
+        log: GameLog | None = None,
     ):
         self.game = game
         self.history = [position]
@@ -64,6 +68,7 @@ class PlaySession:
         self.delay = delay
         self.read_line = read_line or self._read_from_stdin
         self.hint_seconds = 10.0
+        self.log = log
 
     @property
     def position(self) -> Position:
@@ -116,6 +121,8 @@ class PlaySession:
         move = decision.move
         text = self.game.format_move(move)  # before play: a move the agent got wrong still has a name
         self.history.append(position.play(move))
+        if self.log is not None:
+            self.log.played(move)
         self.console.print(Text.assemble(self.label(position.to_move), f" plays {text}"))
         if decision.proven is False and decision.note:
             self.console.print(f"  ({decision.note})", style="dim", highlight=False)
@@ -153,6 +160,8 @@ class PlaySession:
                 except NoughtsError as error:  # NotationError or IllegalMoveError: say why, ask again
                     self.console.print(Text(str(error).replace("\n", " "), style="red"))
                     continue
+                if self.log is not None:
+                    self.log.played(move)
                 return True
 
     def _hint(self) -> None:
@@ -176,6 +185,8 @@ class PlaySession:
             if self.players[self.history[i].to_move] is None:
                 taken = len(self.history) - 1 - i
                 del self.history[i + 1 :]
+                if self.log is not None:
+                    self.log.undone(taken)
                 self.console.print(f"took back {taken} move{'s' if taken != 1 else ''}", highlight=False)
                 return True
         self.console.print("nothing to undo", highlight=False)
@@ -193,6 +204,8 @@ class PlaySession:
         position = self.position
         outcome = position.outcome()
         assert outcome is not None
+        if self.log is not None and len(self.history) > 1:  # a start already over was finished when logged
+            self.log.finished(outcome)
         self.console.print()
         self.console.print(styled_board(position))
         result = self.game.outcome_text(outcome)

@@ -49,7 +49,16 @@ from noughts.learn.convergence import (
     criterion_from_json,
 )
 
-__all__ = ["LEARNERS", "Learner", "TrainResult", "learner_class", "resume", "save_checkpoint", "train"]
+__all__ = [
+    "LEARNERS",
+    "Learner",
+    "TrainResult",
+    "learner_class",
+    "oracle_grade",
+    "resume",
+    "save_checkpoint",
+    "train",
+]
 
 LEARNERS: dict[str, str] = {
     "td": "noughts.learn.td:TDLearner",
@@ -292,12 +301,31 @@ def _config_of(learner: Any) -> dict[str, Any]:
 
 
 def _policy_grade(learner: Any) -> float:
+    return oracle_grade(learner)
+
+
+def oracle_grade(
+    learner: Any,
+    *,
+    oracle: Any = None,
+    sample: int | None = None,
+    max_seconds: float | None = None,
+) -> float:
+    """The oracle grade of ``learner``'s greedy policy: its own fast ``policy_grade()`` where it
+    has one (every reachable position), else :func:`noughts.arena.grade.grade` of its agent
+    (``sample`` positions, all by default; ``oracle``: an exact engine of the game to reuse;
+    ``max_seconds`` bounds the work with ``LimitExceeded``). Every learner can be graded this
+    way, so a run can chart the grade on a schedule of episodes whatever the learner.
+    """
     fast = getattr(learner, "policy_grade", None)
     if fast is not None:
         return float(fast())
     from noughts.arena.grade import grade
 
-    return float(grade(learner.agent(), learner.game, games=0, seed=0).optimal_move_rate)
+    report = grade(
+        learner.agent(), learner.game, games=0, seed=0, sample=sample, oracle=oracle, max_seconds=max_seconds
+    )
+    return float(report.optimal_move_rate)
 
 
 def save_checkpoint(

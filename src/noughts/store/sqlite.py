@@ -444,12 +444,14 @@ class Store:
         status: str | None = None,
         *,
         spec: str | None = None,
-        source: str | None = None,
+        source: str | tuple[str, ...] | None = None,
         match_id: int | None = None,
         limit: int = 100,
         offset: int = 0,
     ) -> list[GameRecord]:
-        """Games, most recently updated first, filtered by status, spec, source or match."""
+        """Games, most recently updated first, filtered by status, spec, source (one, or any
+        of a tuple) or match.
+        """
         if status is not None and status not in STATUSES:
             raise StoreError(f"a game's status is 'playing' or 'finished', not {status!r}")
         where, args = _filters(status=status, spec=spec, source=source, match_id=match_id)
@@ -489,6 +491,73 @@ class Store:
             )
             for r in rows
         ]
+
+    def import_game(
+        self,
+        spec: str,
+        first: str,
+        second: str,
+        moves: Sequence[str] = (),
+        *,
+        outcome: object = None,
+        start: str | None = None,
+        source: str = "import",
+        metadata: dict[str, Any] | None = None,
+    ) -> int:
+        """Record a whole game at once (one transaction): finished with ``outcome``, or still in
+        play (resumable) when ``outcome`` is None. Returns its id.
+        """
+        text = None if outcome is None else _outcome_text(outcome)
+        for move in moves:
+            if not isinstance(move, str) or not move:
+                raise StoreError(f"a move is recorded as its notation, a non-empty string, not {move!r}")
+        now = _now()
+        with self._write() as c:
+            cur = c.execute(
+                "INSERT INTO games (spec, first, second, start, status, outcome, source, match_id, metadata,"
+                " created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)",
+                (
+                    spec,
+                    first,
+                    second,
+                    start,
+                    "playing" if text is None else "finished",
+                    text,
+                    source,
+                    _dump(metadata, "metadata"),
+                    now,
+                    now,
+                ),
+            )
+            game_id = int(cur.lastrowid or 0)
+            c.executemany(
+                "INSERT INTO moves VALUES (?, ?, ?, ?)",
+                [(game_id, ply, m, now) for ply, m in enumerate(moves, 1)],
+            )
+            return game_id
+
+    def iter_games(
+        self,
+        status: str | None = None,
+        *,
+        spec: str | None = None,
+        source: str | None = None,
+        chunk: int = 500,
+    ) -> Iterator[GameRecord]:
+        """Every game (filtered by status, spec or source), oldest first, read ``chunk`` at a time."""
+        if status is not None and status not in STATUSES:
+            raise StoreError(f"a game's status is 'playing' or 'finished', not {status!r}")
+        where, args = _filters(status=status, spec=spec, source=source)
+        after = 0
+        while True:
+            clause = (where + " AND" if where else " WHERE") + " id > ?"
+            rows = self._read(
+                f"SELECT * FROM games{clause} ORDER BY id LIMIT ?", [*args, after, max(1, int(chunk))]
+            )
+            if not rows:
+                return
+            yield from self._records(rows)
+            after = int(rows[-1]["id"])
 
     def delete_game(self, game_id: int) -> None:
         """Remove a game and its moves."""
@@ -589,6 +658,17 @@ class Store:
         rows = self._read(
             f"SELECT spec, COUNT(*) AS n FROM games{where} GROUP BY spec ORDER BY n DESC, spec", args
         )
+        return {str(r[0]): int(r[1]) for r in rows}
+
+    def finished_counts(self, *, without: str | None = None) -> dict[str, int]:
+        """Finished games by game spec (``without``: leaving out games in which that player,
+        e.g. ``human``, held a seat).
+        """
+        where, args = "status = 'finished'", []
+        if without is not None:
+            where += " AND first != ? AND second != ?"
+            args = [without, without]
+        rows = self._read(f"SELECT spec, COUNT(*) FROM games WHERE {where} GROUP BY spec", args)
         return {str(r[0]): int(r[1]) for r in rows}
 
     def match_results(
@@ -709,9 +789,14 @@ class Store:
 
 
 def _filters(prefix: str = "", **values: Any) -> tuple[str, list[Any]]:
-    clauses, args = [], []
+    """A WHERE clause: each column equal to its value, or one of them (a tuple); None: any."""
+    clauses: list[str] = []
+    args: list[Any] = []
     for column, value in values.items():
-        if value is not None:
+        if isinstance(value, tuple):
+            clauses.append(f"{prefix}{column} IN ({','.join('?' * len(value))})" if value else "0")
+            args.extend(value)
+        elif value is not None:
             clauses.append(f"{prefix}{column} = ?")
             args.append(value)
     return (" WHERE " + " AND ".join(clauses) if clauses else ""), args

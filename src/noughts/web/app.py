@@ -36,7 +36,9 @@ from starlette.types import Message, Receive, Scope, Send
 
 import noughts
 from noughts.core import Game, LimitExceeded, NoughtsError, Player, Position
+from noughts.record import Record
 from noughts.store import Store, StoreError
+from noughts.web import records
 from noughts.web.boards import board_view
 from noughts.web.engines import AgentCatalogue, SavedRecord
 from noughts.web.jobs import BatchJob, JobBoard
@@ -47,6 +49,7 @@ from noughts.web.models import (
     Analysis,
     BatchRequest,
     BatchState,
+    BoardRequest,
     CountRequest,
     ErrorMessage,
     EstimateRequest,
@@ -56,14 +59,19 @@ from noughts.web.models import (
     MoveRequest,
     NewGame,
     Preset,
+    RecordText,
+    RecordWrite,
+    ReviewRequest,
     SaveRequest,
     SeatsRequest,
+    StepRequest,
     Suggestion,
     SuggestRequest,
     TrainingRequest,
     TurnRequest,
     UndoRequest,
 )
+from noughts.web.records import register_names
 from noughts.web.security import Guard
 from noughts.web.sessions import GameNotFound, GameService, NotOwner, StaleGame, check_game
 from noughts.web.training import AgentFiles, TrainingJob, check_name, learners, wait_started
@@ -97,6 +105,12 @@ STATIC = Path(__file__).parent / "static"
 PRESETS: tuple[tuple[str, str, str, str], ...] = (
     ("tictactoe", "Tic-tac-toe", "3x3, three in a row; a draw with perfect play", "perfect"),
     ("mnk(4,4,4)", "4x4", "four in a row on 4x4 (004 §2.3); a draw", "perfect"),
+    (
+        "mnk(15,15,5)",
+        "Gomoku 15x15",
+        "five in a row on 15x15 (free-style: six or more counts too)",
+        "minimax:depth=1",
+    ),
     ("hypercube(3,3)", "3x3x3", "the cube (002, 004 §3.1); the first player wins at once", "perfect"),
     ("hypercube(4,3)", "4x4x4", "Qubic, the 4^3 cube (002)", "perfect"),
     ("maker_breaker(hypercube(7,3))", "7x7x7 Maker-Breaker", "Breaker wins by a pairing (002)", "pairing"),
@@ -338,6 +352,7 @@ def create_app(
     nothing.
     """
     limits = limits or Limits()
+    register_names(PRESETS)
     owns = store is None
     arena = Arena(store if store is not None else Store(db), limits, owns)
 
@@ -367,6 +382,24 @@ def create_app(
     _routes(app, arena)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+def _review_seconds(limits: Limits, asked: float | None) -> float:
+    if asked is None:
+        return limits.default_review_seconds
+    if asked > limits.max_review_seconds:
+        raise NoughtsError(
+            f"max_seconds is at most {limits.max_review_seconds:g} for a review, not {asked:g}"
+        )
+    return asked
+
+
+def _record(doc: dict[str, Any], limits: Limits) -> Record:
+    """A record from its JSON, its game checked against the arena's limits first."""
+    spec = doc.get("game")
+    if isinstance(spec, str):
+        check_game(spec, limits)
+    return Record.from_json(doc)
 
 
 def _solve_seconds(limits: Limits, asked: float | None) -> float:
@@ -526,9 +559,17 @@ def _routes(app: FastAPI, arena: Arena) -> None:
         status: str | None = Query(default=None, pattern="^(playing|finished)$"),
         limit: int = Query(default=50, ge=1, le=500),
         offset: int = Query(default=0, ge=0, le=10**9),
+        source: str | None = Query(
+            default=None,
+            pattern="^(web|play|import|web-import|match)$",
+            description="Only the games of one source (``match``: the games of batches and matches, "
+            "not listed otherwise).",
+        ),
     ) -> list[dict[str, Any]]:
-        """The arena's recorded games, most recently played first (``playing``: unfinished)."""
-        return games.summaries(status, limit, offset)
+        """The arena's recorded games, most recently played first (``playing``: unfinished):
+        played here, at the terminal and imported; with ``source``, only those of one source.
+        """
+        return games.summaries(status, limit, offset, source)
 
     @app.get("/api/games/{game_id}", tags=["play"], response_model=GameState)
     def get_game(game_id: GameId) -> dict[str, Any]:
@@ -691,6 +732,100 @@ def _routes(app: FastAPI, arena: Arena) -> None:
             "proven": decision["proven"],
             "note": decision["note"],
         }
+
+    # -- the analysis board: positions, steps, records, reviews ------------------------------------
+
+    @app.post("/api/board", tags=["analysis"])
+    def board(request: BoardRequest) -> dict[str, Any]:
+        """A position's board, who is to move, its result and the game's name (``last``: the
+        move that led there, marked on the board).
+        """
+        game = check_game(request.game, limits)
+        return records.board(game, _position(game, request.position), request.last)
+
+    @app.post("/api/step", tags=["analysis"])
+    def step(request: StepRequest) -> dict[str, Any]:
+        """Play one move from a position (``move`` in notation, or a board slot's ``key``): the
+        move's notation, who made it, and the position after it with its board. Nothing is
+        recorded: the analysis board keeps its own tree.
+        """
+        game = check_game(request.game, limits)
+        return records.step(game, _position(game, request.position), request.move, request.key)
+
+    @app.post("/api/records/read", tags=["records"])
+    def read_records(request: RecordText) -> dict[str, Any]:
+        """Read a game record (text or JSON): every game with each move's ply, player and
+        position (variations too), its text form and the game's name.
+        """
+        doc = records.read_document(request.text)
+        for game in doc["games"]:
+            check_game(game["game"], limits)
+        return doc
+
+    @app.post("/api/records/write", tags=["records"])
+    def write_record(request: RecordWrite) -> dict[str, Any]:
+        """Check a record given as JSON and write it: its text (or, ``as_json``, the JSON
+        collection) and the record with every move's ply, player and position.
+        """
+        record = _record(request.record, limits)
+        return records.write_document(record.to_json(), request.as_json)
+
+    @app.post("/api/records/import", tags=["records"])
+    def import_records(request: RecordText) -> dict[str, Any]:
+        """Keep the games of a record in the store (they show on the Games page; unfinished ones
+        can be resumed): their ids.
+        """
+        from noughts.record import load_records
+        from noughts.record.store import import_records as store_records
+
+        read = load_records(request.text)
+        if len(read) > records.MAX_RECORD_GAMES:
+            raise NoughtsError(f"an import holds at most {records.MAX_RECORD_GAMES} games, not {len(read)}")
+        for r in read:
+            check_game(str(r.game), limits)
+        return {"ids": store_records(arena.store, read, source="web-import")}
+
+    @app.get("/api/games/{game_id}/record", tags=["records"], response_model=None)
+    def game_record(
+        game_id: GameId,
+        download: bool = Query(default=False, description="The text form, as a file to save."),
+    ) -> Any:
+        """A stored game's record (any game: played, watched, imported): its JSON with every
+        move's position, and its text; ``download``: the text as a file.
+        """
+        from noughts.record.store import from_store
+
+        try:
+            stored = arena.store.game(game_id)
+        except StoreError:
+            raise GameNotFound(f"there is no game {game_id}") from None
+        record = from_store(stored)
+        if download:
+            return Response(
+                record.to_text(),
+                media_type="text/plain; charset=utf-8",
+                headers={"Content-Disposition": f'attachment; filename="game-{game_id}.ntr"'},
+            )
+        return records.record_document(record)
+
+    @app.post("/api/review", tags=["analysis"])
+    def review(request: ReviewRequest, http: Request) -> dict[str, Any]:
+        """Review a record's main line against the solver within ``max_seconds`` (the arena's
+        default otherwise): every position's value, every move classed best, inaccuracy or
+        mistake, each side's accuracy (the ``noughts review --json`` document). Run out of
+        time, it says so (``complete`` false) and keeps what it reviewed.
+        """
+        record = _record(request.record, limits)
+        seconds = _review_seconds(limits, request.max_seconds)
+        result: dict[str, Any] = pool.run(
+            "review",
+            {"record": record.to_json(), "seconds": seconds},
+            seconds=seconds,
+            client=_client(http),
+            game=str(record.game),
+            since=_since(http),
+        )
+        return result
 
     # -- batches ----------------------------------------------------------------------------------
 
@@ -874,13 +1009,12 @@ def _routes(app: FastAPI, arena: Arena) -> None:
     ) -> dict[str, Any]:
         """Bradley-Terry ratings (Elo scale) of the agents from every recorded finished game
         between agents (batches, matches, tournaments, watched games) of one game, with each
-        agent's wins, draws and losses.
+        agent's wins, draws and losses. Agents that are not linked by games played are rated
+        in separate ``group``s (1 the largest): their ratings share no scale.
         """
-        from noughts.arena.ratings import bradley_terry
+        from noughts.arena.ratings import bradley_terry, connected_groups
 
-        played: dict[str, int] = {}
-        for m in arena.store.matches(limit=10_000):
-            played[m.spec] = played.get(m.spec, 0) + m.games
+        played = arena.store.finished_counts(without="human")
         spec = (
             str(check_game(game, limits))
             if game
@@ -901,19 +1035,22 @@ def _routes(app: FastAPI, arena: Arena) -> None:
             for who, won in ((r.first, "first"), (r.second, "second")):
                 t = tally.setdefault(who, [0, 0, 0])
                 t[0 if r.outcome == won else 1 if r.outcome == "draw" else 2] += 1
-        ratings = bradley_terry(results)
-        out["ratings"] = [
-            {
-                "agent": a,
-                "rating": round(v, 1),
-                "stderr": None if se is None else round(se, 1),
-                "games": n,
-                "wins": tally[a][0],
-                "draws": tally[a][1],
-                "losses": tally[a][2],
-            }
-            for a, v, se, n in ratings.table()
-        ]
+        for group, games_of in enumerate(connected_groups(results), 1):
+            ratings = bradley_terry(games_of)
+            out["ratings"].extend(
+                {
+                    "agent": a,
+                    "group": group,
+                    "rating": round(v, 1),
+                    "stderr": None if se is None else round(se, 1),
+                    "games": n,
+                    "wins": tally[a][0],
+                    "draws": tally[a][1],
+                    "losses": tally[a][2],
+                }
+                for a, v, se, n in ratings.table()
+            )
+        out["groups"] = max((r["group"] for r in out["ratings"]), default=0)
         return out
 
 

@@ -129,7 +129,14 @@ def _slot_panels(game: Game, marks: list[str]) -> list[dict[str, Any]]:
             slots = [{"key": n * cell + s, "mark": marks[n * cell + s], "size": names[s]} for s in range(n)]
             row.append({"name": plane.cell_name(cell), "slots": slots})
         cells.append(row)
-    return [{"title": "", "cells": cells}]
+    return [
+        {
+            "title": "",
+            "cells": cells,
+            "rows": [str(r + 1) for r in range(3)],
+            "columns": [column_letters(c) for c in range(3)],
+        }
+    ]
 
 
 def _lines_owned(game: Game, position: Position) -> list[int]:

@@ -28,6 +28,10 @@ class Limits:
     """An agent's move time limit when its spec gives none."""
     max_request_bytes: int = 1_000_000
     """The largest request body (uploads included)."""
+    max_review_seconds: float = 60.0
+    """The longest one review of a game may take (it stops then, with the moves it reviewed)."""
+    default_review_seconds: float = 15.0
+    """A review's budget when the request gives none."""
     max_batch_games: int = 10_000
     """The most games one batch may play."""
     max_jobs: int = 2

@@ -16,6 +16,7 @@ __all__ = [
     "Analysis",
     "BatchRequest",
     "BatchState",
+    "BoardRequest",
     "CountRequest",
     "ErrorMessage",
     "EstimateRequest",
@@ -25,8 +26,12 @@ __all__ = [
     "MoveRequest",
     "NewGame",
     "Preset",
+    "RecordText",
+    "RecordWrite",
+    "ReviewRequest",
     "SaveRequest",
     "SeatsRequest",
+    "StepRequest",
     "SuggestRequest",
     "Suggestion",
     "TrainingRequest",
@@ -54,6 +59,43 @@ def _position() -> Any:
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class BoardRequest(_Strict):
+    """A position to draw on the analysis board; ``last``: the move that led to it (marked)."""
+
+    game: str = _spec()
+    position: str | None = _position()
+    last: str | None = Field(default=None, max_length=40, description="The move that led here, in notation.")
+
+
+class StepRequest(_Strict):
+    """One move from a position, in notation or as the key of the board slot clicked."""
+
+    game: str = _spec()
+    position: str | None = _position()
+    move: str | None = Field(default=None, max_length=40)
+    key: int | None = Field(default=None, ge=0, le=1_000_000, description="A board slot (a click).")
+
+
+class RecordText(_Strict):
+    """A game record, as text or JSON (one game or a collection)."""
+
+    text: str = Field(max_length=1_000_000, description="The record's text (or its JSON).")
+
+
+class RecordWrite(_Strict):
+    """A record in its JSON form (see the README), to check and write."""
+
+    record: dict[str, Any] = Field(description="The record: game, start, first, second, tags, moves.")
+    as_json: bool = Field(default=False, description="Write the JSON collection instead of the text form.")
+
+
+class ReviewRequest(_Strict):
+    """A record whose main line to review against the solver, within ``max_seconds``."""
+
+    record: dict[str, Any] = Field(description="The record, in its JSON form.")
+    max_seconds: float | None = Field(default=None, gt=0, le=3600)
 
 
 class ErrorMessage(BaseModel):
@@ -142,6 +184,7 @@ class GameSummary(BaseModel):
     plies: int
     status: str
     result: str | None
+    source: str | None = None
     created: str | None = None
     updated: str | None = None
 
@@ -151,11 +194,13 @@ class GameState(BaseModel):
 
     id: int
     game: str
+    name: str = Field(default="", description="The game's human name (Tic-tac-toe), for the status line.")
     x: str
     o: str
     start: str
     position: str
     moves: list[str]
+    movers: list[str] = Field(default_factory=list, description="Who made each move (x or o), as the moves.")
     ply: int
     to_move: str | None
     turn: str | None

@@ -39,9 +39,16 @@ from noughts.store import GameRecord, Store, StoreError
 from noughts.web.boards import board_view, move_at_slot, move_info
 from noughts.web.engines import HUMAN, AgentCatalogue
 from noughts.web.limits import Limits
+from noughts.web.records import game_name
 from noughts.web.workers import Busy, WorkerPool
 
 __all__ = ["GameNotFound", "GameService", "LiveGame", "NotOwner", "StaleGame", "check_game"]
+
+
+LISTED_SOURCES = ("web", "play", "import", "web-import")
+"""The games the Games page lists: played here, at the terminal (``noughts play``), imported
+(``noughts games import``, the analysis board's Save); not the games of matches and batches.
+"""
 
 
 class GameNotFound(NoughtsError):
@@ -120,11 +127,13 @@ class LiveGame:
         return {
             "id": self.id,
             "game": str(game),
+            "name": game_name(game),
             "x": self.players[0],
             "o": self.players[1],
             "start": self.positions[0].text(),
             "position": position.text(),
             "moves": [game.format_move(m) for m in self.moves],
+            "movers": [game.player_label(p.to_move) for p in self.positions[: len(self.moves)]],
             "ply": self.ply,
             "to_move": None if outcome is not None else game.player_label(position.to_move),
             "turn": turn,
@@ -252,9 +261,13 @@ class GameService:
         live.capped = live.finished and not position.is_terminal()
         return live
 
-    def summaries(self, status: str | None = None, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
-        """The arena's recorded games, most recently played first."""
-        records = self.store.games(status, source="web", limit=limit, offset=offset)
+    def summaries(
+        self, status: str | None = None, limit: int = 50, offset: int = 0, source: str | None = None
+    ) -> list[dict[str, Any]]:
+        """The arena's recorded games, most recently played first: those of
+        :data:`LISTED_SOURCES`, or of ``source``.
+        """
+        records = self.store.games(status, source=source or LISTED_SOURCES, limit=limit, offset=offset)
         out = []
         for r in records:
             result = None
@@ -271,6 +284,7 @@ class GameService:
                     "x": r.first,
                     "o": r.second,
                     "plies": r.plies,
+                    "source": r.source,
                     "status": r.status,
                     "result": result,
                     "created": r.created,

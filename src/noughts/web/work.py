@@ -192,7 +192,9 @@ class Worker:
         rate = DEFAULT_RATE.new_state()
         previous = [0, 0, 0]
         chunk = max(100, min(5000, episodes // 60))
-        last_grade = [0.0]
+        grade_every = max(chunk, episodes // GRADE_POINTS)
+        next_grade = [grade_every]
+        last: list[dict[str, Any]] = []
 
         def on_chunk(done: int) -> None:
             counts = [int(rate.counts[i]) for i in range(3)]
@@ -208,12 +210,13 @@ class Worker:
                 "size": _table_size(learner_obj),
                 "grade": None,
             }
-            now = time.perf_counter()
-            if hasattr(learner_obj, "policy_grade") and now - last_grade[0] > 0.5:
-                point["grade"] = float(learner_obj.policy_grade())
-                last_grade[0] = time.perf_counter()
+            halt = stopped()
+            if done >= next_grade[0] or done >= episodes or halt:  # on the schedule, and at the end
+                point["grade"] = self.grade(learner_obj, g)
+                next_grade[0] = (done // grade_every + 1) * grade_every
+            last[:] = [point]
             emit(point)
-            if stopped():
+            if halt:
                 raise _Stop
 
         stop = "finished"
@@ -230,8 +233,68 @@ class Worker:
                 stop = "stopped"
         except _Stop:
             stop = "stopped"
+        if last and last[0]["grade"] is None:  # stopped by the clock between grades: grade the end
+            emit({**last[0], "grade": self.grade(learner_obj, g)})
         save_agent(learner_obj.agent(), out)
         return {"status": stop, "episodes": int(learner_obj.episodes), "file": out}
+
+    def grade(self, learner: Any, game: Game) -> float | None:
+        """The oracle grade of a learner's greedy policy (:func:`noughts.learn.train.oracle_grade`)
+        for the training charts: the learner's own fast grade over every reachable position, else
+        its agent's moves on :data:`GRADE_SAMPLE` positions (a seeded sample, the same at every
+        point), within :data:`GRADE_SECONDS`; None where it cannot be had in time (a game the
+        solver does not take, or too large).
+        """
+        from noughts.learn.train import oracle_grade
+
+        engine = None
+        if not hasattr(learner, "policy_grade"):
+            try:
+                engine = self.perfect(game).engine(game)
+            except NoughtsError:
+                return None
+        try:  # a fast grade over every position, or the agent's moves on a sample of them
+            return oracle_grade(
+                learner,
+                oracle=engine,
+                sample=None if engine is None else GRADE_SAMPLE,
+                max_seconds=GRADE_SECONDS,
+            )
+        except NoughtsError:  # LimitExceeded included: no grade at this point
+            return None
+
+    def review(self, record: dict[str, Any], seconds: float) -> dict[str, Any]:
+        """Review a record's main line within ``seconds`` (``/api/review``): the ``review --json``
+        document, partial (``complete`` false, ``stopped`` saying why) when the budget ran out.
+        The worker's solver engine for the game serves every position, and its own budget is
+        put back afterwards.
+        """
+        from noughts.record import Record
+        from noughts.review import ReviewStopped, review
+
+        rec = Record.from_json(record)
+        g = rec.game
+        engine = None
+        try:
+            engine = self.perfect(g).engine(g)
+        except LimitExceeded:
+            raise
+        except NoughtsError:  # no exact engine takes this game: estimates only
+            engine = None
+        saved = getattr(engine, "budget", None)
+        try:
+            done = review(
+                rec,
+                budget=self.budget(seconds, self.memory // 3),
+                position_seconds=min(seconds, 5.0),
+                oracle=engine,
+            )
+        except ReviewStopped as e:
+            done = e.review
+        finally:
+            if engine is not None and hasattr(engine, "budget"):
+                engine.budget = saved
+        return done.to_json()
 
     def inspect(self, path: str) -> dict[str, Any]:
         """Load a saved agent (every check of :func:`noughts.agents.saved.load_agent`)."""
@@ -300,7 +363,17 @@ def _table_size(learner: Any) -> int | None:
     return None if size is None else int(size)
 
 
-TASKS = ("analyse", "count", "estimate", "move", "inspect")
+GRADE_POINTS = 20
+"""A training run's oracle grade is charted every ``episodes / GRADE_POINTS`` episodes (at least
+one chunk apart), and once at its end: a schedule of episodes, never of wall time."""
+
+GRADE_SECONDS = 5.0
+"""The most one grade of a training run may take."""
+
+GRADE_SAMPLE = 300
+"""Positions on which a learner without a fast grade of its own is graded (through its agent)."""
+
+TASKS = ("analyse", "count", "estimate", "move", "inspect", "review")
 """Tasks answered at once."""
 
 JOBS = ("train", "batch")

@@ -1,6 +1,9 @@
 // The noughts arena page: framework-free; everything it does goes through the JSON API (/docs).
 "use strict";
 
+import { setupAnalysis } from "./analysis.js";
+import { fitBoard, getZoom, setZoom, setupNav, startsMove, turnView } from "./layout.js";
+
 const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -82,6 +85,7 @@ function valueTitle(m) {
 // selected (Morris: the key of the mark picked up, whose slides are shown)
 function renderBoard(container, view, opts) {
   opts = opts || {};
+  if (opts.turn) view = turnView(view, opts.turn);
   container.replaceChildren();
   const selected = opts.selected === undefined ? null : opts.selected;
   const legal = new Map();
@@ -112,10 +116,9 @@ function renderBoard(container, view, opts) {
   const forbidden = view.step && view.step.forbidden !== null && view.step.forbidden !== undefined ? view.step.forbidden : null;
   let cells = 0;
   for (const p of view.panels) for (const row of p.cells) cells += row.length;
-  container.classList.toggle("large", cells <= 16);
-  container.classList.toggle("small", cells > 40 && cells <= 150);
-  container.classList.toggle("tiny", cells > 150);
   container.classList.toggle("rings", view.layout === "rings");
+  container.dataset.cells = String(cells);
+  fitBoard(container, view);
   container.style.maxWidth = "";
   view.panels.forEach((panel, i) => {
     const dead = view.dead && view.dead[i];
@@ -381,10 +384,10 @@ class GameController {
     extraInfo($(this.prefix + "-extra"), s.view, s, humanVeto ? () => this.send({ move: "pass", ply: s.ply }) : null);
     const status = $(this.prefix + "-status");
     if (s.over) {
-      status.replaceChildren(el("span", { class: "win", text: `Game over: ${s.result}` }), ` after ${s.ply} moves`);
+      status.replaceChildren(`${s.name || s.game} · `, el("span", { class: "win", text: `Game over: ${s.result}` }), ` after ${s.ply} moves`);
     } else {
       const who = s.turn === "human" ? "your move" : this.failed ? `${s.turn} could not move` : `${s.turn} is thinking…`;
-      status.textContent = `${s.game} · ${s.to_move} to move · ${who}`;
+      status.textContent = `${s.name || s.game} · ${s.to_move} to move · ${who}`;
     }
     const decision = $(this.prefix + "-decision");
     if (decision) {
@@ -407,7 +410,11 @@ class GameController {
     }
     this.showSeats();
     const list = $(this.prefix + "-moves");
-    list.replaceChildren(...s.moves.map((m) => el("li", { text: m })));
+    const movers = s.movers || [];
+    list.replaceChildren(...s.moves.map((m, i) => el("li", {
+      class: "mv-item", title: `${movers[i] || ""} played ${m}: open the game here on the analysis board`,
+      onclick: () => openInAnalysis(s, i + 1),
+    }, el("span", { class: "who mark-" + (movers[i] === "o" ? "o" : "x"), text: movers[i] || "" }), " ", m)));
     list.scrollTop = list.scrollHeight;
     if (!this.watch) {
       $("play-notation").textContent = "Notation: " + s.notation;
@@ -591,21 +598,21 @@ function setupPlay() {
   $("play-hint").addEventListener("click", () => play.showHint());
   $("play-analyse").addEventListener("click", () => {
     if (!play.state) { toast("Start a game first."); return; }
-    $("an-spec").value = play.state.game;
-    $("an-preset").value = common.presets.some((p) => p.spec === play.state.game) ? play.state.game : "";
-    $("an-position").value = play.state.position;
-    location.hash = "#/analyse";
-    $("an-run").click();
+    openInAnalysis(play.state, play.state.ply);
   });
   $("play-eval").addEventListener("change", () => { play.evaluation = null; play.render(); play.refreshEvaluation(); });
+  // single-key shortcuts only where the key cannot start a move (or with Alt); a key that can
+  // start a move goes to the move box, wherever the focus is (but in another box)
+  const shortcuts = { KeyU: () => play.undo(), KeyH: () => play.showHint(), KeyE: () => $("play-eval").click() };
   document.addEventListener("keydown", (event) => {
-    if (currentPage() !== "play" || event.target.closest("input, select, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (event.key === "u") { event.preventDefault(); play.undo(); }
-    else if (event.key === "h") { event.preventDefault(); play.showHint(); }
-    else if (event.key === "e") { event.preventDefault(); $("play-eval").click(); }
-    else if (/^[a-z0-9!:,]$/i.test(event.key) && !event.target.closest("button")) {
-      $("play-move").focus();  // typing a cell name goes to the move box
-    }
+    if (currentPage() !== "play" || event.target.closest("input, select, textarea") || event.ctrlKey || event.metaKey) return;
+    const shortcut = shortcuts[event.code];
+    if (event.altKey) { if (shortcut) { event.preventDefault(); shortcut(); } return; }
+    if (event.key.length !== 1 || event.key === " ") return;
+    const view = play.state && play.state.view;
+    if (startsMove(view, event.key)) { $("play-move").focus(); return; }  // the key is typed into the box
+    if (shortcut && event.key.toLowerCase() === event.code.slice(3).toLowerCase()) { event.preventDefault(); shortcut(); return; }
+    if (/^[a-z0-9!:,]$/i.test(event.key)) $("play-move").focus();
   });
 }
 
@@ -649,56 +656,43 @@ function showBatch(b) {
   $("batch-text").textContent = `${b.played} of ${b.games} games (${b.status}${b.error ? ": " + b.error : ""}) · ${b.x} wins ${pct(b.first)}, draws ${pct(b.draw)}, ${b.o} wins ${pct(b.second)} · ${b.seconds.toFixed(1)} s`;
 }
 
+// the analysis board (analysis.js), and counts of the game on it
+let analysis = null;
+
 function setupAnalyse() {
-  const board = $("an-board");
-  $("an-run").addEventListener("click", async () => {
-    const spec = $("an-spec").value.trim();
-    const position = $("an-position").value.trim() || null;
-    try {
-      const info = await api(`/api/game-info?spec=${encodeURIComponent(spec)}` + (position ? `&position=${encodeURIComponent(position)}` : ""));
-      $("an-status").textContent = `${info.game} · ${info.result ? "over: " + info.result : info.to_move + " to move"} · ${info.cells} cells, ${info.lines} lines, ${info.symmetries} symmetries`;
-      renderBoard(board, info.view, {});
-      extraInfo($("an-extra"), info.view, info);
-      $("an-verdict").textContent = "solving…";
-      const analysis = await api("/api/analyse", { game: spec, position, max_seconds: Number($("an-budget").value) });
-      if (!analysis.solved) {
-        $("an-verdict").textContent = "Not solved";
-        $("an-pv").textContent = "";
-        $("an-moves").replaceChildren();
-        $("an-cost").textContent = analysis.reason;
-        return;
-      }
-      const ev = analysis.evaluation, sv = analysis.solve;
-      renderBoard(board, info.view, { evaluation: ev, hint: ev.best });
-      $("an-verdict").textContent = `With perfect play: ${ev.describe}`;
-      $("an-pv").textContent = sv.pv.join(" ") || "(the game is over)";
-      $("an-moves").replaceChildren(
-        el("tr", {}, el("th", { text: "move" }), el("th", { text: `for ${info.to_move || ""}` }), el("th", { text: "plies" }), el("th", { text: "result" })),
-        ...ev.moves.map((m) => el("tr", {}, el("td", { text: m.move }), el("td", { class: "t-" + m.verdict, text: m.verdict }), el("td", { text: m.plies === null ? "?" : m.plies }), el("td", { text: m.describe }))),
-      );
-      $("an-cost").textContent = `${sv.nodes.toLocaleString()} positions searched in ${sv.seconds.toFixed(3)} s`;
-    } catch (e) { toast(e.message); $("an-verdict").textContent = ""; }
-  });
+  analysis = setupAnalysis({ api, el, toast, renderBoard, extraInfo, agentsFor, currentPage, startsMove, tokens, common });
+  arena.analysis = analysis;  // the board's handle (its state: arena.analysis.state)
   $("an-count").addEventListener("click", async () => {
     try {
       $("an-counts").replaceChildren(el("tr", {}, el("td", { text: "counting…" })));
-      const c = await api("/api/count", { game: $("an-spec").value.trim(), max_seconds: Number($("an-budget").value) });
+      const c = await api("/api/count", { game: (analysis.state.game || $("an-spec").value.trim()), max_seconds: Number($("an-budget").value) });
       const rows = [["positions", c.positions], ["positions up to symmetry", c.positions_up_to_symmetry], ["terminal positions", c.terminal_positions], ["complete games", c.games], ["won by the first player", c.games_by_outcome && c.games_by_outcome.first], ["won by the second player", c.games_by_outcome && c.games_by_outcome.second], ["drawn", c.games_by_outcome && c.games_by_outcome.draw], ["game-tree nodes", c.tree_nodes], ["seconds", c.seconds && c.seconds.toFixed(3)]];
       $("an-counts").replaceChildren(...rows.filter((r) => r[1] !== null && r[1] !== undefined).map(([k, v]) => el("tr", {}, el("td", { text: k }), el("td", { text: typeof v === "number" ? v.toLocaleString() : v }))));
     } catch (e) { $("an-counts").replaceChildren(); toast(e.message); }
   });
 }
 
+
+// open a game (a state of the API: game, start, moves) on the analysis board at ply `at`
+async function openInAnalysis(s, at) {
+  try {
+    await analysis.loadLine(s.game, s.start, s.moves, at);
+    route();  // the board wrote its URL (#/analyse?...): show the page
+  } catch (e) { toast(e.message); }
+}
+
 async function showGames() {
   const filter = document.querySelector("input[name=games-filter]:checked").value;
   try {
-    const games = await api("/api/games" + (filter ? `?status=${filter}` : ""));
+    const games = await api("/api/games" + (filter === "match" ? "?source=match" : filter ? `?status=${filter}` : ""));
     $("games-table").replaceChildren(
       el("tr", {}, ...["#", "game", "x", "o", "moves", "status", "updated", ""].map((h) => el("th", { text: h }))),
       ...games.map((g) => el("tr", {},
         el("td", { text: g.id }), el("td", { text: g.game }), el("td", { text: g.x }), el("td", { text: g.o }), el("td", { text: g.plies }),
         el("td", { text: g.result || g.status }), el("td", { text: (g.updated || "").replace("T", " ").slice(0, 19) }),
-        el("td", {}, el("a", { href: `#/play/${g.id}` + (tokens.get(g.id) ? `/${tokens.get(g.id)}` : ""), text: g.status === "playing" ? (tokens.get(g.id) ? "resume" : "watch") : "open" })))),
+        el("td", {}, el("a", { href: `#/play/${g.id}` + (tokens.get(g.id) ? `/${tokens.get(g.id)}` : ""), text: g.status === "playing" ? (tokens.get(g.id) ? "resume" : "watch") : "open" }),
+          " · ", el("a", { href: `#/analyse?record=${g.id}`, text: "analyse" }),
+          " · ", el("a", { href: `/api/games/${g.id}/record?download=1`, download: `game-${g.id}.ntr`, text: "record" })))),
     );
   } catch (e) { toast(e.message); }
 }
@@ -733,6 +727,10 @@ function lineChart(canvas, lines, lo, hi) {
       if (!started) { ctx.moveTo(px(x), py(y)); started = true; } else ctx.lineTo(px(x), py(y));
     }
     ctx.stroke();
+    ctx.fillStyle = line.color;
+    const drawn = line.points.filter((p) => p[1] !== null && p[1] !== undefined);
+    const marks = drawn.length <= 24 ? drawn : drawn.slice(-1);  // few points: each; many: the last
+    for (const [x, y] of marks) { ctx.beginPath(); ctx.arc(px(x), py(y), 3.5, 0, 2 * Math.PI); ctx.fill(); }
   }
   const legend = canvas.parentElement.querySelector(".legend") || canvas.parentElement.appendChild(el("div", { class: "legend" }));
   legend.replaceChildren(...lines.map((l) => el("span", {}, el("i", { style: `background:${l.color}` }), l.label)));
@@ -826,11 +824,15 @@ async function showLeaderboard() {
     select.value = chosen;
     $("lb-table").replaceChildren(
       el("tr", {}, ...["#", "agent", "rating", "±", "games", "wins", "draws", "losses"].map((h) => el("th", { text: h }))),
-      ...board.ratings.map((r, i) => el("tr", {}, el("td", { text: i + 1 }), el("td", { text: r.agent }), el("td", { text: r.rating.toFixed(0) }),
-        el("td", { text: r.stderr === null ? "" : r.stderr.toFixed(0) }), el("td", { text: r.games }), el("td", { text: r.wins }), el("td", { text: r.draws }), el("td", { text: r.losses }))),
+      ...board.ratings.flatMap((r, i) => [
+        ...(board.groups > 1 && (i === 0 || board.ratings[i - 1].group !== r.group)
+          ? [el("tr", { class: "group-row" }, el("td", { colspan: "8", text: `Group ${r.group}: agents linked by games played (a scale of their own)` }))] : []),
+        el("tr", { "data-group": r.group }, el("td", { text: i + 1 }), el("td", { text: r.agent }), el("td", { text: r.rating.toFixed(0) }),
+        el("td", { text: r.stderr === null ? "" : r.stderr.toFixed(0) }), el("td", { text: r.games }), el("td", { text: r.wins }), el("td", { text: r.draws }), el("td", { text: r.losses }))]),
     );
     $("lb-note").textContent = board.ratings.length
-      ? "Bradley-Terry ratings on the Elo scale (mean 0) from every recorded game between agents of this game: batches, matches and watched games."
+      ? "Bradley-Terry ratings on the Elo scale (mean 0 in each group) from every recorded game between agents of this game: batches, matches and watched games."
+        + (board.groups > 1 ? " Agents that never met, even through others, are rated in separate groups: compare ratings only within a group." : "")
       : "No games between agents recorded yet: run a batch on the Watch page.";
   } catch (e) { toast(e.message); }
 }
@@ -841,23 +843,45 @@ const pageHooks = { games: showGames, leaderboard: showLeaderboard };
 const featureSetup = { train: setupTrain, leaderboard: (a) => $("lb-game").addEventListener("change", showLeaderboard) };
 
 function currentPage() {
-  return (location.hash.replace(/^#\//, "").split("/")[0]) || "play";
+  return (location.hash.replace(/^#\//, "").split(/[/?]/)[0]) || "play";
 }
 
 function route() {
-  const parts = location.hash.replace(/^#\//, "").split("/");
+  const hash = location.hash.replace(/^#\//, "");
+  const q = hash.indexOf("?");
+  const query = q < 0 ? "" : hash.slice(q + 1);
+  const parts = (q < 0 ? hash : hash.slice(0, q)).split("/");
   let page = parts[0] || "play";
   if (!$("page-" + page) || document.querySelector(`nav a[data-page=${page}]`)?.hidden) page = "play";
   for (const section of document.querySelectorAll(".page")) section.hidden = section.id !== "page-" + page;
   for (const a of document.querySelectorAll("nav a[data-page]")) a.classList.toggle("active", a.dataset.page === page);
   if (page === "play" && parts[1] && (!play.state || String(play.state.id) !== parts[1])) play.open(Number(parts[1]), parts[2]).catch((e) => toast(e.message));
+  if (page === "analyse" && query && analysis && !analysis.isWriting()) analysis.readUrl(query);
   if (pageHooks[page]) pageHooks[page]();
+  const current = page === "play" ? play : page === "watch" ? watch : null;
+  if (current && current.state) current.render();  // sized to the page now shown
 }
 
 export const arena = { api, play, watch, pageHooks, renderBoard, toast, common, fillAgents, el };
 window.arena = arena;
 
+// boards zoom (the cells' size, kept for the next visit)
+function setupZoom() {
+  const redraw = () => {
+    const page = currentPage();
+    if (page === "play" && play.state) play.render();
+    else if (page === "watch" && watch.state) watch.render();
+    else if (page === "analyse" && analysis && analysis.state.current) analysis.go(analysis.state.current);
+  };
+  for (const b of document.querySelectorAll(".zoom-in")) b.addEventListener("click", () => { setZoom(getZoom() * 1.25); redraw(); });
+  for (const b of document.querySelectorAll(".zoom-out")) b.addEventListener("click", () => { setZoom(getZoom() / 1.25); redraw(); });
+  let timer = null;
+  window.addEventListener("resize", () => { clearTimeout(timer); timer = setTimeout(redraw, 100); });
+}
+
 async function main() {
+  setupNav();
+  setupZoom();
   setupPlay();
   setupWatch();
   setupAnalyse();

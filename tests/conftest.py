@@ -1,0 +1,13 @@
+"""Every test runs with its own per-user data folder, so commands that record in the default
+store (``noughts play``, ``match``, ``tournament``) never touch the real one."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_store(tmp_path_factory: pytest.TempPathFactory) -> None:
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("xdg-data"))
