@@ -398,6 +398,7 @@ def test_slices_follow_the_speed_of_the_search() -> None:
     solver = FastSolver(game, Budget(max_seconds=0.5, max_memory=2**26), progress=seen.append)
     with pytest.raises(LimitExceeded):
         solver.value(game.start())
-    slices = [b - a for a, b in itertools.pairwise([0, *seen])]
-    assert slices[0] < 1024  # small at first (the earlier searches of the root included)
-    assert all(b <= 8 * a + 1 for a, b in itertools.pairwise(slices[1:]))  # each at most 8 times the last
+    slices = solver.slices
+    assert seen and sum(slices) <= solver.nodes  # the slices that ran to their limit, checked after each
+    assert slices[0] < 1024  # small at first
+    assert all(b <= 8 * max(1, a) for a, b in itertools.pairwise(slices))  # each at most 8 times the last

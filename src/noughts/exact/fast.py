@@ -159,6 +159,10 @@ class FastSolver:
         self.progress = progress
         self.nodes = 0
         self._slice = FIRST_SLICE
+        self._last_done: int | None = None
+        self.slices: list[int] = []
+        """The nodes of each slice that ran to its limit, in order: after each the budget is checked,
+        and none takes more than 8 times the one before."""
         board = game.board
         tables = board.tables
         rule = int(game.claim_rule)  # type: ignore[arg-type]  # supports() checked it
@@ -330,6 +334,8 @@ class FastSolver:
         while True:
             growing = len(self._tt_work) < self._max_entries
             limit = min(self._slice, len(self._tt_work)) if growing else self._slice
+            if self._last_done is not None:
+                limit = min(limit, 8 * max(1, self._last_done))
             args = (
                 self._prm,
                 self._lines,
@@ -358,6 +364,9 @@ class FastSolver:
             took = time.perf_counter() - started
             done = int(stats[K.S_NODES]) - self.nodes
             self.nodes = int(stats[K.S_NODES])
+            if status != K.DONE:  # a slice that ran to its limit: the next takes at most 8 times it
+                self._last_done = done
+                self.slices.append(done)
             if done >= limit // 2:  # a full slice: resize the next one to take about SLICE_SECONDS,
                 # growing at most 8-fold (a node near the root of 7x7x7 costs far more than one below)
                 per_node = took / max(done, 1)
