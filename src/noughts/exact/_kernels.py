@@ -665,7 +665,7 @@ def _move_score(
     return s
 
 
-@internal
+@njit(cache=True, inline="always")
 def _order(
     prm: np.ndarray,
     through: np.ndarray,
