@@ -7,9 +7,14 @@ judged by :func:`noughts.kernels.claim.claim_after` (the rules of :mod:`noughts.
 from the lines through the claimed cell only), and a game's result is its
 :class:`~noughts.core.Result` code (:data:`~noughts.kernels.claim.RUNNING` while it runs).
 
-The board's side of a kernel's arguments is one tuple, ``board = (rule, maker, lines, through,
-nthrough, full)``: the rule code and Maker (``game.claim_rule``, ``game.maker``) and the board's
-tables (``board.tables``: ``line_bits``, ``through``, ``nthrough``, ``full_bits``).
+The board's side of a kernel's arguments is one tuple, ``board = (maker, lines, through, nthrough,
+full)``: Maker (``game.maker``) and the board's tables (``board.tables``: ``line_bits``,
+``through``, ``nthrough``, ``full_bits``). The rule (``game.claim_rule``) is no argument: each
+rule has its kernels (:func:`rule_kernels`), in which it is a compile-time constant: LLVM inlines
+:func:`~noughts.kernels.claim.claim_after` and folds the other rules' branches away, so a claim
+is judged by that rule's code alone. Passed at run time, the rule kept every rule's branches in
+the playout's inner loop, which made the playouts 1.7 times slower (``python
+bench/regression.py --base 1afa3c6 --only random_playouts``, measured under load).
 
 A random playout picks the ``r``-th empty cell in increasing order, ``r = floor(u * empty)``
 with ``u`` uniform in [0, 1): the same choice as ``moves[int(u * len(moves))]`` over
@@ -21,10 +26,12 @@ for game ``g``, so a result does not depend on how many threads ran it.
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import numpy as np
 from numba import njit, prange
 
-from noughts.kernels.bits import ONE, cell_bit, entry, internal, nth_cell, popcount, rng_uniform, stream_start
+from noughts.kernels.bits import ONE, cell_bit, entry, nth_cell, popcount, rng_uniform, stream_start
 from noughts.kernels.claim import claim_after
 from noughts.kernels.codes import RUNNING
 
@@ -32,10 +39,12 @@ CHUNK = 1024
 """Games per task of :func:`playouts_parallel` (each task keeps one random state)."""
 
 
-@internal
-def _play(board, aux0, given, seed, lo, hi, results, lengths):  # type: ignore[no-untyped-def]
-    """Random games ``lo`` to ``hi - 1`` from the start (see the module docstring)."""
-    rule, maker, lines, through, nthrough, full = board
+@njit(cache=True, inline="always")
+def _play(rule, board, aux0, given, seed, lo, hi, results, lengths):  # type: ignore[no-untyped-def]
+    """Random games ``lo`` to ``hi - 1`` from the start (see the module docstring), under
+    ``rule``: a constant of the kernel this body is inlined into.
+    """
+    maker, lines, through, nthrough, full = board
     ncells = popcount(full)
     st = np.empty(1, dtype=np.uint64)
     for g in range(lo, hi):
@@ -69,31 +78,10 @@ def _play(board, aux0, given, seed, lo, hi, results, lengths):  # type: ignore[n
         lengths[g] = ply
 
 
-@entry
-def playouts(board, aux0, given, seed, results, lengths):  # type: ignore[no-untyped-def]
-    """Play ``len(results)`` random games from the start, one after the other (one thread):
-    each game's result code into ``results``, its length into ``lengths``. ``aux0``: the
-    aux value of the start (the number of lines under Maker-Breaker rules, else 0); ``given``:
-    the uniforms, one row per game, or an empty array for the streams of ``seed``.
-    """
-    _play(board, aux0, given, seed, 0, results.shape[0], results, lengths)
-
-
-@njit(cache=True, parallel=True)
-def playouts_parallel(board, aux0, given, seed, results, lengths):  # type: ignore[no-untyped-def]
-    """:func:`playouts` with the games shared among numba's threads, :data:`CHUNK` at a time."""
-    n = results.shape[0]
-    for k in prange((n + CHUNK - 1) // CHUNK):
-        _play(board, aux0, given, seed, k * CHUNK, min(n, (k + 1) * CHUNK), results, lengths)
-
-
-@entry
-def step(board, bits, aux, plies, results, actions):  # type: ignore[no-untyped-def]
-    """One claim in every running game of a batch (``actions[g]``, a cell); games that are over
-    are left alone. Returns -1, or the index of the first game whose action is not an empty
-    cell (no game is changed then).
-    """
-    rule, maker, lines, through, nthrough, full = board
+@njit(cache=True, inline="always")
+def _step(rule, board, bits, aux, plies, results, actions):  # type: ignore[no-untyped-def]
+    """The body of :attr:`RuleKernels.step` under ``rule`` (a constant there)."""
+    maker, lines, through, nthrough, full = board
     ncells = popcount(full)
     n = results.shape[0]
     for g in range(n):
@@ -118,6 +106,55 @@ def step(board, bits, aux, plies, results, actions):  # type: ignore[no-untyped-
         results[g] = result
         plies[g] += 1
     return -1
+
+
+class RuleKernels(NamedTuple):
+    """The kernels of one rule (:func:`rule_kernels`)."""
+
+    playouts: Any
+    """``playouts(board, aux0, given, seed, results, lengths)``: play ``len(results)`` random
+    games from the start, one after the other (one thread): each game's result code into
+    ``results``, its length into ``lengths``. ``aux0``: the aux value of the start (the number
+    of lines under Maker-Breaker rules, else 0); ``given``: the uniforms, one row per game, or
+    an empty array for the streams of ``seed``."""
+    playouts_parallel: Any
+    """``playouts`` with the games shared among numba's threads, :data:`CHUNK` at a time."""
+    step: Any
+    """``step(board, bits, aux, plies, results, actions)``: one claim in every running game of
+    a batch (``actions[g]``, a cell); games that are over are left alone. Returns -1, or the
+    index of the first game whose action is not an empty cell (no game is changed then)."""
+
+
+_KERNELS: dict[int, RuleKernels] = {}
+
+
+def rule_kernels(rule: int) -> RuleKernels:
+    """The kernels of one rule (a rule code, ``game.claim_rule``), built on first use. The rule
+    is a constant of their closure (numba keys their cache by it), so only that rule's code of
+    :func:`~noughts.kernels.claim.claim_after` is left in the playout's loop.
+    """
+    kernels = _KERNELS.get(rule)
+    if kernels is None:
+        kernels = _KERNELS[rule] = _kernels_for(rule)
+    return kernels
+
+
+def _kernels_for(rule: int) -> RuleKernels:
+    @entry
+    def playouts(board, aux0, given, seed, results, lengths):  # type: ignore[no-untyped-def]
+        _play(rule, board, aux0, given, seed, 0, results.shape[0], results, lengths)
+
+    @njit(cache=True, parallel=True)
+    def playouts_parallel(board, aux0, given, seed, results, lengths):  # type: ignore[no-untyped-def]
+        n = results.shape[0]
+        for k in prange((n + CHUNK - 1) // CHUNK):
+            _play(rule, board, aux0, given, seed, k * CHUNK, min(n, (k + 1) * CHUNK), results, lengths)
+
+    @entry
+    def step(board, bits, aux, plies, results, actions):  # type: ignore[no-untyped-def]
+        return _step(rule, board, bits, aux, plies, results, actions)
+
+    return RuleKernels(playouts, playouts_parallel, step)
 
 
 @entry

@@ -61,7 +61,7 @@ class _Tables:
         self.rule = int(g.claim_rule)  # type: ignore[arg-type]  # supports() checked it
         self.ncells = tables.cells
         maker = 0 if g.maker is None else int(g.maker)
-        self.board = (self.rule, maker, tables.line_bits, tables.through, tables.nthrough, tables.full_bits)
+        self.board = (maker, tables.line_bits, tables.through, tables.nthrough, tables.full_bits)
         """What the kernels read of the game (see :mod:`noughts.envs._batch_kernels`)."""
         self.aux0 = tables.num_lines if self.rule == Rule.MAKER_BREAKER else 0
 
@@ -110,7 +110,8 @@ def random_playouts(
 
     codes = np.empty(int(n), dtype=np.int8)
     lengths = np.empty(int(n), dtype=np.int16)
-    kernel = K.playouts_parallel if parallel else K.playouts
+    kernels = K.rule_kernels(tables.rule)
+    kernel = kernels.playouts_parallel if parallel else kernels.playouts
     kernel(tables.board, tables.aux0, given, np.uint64(seed % 2**64), codes, lengths)
     return PlayoutResults(_VIEW[codes + 1], lengths)
 
@@ -191,7 +192,8 @@ class BatchGame:
         a = np.ascontiguousarray(actions, dtype=np.int64)
         if a.shape != (self.batch,):
             raise NoughtsError(f"actions must have shape ({self.batch},), not {a.shape}")
-        bad = K.step(self._t.board, self.bits, self.aux, self.plies, self._codes, a)
+        step = K.rule_kernels(self._t.rule).step
+        bad = step(self._t.board, self.bits, self.aux, self.plies, self._codes, a)
         if bad >= 0:
             raise IllegalMoveError(
                 f"game {bad}: action {int(a[bad])} is illegal: it is not an empty cell of {self.game.board.spec}"

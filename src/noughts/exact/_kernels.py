@@ -182,7 +182,7 @@ _U255 = np.uint64(255)
 _MIX = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
-@internal
+@njit(cache=True, inline="always")
 def to_node(v: int, d: int, rule: int) -> int:
     """A root-relative value at depth d as the node-relative value the table stores."""
     if rule == CUMULATIVE or v == 0 or v >= INF or v <= -INF:
@@ -190,7 +190,7 @@ def to_node(v: int, d: int, rule: int) -> int:
     return v + d if v > 0 else v - d
 
 
-@internal
+@njit(cache=True, inline="always")
 def from_node(v: int, d: int, rule: int) -> int:
     if rule == CUMULATIVE or v == 0 or v >= INF or v <= -INF:
         return v
@@ -264,7 +264,7 @@ def _canonical(prm, me, op, symtab, key, img):  # type: ignore[no-untyped-def]
 # -- the search, once -----------------------------------------------------------------------------
 
 
-@internal
+@njit(cache=True, inline="always")
 def bucket(key: np.ndarray, nkey: int, mask: int) -> int:
     """The first slot of ``key``'s bucket of two."""
     if nkey == 2:
@@ -280,7 +280,7 @@ def bucket(key: np.ndarray, nkey: int, mask: int) -> int:
     return int(np.intp(h & np.uint64(mask))) & ~1
 
 
-@internal
+@njit(cache=True, inline="always")
 def _same_key(tt_key: np.ndarray, i: int, key: np.ndarray, nkey: int) -> bool:
     for t in range(nkey):  # noqa: SIM110  (a plain loop: numba compiles it without a generator)
         if tt_key[i, t] != key[t]:
@@ -645,7 +645,7 @@ def _evaluate_cumulative(  # type: ignore[no-untyped-def]
     return SEARCH, 0, lb, ub, allowed, -INF  # dead cells: see STANDARD
 
 
-@internal
+@njit(cache=True, inline="always")
 def _move_score(
     through: np.ndarray,
     nthrough: np.ndarray,
@@ -665,7 +665,7 @@ def _move_score(
     return s
 
 
-@internal
+@njit(cache=True, inline="always")
 def _order(
     prm: np.ndarray,
     through: np.ndarray,

@@ -184,8 +184,11 @@ class FastSolver:
         if budget is not None:
             budget.check(memory=self.tt_bytes, progress="before the search (the table alone)")
 
-        self._through = tables.through
-        self._nthrough = tables.nthrough
+        # the board's int32 tables widened to int64 (a copy of a few hundred bytes): with int32
+        # lines-through-cell counts and indices the search's move and undo loops ran slower,
+        # mnk(8,8,4) about 1.3x (bench/regression.py --base 1afa3c6 --only "mnk(8,8,4)")
+        self._through: Int64Array = tables.through.astype(np.int64)
+        self._nthrough: Int64Array = tables.nthrough.astype(np.int64)
         syms = min(MAX_SYMMETRIES, len(board.symmetries))
         k = board.k
         self._weights = _order_weights(rule, k)
@@ -275,6 +278,7 @@ class FastSolver:
 
     def _solve(self, me: int, op: int, mover: int, empty: int) -> int:
         """The search's value of the root (mover-relative; cumulative: the score still to come)."""
+        self._set_root(me, op, mover, empty)
         lo, hi = -K.INF, K.INF
         if not self._scored:
             # "a win within n plies?" for n = 1, 3, 5, ... up to DEEPEN_PLIES: the horizon prunes
@@ -283,7 +287,7 @@ class FastSolver:
             n = 1
             while True:
                 gamma = WIN - min(n, empty)
-                r = self._test(me, op, mover, empty, gamma)
+                r = self._test(gamma)
                 if r >= gamma:
                     lo = r
                     break
@@ -303,19 +307,21 @@ class FastSolver:
                 gamma = 1
             else:
                 gamma = 0  # value <= 0: is it a draw?
-            r = self._test(me, op, mover, empty, gamma)
+            r = self._test(gamma)
             if r >= gamma:
                 lo = r
             else:
                 hi = r
         return lo
 
-    def _test(self, me: int, op: int, mover: int, empty: int, gamma: int) -> int:
-        """One null-window search: a value >= gamma (a lower bound) or < gamma (an upper one)."""
+    def _set_root(self, me: int, op: int, mover: int, empty: int) -> None:
+        """Set the root of the searches up: its masks in ``bits[0]``, its line counts in ``cnt``.
+        Once per root: a search that ends (DONE) leaves both as it found them (it undoes every
+        move it made), so the null-window tests of one root share this; a search stopped by the
+        budget leaves them half-way, but the next root sets them afresh.
+        """
         self._prm[K.P_ROOT_MOVER] = mover
         self._prm[K.P_ROOT_EMPTY] = empty
-        self._stack[0, K.F_ALPHA] = gamma - 1
-        self._stack[0, K.F_BETA] = gamma
         b = (me, op) if mover == 0 else (op, me)
         if self.words is None:
             self._bits[0, 0] = me
@@ -326,6 +332,13 @@ class FastSolver:
             self._bits[0, 0] = words[0]
             self._bits[0, 1] = words[1]
             count_lines(self._lines, words[2], words[3], self._cnt)
+
+    def _test(self, gamma: int) -> int:
+        """One null-window search of the root set up (:meth:`_set_root`): a value >= gamma (a
+        lower bound) or < gamma (an upper one).
+        """
+        self._stack[0, K.F_ALPHA] = gamma - 1
+        self._stack[0, K.F_BETA] = gamma
         stats = self._stats
         stats[K.S_DEPTH] = 0
         stats[K.S_MODE] = K.ENTER

@@ -201,42 +201,42 @@ def meets_line_besides(x: Any, lines: Any, j: Any, c: Any, w: Any) -> Any:
     """Whether ``x`` holds a cell of line ``j`` other than cell ``c``."""
 
 
-@overload(row, jit_options=INTERNAL)
+@overload(row, jit_options=INTERNAL, inline="always")
 def _row(bits, d, r):  # type: ignore[no-untyped-def]
     if bits.ndim == 3:
         return lambda bits, d, r: ptr(bits[d, r])  # type: ignore[call-arg]
     return lambda bits, d, r: bits[d, r]
 
 
-@overload(tmp_row, jit_options=INTERNAL)
+@overload(tmp_row, jit_options=INTERNAL, inline="always")
 def _tmp_row(tmp, r):  # type: ignore[no-untyped-def]
     if tmp.ndim == 2:
         return lambda tmp, r: ptr(tmp[r])  # type: ignore[call-arg]
     return lambda tmp, r: tmp[r]
 
 
-@overload(as_mask, jit_options=INTERNAL)
+@overload(as_mask, jit_options=INTERNAL, inline="always")
 def _as_mask(x):  # type: ignore[no-untyped-def]
     if isinstance(x, types.Array):
         return lambda x: ptr(x)  # type: ignore[call-arg]
     return lambda x: x
 
 
-@overload(width, jit_options=INTERNAL)
+@overload(width, jit_options=INTERNAL, inline="always")
 def _width(x, w):  # type: ignore[no-untyped-def]
     if is_multi(x):
         return lambda x, w: w
     return lambda x, w: 1
 
 
-@overload(word, jit_options=INTERNAL)
+@overload(word, jit_options=INTERNAL, inline="always")
 def _word(x, i):  # type: ignore[no-untyped-def]
     if is_multi(x):
         return lambda x, i: x[i]
     return lambda x, i: x
 
 
-@overload(zero, jit_options=INTERNAL)
+@overload(zero, jit_options=INTERNAL, inline="always")
 def _zero(dst, w):  # type: ignore[no-untyped-def]
     if is_multi(dst):
 
@@ -249,7 +249,7 @@ def _zero(dst, w):  # type: ignore[no-untyped-def]
     return lambda dst, w: ZERO
 
 
-@overload(assign, jit_options=INTERNAL)
+@overload(assign, jit_options=INTERNAL, inline="always")
 def _assign(dst, x, w):  # type: ignore[no-untyped-def]
     if is_multi(x):
 
@@ -262,7 +262,7 @@ def _assign(dst, x, w):  # type: ignore[no-untyped-def]
     return lambda dst, x, w: x
 
 
-@overload(and_into, jit_options=INTERNAL)
+@overload(and_into, jit_options=INTERNAL, inline="always")
 def _and_into(dst, x, w):  # type: ignore[no-untyped-def]
     if is_multi(x):
 
@@ -279,14 +279,14 @@ def _and_into(dst, x, w):  # type: ignore[no-untyped-def]
 # at every node, and making a view of a row there doubled the multi-word form's time
 
 
-@overload(line_word, jit_options=INTERNAL)
+@overload(line_word, jit_options=INTERNAL, inline="always")
 def _line_word(lines, j, i):  # type: ignore[no-untyped-def]
     if lines.ndim == 2:
         return lambda lines, j, i: lines[j, i]
     return lambda lines, j, i: lines[j]
 
 
-@overload(or_line, jit_options=INTERNAL)
+@overload(or_line, jit_options=INTERNAL, inline="always")
 def _or_line(dst, lines, j, w):  # type: ignore[no-untyped-def]
     if lines.ndim == 2:
 
@@ -299,7 +299,7 @@ def _or_line(dst, lines, j, w):  # type: ignore[no-untyped-def]
     return lambda dst, lines, j, w: dst | lines[j]
 
 
-@overload(and_line, jit_options=INTERNAL)
+@overload(and_line, jit_options=INTERNAL, inline="always")
 def _and_line(dst, lines, j, w):  # type: ignore[no-untyped-def]
     if lines.ndim == 2:
 
@@ -312,7 +312,7 @@ def _and_line(dst, lines, j, w):  # type: ignore[no-untyped-def]
     return lambda dst, lines, j, w: dst & lines[j]
 
 
-@overload(or_line_andnot, jit_options=INTERNAL)
+@overload(or_line_andnot, jit_options=INTERNAL, inline="always")
 def _or_line_andnot(dst, lines, j, y, w):  # type: ignore[no-untyped-def]
     if lines.ndim == 2:
 
@@ -325,7 +325,7 @@ def _or_line_andnot(dst, lines, j, y, w):  # type: ignore[no-untyped-def]
     return lambda dst, lines, j, y, w: dst | (lines[j] & ~y)
 
 
-@overload(and_to, jit_options=INTERNAL)
+@overload(and_to, jit_options=INTERNAL, inline="always")
 def _and_to(dst, x, y, w):  # type: ignore[no-untyped-def]
     if is_multi(x):
 
@@ -338,7 +338,7 @@ def _and_to(dst, x, y, w):  # type: ignore[no-untyped-def]
     return lambda dst, x, y, w: x & y
 
 
-@overload(andnot_to, jit_options=INTERNAL)
+@overload(andnot_to, jit_options=INTERNAL, inline="always")
 def _andnot_to(dst, x, y, w):  # type: ignore[no-untyped-def]
     if is_multi(x):
 
@@ -351,7 +351,7 @@ def _andnot_to(dst, x, y, w):  # type: ignore[no-untyped-def]
     return lambda dst, x, y, w: x & ~y
 
 
-@overload(empty_to, jit_options=INTERNAL)
+@overload(empty_to, jit_options=INTERNAL, inline="always")
 def _empty_to(dst, full, me, op, w):  # type: ignore[no-untyped-def]
     if is_multi(me):
 
@@ -364,7 +364,7 @@ def _empty_to(dst, full, me, op, w):  # type: ignore[no-untyped-def]
     return lambda dst, full, me, op, w: full & ~(me | op)
 
 
-@overload(count, jit_options=INTERNAL)
+@overload(count, jit_options=INTERNAL, inline="always")
 def _count(x, w):  # type: ignore[no-untyped-def]
     if is_multi(x):
 
@@ -378,7 +378,7 @@ def _count(x, w):  # type: ignore[no-untyped-def]
     return lambda x, w: popcount(x)
 
 
-@overload(nonzero, jit_options=INTERNAL)
+@overload(nonzero, jit_options=INTERNAL, inline="always")
 def _nonzero(x, w):  # type: ignore[no-untyped-def]
     if is_multi(x):
 
@@ -392,7 +392,7 @@ def _nonzero(x, w):  # type: ignore[no-untyped-def]
     return lambda x, w: x != ZERO
 
 
-@overload(same, jit_options=INTERNAL)
+@overload(same, jit_options=INTERNAL, inline="always")
 def _same(x, y, w):  # type: ignore[no-untyped-def]
     if is_multi(x):
 
@@ -406,14 +406,14 @@ def _same(x, y, w):  # type: ignore[no-untyped-def]
     return lambda x, y, w: x == y
 
 
-@overload(has, jit_options=INTERNAL)
+@overload(has, jit_options=INTERNAL, inline="always")
 def _has(x, c):  # type: ignore[no-untyped-def]
     if is_multi(x):
         return lambda x, c: (x[c >> 6] >> np.uint64(c & 63)) & ONE != ZERO
     return lambda x, c: (x & (ONE << np.uint64(c))) != ZERO
 
 
-@overload(with_cell, jit_options=INTERNAL)
+@overload(with_cell, jit_options=INTERNAL, inline="always")
 def _with_cell(x, c):  # type: ignore[no-untyped-def]
     if is_multi(x):
 
@@ -425,7 +425,7 @@ def _with_cell(x, c):  # type: ignore[no-untyped-def]
     return lambda x, c: x | (ONE << np.uint64(c))
 
 
-@overload(without_cell, jit_options=INTERNAL)
+@overload(without_cell, jit_options=INTERNAL, inline="always")
 def _without_cell(x, c):  # type: ignore[no-untyped-def]
     if is_multi(x):
 
@@ -437,7 +437,7 @@ def _without_cell(x, c):  # type: ignore[no-untyped-def]
     return lambda x, c: x & ~(ONE << np.uint64(c))
 
 
-@overload(put, jit_options=INTERNAL)
+@overload(put, jit_options=INTERNAL, inline="always")
 def _put(bits, d, r, x, w):  # type: ignore[no-untyped-def]
     if is_multi(x):
 
@@ -453,14 +453,14 @@ def _put(bits, d, r, x, w):  # type: ignore[no-untyped-def]
     return scalar
 
 
-@overload(line_width, jit_options=INTERNAL)
+@overload(line_width, jit_options=INTERNAL, inline="always")
 def _line_width(lines):  # type: ignore[no-untyped-def]
     if lines.ndim == 2:
         return lambda lines: lines.shape[1]
     return lambda lines: 1
 
 
-@overload(covers_line, jit_options=INTERNAL)
+@overload(covers_line, jit_options=INTERNAL, inline="always")
 def _covers_line(x, lines, j, w):  # type: ignore[no-untyped-def]
     if lines.ndim == 2:
 
@@ -474,7 +474,7 @@ def _covers_line(x, lines, j, w):  # type: ignore[no-untyped-def]
     return lambda x, lines, j, w: x & lines[j] == lines[j]
 
 
-@overload(meets_line_besides, jit_options=INTERNAL)
+@overload(meets_line_besides, jit_options=INTERNAL, inline="always")
 def _meets_line_besides(x, lines, j, c, w):  # type: ignore[no-untyped-def]
     if lines.ndim == 2:
 
