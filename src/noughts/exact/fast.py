@@ -184,9 +184,8 @@ class FastSolver:
         if budget is not None:
             budget.check(memory=self.tt_bytes, progress="before the search (the table alone)")
 
-        # the board's int32 tables widened to int64 (a copy of a few hundred bytes): with int32
-        # lines-through-cell counts and indices the search's move and undo loops ran slower,
-        # mnk(8,8,4) about 1.3x (bench/regression.py --base 1afa3c6 --only "mnk(8,8,4)")
+        # the board's int32 tables widened to int64, as the kernel indexed them before the kernels
+        # layer (a copy of a few hundred bytes; its effect on speed is within the benchmark's noise)
         self._through: Int64Array = tables.through.astype(np.int64)
         self._nthrough: Int64Array = tables.nthrough.astype(np.int64)
         syms = min(MAX_SYMMETRIES, len(board.symmetries))
