@@ -388,6 +388,11 @@ def proof_supports(game: Game) -> bool:
 
 ENGINE_POLICY: tuple[EngineRule, ...] = (
     EngineRule(
+        "quotient",
+        "Notakto on more than two boards: the board's misère quotient (who wins, not how fast)",
+        lambda g, p: quotient_engine(g) is not None,
+    ),
+    EngineRule(
         "alpha-beta",
         f"claim games: the alpha-beta kernel, {ALPHA_BETA_TRIAL:g} s a position where the proof engine can follow",
         lambda g, p: _kernel_supports(g),
@@ -452,6 +457,8 @@ class _Engines:
                 made = self.table
             elif name == "python":
                 made = make_engine(self.game, self.budget, prefer_fast=False)
+            elif name == "quotient":
+                made = quotient_engine(self.game)
             elif name == "alpha-beta":
                 made = make_engine(self.game, self.budget)
             else:
@@ -464,7 +471,7 @@ class _Engines:
 
     def exact(self, name: str) -> ValueOracle:
         """The engine ``name`` as an oracle of exact values (distances included)."""
-        if name in ("retro", "quotient"):  # what the python row made for these games
+        if name == "retro":  # what the python row made for a game that need not end
             name = "python"
         engine: ValueOracle = self._engine(
             "alpha-beta" if name == "python" and "alpha-beta" in self._made else name
