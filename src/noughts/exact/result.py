@@ -48,10 +48,6 @@ class Value:
     """Plies to the end under perfect play; None where the engine knows only the outcome."""
     score: int | None = None
 
-    @property
-    def known_distance(self) -> bool:
-        return self.plies is not None
-
     def to_json(self) -> dict[str, Any]:
         """Who wins (``first``/``second``/``draw``), in how many plies (null: unknown), and the score."""
         return {"value": self.outcome.value, "plies": self.plies, "score": self.score}
