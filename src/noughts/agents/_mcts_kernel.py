@@ -8,7 +8,12 @@ simulations and goes on exactly where it stopped (the driver checks its clock be
 the random stream's state is one of the arrays, so a search cut into slices makes the same
 choices as one run whole). Node 0 is the root; a node's children form a linked list in the order
 they were expanded (``first``, ``last``, ``sibling``; the fields of a node lie side by side, in
-one record, :data:`NODE`); ``untried`` holds each node's legal moves
+one record, :data:`NODE`). When a node's last move is expanded its children are also listed side
+by side in ``kids`` (from ``kid0``, ``nkids`` of them; each node is one node's child, so ``kids``
+needs no more room than the nodes): selection, which only runs at such nodes, reads their
+records from that list, independent loads the processor overlaps, where following ``sibling``
+from record to record waited for each load in turn (records of a big tree are far apart in
+memory). ``untried`` holds each node's legal moves
 not yet expanded (``(cap, 1)`` uint64, or ``(cap, 1, W)``); values and the solver's bounds on the
 exact value (``lower``, ``upper``) are from the view of the player who moved into the node.
 
@@ -67,7 +72,8 @@ from noughts.kernels.masks import (
 # stats[]: what a search has done so far (kept between slices)
 S_NODES = 0
 S_DONE = 1
-NUM_STATS = 2
+S_KIDS = 2
+NUM_STATS = 3
 
 
 @njit(cache=True)
@@ -79,19 +85,21 @@ def grow(board: tuple, root: tuple, tree: tuple, scratch: tuple, st: np.ndarray,
 
     ``board = (rule, maker, k, through, nthrough, w)``; ``root = (cnt, cnt_words, empty, n, aux0,
     aux1)``: the root's line counts (and the same bytes as 64-bit words), its empty cells (a
-    mask, ``n`` cells) and aux values; ``tree = (untried, nodes)``, ``nodes`` a record array of
-    :data:`NODE`; ``scratch = (cnt, cnt_words, path, masks, cells)``.
+    mask, ``n`` cells) and aux values; ``tree = (untried, nodes, kids)``, ``nodes`` a record
+    array of :data:`NODE`, ``kids`` the children of the fully expanded nodes (see the module
+    docstring); ``scratch = (cnt, cnt_words, path, masks, cells)``.
     """
     rule, maker, k, through, nthrough, w = board
     cnt0, cnt0_words, empty0, n0, aux0, aux1 = root
-    untried, nd = tree
+    untried, nd, kids = tree
     value, visits, avg, spread = nd.value, nd.visits, nd.avg, nd.spread
-    first, last, sibling, move = nd.first, nd.last, nd.sibling, nd.move
+    first, last, sibling, move, kid0, nkids = nd.first, nd.last, nd.sibling, nd.move, nd.kid0, nd.nkids
     lower, upper, outcome, tomove = nd.lower, nd.upper, nd.outcome, nd.tomove
     cnt, cnt_words, path, masks, cells = scratch
     w = width(empty0, w)
     nodes = stats[S_NODES]
     done = stats[S_DONE]
+    pool = stats[S_KIDS]
     while done < sims and nodes < room:
         if solver and lower[0] == upper[0]:
             break
@@ -120,7 +128,8 @@ def grow(board: tuple, root: tuple, tree: tuple, scratch: tuple, st: np.ndarray,
             u = row(untried, node, 0)
             if nonzero(u, w):
                 cell = nth(u, rng_below(st, count(u, w)), w)
-                put(untried, node, 0, without_cell(u, cell), w)
+                u = without_cell(u, cell)
+                put(untried, node, 0, u, w)
                 child = nodes
                 nodes += 1
                 empty = without_cell(empty, cell)
@@ -136,9 +145,19 @@ def grow(board: tuple, root: tuple, tree: tuple, scratch: tuple, st: np.ndarray,
                 else:
                     sibling[last[node]] = child
                 last[node] = child
+                if not nonzero(u, w):  # the last move: list the children side by side
+                    kid0[node] = pool
+                    ch = first[node]
+                    while ch != -1:
+                        kids[pool] = ch
+                        pool += 1
+                        ch = sibling[ch]
+                    nkids[node] = pool - kid0[node]
                 outcome[child] = out
                 first[child] = -1
                 last[child] = -1
+                kid0[child] = -1
+                nkids[child] = 0
                 visits[child] = 0
                 value[child] = 0.0
                 lower[child] = -1
@@ -183,14 +202,13 @@ def grow(board: tuple, root: tuple, tree: tuple, scratch: tuple, st: np.ndarray,
             explore = c * math.sqrt(math.log(visits[node]))
             best = -1
             best_score = -1e300
-            ch = first[node]
-            while ch != -1:
+            for t in range(kid0[node], kid0[node] + nkids[node]):
+                ch = kids[t]
                 if upper[ch] > floor:
                     score = avg[ch] + explore * spread[ch]
                     if score > best_score:
                         best_score = score
                         best = ch
-                ch = sibling[ch]
             if best == -1:  # cannot happen: an unsolved node has a child above its floor
                 best = first[node]
             node = best
@@ -235,6 +253,7 @@ def grow(board: tuple, root: tuple, tree: tuple, scratch: tuple, st: np.ndarray,
                 upper[x] = -best_lo
     stats[S_NODES] = nodes
     stats[S_DONE] = done
+    stats[S_KIDS] = pool
 
 
 NODE = np.dtype(
@@ -251,15 +270,17 @@ NODE = np.dtype(
         ("first", np.int32),
         ("last", np.int32),
         ("move", np.int32),
+        ("kid0", np.int32),
+        ("nkids", np.int32),
     ],
     align=True,
 )
-"""One node of the tree, its fields side by side (56 bytes): choosing a child reads the average,
+"""One node of the tree, its fields side by side (64 bytes): choosing a child reads the average,
 spread, upper bound and next sibling of every child, the record's first 24 bytes, rather than a
 cache line per field."""
 
 
-def tree_arrays(cap: int, words: int | None) -> tuple[np.ndarray, np.ndarray]:
-    """An empty tree of ``cap`` nodes (``words`` None: one-word masks): ``(untried, nodes)``."""
+def tree_arrays(cap: int, words: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """An empty tree of ``cap`` nodes (``words`` None: one-word masks): ``(untried, nodes, kids)``."""
     shape = (cap, 1) if words is None else (cap, 1, words)
-    return np.empty(shape, dtype=np.uint64), np.empty(cap, dtype=NODE)
+    return np.empty(shape, dtype=np.uint64), np.empty(cap, dtype=NODE), np.empty(cap, dtype=np.int32)

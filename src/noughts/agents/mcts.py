@@ -393,12 +393,14 @@ class _Kernel:
         tree = self.tree
         tree[0][0] = self._mask(empty)
         fields = {"first": -1, "last": -1, "sibling": -1, "move": -1, "lower": -1, "upper": 1}
+        fields |= {"kid0": -1, "nkids": 0}
         fields |= {"value": 0.0, "visits": 0, "avg": 0.0, "spread": 0.0}
         fields |= {"outcome": Result.RUNNING, "tomove": int(position.to_move)}
         for name, v in fields.items():
             tree[1][name][0] = v
         st = np.array([seed], dtype=np.uint64)
-        stats = np.array([1, 0], dtype=np.int64)
+        stats = np.zeros(K.NUM_STATS, dtype=np.int64)
+        stats[K.S_NODES] = 1
         step = sims if deadline is None else 64
         while True:
             target = min(sims, int(stats[K.S_DONE]) + step)
