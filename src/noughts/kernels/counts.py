@@ -93,11 +93,10 @@ def claim_counted(
         return (mover if aux0 == 0 else RUNNING), aux0, aux1
     won = False
     for t in range(nthrough[cell]):
-        j = through[cell, t]
+        j = np.uint32(through[cell, t])  # unsigned: no test for an index from the end
         v = cnt[j, mover] + 1
         cnt[j, mover] = v
-        if v == k:
-            won = True
+        won |= v == k  # no branch: a random playout's loop over the lines is then cheaper
     if won:
         return (1 - mover if rule == MISERE else mover), aux0, aux1
     if full and rule != MAKER_BREAKER:
