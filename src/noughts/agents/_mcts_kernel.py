@@ -8,14 +8,20 @@ simulations and goes on exactly where it stopped (the driver checks its clock be
 the random stream's state is one of the arrays, so a search cut into slices makes the same
 choices as one run whole). Node 0 is the root; a node's children form a linked list in the order
 they were expanded (``first``, ``last``, ``sibling``; the fields of a node lie side by side, in
-one record, :data:`NODE`). When a node's last move is expanded its children are also listed side
-by side in ``kids`` (from ``kid0``, ``nkids`` of them; each node is one node's child, so ``kids``
-needs no more room than the nodes): selection, which only runs at such nodes, reads their
-records from that list, independent loads the processor overlaps, where following ``sibling``
-from record to record waited for each load in turn (records of a big tree are far apart in
-memory). ``untried`` holds each node's legal moves
-not yet expanded (``(cap, 1)`` uint64, or ``(cap, 1, W)``); values and the solver's bounds on the
-exact value (``lower``, ``upper``) are from the view of the player who moved into the node.
+one record, :data:`NODE`); ``untried`` holds each node's legal moves not yet expanded (``(cap,
+1)`` uint64, or ``(cap, 1, W)``); values and the solver's bounds on the exact value (``lower``,
+``upper``) are from the view of the player who moved into the node.
+
+**Selection** runs only at a node whose moves are all expanded; when its last move is, its
+children are listed side by side in ``kids`` (from ``kid0``, ``nkids`` of them, a :data:`KID`
+each; a node's ``slot`` is its place there, -1 while it has none, and since each node is one
+node's child ``kids`` needs no more room than the nodes). A child's entry holds what choosing it
+reads, kept up to date with its record: its upper bound and, when its visits change, ``avg =
+value / visits`` and ``spread = 1 / sqrt(visits)``; the score is ``avg + explore * spread``
+with ``explore = c * sqrt(ln N)`` for the parent's ``N`` visits, the reference's UCB1 operation
+for operation (so the same doubles). So choosing among the ~330 children a simulation scores on
+15x15 (100,000 simulations) reads one array in order, with no division or square root, where
+following ``sibling`` from record to record (far apart in a big tree) waited for each load.
 
 **Positions are not stored per node.** A simulation starts from the root's line counts
 (``cnt[j, p]``: player ``p``'s marks on line ``j``), its aux values and its empty cells, and
@@ -33,12 +39,6 @@ swap a move, where taking the ``r``-th set bit of a W-word mask walked its words
 rollout's time on 15x15). So the kernel makes exactly the reference's choices, and the tests
 hold the two to the same root statistics bit for bit, with one-word masks and with W words
 (small boards forced to W words, and boards over 64 cells).
-
-**Selection** scores a child ``avg + explore * spread``, with ``explore = c * sqrt(ln N)`` for
-the parent's ``N`` visits and, kept in the child's record and brought up to date when its
-visits change, ``avg = value / visits`` and ``spread = 1 / sqrt(visits)``: the reference's
-UCB1, operation for operation (so the same doubles), without a division or a square root per
-child (a search of 100,000 simulations on 15x15 scores about 330 children a simulation).
 
 **The counts** are copied from the root's at the start of each simulation as 64-bit words
 (``cnt_words`` and ``cnt0_words`` are the same bytes as ``cnt`` and ``cnt0``: the driver pads the
@@ -92,8 +92,9 @@ def grow(board: tuple, root: tuple, tree: tuple, scratch: tuple, st: np.ndarray,
     rule, maker, k, through, nthrough, w = board
     cnt0, cnt0_words, empty0, n0, aux0, aux1 = root
     untried, nd, kids = tree
-    value, visits, avg, spread = nd.value, nd.visits, nd.avg, nd.spread
-    first, last, sibling, move, kid0, nkids = nd.first, nd.last, nd.sibling, nd.move, nd.kid0, nd.nkids
+    knode, kupper, kavg, kspread = kids.node, kids.upper, kids.avg, kids.spread
+    value, visits, first, last, sibling, move = nd.value, nd.visits, nd.first, nd.last, nd.sibling, nd.move
+    kid0, nkids, slot = nd.kid0, nd.nkids, nd.slot
     lower, upper, outcome, tomove = nd.lower, nd.upper, nd.outcome, nd.tomove
     cnt, cnt_words, path, masks, cells = scratch
     w = width(empty0, w)
@@ -145,19 +146,12 @@ def grow(board: tuple, root: tuple, tree: tuple, scratch: tuple, st: np.ndarray,
                 else:
                     sibling[last[node]] = child
                 last[node] = child
-                if not nonzero(u, w):  # the last move: list the children side by side
-                    kid0[node] = pool
-                    ch = first[node]
-                    while ch != -1:
-                        kids[pool] = ch
-                        pool += 1
-                        ch = sibling[ch]
-                    nkids[node] = pool - kid0[node]
                 outcome[child] = out
                 first[child] = -1
                 last[child] = -1
                 kid0[child] = -1
                 nkids[child] = 0
+                slot[child] = -1
                 visits[child] = 0
                 value[child] = 0.0
                 lower[child] = -1
@@ -194,6 +188,18 @@ def grow(board: tuple, root: tuple, tree: tuple, scratch: tuple, st: np.ndarray,
                         p = 0 if out == DRAW else (1 if out == mover else -1)
                         lower[child] = p
                         upper[child] = p
+                if not nonzero(u, w):  # the node's last move: list its children side by side
+                    kid0[node] = pool
+                    ch = first[node]
+                    while ch != -1:
+                        knode[pool] = ch
+                        kupper[pool] = upper[ch]
+                        kavg[pool] = value[ch] / visits[ch] if visits[ch] else 0.0
+                        kspread[pool] = 1.0 / math.sqrt(visits[ch]) if visits[ch] else 0.0
+                        slot[ch] = pool
+                        pool += 1
+                        ch = sibling[ch]
+                    nkids[node] = pool - kid0[node]
                 break
             # every move expanded: descend to the best child by UCT; in solver mode skipping
             # the children whose upper bound cannot beat the best lower bound among them
@@ -203,15 +209,13 @@ def grow(board: tuple, root: tuple, tree: tuple, scratch: tuple, st: np.ndarray,
             best = -1
             best_score = -1e300
             for t in range(kid0[node], kid0[node] + nkids[node]):
-                ch = kids[t]
-                if upper[ch] > floor:
-                    score = avg[ch] + explore * spread[ch]
+                if kupper[t] > floor:
+                    score = kavg[t] + explore * kspread[t]
                     if score > best_score:
                         best_score = score
-                        best = ch
-            if best == -1:  # cannot happen: an unsolved node has a child above its floor
-                best = first[node]
-            node = best
+                        best = t
+            # best == -1 cannot happen: an unsolved node has a child above its floor
+            node = knode[best] if best != -1 else first[node]
             cell = move[node]
             empty = without_cell(empty, cell)
             n -= 1
@@ -230,8 +234,10 @@ def grow(board: tuple, root: tuple, tree: tuple, scratch: tuple, st: np.ndarray,
                 value[x] += 1.0
             else:
                 value[x] -= 1.0
-            avg[x] = value[x] / v
-            spread[x] = 1.0 / math.sqrt(v)
+            s = slot[x]
+            if s != -1:
+                kavg[s] = value[x] / v
+                kspread[s] = 1.0 / math.sqrt(v)
         # bounds, from the leaf's parent up, while they change: for the mover at a node, its
         # value is at least its best child's lower bound and at most its best child's upper
         # bound (1 while a move is untried); stored negated, for the player who moved into it
@@ -251,6 +257,8 @@ def grow(board: tuple, root: tuple, tree: tuple, scratch: tuple, st: np.ndarray,
                     break
                 lower[x] = -best_hi
                 upper[x] = -best_lo
+                if slot[x] != -1:
+                    kupper[slot[x]] = -best_lo
     stats[S_NODES] = nodes
     stats[S_DONE] = done
     stats[S_KIDS] = pool
@@ -258,29 +266,29 @@ def grow(board: tuple, root: tuple, tree: tuple, scratch: tuple, st: np.ndarray,
 
 NODE = np.dtype(
     [
-        ("avg", np.float64),
-        ("spread", np.float64),
-        ("sibling", np.int32),
-        ("upper", np.int8),
-        ("lower", np.int8),
-        ("outcome", np.int8),
-        ("tomove", np.int8),
         ("value", np.float64),
         ("visits", np.int64),
         ("first", np.int32),
         ("last", np.int32),
+        ("sibling", np.int32),
         ("move", np.int32),
         ("kid0", np.int32),
         ("nkids", np.int32),
+        ("slot", np.int32),
+        ("lower", np.int8),
+        ("upper", np.int8),
+        ("outcome", np.int8),
+        ("tomove", np.int8),
     ],
     align=True,
 )
-"""One node of the tree, its fields side by side (64 bytes): choosing a child reads the average,
-spread, upper bound and next sibling of every child, the record's first 24 bytes, rather than a
-cache line per field."""
+"""One node of the tree, its fields side by side (48 bytes)."""
+
+KID = np.dtype([("avg", np.float64), ("spread", np.float64), ("node", np.int32), ("upper", np.int8)], align=True)
+"""One child in the list of a fully expanded node's children (24 bytes): what choosing it reads."""
 
 
 def tree_arrays(cap: int, words: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """An empty tree of ``cap`` nodes (``words`` None: one-word masks): ``(untried, nodes, kids)``."""
     shape = (cap, 1) if words is None else (cap, 1, words)
-    return np.empty(shape, dtype=np.uint64), np.empty(cap, dtype=NODE), np.empty(cap, dtype=np.int32)
+    return np.empty(shape, dtype=np.uint64), np.empty(cap, dtype=NODE), np.empty(cap, dtype=KID)
