@@ -48,6 +48,7 @@ counts to whole words).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -76,20 +77,21 @@ S_KIDS = 2
 NUM_STATS = 3
 
 
-@njit(cache=True)
-def grow(board: tuple, root: tuple, tree: tuple, scratch: tuple, st: np.ndarray, stats: np.ndarray,  # type: ignore[type-arg]
-         sims: int, room: int, c: float, solver: bool) -> None:  # fmt: skip
+@njit(cache=True, inline="always")
+def _grow(rule: int, board: tuple, root: tuple, tree: tuple, scratch: tuple, st: np.ndarray,  # type: ignore[type-arg]
+          stats: np.ndarray, sims: int, room: int, c: float, solver: bool) -> None:  # fmt: skip
     """Run simulations until ``stats[S_DONE]`` reaches ``sims`` (or, with the solver, the root
     is solved, or the tree holds ``room`` nodes: a simulation adds at most one); the tree, the
     stream ``st`` and ``stats`` keep everything for the next call.
 
-    ``board = (rule, maker, k, through, nthrough, w)``; ``root = (cnt, cnt_words, empty, n, aux0,
+    ``rule``: the claim rule, a constant of the kernel this body is inlined into (see
+    :func:`grow`); ``board = (maker, k, through, nthrough, w)``; ``root = (cnt, cnt_words, empty, n, aux0,
     aux1)``: the root's line counts (and the same bytes as 64-bit words), its empty cells (a
     mask, ``n`` cells) and aux values; ``tree = (untried, nodes, kids)``, ``nodes`` a record
     array of :data:`NODE`, ``kids`` the children of the fully expanded nodes (see the module
     docstring); ``scratch = (cnt, cnt_words, path, masks, cells)``.
     """
-    rule, maker, k, through, nthrough, w = board
+    maker, k, through, nthrough, w = board
     cnt0, cnt0_words, empty0, n0, aux0, aux1 = root
     untried, nd, kids = tree
     knode, kupper, kavg, kspread = kids.node, kids.upper, kids.avg, kids.spread
@@ -262,6 +264,27 @@ def grow(board: tuple, root: tuple, tree: tuple, scratch: tuple, st: np.ndarray,
     stats[S_NODES] = nodes
     stats[S_DONE] = done
     stats[S_KIDS] = pool
+
+
+_GROW: dict[int, Any] = {}
+
+
+def grow(rule: int) -> Any:
+    """The search kernel of one claim rule (``game.claim_rule``), built on first use:
+    ``grow(rule)(board, root, tree, scratch, st, stats, sims, room, c, solver)`` runs
+    :func:`_grow`. The rule is a constant of its closure (numba keys its cache by it), so only
+    that rule's code of :func:`~noughts.kernels.counts.claim_counted` is left in the rollout's
+    loop (as :func:`noughts.envs._batch_kernels.rule_kernels` does for the batch playouts).
+    """
+    kernel = _GROW.get(rule)
+    if kernel is None:
+
+        @njit(cache=True)
+        def kernel(board, root, tree, scratch, st, stats, sims, room, c, solver):  # type: ignore[no-untyped-def]
+            _grow(rule, board, root, tree, scratch, st, stats, sims, room, c, solver)
+
+        _GROW[rule] = kernel
+    return kernel
 
 
 NODE = np.dtype(

@@ -341,7 +341,7 @@ class _Kernel:
         self.lines = (
             tables.line_bits if self.words is None else split_words(game.board.line_masks, self.words)
         )
-        self.board = (self.rule, self.maker, game.board.k, tables.through, tables.nthrough, self.words or 1)
+        self.board = (self.maker, game.board.k, tables.through, tables.nthrough, self.words or 1)
         self.tree: tuple[Any, ...] = ()
         self.scratch = (
             *self._counts(),
@@ -398,6 +398,7 @@ class _Kernel:
         for name, v in fields.items():
             tree[1][name][0] = v
         st = np.array([seed], dtype=np.uint64)
+        grow = K.grow(self.rule)
         stats = np.zeros(K.NUM_STATS, dtype=np.int64)
         stats[K.S_NODES] = 1
         step = sims if deadline is None else 64
@@ -405,7 +406,7 @@ class _Kernel:
             target = min(sims, int(stats[K.S_DONE]) + step)
             room = len(tree[1]) if len(tree[1]) < bound else bound + 1  # a full-size tree never fills
             started = time.perf_counter()
-            K.grow(self.board, root, tree, self.scratch, st, stats, target, room, float(c), bool(solver))
+            grow(self.board, root, tree, self.scratch, st, stats, target, room, float(c), bool(solver))
             done = int(stats[K.S_DONE])
             if done < target and int(stats[K.S_NODES]) >= room:  # out of room: a larger tree, go on
                 self._reserve(min(bound, 2 * len(tree[1])))
