@@ -41,8 +41,8 @@ hold the two to the same root statistics bit for bit, with one-word masks and wi
 (small boards forced to W words, and boards over 64 cells).
 
 **The counts** are copied from the root's at the start of each simulation as 64-bit words
-(``cnt_words`` and ``cnt0_words`` are the same bytes as ``cnt`` and ``cnt0``: the driver pads the
-counts to whole words).
+(``cnt_words`` holds the same bytes as ``cnt``, the root's ``cnt0_words`` those of its counts:
+the driver pads the counts to whole words).
 """
 
 from __future__ import annotations
@@ -85,14 +85,14 @@ def _grow(rule: int, board: tuple, root: tuple, tree: tuple, scratch: tuple, st:
     stream ``st`` and ``stats`` keep everything for the next call.
 
     ``rule``: the claim rule, a constant of the kernel this body is inlined into (see
-    :func:`grow`); ``board = (maker, k, through, nthrough, w)``; ``root = (cnt, cnt_words, empty, n, aux0,
-    aux1)``: the root's line counts (and the same bytes as 64-bit words), its empty cells (a
-    mask, ``n`` cells) and aux values; ``tree = (untried, nodes, kids)``, ``nodes`` a record
-    array of :data:`NODE`, ``kids`` the children of the fully expanded nodes (see the module
+    :func:`grow`); ``board = (maker, k, through, nthrough, w)``; ``root = (cnt0_words, empty, n,
+    aux0, aux1)``: the root's line counts (as 64-bit words), its empty cells (a mask, ``n``
+    cells) and aux values; ``tree = (untried, nodes, kids)``, ``nodes`` a record array of
+    :data:`NODE`, ``kids`` the children of the fully expanded nodes (:data:`KID`, see the module
     docstring); ``scratch = (cnt, cnt_words, path, masks, cells)``.
     """
     maker, k, through, nthrough, w = board
-    cnt0, cnt0_words, empty0, n0, aux0, aux1 = root
+    cnt0_words, empty0, n0, aux0, aux1 = root
     untried, nd, kids = tree
     knode, kupper, kavg, kspread = kids.node, kids.upper, kids.avg, kids.spread
     value, visits, first, last, sibling, move = nd.value, nd.visits, nd.first, nd.last, nd.sibling, nd.move
@@ -307,7 +307,9 @@ NODE = np.dtype(
 )
 """One node of the tree, its fields side by side (48 bytes)."""
 
-KID = np.dtype([("avg", np.float64), ("spread", np.float64), ("node", np.int32), ("upper", np.int8)], align=True)
+KID = np.dtype(
+    [("avg", np.float64), ("spread", np.float64), ("node", np.int32), ("upper", np.int8)], align=True
+)
 """One child in the list of a fully expanded node's children (24 bytes): what choosing it reads."""
 
 

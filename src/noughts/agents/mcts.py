@@ -386,7 +386,7 @@ class _Kernel:
         cnt, cnt_words = self._counts()
         line_counts(self.lines, self._mask(b0), self._mask(b1), self.words or 1, cnt)
         aux0, aux1 = self._aux(position)
-        root = (cnt, cnt_words, self._mask(empty), empty.bit_count(), aux0, aux1)
+        root = (cnt_words, self._mask(empty), empty.bit_count(), aux0, aux1)
         bound = _tree_bound(empty.bit_count())
         cap = min(sims + 2, bound, 1 << 16 if deadline is not None else sims + 2)
         self._reserve(cap)

@@ -205,7 +205,9 @@ def _kernels_for(rule: int) -> RuleKernels:
     def counted_parallel(board, aux0, given, seed, results, lengths):  # type: ignore[no-untyped-def]
         n = results.shape[0]
         for k in prange((n + CHUNK - 1) // CHUNK):
-            _play_counted(rule, board, aux0, given, seed, k * CHUNK, min(n, (k + 1) * CHUNK), results, lengths)
+            _play_counted(
+                rule, board, aux0, given, seed, k * CHUNK, min(n, (k + 1) * CHUNK), results, lengths
+            )
 
     @entry
     def step(board, bits, aux, plies, results, actions):  # type: ignore[no-untyped-def]
