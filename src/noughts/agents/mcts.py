@@ -392,8 +392,8 @@ class _Kernel:
         self._reserve(cap)
         tree = self.tree
         tree[0][0] = self._mask(empty)
-        fields = {"first": -1, "last": -1, "sibling": -1, "move": -1, "lower": -1, "upper": 1}
-        fields |= {"kid0": -1, "nkids": 0, "slot": -1, "value": 0.0, "visits": 0}
+        fields: dict[str, float] = {"first": -1, "last": -1, "sibling": -1, "move": -1, "lower": -1}
+        fields |= {"upper": 1, "kid0": -1, "nkids": 0, "slot": -1, "value": 0.0, "visits": 0}
         fields |= {"outcome": Result.RUNNING, "tomove": int(position.to_move)}
         for name, v in fields.items():
             tree[1][name][0] = v
