@@ -34,7 +34,7 @@ import numpy as np
 
 from noughts.core import Game, LimitExceeded, Move, NoughtsError, Outcome, Player, Position
 from noughts.core.budget import Budget
-from noughts.exact.api import DEFAULT_MAX_MEMORY, DEFAULT_MAX_SECONDS, value_of_best
+from noughts.exact.api import DEFAULT_MAX_MEMORY, DEFAULT_MAX_SECONDS, ENGINE_NAMES, value_of_best
 from noughts.exact.reference import after_move, move_key, terminal_value
 from noughts.exact.result import MoveValue, SolveResult, Value
 
@@ -61,6 +61,7 @@ class Job:
     cpu_seconds: float | None
     memory: int | None
     certificate: bool
+    engine: str = "auto"
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,7 @@ def solve_job(job: Job) -> JobResult:
                 max_memory=job.memory,
                 max_cpu_seconds=job.cpu_seconds,
                 value_only=True,
+                engine=job.engine,
             )
         except LimitExceeded as error:
             return JobResult(job.text, None, "", 0, time.perf_counter() - began, str(error))
@@ -237,7 +239,11 @@ def _position_words(position: Position, words: int) -> np.ndarray:
 
 
 def _strategy_rows(
-    node: _Node, player: Player, results: list[JobResult], words: int, rows: list[tuple[np.ndarray, np.ndarray]]
+    node: _Node,
+    player: Player,
+    results: list[JobResult],
+    words: int,
+    rows: list[tuple[np.ndarray, np.ndarray]],
 ) -> None:
     """Append ``player``'s strategy records under ``node`` (whose value ``player`` does not
     lose): its move where it moves, every reply where the other side does, the workers'
@@ -257,16 +263,15 @@ def _strategy_rows(
         move, child = next(
             (m, c) for m, c in node.children if c.value is not None and _rank(c.value, player) >= need
         )
-        rows.append((_position_words(node.position, words)[None, :], np.array([int(move)], dtype=np.int32)))  # type: ignore[call-overload]
+        assert isinstance(move, int), "certificates are of claim games, whose moves are cells"
+        rows.append((_position_words(node.position, words)[None, :], np.array([move], dtype=np.int32)))
         _strategy_rows(child, player, results, words, rows)
     else:
         for _, child in node.children:
             _strategy_rows(child, player, results, words, rows)
 
 
-def _write_certificate(
-    root: _Node, results: list[JobResult], path: str | Path, depth: int
-) -> dict[str, Any]:
+def _write_certificate(root: _Node, results: list[JobResult], path: str | Path, depth: int) -> dict[str, Any]:
     from noughts.core.certificates import certificate_paths
     from noughts.exact.proof import DRAW, WIN
     from noughts.exact.strategy import Strategy, write_strategies
@@ -313,6 +318,7 @@ def solve_split(
     workers: int | None = None,
     address: str | None = None,
     depth: int = DEFAULT_DEPTH,
+    engine: str = "auto",
     max_seconds: float | None = DEFAULT_MAX_SECONDS,
     max_memory: int | None = DEFAULT_MAX_MEMORY,
     max_cpu_seconds: float | None = None,
@@ -324,7 +330,8 @@ def solve_split(
 ) -> SolveResult:
     """Solve ``position`` (the start by default) of ``game`` as :func:`noughts.exact.api.solve`
     does, split ``depth`` plies deep into jobs for ``workers`` local processes (default: the
-    CPUs available), or for the Ray cluster at ``address`` (module docstring). The moves' values
+    CPUs available), or for the Ray cluster at ``address`` (module docstring); each job solves
+    its position with ``engine`` (as ``solve`` takes it; with a certificate the proof engine). The moves' values
     come with the position's (at depth 1 their jobs are the same), unless ``value_only``; there
     is no principal variation. ``max_seconds`` bounds the whole, ``max_memory`` is shared
     between the workers, ``max_cpu_seconds`` bounds each job. Raises ``LimitExceeded`` where
@@ -349,11 +356,17 @@ def solve_split(
         raise NoughtsError(f"the position is one of {position.game}, not of {game}")
     if depth < 1:
         raise NoughtsError(f"the split depth is at least 1, not {depth}")
+    if engine not in ENGINE_NAMES[:-1] and engine != "auto":
+        raise NoughtsError(f"unknown engine {engine!r}: choose auto, {', '.join(ENGINE_NAMES[:-1])}")
+    if certificate is not None and engine not in ("auto", "proof"):
+        raise NoughtsError(f"certificates come from the proof engine, not {engine}")
     if not game.properties.bounded:
         raise NoughtsError(f"{game} need not end: it is solved whole by retrograde analysis, not split")
     if certificate is not None:
         if game.claim_rule is None:
-            raise NoughtsError(f"certificates come from the proof engine, which takes claim games; not {game}")
+            raise NoughtsError(
+                f"certificates come from the proof engine, which takes claim games; not {game}"
+            )
         if game.properties.is_scored:
             raise NoughtsError("a split solve writes certificates of games without scores only")
     budget = Budget(max_seconds=max_seconds, max_memory=max_memory, max_cpu_seconds=max_cpu_seconds)
@@ -365,10 +378,11 @@ def solve_split(
     root, frontier = _frontier(position, depth, key)
     with executor(workers, address) as ex:
         share = ex.workers
+        backend = {"workers": ex.workers, "backend": ex.name}
         deadline = None if max_seconds is None else time.time() + max_seconds - budget.elapsed()
         memory = None if budget.max_memory is None else max(1, budget.max_memory // share)
         jobs = [
-            Job(str(game), p.text(), deadline, max_cpu_seconds, memory, certificate is not None)
+            Job(str(game), p.text(), deadline, max_cpu_seconds, memory, certificate is not None, engine)
             for p in frontier
         ]
         results: list[JobResult] = ex.map(
@@ -418,4 +432,5 @@ def solve_split(
         moves_total=len(root.children),
         stopped=None if complete else f"{stopped}; {finished} of {len(results)} jobs finished",
         certificate=header,
+        split={"depth": depth, "jobs": len(results), "jobs_finished": finished, **backend},
     )
