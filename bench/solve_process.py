@@ -68,6 +68,7 @@ def tree_of(rev: str, into: Path) -> Path:
     archive = subprocess.run(
         ["git", "archive", "--format=tar", rev, "src"], cwd=ROOT, capture_output=True, check=True
     ).stdout
+    into.mkdir(parents=True, exist_ok=True)
     path = into / "archive.tar"
     path.write_bytes(archive)
     with tarfile.open(path) as tar:
