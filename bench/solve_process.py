@@ -6,6 +6,7 @@ case (A, B, A, B...).
     .venv/bin/python bench/solve_process.py value-only --repeats 10
     .venv/bin/python bench/solve_process.py certificates --against 7d7130d --repeats 3
     .venv/bin/python bench/solve_process.py split --workers 2 --repeats 3
+    .venv/bin/python bench/solve_process.py split --workers 2 --certificate --games "mnk(5,5,4)"
 
 Each run is a fresh process: wall time, CPU time (user + system of the process and the workers
 it waited for, from ``os.wait4``) and peak RSS; the table gives medians (ratios of medians for
@@ -184,30 +185,39 @@ def split(args: argparse.Namespace) -> None:
     env = env_for(ROOT / "src")
     cases = [("one process", []), (f"--workers {args.workers}", ["--workers", str(args.workers)])]
     runs: dict[tuple[str, str], list[Run]] = {}
-    for spec in args.games or SPLIT:
-        for label, extra in cases:
-            run_timed(["solve", spec, "--value-only", "--json", *extra], env)  # warm
-            runs[spec, label] = []
-        for _ in range(args.repeats):
+    checks: dict[tuple[str, str], str] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+
+        def argv(spec: str, extra: list[str], name: str) -> list[str]:
+            cert = ["--engine", "proof", "--certificate", str(Path(tmp) / name)] if args.certificate else []
+            return ["solve", spec, "--value-only", "--json", "--max-seconds", "1800", *cert, *extra]
+
+        for spec in args.games or SPLIT:
             for label, extra in cases:
-                runs[spec, label].append(
-                    run_timed(["solve", spec, "--value-only", "--json", "--max-seconds", "1800", *extra], env)
-                )
-        values = {(runs[spec, label][0].doc["value"]) for label, _ in cases}
-        assert len(values) == 1, f"{spec}: the split disagrees: {values}"
+                run_timed(argv(spec, extra, "warm"), env)
+                runs[spec, label] = []
+            for i in range(args.repeats):
+                for j, (label, extra) in enumerate(cases):
+                    runs[spec, label].append(run_timed(argv(spec, extra, f"c{i}{j}"), env))
+                    if args.certificate:
+                        checks[spec, label] = check(Path(tmp) / f"c{i}{j}.json", env)
+            values = {(runs[spec, label][0].doc["value"]) for label, _ in cases}
+            assert len(values) == 1, f"{spec}: the split disagrees: {values}"
     print(
-        "| game | value | how | engine | jobs | wall s (median) | CPU s (median) | peak MiB | wall / one process |"
+        "| game | value | how | engine | jobs | wall s (median) | CPU s (median) | peak MiB | certificate"
+        " | wall / one process |"
     )
-    print("| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |")
+    print("| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: |")
     for spec in args.games or SPLIT:
         base = med(runs[spec, "one process"], "wall")
         for label, _ in cases:
             rs = runs[spec, label]
             d = rs[0].doc
             jobs = d.get("split", {}).get("jobs", "")
+            cert = f"{d['certificate']['stored_moves']}, {checks[spec, label]}" if args.certificate else ""
             print(
                 f"| {spec} | {d['value']} | {label} | {d['engine']} | {jobs} | {med(rs, 'wall'):.2f} | {med(rs, 'cpu'):.2f}"
-                f" | {max(r.rss_mib for r in rs):.0f} | {med(rs, 'wall') / base:.2f} |"
+                f" | {max(r.rss_mib for r in rs):.0f} | {cert} | {med(rs, 'wall') / base:.2f} |"
             )
 
 
@@ -218,6 +228,9 @@ def main() -> None:
     parser.add_argument("--against", metavar="REV", help="certificates: also time this revision, interleaved")
     parser.add_argument("--workers", type=int, default=2, help="split: the workers")
     parser.add_argument("--games", nargs="*", help="the games (default: the issue's)")
+    parser.add_argument(
+        "--certificate", action="store_true", help="split: with the proof engine's certificates"
+    )
     args = parser.parse_args()
     load = os.getloadavg()
     print(f"machine: {machine()}; load average {load[0]:.2f}, {load[1]:.2f}, {load[2]:.2f}")
