@@ -48,6 +48,10 @@ USE = 0.85
 """The share of a budget's time left that a move's search is planned to take (the rest is the
 margin for the last iteration's overrun and the caller)."""
 
+SHALLOW = 0.5
+"""The share of :meth:`EngineAgent.move_values`'s time within which its moves are searched one
+ply of replies deep (the rest goes to the most promising, searched deeper)."""
+
 SCALE = 600.0
 """An evaluation of this size reads as a clear edge (about 0.76 on the normalised scale)."""
 
@@ -300,6 +304,120 @@ class EngineAgent:
         elif best_score == -(WIN - 2) and finished:
             proven, plies = self._double_threat(position)
         return self._done(position, best_move, best_score, finished, nodes, started, proven, plies, ())
+
+    def move_values(self, position: Position, seconds: float | None = None, *, deep: int = 6) -> list[EngineResult]:
+        """The engine's view of every legal move of ``position`` (a claim game) within about
+        ``seconds`` (default: the agent's): one :class:`EngineResult` per move, from the
+        mover's view, best first (``result.move`` is the move; ``value`` and ``label`` read it).
+
+        A move that ends the game is exact (a win ``W1`` or loss ``L1``). Every other move is
+        searched from the opponent's side and the score negated: first all of them shallowly
+        (every reply of the opponent, each ended by the kernel's exact scores or its
+        evaluation, within a node cap), then the ``deep`` best of those by :meth:`analyse`
+        (iterative deepening and the opponent's root VCF) in the time left. A move is called a
+        proven win or loss only on a proof (see the module docstring): a win now; the mover's
+        VCF win at the root (its first move); in the shallow pass, a win or loss that every
+        reply's exact scores show (a win now, two completing cells, forced replies, a VCF);
+        in the deep pass, what :meth:`analyse` proves. Other values are estimates.
+        """
+        from noughts.agents import _engine_kernel as K
+
+        if position.is_terminal():
+            raise NoughtsError("the game is over: there are no moves to value")
+        game = position.game
+        if game.claim_rule is None:
+            raise NoughtsError(f"the engine searches claim games, not {game}")
+        if deep < 0:
+            raise NoughtsError(f"deep is the number of moves searched deeply, at least 0, not {deep}")
+        started = time.perf_counter()
+        if seconds is None:
+            seconds = DEFAULT_SECONDS if self.seconds is None else self.seconds
+        deadline = started + seconds
+        state = self._states.get(game)
+        if state is None:
+            state = self._states[game] = _State(game, self.width, self.leaf_vcf, self.tt)
+        S, V = state.S, state.S[8]
+        mover = position.to_move
+        results: dict[Move, EngineResult] = {}
+        # the mover's own VCF win at the root proves its first move
+        win_first: Move | None = None
+        if self.vcf:
+            state.load(position)
+            line = np.zeros(self.vcf + 1, dtype=np.int64)
+            cap = max(2_000, int(self._rate * seconds * 0.15))
+            r = K.root_vcf(S, int(mover), self.vcf, cap, line)
+            if r > 0:
+                win_first = int(line[0])
+                moves = tuple(int(m) for m in line[: max(1, (r - 1) // 2)])
+                results[win_first] = EngineResult(
+                    win_first, WIN - r, 0, int(V[K.V_VNODES]), time.perf_counter() - started, "win", r, moves
+                )
+        # every move, shallowly: the opponent's position after it at depth 0 (a win now, two
+        # completing cells, forced replies, a leaf VCF, else the evaluation), then the best of
+        # them at depth 1 (every reply of the opponent) while a share of the time lasts; without
+        # the table (whose entries may come from selective searches), so a win or loss seen
+        # here is a proof
+        legal = [m for m in position.legal_moves() if m not in results]
+        cap = 4 * len(legal) + 100
+        opp = int(mover.other)
+        P = S[0]
+        keep_tt = int(P[K.P_TT])
+        P[K.P_TT] = 0
+
+        def shallow(m: Move, depth: int) -> EngineResult:
+            began = time.perf_counter()
+            state.load(position.play(m))
+            score = int(K.root(S, depth, opp, cap))
+            nodes = int(V[K.V_NODES]) + int(V[K.V_VNODES])
+            if V[K.V_ABORT]:
+                return results[m]
+            proven, plies = None, None
+            if abs(score) > WIN - MATE:
+                proven = "loss" if score > 0 else "win"
+                plies = WIN - abs(score) + 1
+            return EngineResult(m, -score, depth + 1, nodes, time.perf_counter() - began, proven, plies)
+
+        try:
+            for m in legal:
+                child = position.play(m)
+                if child.is_terminal():
+                    winner = child.outcome().winner  # type: ignore[union-attr]
+                    if winner is None:
+                        results[m] = EngineResult(m, 0, 1, 0, 0.0)
+                    else:
+                        won = winner is mover
+                        results[m] = EngineResult(
+                            m, WIN - 1 if won else -(WIN - 1), 1, 0, 0.0, "win" if won else "loss", 1
+                        )
+                    continue
+                state.load(child)
+                results[m] = EngineResult(m, -int(K.evaluate(S, opp)), 0, 0, 0.0)
+                results[m] = shallow(m, 0)
+            wide = started + SHALLOW * seconds
+            for r in sorted((r for r in results.values() if r.proven is None), key=lambda r: -r.score):
+                if time.perf_counter() > wide:
+                    break
+                results[r.move] = shallow(r.move, 1)
+        finally:
+            P[K.P_TT] = keep_tt
+        # the most promising, deeper, in the time left
+        open_ = sorted((r for r in results.values() if r.proven is None), key=lambda r: -r.score)[:deep]
+        for i, r in enumerate(open_):
+            left = deadline - time.perf_counter()
+            if left <= 0.005:
+                break
+            began = time.perf_counter()
+            child = position.play(r.move)
+            c = self.analyse(child, USE * left / (len(open_) - i))
+            proven = {"win": "loss", "loss": "win"}.get(c.proven or "")
+            plies = None if c.plies is None else c.plies + 1
+            if proven is not None and plies is not None:
+                score = WIN - plies if proven == "win" else -(WIN - plies)
+            else:
+                score = -c.score
+            results[r.move] = EngineResult(r.move, score, c.depth + 1, c.nodes, time.perf_counter() - began, proven, plies)
+        self.last = None  # the children's searches are not a move of this position
+        return sorted(results.values(), key=lambda r: -r.score)
 
     def search_depth(self, position: Position, depth: int) -> tuple[Move, int]:
         """One search of exactly ``depth`` plies, no clock and no root VCF: the move and score
