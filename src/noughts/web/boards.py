@@ -326,9 +326,9 @@ def engine_view_json(
     if best is None:
         describe = "no moves"
     elif best.proven == "win":
-        describe = f"{mover} wins: {moves[0]['move']} is a proven win in {best.plies} plies"
+        describe = f"{mover} wins: {moves[0]['move']} is {_describe_move(best)}"
     elif all(r.proven == "loss" for r in results):
-        describe = f"{mover} loses: every move is a proven loss (the longest in {best.plies} plies)"
+        describe = f"{mover} loses: every move is a proven loss (the longest in {best.plies} {_plies(best.plies)})"
     else:
         describe = f"no proof; the engine's best for {mover} is {moves[0]['move']} ({best.label()}, an estimate)"
     return {
@@ -345,6 +345,9 @@ def engine_view_json(
 
 def _describe_move(r: EngineResult) -> str:
     if r.proven is not None:
-        n = r.plies
-        return f"a proven {r.proven} in {n} {'ply' if n == 1 else 'plies'}"
+        return f"a proven {r.proven} in {r.plies} {_plies(r.plies)}"
     return f"an estimate of {r.label()} for the mover (-1 lost, +1 won)"
+
+
+def _plies(n: int | None) -> str:
+    return "ply" if n == 1 else "plies"
