@@ -48,10 +48,6 @@ USE = 0.85
 """The share of a budget's time left that a move's search is planned to take (the rest is the
 margin for the last iteration's overrun and the caller)."""
 
-SHALLOW = 0.5
-"""The share of :meth:`EngineAgent.move_values`'s time within which its moves are searched one
-ply of replies deep (the rest goes to the most promising, searched deeper)."""
-
 SCALE = 600.0
 """An evaluation of this size reads as a clear edge (about 0.76 on the normalised scale)."""
 
@@ -311,14 +307,18 @@ class EngineAgent:
         mover's view, best first (``result.move`` is the move; ``value`` and ``label`` read it).
 
         A move that ends the game is exact (a win ``W1`` or loss ``L1``). Every other move is
-        searched from the opponent's side and the score negated: first all of them shallowly
-        (every reply of the opponent, each ended by the kernel's exact scores or its
-        evaluation, within a node cap), then the ``deep`` best of those by :meth:`analyse`
-        (iterative deepening and the opponent's root VCF) in the time left. A move is called a
-        proven win or loss only on a proof (see the module docstring): a win now; the mover's
-        VCF win at the root (its first move); in the shallow pass, a win or loss that every
-        reply's exact scores show (a win now, two completing cells, forced replies, a VCF);
-        in the deep pass, what :meth:`analyse` proves. Other values are estimates.
+        judged by the opponent's position after it, the score negated: first every move at
+        depth 0 (the opponent's win now, two completing cells against it, forced replies and
+        a short VCF, else the line-pattern evaluation: one consistent view of the whole
+        board), then the best by the opponent's root VCF and alpha-beta at even depths (2, 4,
+        ...: so the last move searched is the mover's, as at depth 0, and deep and shallow
+        scores compare), best first, in the time left, until the ``deep`` best as the scores
+        then stand have all been searched deeper. A move is called a proven win or
+        loss only on a proof (see the module docstring): a win now; the mover's VCF win at
+        the root (its first move); a win or loss the depth-0 look shows (it searches no
+        choice of the opponent's but forced replies, and without the table, whose entries may
+        come from selective searches); the opponent's VCF after the move. Other values are
+        estimates.
         """
         from noughts.agents import _engine_kernel as K
 
@@ -336,88 +336,105 @@ class EngineAgent:
         state = self._states.get(game)
         if state is None:
             state = self._states[game] = _State(game, self.width, self.leaf_vcf, self.tt)
-        S, V = state.S, state.S[8]
+        S, V, P = state.S, state.S[8], state.S[0]
         mover = position.to_move
+        opp = int(mover.other)
         results: dict[Move, EngineResult] = {}
+
+        def result(m: Move, score: int, depth: int, nodes: int, began: float, proven: str | None = None,
+                   plies: int | None = None, line: tuple[Move, ...] = ()) -> EngineResult:  # fmt: skip
+            return EngineResult(m, score, depth, nodes, time.perf_counter() - began, proven, plies, line)
+
         # the mover's own VCF win at the root proves its first move
-        win_first: Move | None = None
         if self.vcf:
             state.load(position)
             line = np.zeros(self.vcf + 1, dtype=np.int64)
-            cap = max(2_000, int(self._rate * seconds * 0.15))
-            r = K.root_vcf(S, int(mover), self.vcf, cap, line)
+            r = K.root_vcf(S, int(mover), self.vcf, max(2_000, int(self._rate * seconds * 0.1)), line)
             if r > 0:
-                win_first = int(line[0])
+                first = int(line[0])
                 moves = tuple(int(m) for m in line[: max(1, (r - 1) // 2)])
-                results[win_first] = EngineResult(
-                    win_first, WIN - r, 0, int(V[K.V_VNODES]), time.perf_counter() - started, "win", r, moves
-                )
-        # every move, shallowly: the opponent's position after it at depth 0 (a win now, two
-        # completing cells, forced replies, a leaf VCF, else the evaluation), then the best of
-        # them at depth 1 (every reply of the opponent) while a share of the time lasts; without
-        # the table (whose entries may come from selective searches), so a win or loss seen
-        # here is a proof
-        legal = [m for m in position.legal_moves() if m not in results]
-        cap = 4 * len(legal) + 100
-        opp = int(mover.other)
-        P = S[0]
+                results[first] = result(first, WIN - r, 0, int(V[K.V_VNODES]), started, "win", r, moves)
+        # every move at depth 0, without the table
         keep_tt = int(P[K.P_TT])
         P[K.P_TT] = 0
-
-        def shallow(m: Move, depth: int) -> EngineResult:
-            began = time.perf_counter()
-            state.load(position.play(m))
-            score = int(K.root(S, depth, opp, cap))
-            nodes = int(V[K.V_NODES]) + int(V[K.V_VNODES])
-            if V[K.V_ABORT]:
-                return results[m]
-            proven, plies = None, None
-            if abs(score) > WIN - MATE:
-                proven = "loss" if score > 0 else "win"
-                plies = WIN - abs(score) + 1
-            return EngineResult(m, -score, depth + 1, nodes, time.perf_counter() - began, proven, plies)
-
         try:
-            for m in legal:
+            for m in position.legal_moves():
+                if m in results:
+                    continue
+                began = time.perf_counter()
                 child = position.play(m)
                 if child.is_terminal():
                     winner = child.outcome().winner  # type: ignore[union-attr]
                     if winner is None:
-                        results[m] = EngineResult(m, 0, 1, 0, 0.0)
+                        results[m] = result(m, 0, 1, 0, began)
                     else:
                         won = winner is mover
-                        results[m] = EngineResult(
-                            m, WIN - 1 if won else -(WIN - 1), 1, 0, 0.0, "win" if won else "loss", 1
-                        )
+                        results[m] = result(m, WIN - 1 if won else -(WIN - 1), 1, 0, began, "win" if won else "loss", 1)
                     continue
                 state.load(child)
-                results[m] = EngineResult(m, -int(K.evaluate(S, opp)), 0, 0, 0.0)
-                results[m] = shallow(m, 0)
-            wide = started + SHALLOW * seconds
-            for r in sorted((r for r in results.values() if r.proven is None), key=lambda r: -r.score):
-                if time.perf_counter() > wide:
-                    break
-                results[r.move] = shallow(r.move, 1)
+                score = int(K.root(S, 0, opp, 1 << 62))
+                nodes = int(V[K.V_NODES]) + int(V[K.V_VNODES])
+                proven, plies = None, None
+                if abs(score) > WIN - MATE:
+                    proven = "loss" if score > 0 else "win"
+                    plies = WIN - abs(score) + 1
+                results[m] = result(m, -score, 1, nodes, began, proven, plies)
         finally:
             P[K.P_TT] = keep_tt
-        # the most promising, deeper, in the time left
-        open_ = sorted((r for r in results.values() if r.proven is None), key=lambda r: -r.score)[:deep]
-        for i, r in enumerate(open_):
-            left = deadline - time.perf_counter()
-            if left <= 0.005:
+        # the most promising, deeper, in the time left: best first, until the ``deep`` best
+        # (by the scores as they now stand) have all been searched deeper
+        deepened: set[Move] = set()
+        while (left := deadline - time.perf_counter()) > 0.005:
+            top = sorted((r for r in results.values() if r.proven is None), key=lambda r: -r.score)[:deep]
+            todo = [r for r in top if r.move not in deepened]
+            if not todo:
                 break
-            began = time.perf_counter()
-            child = position.play(r.move)
-            c = self.analyse(child, USE * left / (len(open_) - i))
-            proven = {"win": "loss", "loss": "win"}.get(c.proven or "")
-            plies = None if c.plies is None else c.plies + 1
-            if proven is not None and plies is not None:
-                score = WIN - plies if proven == "win" else -(WIN - plies)
-            else:
-                score = -c.score
-            results[r.move] = EngineResult(r.move, score, c.depth + 1, c.nodes, time.perf_counter() - began, proven, plies)
+            deepened.add(todo[0].move)
+            results[todo[0].move] = self._deeper(position, todo[0], time.perf_counter() + USE * left / len(todo))
         self.last = None  # the children's searches are not a move of this position
         return sorted(results.values(), key=lambda r: -r.score)
+
+    def _deeper(self, position: Position, shallow: EngineResult, deadline: float) -> EngineResult:
+        """One move of :meth:`move_values` searched until ``deadline``: the opponent's VCF, then
+        alpha-beta at even depths from the opponent's position; ``shallow`` where no depth
+        finishes.
+        """
+        from noughts.agents import _engine_kernel as K
+
+        began = time.perf_counter()
+        state = self._states[position.game]
+        S, V = state.S, state.S[8]
+        child = position.play(shallow.move)
+        opp = int(child.to_move)
+        state.load(child)
+        nodes = 0
+        if self.vcf:
+            line = np.zeros(self.vcf + 1, dtype=np.int64)
+            cap = max(2_000, int(self._rate * (deadline - began) * 0.25))
+            r = int(K.root_vcf(S, opp, self.vcf, cap, line))
+            nodes += int(V[K.V_VNODES])
+            if r > 0:
+                return EngineResult(shallow.move, -(WIN - r - 1), 1, nodes, time.perf_counter() - began, "loss", r + 1)
+        best, finished = shallow.score, 0
+        for depth in range(2, self.depth + 1, 2):
+            now = time.perf_counter()
+            left = deadline - now
+            if left <= 0:
+                break
+            score = int(K.root(S, depth, opp, max(500, int(self._rate * left))))
+            took = time.perf_counter() - now
+            done = int(V[K.V_NODES])
+            nodes += done
+            if took > 0.01:
+                self._rate = max(1_000.0, done / took)
+            if V[K.V_ABORT]:
+                break
+            best, finished = -score, depth
+            if abs(score) > WIN - MATE or took * 8 > deadline - time.perf_counter():
+                break  # the search sees the end, or the next depth would not finish
+        if not finished:
+            return shallow
+        return EngineResult(shallow.move, best, finished + 1, nodes, time.perf_counter() - began)
 
     def search_depth(self, position: Position, depth: int) -> tuple[Move, int]:
         """One search of exactly ``depth`` plies, no clock and no root VCF: the move and score
