@@ -44,7 +44,7 @@ def test_every_move_valued_labelled_and_graded_for_the_mover() -> None:
     # every other move lets x make an open four: a proven loss, said in words
     assert all(m["label"] == "L4" and m["describe"] == "a proven loss in 4 plies" for m in moves[2:])
     assert data["engine"] == "engine" and data["estimate"] is True and data["proven"] == len(moves) - 2
-    assert "no proof" in data["describe"] and data["best"][0] in ("g8", "k8")
+    assert "not a proof); 218 moves are proven losses" in data["describe"] and data["best"][0] in ("g8", "k8")
     assert [x["grade"] for x in data["grades"]] == [grade for grade, _ in GRADES]
 
 
@@ -127,14 +127,14 @@ def test_15x15_shows_the_engines_view_readably(browser: Any, base: str, width: i
     page.set_viewport_size({"width": width, "height": height})
     _start(page, "mnk(15,15,5)", ["h8", "h9", "i8", "i9", "j8"])
     o = _overlay(page)
-    assert "not solved within 0.5 s" in o["note"] and "the engine's view" in o["note"]
-    assert "no proof" in o["note"] and "labels on the engine's best moves (up to 5)" in o["note"]
+    assert "not solved within 0.5 s" in o["note"] and "The engine's view instead" in o["note"]
+    assert "not a proof); 218 moves are proven losses" in o["note"] and "labels on its best moves (up to 5)" in o["note"]
     assert o["legal"] == o["graded"] == 220  # every legal cell has a grade's colour
     assert len(o["labels"]) == 2 and all(re.match(r"^[+-][01]\.\d\d$|^[WL]\d+$", t) for t in o["labels"])
     g = noughts.game("mnk(15,15,5)")
     blocks = {str(g.action(g.parse_move(m))) for m in ("g8", "k8")}
     assert blocks == set(o["labelled"])  # the two blocks are the labelled best (the rest: proven losses)
-    for word in ("a proven win", "about even", "a proven loss"):
+    for word in ("proven win", "better (estimate)", "about even (estimate)", "worse (estimate)", "proven loss"):
         assert word in o["legend"]
     lost = page.locator("#play-board button[data-key='0']")  # a1: a proven loss in 4, coloured, unlabelled
     assert "g-loss" in (lost.get_attribute("class") or "") and lost.inner_text() == ""

@@ -88,7 +88,7 @@ class EngineResult:
         """
         if self.proven is not None and self.plies is not None:
             return f"{'W' if self.proven == 'win' else 'L'}{self.plies}"
-        return f"{self.value:+.2f}"
+        return f"{round(self.value, 2) + 0.0:+.2f}"  # + 0.0: never "-0.00"
 
 
 class _State:

@@ -271,11 +271,11 @@ def evaluation_json(result: SolveResult) -> dict[str, Any]:
 
 
 GRADES: tuple[tuple[str, str], ...] = (
-    ("win", "a proven win"),
-    ("good", "better for the mover (an estimate)"),
-    ("even", "about even (an estimate)"),
-    ("bad", "worse for the mover (an estimate)"),
-    ("loss", "a proven loss"),
+    ("win", "proven win"),
+    ("good", "better (estimate)"),
+    ("even", "about even (estimate)"),
+    ("bad", "worse (estimate)"),
+    ("loss", "proven loss"),
 )
 """The overlay's grades of an engine's move value, best first, with what each says in words."""
 
@@ -330,7 +330,10 @@ def engine_view_json(
     elif all(r.proven == "loss" for r in results):
         describe = f"{mover} loses: every move is a proven loss (the longest in {best.plies} {_plies(best.plies)})"
     else:
-        describe = f"no proof; the engine's best for {mover} is {moves[0]['move']} ({best.label()}, an estimate)"
+        describe = f"the engine's best for {mover} is {moves[0]['move']} ({best.label()}, an estimate, not a proof)"
+        losses = sum(1 for r in results if r.proven == "loss")
+        if losses:
+            describe += f"; {losses} {'move is a proven loss' if losses == 1 else 'moves are proven losses'}"
     return {
         "engine": engine,
         "estimate": best is None or best.proven is None,

@@ -559,7 +559,7 @@ class GameController {
         const view = await api("/api/evaluate", { game: s.game, position: s.position });
         if (this.state !== s) return;
         this.evaluation = view;
-        $("play-eval-note").textContent = `${analysis.reason}. Showing the engine's view instead (${view.proven ? "proofs where it has them, estimates elsewhere" : "estimates, no proof"}): ${view.describe}. W7 / L12: a proven win / loss in that many plies; +0.42: an estimate from -1 (lost) to +1 (won) for ${s.to_move}${cellsOf(s.view) > ENGINE_ALL_LABELS_CELLS ? `; labels on the engine's best moves (up to ${ENGINE_LABELS})` : ""}.`;
+        $("play-eval-note").textContent = `${analysis.reason}. The engine's view instead: ${view.describe}. For ${s.to_move}: W7 / L12 a proven win / loss in that many plies, +0.42 an estimate from -1 (lost) to +1 (won)${cellsOf(s.view) > ENGINE_ALL_LABELS_CELLS ? `; labels on its best moves (up to ${ENGINE_LABELS})` : ""}.`;
         showLegend($("play-eval-legend"), view.grades);
         this.render();
       } catch (e) {
