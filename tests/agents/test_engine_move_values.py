@@ -96,7 +96,8 @@ def test_on_15x15_the_blocks_of_an_open_three_lead_and_every_other_move_is_a_pro
         child = p.play(r.move)
         assert not _completing(child, Player.SECOND)
         assert any(
-            len(_completing(child.play(x), Player.FIRST)) >= 2 and not _completing(child.play(x), Player.SECOND)
+            len(_completing(child.play(x), Player.FIRST)) >= 2
+            and not _completing(child.play(x), Player.SECOND)
             for x in row
             if x in child.legal_moves()
         ), GOMOKU.format_move(r.move)

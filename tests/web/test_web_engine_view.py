@@ -55,7 +55,9 @@ def test_proofs_are_said_in_words_and_bad_requests_are_refused() -> None:
         p = p.play(g.parse_move(m))
     with client() as c:
         data = c.post("/api/evaluate", json={"game": str(g), "position": p.text()}).json()
-        assert {m["label"] for m in data["moves"]} == {"L2"} and {m["grade"] for m in data["moves"]} == {"loss"}
+        assert {m["label"] for m in data["moves"]} == {"L2"} and {m["grade"] for m in data["moves"]} == {
+            "loss"
+        }
         assert data["describe"] == "x loses: every move is a proven loss (the longest in 2 plies)"
         over = c.post("/api/evaluate", json={"game": "tictactoe", "position": "xxx/oo./..."})
         veto = c.post("/api/evaluate", json={"game": "notakto(boards=2)"})
@@ -128,13 +130,22 @@ def test_15x15_shows_the_engines_view_readably(browser: Any, base: str, width: i
     _start(page, "mnk(15,15,5)", ["h8", "h9", "i8", "i9", "j8"])
     o = _overlay(page)
     assert "not solved within 0.5 s" in o["note"] and "The engine's view instead" in o["note"]
-    assert "not a proof); 218 moves are proven losses" in o["note"] and "labels on its best moves (up to 5)" in o["note"]
+    assert (
+        "not a proof); 218 moves are proven losses" in o["note"]
+        and "labels on its best moves (up to 5)" in o["note"]
+    )
     assert o["legal"] == o["graded"] == 220  # every legal cell has a grade's colour
     assert len(o["labels"]) == 2 and all(re.match(r"^[+-][01]\.\d\d$|^[WL]\d+$", t) for t in o["labels"])
     g = noughts.game("mnk(15,15,5)")
     blocks = {str(g.action(g.parse_move(m))) for m in ("g8", "k8")}
     assert blocks == set(o["labelled"])  # the two blocks are the labelled best (the rest: proven losses)
-    for word in ("proven win", "better (estimate)", "about even (estimate)", "worse (estimate)", "proven loss"):
+    for word in (
+        "proven win",
+        "better (estimate)",
+        "about even (estimate)",
+        "worse (estimate)",
+        "proven loss",
+    ):
         assert word in o["legend"]
     lost = page.locator("#play-board button[data-key='0']")  # a1: a proven loss in 4, coloured, unlabelled
     assert "g-loss" in (lost.get_attribute("class") or "") and lost.inner_text() == ""

@@ -301,7 +301,9 @@ class EngineAgent:
             proven, plies = self._double_threat(position)
         return self._done(position, best_move, best_score, finished, nodes, started, proven, plies, ())
 
-    def move_values(self, position: Position, seconds: float | None = None, *, deep: int = 6) -> list[EngineResult]:
+    def move_values(
+        self, position: Position, seconds: float | None = None, *, deep: int = 6
+    ) -> list[EngineResult]:
         """The engine's view of every legal move of ``position`` (a claim game) within about
         ``seconds`` (default: the agent's): one :class:`EngineResult` per move, from the
         mover's view, best first (``result.move`` is the move; ``value`` and ``label`` read it).
@@ -369,7 +371,9 @@ class EngineAgent:
                         results[m] = result(m, 0, 1, 0, began)
                     else:
                         won = winner is mover
-                        results[m] = result(m, WIN - 1 if won else -(WIN - 1), 1, 0, began, "win" if won else "loss", 1)
+                        results[m] = result(
+                            m, WIN - 1 if won else -(WIN - 1), 1, 0, began, "win" if won else "loss", 1
+                        )
                     continue
                 state.load(child)
                 score = int(K.root(S, 0, opp, 1 << 62))
@@ -390,7 +394,9 @@ class EngineAgent:
             if not todo:
                 break
             deepened.add(todo[0].move)
-            results[todo[0].move] = self._deeper(position, todo[0], time.perf_counter() + USE * left / len(todo))
+            results[todo[0].move] = self._deeper(
+                position, todo[0], time.perf_counter() + USE * left / len(todo)
+            )
         self.last = None  # the children's searches are not a move of this position
         return sorted(results.values(), key=lambda r: -r.score)
 
@@ -414,7 +420,9 @@ class EngineAgent:
             r = int(K.root_vcf(S, opp, self.vcf, cap, line))
             nodes += int(V[K.V_VNODES])
             if r > 0:
-                return EngineResult(shallow.move, -(WIN - r - 1), 1, nodes, time.perf_counter() - began, "loss", r + 1)
+                return EngineResult(
+                    shallow.move, -(WIN - r - 1), 1, nodes, time.perf_counter() - began, "loss", r + 1
+                )
         best, finished = shallow.score, 0
         for depth in range(2, self.depth + 1, 2):
             now = time.perf_counter()

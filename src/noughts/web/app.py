@@ -708,8 +708,12 @@ def _routes(app: FastAPI, arena: Arena) -> None:
         if position.is_terminal():
             raise NoughtsError("the game is over: there are no moves to evaluate")
         if game.claim_rule is None:
-            raise NoughtsError(f"the engine values the moves of claim games; a turn of {game} is more than a claim")
-        seconds = EVALUATE_SECONDS if request.max_seconds is None else _solve_seconds(limits, request.max_seconds)
+            raise NoughtsError(
+                f"the engine values the moves of claim games; a turn of {game} is more than a claim"
+            )
+        seconds = (
+            EVALUATE_SECONDS if request.max_seconds is None else _solve_seconds(limits, request.max_seconds)
+        )
         result: dict[str, Any] = pool.run(
             "evaluate",
             {"game": str(game), "position": position.text(), "seconds": seconds},

@@ -36,7 +36,16 @@ from noughts.exact.result import SolveResult, Value
 if TYPE_CHECKING:
     from noughts.agents.engine import EngineResult
 
-__all__ = ["GRADES", "board_view", "engine_view_json", "evaluation_json", "grade", "move_at_slot", "move_info", "slot_key"]
+__all__ = [
+    "GRADES",
+    "board_view",
+    "engine_view_json",
+    "evaluation_json",
+    "grade",
+    "move_at_slot",
+    "move_info",
+    "slot_key",
+]
 
 
 def slot_key(game: Game, move: Move) -> int | None:
@@ -328,9 +337,13 @@ def engine_view_json(
     elif best.proven == "win":
         describe = f"{mover} wins: {moves[0]['move']} is {_describe_move(best)}"
     elif all(r.proven == "loss" for r in results):
-        describe = f"{mover} loses: every move is a proven loss (the longest in {best.plies} {_plies(best.plies)})"
+        describe = (
+            f"{mover} loses: every move is a proven loss (the longest in {best.plies} {_plies(best.plies)})"
+        )
     else:
-        describe = f"the engine's best for {mover} is {moves[0]['move']} ({best.label()}, an estimate, not a proof)"
+        describe = (
+            f"the engine's best for {mover} is {moves[0]['move']} ({best.label()}, an estimate, not a proof)"
+        )
         losses = sum(1 for r in results if r.proven == "loss")
         if losses:
             describe += f"; {losses} {'move is a proven loss' if losses == 1 else 'moves are proven losses'}"
