@@ -167,3 +167,21 @@ def test_cubes_show_the_engines_view(browser: Any, base: str, spec: str) -> None
         assert len(o["labels"]) == cells - 1  # a small board labels every move
     assert all(LABEL.match(t) for t in o["labels"]), o["labels"]
     assert page.errors == []
+
+
+def test_the_analysis_board_shows_the_engines_view_where_the_solver_stops(browser: Any, base: str) -> None:
+    page = open_page(browser, base + "/#/analyse?game=mnk(15,15,5)&moves=h8%20h9%20i8%20i9%20j8")
+    page.wait_for_function(
+        "() => { const a = window.arena.analysis.state; return a.root && a.shown === a.current && a.current.move === 'j8'; }"
+    )
+    page.select_option("#an-budget", "0.5")
+    page.click("#an-solve")
+    page.wait_for_selector("#an-eval-legend:not([hidden])", timeout=60000)
+    verdict = page.inner_text("#an-verdict")
+    assert verdict.startswith("Not solved. The engine's view: the engine's best for o is"), verdict
+    rows = page.locator("#an-moves tr").all_inner_texts()
+    assert len(rows) == 11 and any("a proven loss in 4 plies" in r for r in rows)  # a header and ten moves
+    assert {r.split()[0] for r in rows[1:3]} == {"g8", "k8"}
+    assert page.locator("#an-board .cell.legal[class*='g-']").count() == 220
+    assert page.locator("#an-board .cell .val").count() == 2
+    assert page.errors == []

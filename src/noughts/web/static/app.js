@@ -695,7 +695,7 @@ function showBatch(b) {
 let analysis = null;
 
 function setupAnalyse() {
-  analysis = setupAnalysis({ api, el, toast, renderBoard, extraInfo, agentsFor, currentPage, startsMove, tokens, common });
+  analysis = setupAnalysis({ api, el, toast, renderBoard, extraInfo, agentsFor, currentPage, startsMove, tokens, common, showLegend });
   arena.analysis = analysis;  // the board's handle (its state: arena.analysis.state)
   $("an-count").addEventListener("click", async () => {
     try {
