@@ -48,6 +48,10 @@ USE = 0.85
 """The share of a budget's time left that a move's search is planned to take (the rest is the
 margin for the last iteration's overrun and the caller)."""
 
+SHALLOW_NODES = 20_000
+"""The most nodes :meth:`EngineAgent.move_values` spends on one move's depth-0 look (its forced
+replies; each leaf VCF has its own cap), so valuing every move of a board is bounded work."""
+
 SCALE = 600.0
 """An evaluation of this size reads as a clear edge (about 0.76 on the normalised scale)."""
 
@@ -376,8 +380,10 @@ class EngineAgent:
                         )
                     continue
                 state.load(child)
-                score = int(K.root(S, 0, opp, 1 << 62))
+                score = int(K.root(S, 0, opp, SHALLOW_NODES))
                 nodes = int(V[K.V_NODES]) + int(V[K.V_VNODES])
+                if V[K.V_ABORT]:  # a forced line longer than the cap: the evaluation instead
+                    score = int(K.evaluate(S, opp))
                 proven, plies = None, None
                 if abs(score) > WIN - MATE:
                     proven = "loss" if score > 0 else "win"
