@@ -219,6 +219,7 @@ export function setupAnalysis(ctx) {
     if (!analysis || !analysis.solved) {
       $("an-verdict").textContent = analysis ? (view ? `Not solved. The engine's view: ${view.describe}` : "Not solved") : "";
       $("an-cost").textContent = analysis ? analysis.reason + (view ? `; the engine's view took ${view.seconds.toFixed(2)} s` : "") : "";
+      $("an-pv").textContent = analysis ? "none proven (not solved)" : "";
       if (view) {  // the engine's best moves, in words (W7 / L12: proven; +0.42: an estimate for the mover)
         $("an-moves").replaceChildren(
           el("tr", {}, el("th", { text: "move" }), el("th", { text: "engine" }), el("th", { text: "what it says" })),
