@@ -58,7 +58,7 @@ from typing import Any
 import numpy as np
 
 from _common import command_line, commit, machine, peak_rss_mib, versions  # bench/ is sys.path[0]
-from noughts.core import Game, LimitExceeded, Position, game
+from noughts.core import Game, LimitExceeded, Move, Position, game
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "bench" / "data" / "forced_wins.json"
@@ -101,7 +101,9 @@ def _near_cells(game: Game, position: Position) -> list[int]:
     return sorted(near)
 
 
-def draw_position(game: Game, spec: str, rng: np.random.Generator, plies: int | None = None) -> Position | None:
+def draw_position(
+    game: Game, spec: str, rng: np.random.Generator, plies: int | None = None
+) -> Position | None:
     """One random prefix's end (see the module docstring), or None where the game ended."""
     lo, hi = PLIES[spec]
     if plies is None:
@@ -237,7 +239,9 @@ def generate(args: argparse.Namespace) -> None:
     print(f"{len(suite)} positions written to {args.out}")
     for spec in boards:
         row = ", ".join(f"{k} {v}" for (s, k), v in sorted(counts.items()) if s == spec)
-        print(f"  {spec}: {sum(v for (s, _), v in counts.items() if s == spec)} ({row}); tally {tally.get(spec)}")
+        print(
+            f"  {spec}: {sum(v for (s, _), v in counts.items() if s == spec)} ({row}); tally {tally.get(spec)}"
+        )
 
 
 def load_suite(path: Path) -> dict[str, Any]:
@@ -253,7 +257,7 @@ def load_suite(path: Path) -> dict[str, Any]:
     return data
 
 
-def verify(position: Position, move: int, nodes: int) -> str:
+def verify(position: Position, move: Move, nodes: int) -> str:
     """``found`` if ``move`` is proved winning for the side to move, ``wrong`` if the proof
     engine refutes it, ``unverified`` if its budget ran out first.
     """
@@ -286,9 +290,9 @@ def run(args: argparse.Namespace) -> None:
     games = {spec: _game(spec) for spec in {p["game"] for p in positions}}
     agents = {spec: EngineAgent(args.seconds, **args.engine_options) for spec in games}
     warm = np.random.default_rng(0)
-    for spec, game in games.items():  # load the kernels and measure the rates outside the timed moves
+    for spec, g in games.items():  # load the kernels and measure the rates outside the timed moves
         for plies in (6, 10, 14):
-            position = draw_position(game, spec, warm, plies)
+            position = draw_position(g, spec, warm, plies)
             if position is not None:
                 agents[spec].analyse(position)
     rows = []
@@ -299,7 +303,7 @@ def run(args: argparse.Namespace) -> None:
         t0 = time.perf_counter()
         r = agent.analyse(position)
         seconds = time.perf_counter() - t0
-        verdict = verify(position, int(r.move), args.verify_nodes)
+        verdict = verify(position, r.move, args.verify_nodes)
         rows.append(
             {
                 "game": p["game"],
@@ -314,7 +318,7 @@ def run(args: argparse.Namespace) -> None:
         )
         print(
             f"{i + 1:4d} {p['game']:15s} {p['class']:6s} {game.format_move(r.move):6s} "
-            f"{seconds:5.2f} s {str(r.proven):5s} {verdict}",
+            f"{seconds:5.2f} s {r.proven!s:5s} {verdict}",
             file=sys.stderr,
         )
     report = summarise(rows)
@@ -369,7 +373,9 @@ def _class_order(kind: str) -> tuple[int, int]:
 
 
 def format_report(report: dict[str, Any]) -> str:
-    head = "| part | positions | found | found % | wrong | unverified | engine said proven | median s | max s |"
+    head = (
+        "| part | positions | found | found % | wrong | unverified | engine said proven | median s | max s |"
+    )
     lines = [head, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
 
     def row(name: str, r: dict[str, Any]) -> str:
@@ -402,7 +408,10 @@ def main() -> None:
     g.add_argument("--nodes", type=int, default=None, help="proof budget per position (default: per board)")
     g.add_argument("--boards", nargs="+", choices=BOARDS, help="only these boards")
     g.add_argument(
-        "--max-share", type=float, default=MAX_SHARE, help=f"most of a board's positions in one class ({MAX_SHARE})"
+        "--max-share",
+        type=float,
+        default=MAX_SHARE,
+        help=f"most of a board's positions in one class ({MAX_SHARE})",
     )
     g.add_argument("--out", type=Path, default=SUITE)
     g.add_argument("--quick", action="store_true", help="five positions a board")

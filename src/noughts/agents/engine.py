@@ -39,7 +39,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -219,7 +219,9 @@ class EngineAgent:
                 f"engine vcf, vct and leaf_vcf are depths from 0 to 60, not {vcf}, {vct}, {leaf_vcf}"
             )
         if not 0 <= proof <= 0.8:
-            raise NoughtsError(f"engine proof is the share of the time for the root's df-pn, 0 to 0.8, not {proof}")
+            raise NoughtsError(
+                f"engine proof is the share of the time for the root's df-pn, 0 to 0.8, not {proof}"
+            )
         if not 1 <= depth <= 100:
             raise NoughtsError(f"engine depth is from 1 to 100, not {depth}")
         if not (10 <= tt <= 26 or tt == 0):
@@ -313,13 +315,13 @@ class EngineAgent:
         if self.vct and threats:
             won = self._root_vct(position, started + VCT_SHARE * seconds)
             if won is not None:
-                moves = tuple(int(m) for m in won.line[0::2])
-                plies = len(won.line)
-                return self._done(position, moves[0], WIN - plies, 0, nodes, started, "win", plies, moves)
+                attack = tuple(cast(int, m) for m in won.line[0::2])
+                length = len(won.line)
+                return self._done(position, attack[0], WIN - length, 0, nodes, started, "win", length, attack)
         if self.proof and threats and _worth_proving(position):
-            move = self._root_proof(position, min(self.proof * seconds, deadline - time.perf_counter()))
-            if move is not None:
-                return self._done(position, move, WIN - MATE, 0, nodes, started, "win", None, (move,))
+            proved = self._root_proof(position, min(self.proof * seconds, deadline - time.perf_counter()))
+            if proved is not None:
+                return self._done(position, proved, WIN - MATE, 0, nodes, started, "win", None, (proved,))
         best_move, best_score, finished = -1, 0, 0
         for depth in range(1, self.depth + 1):
             now = time.perf_counter()
@@ -368,7 +370,7 @@ class EngineAgent:
             self._vct_runs += 1
         return None
 
-    def _root_proof(self, position: Position, seconds: float) -> Move | None:
+    def _root_proof(self, position: Position, seconds: float) -> int | None:
         """A winning move the proof engine proves within about ``seconds``, or None."""
         from noughts.exact.proof import WIN as GOAL
         from noughts.exact.proof import ProofSearch
@@ -391,7 +393,7 @@ class EngineAgent:
             self._proof_rate[game] = max(100.0, search.nodes / took)  # (a first run may load the kernel)
         if proof is None or not proof.proved or proof.move is None:
             return None
-        return proof.move
+        return cast(int, proof.move)
 
     def search_depth(self, position: Position, depth: int) -> tuple[Move, int]:
         """One search of exactly ``depth`` plies, no clock and no root VCF: the move and score
@@ -447,8 +449,8 @@ class EngineAgent:
 def _worth_proving(position: Position) -> bool:
     """Whether a win may be near enough for the root's df-pn: the mover has a line two claims
     short of a threat (``k - 3`` of its marks and at least one, none of the other side's), or
-    must answer the opponent's threat. (Random play leaves wins that start with a quiet move:
-    one claim short of a threat is too strict a gate.)
+    must answer the opponent's threat. Random play leaves wins that start with a quiet move:
+    one claim short of a threat is too strict a gate.
     """
     game = position.game
     k = game.board.k
