@@ -378,8 +378,7 @@ class EngineAgent:
         game = position.game
         if seconds <= 0.005:
             return None
-        known = self._proof_rate.get(game)
-        rate = 2_000.0 if known is None else known
+        rate = self._proof_rate.get(game, 1_000.0)
         search = ProofSearch(
             game, position.to_move, GOAL, tt_bytes=PROOF_TABLE, max_nodes=max(20, int(rate * seconds))
         )
@@ -389,8 +388,9 @@ class EngineAgent:
         except LimitExceeded:
             proof = None
         took = time.perf_counter() - t
-        if took > 0.02 and search.nodes and (known is not None or took < 3 * seconds):
-            self._proof_rate[game] = max(100.0, search.nodes / took)  # (a first run may load the kernel)
+        if took > 0.002 and search.nodes >= 20:
+            # a first run that loads the kernel reads slow: the next run is then short, and reads true
+            self._proof_rate[game] = max(100.0, search.nodes / took)
         if proof is None or not proof.proved or proof.move is None:
             return None
         return cast(int, proof.move)
