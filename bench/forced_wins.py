@@ -420,7 +420,7 @@ def main() -> None:
     r.add_argument("--seconds", type=float, default=1.0, help="the engine's time per move (default 1)")
     r.add_argument("--engine", type=_options, default={}, dest="engine_options",
                    help="other engine options, e.g. 'width=12,vcf=12'")  # fmt: skip
-    r.add_argument("--verify-nodes", type=int, default=200_000, help="the proof budget of each check")
+    r.add_argument("--verify-nodes", type=int, default=50_000, help="the proof budget of each check")
     r.add_argument("--boards", nargs="+", choices=BOARDS, help="only these boards")
     r.add_argument("--limit", type=int, default=0, help="at most this many positions a board (0: all)")
     r.add_argument("--out", type=Path, default=RESULTS)
