@@ -30,14 +30,17 @@ seeded random play and *proved* a win for the side to move by the proof engine, 
 a move counts as **found** only if it is *proved* winning: it completes a line, or the proof
 engine proves the position after it a win for the mover (the opponent to move) within
 ``--verify-nodes`` nodes. A move the proof engine refutes is **wrong**; one it can neither prove
-nor refute in its budget is **unverified** and counted as not found. The report gives the found
+nor refute in its budget (``--verify-nodes``, then once more with ``--verify-again``) is
+**unverified** and counted as not found. ``--baseline OPTIONS`` runs a second engine on each
+position right after the first (interleaved), for a side-by-side figure. The report gives the found
 share by board and by win length, the engine's median seconds per move and how often it said
 itself that its move was a proven win.
 
 Run it as::
 
     .venv/bin/python bench/forced_wins.py generate          # writes bench/data/forced_wins.json
-    .venv/bin/python bench/forced_wins.py run               # writes bench/results/forced_wins_run.json
+    .venv/bin/python bench/forced_wins.py run --baseline vct=0,proof=0
+                                                            # writes bench/results/forced_wins_run.json
 
 (``--quick``: a few positions a board, to see that it works.)
 """
@@ -289,40 +292,53 @@ def run(args: argparse.Namespace) -> None:
             by[p["game"]].append(p)
         positions = [p for ps in by.values() for p in ps[: args.limit]]
     games = {spec: _game(spec) for spec in {p["game"] for p in positions}}
-    agents = {spec: EngineAgent(args.seconds, **args.engine_options) for spec in games}
+    configs = {"engine": args.engine_options}
+    if args.baseline is not None:
+        configs["baseline"] = args.baseline
+    agents = {(c, spec): EngineAgent(args.seconds, **o) for c, o in configs.items() for spec in games}
     warm = np.random.default_rng(0)
     for spec, g in games.items():  # load the kernels and measure the rates outside the timed moves
         for plies in (6, 10, 14):
             position = draw_position(g, spec, warm, plies)
             if position is not None:
-                agents[spec].analyse(position)
+                for c in configs:
+                    agents[c, spec].analyse(position)
     rows = []
+    checked: dict[tuple[str, str], str] = {}
     for i, p in enumerate(positions):
         game = games[p["game"]]
         position = game.parse(p["position"])
-        agent = agents[p["game"]]  # one agent a board, as in a game: its rates and table carry over
-        t0 = time.perf_counter()
-        r = agent.analyse(position)
-        seconds = time.perf_counter() - t0
-        verdict = verify(position, r.move, args.verify_nodes)
-        rows.append(
-            {
-                "game": p["game"],
-                "class": p["class"],
-                "position": p["position"],
-                "move": game.format_move(r.move),
-                "seconds": round(seconds, 3),
-                "engine_proven": r.proven,
-                "depth": r.depth,
-                "verdict": verdict,
-            }
-        )
-        print(
-            f"{i + 1:4d} {p['game']:15s} {p['class']:6s} {game.format_move(r.move):6s} "
-            f"{seconds:5.2f} s {r.proven!s:5s} {verdict}",
-            file=sys.stderr,
-        )
-    report = summarise(rows)
+        for c in configs:  # interleaved: each position meets the engine, then the baseline
+            agent = agents[c, p["game"]]  # one agent a board, as in a game: its rates and table carry over
+            t0 = time.perf_counter()
+            r = agent.analyse(position)
+            seconds = time.perf_counter() - t0
+            move = game.format_move(r.move)
+            verdict = checked.get((p["position"], move))
+            if verdict is None:
+                verdict = verify(position, r.move, args.verify_nodes)
+                if verdict == "unverified" and args.verify_again:
+                    verdict = verify(position, r.move, args.verify_again)
+                checked[p["position"], move] = verdict
+            rows.append(
+                {
+                    "config": c,
+                    "game": p["game"],
+                    "class": p["class"],
+                    "position": p["position"],
+                    "move": move,
+                    "seconds": round(seconds, 3),
+                    "engine_proven": r.proven,
+                    "depth": r.depth,
+                    "verdict": verdict,
+                }
+            )
+            print(
+                f"{i + 1:4d} {c:8s} {p['game']:15s} {p['class']:6s} {move:6s} "
+                f"{seconds:5.2f} s {r.proven!s:5s} {verdict}",
+                file=sys.stderr,
+            )
+    reports = {c: summarise([r for r in rows if r["config"] == c]) for c in configs}
     payload = {
         "command": command_line("bench/forced_wins.py", None),
         "commit": commit(),
@@ -331,16 +347,19 @@ def run(args: argparse.Namespace) -> None:
         "suite": str(args.suite.relative_to(ROOT)) if args.suite.is_relative_to(ROOT) else str(args.suite),
         "suite_generated": data.get("generated"),
         "seconds_per_move": args.seconds,
-        "engine_options": args.engine_options,
-        "verify_nodes": args.verify_nodes,
+        "configs": configs,
+        "verify_nodes": [args.verify_nodes, args.verify_again],
         "peak_rss_mib": peak_rss_mib(),
-        "summary": report,
+        "summary": reports,
         "rows": rows,
     }
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(payload, indent=1) + "\n")
-    print(format_report(report))
+    for c, o in configs.items():
+        spec = ",".join(f"{k}={v}" for k, v in o.items())
+        print(f"\n{c}: engine:seconds={args.seconds:g}{',' + spec if spec else ''}\n")
+        print(format_report(reports[c]))
 
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -391,11 +410,12 @@ def format_report(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _options(text: str) -> dict[str, int]:
-    out = {}
+def _options(text: str) -> dict[str, float]:
+    out: dict[str, float] = {}
     for part in filter(None, text.split(",")):
         key, _, value = part.partition("=")
-        out[key.strip()] = int(value)
+        number = float(value)
+        out[key.strip()] = int(number) if number.is_integer() and key.strip() != "proof" else number
     return out
 
 
@@ -422,6 +442,18 @@ def main() -> None:
     r.add_argument("--engine", type=_options, default={}, dest="engine_options",
                    help="other engine options, e.g. 'width=12,vcf=12'")  # fmt: skip
     r.add_argument("--verify-nodes", type=int, default=50_000, help="the proof budget of each check")
+    r.add_argument(
+        "--verify-again",
+        type=int,
+        default=400_000,
+        help="the budget of a second check where the first ran out (0: none)",
+    )
+    r.add_argument(
+        "--baseline",
+        type=_options,
+        default=None,
+        help="also run the engine with these options, interleaved (e.g. 'vct=0,proof=0': the root without VCT and df-pn)",
+    )
     r.add_argument("--boards", nargs="+", choices=BOARDS, help="only these boards")
     r.add_argument("--limit", type=int, default=0, help="at most this many positions a board (0: all)")
     r.add_argument("--out", type=Path, default=RESULTS)
