@@ -257,8 +257,10 @@ def test_root_proof_finds_a_win_that_starts_quietly():
     p = g.parse(".ox....../x.....o.x/...oo..xx/.......oo/.x......./xo....o../..xx...../..ox...oo/ox.....x.")
     assert threat_win_kernel(p, max_order=1) is None
     assert threat_win_kernel(p, max_order=2, max_depth=4) is None
-    r = EngineAgent(4.0, vct=0, proof=0.5).analyse(p)
+    agent = EngineAgent(4.0, vct=0, proof=0.5)
+    r = agent.analyse(p)
     assert r.proven == "win" and r.plies is None and r.label() == "W"
+    assert agent.decide(p, np.random.default_rng(0)).note == "a proven win (the proof engine)"
     assert ProofSearch(g, p.to_move, GOAL, max_nodes=100_000).prove(p.play(r.move)).proved
 
 

@@ -276,7 +276,10 @@ class EngineAgent:
             return Decision(result.best().move, None, note, time.perf_counter() - started)
         r = self.analyse(position, seconds)
         if r.proven == "win":
-            return Decision(r.move, True, f"a proven win in {r.plies} plies", time.perf_counter() - started)
+            said = (
+                "a proven win (the proof engine)" if r.plies is None else f"a proven win in {r.plies} plies"
+            )
+            return Decision(r.move, True, said, time.perf_counter() - started)
         if r.proven == "loss":
             note = f"a proven loss in {r.plies} plies"
         else:
