@@ -136,6 +136,8 @@ def cost_line(result: SolveResult) -> str:
         return f"answered by the quotient of one board's positions (no search) in {result.seconds:.3f} s"
     if result.engine == "proof":
         return f"{result.nodes:,} nodes in {result.seconds:.3f} s (proof engine)"
+    if result.engine == "breaker":
+        return f"{result.nodes:,} nodes in {result.seconds:.3f} s (Breaker prover)"
     return f"{result.nodes:,} positions searched in {result.seconds:.3f} s ({result.engine} engine)"
 
 

@@ -1,0 +1,119 @@
+"""``noughts solve``: every engine noughts has, under one policy, and every certificate's checker.
+
+:mod:`noughts.exact.api` holds the exact engines (the alpha-beta kernel, the Python search, the
+proof engine, solved tables, misère quotients) and their policy. The Breaker prover
+(:mod:`noughts.pairing`) sits above ``exact`` in the layers, so ``exact`` cannot call it; this
+package, above both, composes them: :data:`SOLVE_POLICY` is ``exact``'s policy with the Breaker
+prover's row first where lines are long (it proves the draws of mnk(5,5,5), mnk(6,6,5) and
+mnk(7,7,5) in a fraction of a second to a few seconds, where alpha-beta takes seconds or never
+finishes), with a share of the budget, after which the exact engines take the position over.
+:func:`solve` is :func:`noughts.exact.api.solve` under this policy (``noughts.solve`` and the
+``solve`` command call it); :func:`check_certificate` checks a certificate of any kind, the
+Breaker prover's included.
+
+>>> r = solve("mnk(6,6,5)", value_only=True)
+>>> r.value.describe(r.game), r.engine
+('draw', 'breaker')
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from noughts.core import Budget, Game, Position
+from noughts.exact.api import ENGINE_POLICY, EngineRule
+from noughts.exact.api import solve as exact_solve
+from noughts.exact.result import SolveResult
+
+if TYPE_CHECKING:
+    from noughts.core.certificates import CheckReport
+
+__all__ = ["BREAKER_SHARE", "SOLVE_POLICY", "check_certificate", "choose_engine", "solve"]
+
+BREAKER_SHARE = 0.5
+"""The share of the budget left that the Breaker prover gets on a position before the exact
+engines take it over (a Maker win it does not disprove in that time is theirs to find)."""
+
+
+def _breaker_applies(game: Game, position: Position) -> bool:
+    from noughts.pairing.breaker_values import breaker_applies
+
+    return breaker_applies(game, position)
+
+
+def _make_breaker(game: Game, budget: Budget) -> Any:
+    from noughts.pairing.breaker_values import BreakerValues
+
+    return BreakerValues(game, budget)
+
+
+BREAKER_ROW = EngineRule(
+    "breaker",
+    "standard and Maker-Breaker games on lines of 5 cells or more: the Breaker prover (Breaker search"
+    f" with pairing leaves), {BREAKER_SHARE:g} of the budget left, then the engines below",
+    _breaker_applies,
+    share=BREAKER_SHARE,
+    make=_make_breaker,
+    certifies=True,
+)
+
+SOLVE_POLICY: tuple[EngineRule, ...] = (
+    *(r for r in ENGINE_POLICY if r.name == "quotient"),
+    BREAKER_ROW,
+    *(r for r in ENGINE_POLICY if r.name != "quotient"),
+)
+"""The automatic choice of ``noughts solve``: :data:`noughts.exact.api.ENGINE_POLICY` with the
+Breaker prover's row after the misère quotient (which takes Notakto only)."""
+
+
+def solve(game: Game | str, position: Position | str | None = None, **options: Any) -> SolveResult:
+    """Solve ``position`` of ``game`` exactly under :data:`SOLVE_POLICY`: the options, the result
+    and the budgets are those of :func:`noughts.exact.api.solve` (``engine="breaker"`` names the
+    Breaker prover). A value the Breaker prover proved names the engine ``"breaker"``; its
+    certificate (``certificate=PATH``) is the defender's strategy with pairing leaves.
+    """
+    options.setdefault("policy", SOLVE_POLICY)
+    return exact_solve(game, position, **options)
+
+
+def choose_engine(game: Game, position: Position | None = None) -> str:
+    """The first engine :data:`SOLVE_POLICY` tries on ``position`` (default: the start)."""
+    from noughts.exact.api import choose_engine as choose
+
+    return choose(game, position, SOLVE_POLICY)
+
+
+def check_certificate(path: Path | str) -> CheckReport:
+    """Check a certificate of any kind (``noughts solve check FILE``): the Breaker prover's
+    (kind ``"breaker"``) with :mod:`noughts.pairing.breaker_certificate`, the others with
+    :func:`noughts.exact.certificates.check_certificate`. ``CertificateError`` (or the Breaker
+    checker's error) for a file that cannot be read; a claim that does not hold gives
+    ``valid=False`` and the first failing node.
+    """
+    from noughts.core.certificates import CheckReport, read_certificate
+
+    certificate = read_certificate(path)  # the container: digest and arrays, before any checker
+    if certificate.kind != "breaker":
+        from noughts.exact.certificates import checker_for
+
+        return checker_for(certificate.kind)(certificate)
+    from noughts.pairing.breaker_certificate import check_breaker_certificate
+
+    found = check_breaker_certificate(certificate.path)
+    claim = found.claim if isinstance(found.claim, dict) else {}
+    proves = str(claim.get("statement", "Breaker stops Maker"))
+    if claim.get("value") == "draw":
+        proves += " (a draw)"
+    return CheckReport(
+        valid=found.valid,
+        kind="breaker",
+        game=found.game,
+        position=found.position,
+        claim=claim,
+        checked=found.checked,
+        first_failure=found.first_failure,
+        sha256=found.digest,
+        seconds=found.seconds,
+        details={"proves": proves, "nodes": found.nodes},
+    )
