@@ -37,8 +37,8 @@ from noughts.core import (
 )
 
 if TYPE_CHECKING:
-    from noughts.solving import solve
     from noughts.exact.count import count
+    from noughts.solving import solve
 
 __version__ = "0.1.0"
 
