@@ -574,7 +574,11 @@ def _argument(engine: object) -> str | None:
 def _trial_seconds(rule: EngineRule, budget: Budget) -> float | None:
     """The seconds a row with a trial or a share gets on one position, of ``budget``'s."""
     left = budget.remaining()
-    limits = [t for t in (rule.trial, None if left is None or rule.share is None else rule.share * left) if t]
+    limits = [
+        t
+        for t in (rule.trial, None if left is None or rule.share is None else rule.share * left)
+        if t is not None
+    ]
     if left is not None:
         limits.append(left)
     return min(limits) if limits else None

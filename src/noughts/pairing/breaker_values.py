@@ -137,8 +137,8 @@ class BreakerValues:
         """
         from noughts.pairing.breaker import write_certificate
 
-        kept = [r for r in self.proofs if r.proved]
-        if not kept or self._key(position) not in self._known:
+        kept = self.proofs
+        if not kept or not all(r.proved for r in kept) or self._key(position) not in self._known:
             raise NoughtsError(
                 f"the Breaker prover proved {value.describe(self.game)} without a defender's strategy to certify"
                 " (a Maker win: ask the proof engine for its certificate, --engine proof)"
