@@ -144,7 +144,7 @@ def _reseal(json_path: Path, change: object) -> None:
     with np.load(npz) as data:
         arrays = {k: data[k].copy() for k in data.files}
     change(arrays)  # type: ignore[operator]
-    np.savez_compressed(npz, **arrays)  # type: ignore[arg-type]
+    np.savez_compressed(npz, **arrays)
     header["sha256"] = hashlib.sha256(npz.read_bytes()).hexdigest()
     json_path.write_text(json.dumps(header))
 

@@ -41,7 +41,7 @@ def test_solve_certificate_and_solve_check(tmp_path: Path) -> None:
     leaves = np.flatnonzero((arrays["kind"] == 0) & (arrays["b"] > 0))
     lo = int(arrays["a"][int(leaves[0])])
     arrays["cells"][lo + 1] = arrays["cells"][lo]  # a pair of one cell twice
-    np.savez_compressed(npz, **arrays)  # type: ignore[arg-type]
+    np.savez_compressed(npz, **arrays)
     header["sha256"] = hashlib.sha256(npz.read_bytes()).hexdigest()
     cert.write_text(json.dumps(header))
     forged = invoke("solve", "check", str(cert))
