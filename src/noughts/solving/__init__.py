@@ -18,13 +18,14 @@ Breaker prover's included.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from noughts.core import Budget, Game, Position
-from noughts.exact.api import ENGINE_POLICY, EngineRule
+from noughts.exact.api import DEFAULT_MAX_MEMORY, DEFAULT_MAX_SECONDS, ENGINE_POLICY, EngineRule
 from noughts.exact.api import solve as exact_solve
-from noughts.exact.result import SolveResult
+from noughts.exact.result import MoveValue, SolveResult, Value
 
 if TYPE_CHECKING:
     from noughts.core.certificates import CheckReport
@@ -67,14 +68,45 @@ SOLVE_POLICY: tuple[EngineRule, ...] = (
 Breaker prover's row after the misère quotient (which takes Notakto only)."""
 
 
-def solve(game: Game | str, position: Position | str | None = None, **options: Any) -> SolveResult:
+def solve(
+    game: Game | str,
+    position: Position | str | None = None,
+    *,
+    max_seconds: float | None = DEFAULT_MAX_SECONDS,
+    max_memory: int | None = DEFAULT_MAX_MEMORY,
+    max_cpu_seconds: float | None = None,
+    table: Any = None,
+    progress: bool = False,
+    engine: str = "auto",
+    value_only: bool = False,
+    certificate: str | Path | None = None,
+    anytime: bool = False,
+    on_value: Callable[[Value], None] | None = None,
+    on_move: Callable[[MoveValue, int, int], None] | None = None,
+    policy: tuple[EngineRule, ...] = SOLVE_POLICY,
+) -> SolveResult:
     """Solve ``position`` of ``game`` exactly under :data:`SOLVE_POLICY`: the options, the result
     and the budgets are those of :func:`noughts.exact.api.solve` (``engine="breaker"`` names the
-    Breaker prover). A value the Breaker prover proved names the engine ``"breaker"``; its
-    certificate (``certificate=PATH``) is the defender's strategy with pairing leaves.
+    Breaker prover). A value the Breaker prover proved names the engine ``"breaker"`` and says
+    its argument (``result.argument``); its certificate (``certificate=PATH``) is the defender's
+    strategy with pairing leaves.
     """
-    options.setdefault("policy", SOLVE_POLICY)
-    return exact_solve(game, position, **options)
+    return exact_solve(
+        game,
+        position,
+        max_seconds=max_seconds,
+        max_memory=max_memory,
+        max_cpu_seconds=max_cpu_seconds,
+        table=table,
+        progress=progress,
+        engine=engine,
+        value_only=value_only,
+        certificate=certificate,
+        anytime=anytime,
+        on_value=on_value,
+        on_move=on_move,
+        policy=policy,
+    )
 
 
 def choose_engine(game: Game, position: Position | None = None) -> str:
