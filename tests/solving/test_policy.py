@@ -70,14 +70,19 @@ def test_symmetric_positions_are_proved_once() -> None:
     assert len(breaker._known) == 1
 
 
+def _rows(spec: str) -> list[str]:
+    game = noughts.game(spec)
+    return [r.name for r in SOLVE_POLICY if r.applies(game, game.start())]
+
+
 def test_the_policy_puts_the_breaker_row_where_lines_are_long() -> None:
     names = [r.name for r in SOLVE_POLICY]
-    assert names[:2] == ["quotient", "breaker"]
+    assert names[:3] == ["quotient", "alpha-beta", "breaker"]
     assert [r.name for r in SOLVE_POLICY if r.name != "breaker"] == [r.name for r in ENGINE_POLICY]
     for spec in ("mnk(6,6,5)", "mnk(7,7,5)", "maker_breaker(mnk(6,6,5))", "mnk(5,5,5)"):
-        assert choose_engine(noughts.game(spec)) == "breaker", spec
+        assert _rows(spec)[:3] == ["alpha-beta", "breaker", "proof"], spec
     for spec in ("tictactoe", "mnk(5,5,4)", "mnk(7,6,4)", "hypercube(4,3)", "misere(mnk(6,6,5))"):
-        assert choose_engine(noughts.game(spec)) != "breaker", spec
+        assert "breaker" not in _rows(spec), spec
         assert choose_engine(noughts.game(spec)) == noughts.exact.api.choose_engine(noughts.game(spec))
     assert choose_engine(noughts.game("veto(mnk(5,5,5))")) == "python"
     assert not breaker_applies(noughts.game("mnk(6,6,4)"))
@@ -98,8 +103,13 @@ def test_maker_breaker_6_6_5_is_a_breaker_win() -> None:
     assert r.engine == "breaker" and r.value.outcome.winner is Player.SECOND
 
 
+def test_the_alpha_beta_kernel_keeps_what_it_answers_within_its_trial() -> None:
+    r = solve("mnk(5,5,5)", value_only=True)
+    assert r.engine == "alpha-beta" and r.value.outcome is Outcome.DRAW and r.value.plies == 25
+
+
 def test_every_move_of_mnk_5_5_5_is_a_draw_as_the_alpha_beta_kernel_says() -> None:
-    r = solve("mnk(5,5,5)", max_seconds=120)
+    r = solve("mnk(5,5,5)", max_seconds=120, engine="breaker")
     assert r.engine == "breaker" and r.complete and len(r.moves) == 25
     assert {mv.value.outcome for mv in r.moves} == {Outcome.DRAW}
     # one move checked by the kernel (a few seconds; the rest by symmetry of the argument)
@@ -109,8 +119,10 @@ def test_every_move_of_mnk_5_5_5_is_a_draw_as_the_alpha_beta_kernel_says() -> No
 
 def test_a_won_position_is_a_win_for_the_right_side() -> None:
     # x has four in a row with both ends open: x wins whoever moves
-    r = solve("mnk(6,6,5)", "....../.xxxx./....../oo..../o...../......", value_only=True)
+    won = "....../.xxxx./....../oo..../o...../......"
+    r = solve("mnk(6,6,5)", won, value_only=True, engine="breaker")
     assert r.engine == "breaker" and r.value.outcome.winner is Player.FIRST
+    assert solve("mnk(6,6,5)", won, value_only=True).engine == "alpha-beta"  # at once, with its distance
 
 
 def test_the_exact_engines_answer_where_the_breaker_does_not() -> None:

@@ -4,14 +4,16 @@
 proof engine, solved tables, misère quotients) and their policy. The Breaker prover
 (:mod:`noughts.pairing`) sits above ``exact`` in the layers, so ``exact`` cannot call it; this
 package, above both, composes them: :data:`SOLVE_POLICY` is ``exact``'s policy with the Breaker
-prover's row first where lines are long (it proves the draws of mnk(5,5,5), mnk(6,6,5) and
-mnk(7,7,5) in a fraction of a second to a few seconds, where alpha-beta takes seconds or never
-finishes), with a share of the budget, after which the exact engines take the position over.
+prover's row after the alpha-beta kernel's trial where lines are long (it proves the draws of
+mnk(6,6,5) and mnk(7,7,5) in hundredths of a second to a second or two, where alpha-beta never
+finishes), with a share of the budget, after which the proof engine takes the position over.
+Where the alpha-beta kernel answers within its trial (mnk(5,5,5)), it still answers, with the
+distance.
 :func:`solve` is :func:`noughts.exact.api.solve` under this policy (``noughts.solve`` and the
 ``solve`` command call it); :func:`check_certificate` checks a certificate of any kind, the
 Breaker prover's included.
 
->>> r = solve("mnk(6,6,5)", value_only=True)
+>>> r = solve("mnk(6,6,5)", value_only=True)  # the alpha-beta kernel's trial, then the prover
 >>> r.value.describe(r.game), r.engine
 ('draw', 'breaker')
 """
@@ -60,12 +62,13 @@ BREAKER_ROW = EngineRule(
 )
 
 SOLVE_POLICY: tuple[EngineRule, ...] = (
-    *(r for r in ENGINE_POLICY if r.name == "quotient"),
+    *(r for r in ENGINE_POLICY if r.name in ("quotient", "alpha-beta")),
     BREAKER_ROW,
-    *(r for r in ENGINE_POLICY if r.name != "quotient"),
+    *(r for r in ENGINE_POLICY if r.name not in ("quotient", "alpha-beta")),
 )
 """The automatic choice of ``noughts solve``: :data:`noughts.exact.api.ENGINE_POLICY` with the
-Breaker prover's row after the misère quotient (which takes Notakto only)."""
+Breaker prover's row after the alpha-beta kernel's trial (so every position the kernel answered
+before, it answers still, with its distance) and before the proof engine."""
 
 
 def solve(
@@ -110,7 +113,9 @@ def solve(
 
 
 def choose_engine(game: Game, position: Position | None = None) -> str:
-    """The first engine :data:`SOLVE_POLICY` tries on ``position`` (default: the start)."""
+    """The first engine :data:`SOLVE_POLICY` tries on ``position`` (default: the start; the
+    alpha-beta kernel's trial comes before the Breaker prover's row).
+    """
     from noughts.exact.api import choose_engine as choose
 
     return choose(game, position, SOLVE_POLICY)
