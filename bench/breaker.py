@@ -369,6 +369,8 @@ def solve_table(specs: list[str], repeats: int, seconds: float) -> tuple[list[st
 
         n_cpu, b_cpu = med(now, "cpu"), med(before, "cpu")
         ratio = "-" if n_cpu is None or b_cpu is None else f"{b_cpu / n_cpu:,.1f}x"
+        if n_cpu is not None and b_cpu is not None and max(n_cpu, b_cpu) < 0.05:
+            ratio = "both under 0.05 s"
         if n_cpu is not None and b_cpu is None:
             ratio = f"before: no value in {seconds:.0f} s"
         lines.append(
