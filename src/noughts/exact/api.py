@@ -255,7 +255,7 @@ def solve(
     )
     if certificate is not None and not certifying:
         raise NoughtsError(
-            f"certificates come from the proof engine, which takes claim games; not {game} with {engine}"
+            f"certificates come from {' or '.join(_where(r) for r in policy if r.certifies)}; not {game} with {engine}"
         )
     if table is not None:
         if getattr(table, "game", None) != game:
@@ -569,6 +569,15 @@ def _argument(engine: object) -> str | None:
     """How ``engine`` proved the value it just gave, where it says (its ``argument()``)."""
     says = getattr(engine, "argument", None)
     return str(says()) if callable(says) else None
+
+
+def _where(rule: EngineRule) -> str:
+    """The engine of a policy row as the user reads it (``proof``: the proof engine, claim games)."""
+    return (
+        "the proof engine, which takes claim games"
+        if rule.name == "proof"
+        else f"the {rule.name} engine ({rule.where.split(':')[0]})"
+    )
 
 
 def _trial_seconds(rule: EngineRule, budget: Budget) -> float | None:
