@@ -106,3 +106,18 @@ def test_certificates_come_only_from_rows_that_certify(tmp_path: Path) -> None:
         solve("tictactoe", engine="alpha-beta", certificate=tmp_path / "c")
     r = solve("tictactoe", value_only=True, certificate=tmp_path / "t")  # the proof row certifies
     assert r.engine == "proof" and r.certificate is not None
+
+
+def test_a_trial_once_row_that_ran_out_on_the_position_skips_its_moves() -> None:
+    made: list[_Stalls] = []
+
+    def make(g: Game, b: Budget) -> _Stalls:
+        made.append(_Stalls(g, b))
+        return made[-1]
+
+    every = solve("tictactoe", policy=(_row("stalls", make, trial=5.0), *ENGINE_POLICY))
+    assert len(made[0].limits) == 1 + 9  # tried on the position and on each move
+    made.clear()
+    once = solve("tictactoe", policy=(_row("stalls", make, trial=5.0, trial_once=True), *ENGINE_POLICY))
+    assert len(made[0].limits) == 1  # tried on the position only
+    assert once.value == every.value and [mv.value for mv in once.moves] == [mv.value for mv in every.moves]

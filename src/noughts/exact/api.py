@@ -374,6 +374,8 @@ class EngineRule:
     with a ``trial`` (seconds) it gets only that long on a position before the next row that
     applies takes it over, and with a ``share`` at most that share of the budget left (both: the
     smaller). An engine whose ``value`` returns None declines the position: the next row takes it.
+    With ``trial_once``, a trial that runs out on the first position of a solve is not given on
+    the positions asked after it (its moves, which are seldom easier).
 
     ``make(game, budget)`` builds the row's engine (rows of engines this package does not know:
     a policy given to :func:`solve` from a package above); ``certifies``: the engine proves the
@@ -387,6 +389,7 @@ class EngineRule:
     share: float | None = None
     make: Callable[[Game, Budget], Any] | None = None
     certifies: bool = False
+    trial_once: bool = False
 
 
 ALPHA_BETA_TRIAL = 0.5
@@ -483,6 +486,8 @@ class _Engines:
         self.table = table
         self._made: dict[str, Any] = {}
         self._view: _ProgressView | None = None
+        self._asked = 0
+        self._spent: set[str] = set()  # rows with trial_once whose trial ran out on the first position
 
     @property
     def nodes(self) -> int:
@@ -531,7 +536,11 @@ class _Engines:
 
     def value(self, position: Position) -> tuple[Value, str]:
         """The value of ``position`` and the engine that found it."""
+        first = self._asked == 0
+        self._asked += 1
         for i, rule in enumerate(self.rules):
+            if rule.name in self._spent and i < len(self.rules) - 1:
+                continue
             engine = self._engine(rule.name)
             if rule.name == "proof":
                 return _proof_value(engine, position, self.viewer), rule.name
@@ -559,6 +568,8 @@ class _Engines:
                 except LimitExceeded:
                     self.budget.check(0, "")  # the whole budget, if that is what ran out
                     if attempt == 1 or _nodes(engine) - before > TRIAL_LOAD_NODES:
+                        if first and rule.trial_once:
+                            self._spent.add(rule.name)
                         break
                 finally:
                     engine.budget = self.budget
