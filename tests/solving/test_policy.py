@@ -202,3 +202,13 @@ def test_other_kinds_still_go_to_their_checkers(tmp_path: Path) -> None:
     solve("tictactoe", value_only=True, engine="proof", certificate=path)
     report = check_certificate(path)
     assert report.valid and report.kind == "strategy"
+
+
+@pytest.mark.slow
+def test_mnk_7_7_5_is_a_draw_through_solve_with_a_checked_certificate(tmp_path: Path) -> None:
+    path = tmp_path / "d775.json"
+    r = solve("mnk(7,7,5)", value_only=True, certificate=path, max_seconds=600)
+    assert r.engine == "breaker" and r.value.outcome is Outcome.DRAW
+    assert r.argument is not None and "strategy stealing" in r.argument
+    report = check_certificate(path)
+    assert report.valid and report.claim["value"] == "draw" and report.checked > 1000
