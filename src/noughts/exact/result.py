@@ -109,6 +109,8 @@ class SolveResult:
     holds the moves whose values were proved, of ``moves_total``. ``certificate`` is the header
     of the certificate written, if one was. ``argument`` says how the value was proved where the
     engine says (``breaker``: the Breaker proofs, and strategy stealing from the empty board).
+    ``split`` describes a solve split into jobs (:mod:`noughts.exact.split`: the depth, the
+    jobs, the workers and their backend).
 
     Where the distances are unknown (``value.plies is None``), the principal variation is a line
     in which the winner keeps the win and the loser plays its first legal move: its length is
@@ -128,6 +130,7 @@ class SolveResult:
     stopped: str | None = None
     certificate: dict[str, Any] | None = None
     argument: str | None = None
+    split: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The ``solve --json`` document (its schema is in the README); the web API serves it too."""
@@ -151,4 +154,6 @@ class SolveResult:
             doc["argument"] = self.argument
         if self.certificate is not None:
             doc["certificate"] = self.certificate
+        if self.split is not None:
+            doc["split"] = self.split
         return doc
