@@ -46,6 +46,14 @@ position's score for its remaining depth, with whether it is exact or a bound; i
 only at the same remaining depth, so the scores and the ties are exactly those of the search
 without it (the table saves work on transpositions, never changes an answer).
 
+**The kernel.** On claim games (every game with a ``claim_rule``, any board size) the search
+below the root runs in numba (:mod:`noughts.agents._minimax_kernel`): the same search over line
+counts, with the evaluation's terms kept up to date claim by claim instead of walking every line,
+and its table as an array. It gives exactly this module's scores, bounds, ties and node counts
+(``tests/agents/test_minimax_kernel.py`` holds it to the Python search, which stays as the
+reference: ``kernel=false``); it runs in slices of :data:`SLICE_NODES` positions between two
+looks at the clock. Other games keep the Python search.
+
 >>> import noughts, numpy as np
 >>> g = noughts.game("tictactoe")
 >>> agent = from_options(depth="2")
@@ -79,6 +87,9 @@ INF = 2 * WIN
 
 CLOCK_EVERY = 256
 """Positions searched between two looks at the clock."""
+
+SLICE_NODES = 1 << 14
+"""Positions the kernel searches between two looks at the clock."""
 
 
 class _OutOfTime(Exception):
@@ -255,6 +266,118 @@ def plain_negamax(p: Position, depth: int, ply: int = 0) -> int:
     return best
 
 
+class _Kernel:
+    """The kernel's arrays for one claim game: the position loaded, the table, the stack."""
+
+    def __init__(self, game: Game, geo: _Geometry, ordering: bool, tt: bool):
+        from noughts.agents import _minimax_kernel as K
+        from noughts.kernels.rng import SplitMix64
+
+        board = game.board
+        t = board.tables
+        cells = t.cells
+        self.game = game
+        self.P = np.zeros(K.NUM_P, dtype=np.int64)
+        self.P[K.P_RULE] = int(game.claim_rule)  # type: ignore[arg-type]  # a claim game
+        self.P[K.P_MAKER] = -1 if game.maker is None else int(game.maker)
+        self.P[K.P_K] = board.k
+        self.P[K.P_CELLS] = cells
+        self.P[K.P_ORDER] = 1 if ordering else 0
+        self.P[K.P_TT] = 1 if tt else 0
+        self.cnt = np.zeros((t.num_lines, 2), dtype=np.int8)
+        self.owner = np.full(cells, -1, dtype=np.int8)
+        self.thr = np.zeros((2, cells), dtype=np.int32)
+        self.V = np.zeros(K.NUM_V, dtype=np.int64)
+        self.H = np.zeros(2, dtype=np.uint64)
+        self.tables = (t.through, t.nthrough, t.line_cells)
+        self.centre = np.array([geo.centre >> c & 1 for c in range(cells)], dtype=np.int64)
+        self.corner = np.array([geo.corners >> c & 1 for c in range(cells)], dtype=np.int64)
+        self.order = np.array(geo.order, dtype=np.int32)
+        rng = SplitMix64(0x5EED_3141)
+        self.zob = np.array([rng.next() for _ in range(4 * cells)], dtype=np.uint64).reshape(cells, 2, 2)
+        self.zdep = np.zeros((0, 2), dtype=np.uint64)
+        bits = min(22, max(16, (16 * cells * cells).bit_length()))
+        size = 1 << bits if tt else 1
+        self.tka = np.zeros(size, dtype=np.uint64)
+        self.tkb = np.zeros(size, dtype=np.uint64)
+        self.tval = np.zeros(size, dtype=np.int64)
+        self.tkind = np.zeros(size, dtype=np.int8)
+        self.F = np.zeros((0, K.NUM_F), dtype=np.int64)
+        self.moves = np.zeros((0, cells), dtype=np.int32)
+        self.loaded: Position | None = None
+
+    def _state(self) -> tuple[Any, ...]:
+        through, nthrough, line_cells = self.tables
+        return (self.P, self.cnt, self.owner, self.thr, self.V, self.H, through, nthrough, line_cells,
+                self.centre, self.corner, self.zob)  # fmt: skip
+
+    def load(self, position: Position, depth: int) -> None:
+        """Hold ``position`` (unless held already) and make room for a search ``depth`` deep."""
+        from noughts.agents import _minimax_kernel as K
+
+        if len(self.zdep) <= depth:
+            from noughts.kernels.rng import SplitMix64
+
+            rng = SplitMix64(0x0DE9_7415)
+            n = 2 * depth + 2
+            self.zdep = np.array([rng.next() for _ in range(2 * n)], dtype=np.uint64).reshape(n, 2)
+        if len(self.F) <= depth:
+            self.F = np.zeros((depth + 1, K.NUM_F), dtype=np.int64)
+            self.moves = np.zeros((depth + 1, len(self.owner)), dtype=np.int32)
+        if self.loaded is not None and self.loaded == position:
+            return
+        start = np.full(len(self.owner), -1, dtype=np.int8)
+        for player in (Player.FIRST, Player.SECOND):
+            bits = position.owned(player)
+            while bits:
+                low = bits & -bits
+                start[low.bit_length() - 1] = int(player)
+                bits ^= low
+        if self.game.claim_rule == Rule.MAKER_BREAKER:
+            aux = (self.game.survivors(position), 0)  # type: ignore[attr-defined]
+        else:
+            score = position.score()
+            aux = (0, 0) if score is None else score
+        K.setup(*self._state(), start, aux[0], aux[1])
+        self.loaded = position
+
+    def clear_if_full(self) -> None:
+        from noughts.agents import _minimax_kernel as K
+
+        if self.V[K.STORED] > len(self.tkind) // 2:
+            self.tkind[:] = 0
+            self.V[K.STORED] = 0
+
+    def child(self, move: int, mover: Player, depth: int, alpha: int, beta: int, deadline: float | None) -> tuple[int, int]:
+        """The fail-soft score of the position after ``mover`` claims ``move`` in the position
+        held, searched ``depth`` plies with the window (alpha, beta), from the view of the side
+        to move there (the reference's ``_search(child, depth, alpha, beta, 1)``), and the nodes
+        searched. Out of time: raises ``_OutOfTime`` (the position held is then forgotten).
+        """
+        from noughts.agents import _minimax_kernel as K
+
+        state = self._state()
+        V, F = self.V, self.F
+        aux0, aux1 = int(V[K.AUX0]), int(V[K.AUX1])
+        nodes = int(V[K.NODES])
+        res = K.play(*state, move, int(mover))
+        F[0, K.F_MOVER] = 1 - int(mover)
+        F[0, K.F_RES] = res
+        F[0, K.F_DEP] = depth
+        F[0, K.F_ALPHA] = alpha
+        F[0, K.F_BETA] = beta
+        V[K.SP] = 0
+        V[K.PHASE] = K.ENTER
+        V[K.PLY0] = 1
+        limit = SLICE_NODES if deadline is not None else 1 << 62
+        while not K.run(*state, self.order, self.zdep, self.tka, self.tkb, self.tval, self.tkind, F, self.moves, limit):
+            if deadline is not None and time.perf_counter() >= deadline:
+                self.loaded = None
+                raise _OutOfTime
+        K.unplay(*state, move, int(mover), aux0, aux1)
+        return int(V[K.RET]), int(V[K.NODES]) - nodes
+
+
 class MinimaxAgent:
     """Depth-limited alpha-beta; see the module docstring.
 
@@ -263,7 +386,8 @@ class MinimaxAgent:
     moves, with the ``rng`` given to ``choose``) or ``first`` (the first in search order).
     ``ordering``: search promising moves first (off: ``legal_moves()`` order, for comparison).
     ``seconds``: a clock per move (iterative deepening up to ``depth``; None: no clock).
-    ``tt``: the transposition table. ``nodes`` counts the positions searched; ``reached`` is
+    ``tt``: the transposition table. ``kernel``: search claim games in the numba kernel (off:
+    the Python search, the reference). ``nodes`` counts the positions searched; ``reached`` is
     the depth of the last answer.
     """
 
@@ -277,6 +401,7 @@ class MinimaxAgent:
         ordering: bool = True,
         seconds: float | None = None,
         tt: bool = True,
+        kernel: bool = True,
     ):
         if seconds is not None and not 0 < seconds < float("inf"):
             raise NoughtsError(f"minimax seconds is a number of seconds above 0, not {seconds}")
@@ -291,6 +416,8 @@ class MinimaxAgent:
         self.ordering = ordering
         self.seconds = seconds
         self.tt = tt
+        self.kernel = kernel
+        self._kernel: _Kernel | None = None
         self._order = _ordered if ordering else _legal
         self._table: dict[tuple[Position, int], tuple[int, int]] = {}
         self._deadline: float | None = None
@@ -308,6 +435,8 @@ class MinimaxAgent:
             parts.append(f"seconds={seconds:g}")
         if not tt:
             parts.append("tt=false")
+        if not kernel:
+            parts.append("kernel=false")
         self.name = "minimax:" + ",".join(parts)
         self.nodes = 0
 
@@ -362,9 +491,17 @@ class MinimaxAgent:
         """
         scores: dict[Move, tuple[int, bool]] = {}
         best = -INF
+        kernel = self._kernel_for(position, self.depth)
         for m in self._order(position):
-            c = position.play(m)
             lower = best - 1 if best > -INF else -INF
+            if kernel is not None:  # claim games: the players alternate
+                v = -self._in_kernel(kernel, position, m, self.depth - 1, -INF, -lower)
+                exact = v > lower
+                scores[m] = (v, exact)
+                if exact and v > best:
+                    best = v
+                continue
+            c = position.play(m)
             if c.to_move is position.to_move:
                 v = self._search(c, self.depth - 1, lower, INF, 1)
             else:
@@ -380,11 +517,35 @@ class MinimaxAgent:
         own estimate, for overlays. Slower than :meth:`root_scores`.
         """
         out: dict[Move, int] = {}
+        kernel = self._kernel_for(position, self.depth)
         for m in position.legal_moves():
+            if kernel is not None:
+                out[m] = -self._in_kernel(kernel, position, m, self.depth - 1, -INF, INF)
+                continue
             c = position.play(m)
             v = self._search(c, self.depth - 1, -INF, INF, 1)
             out[m] = v if c.to_move is position.to_move else -v
         return out
+
+    def _kernel_for(self, position: Position, depth: int) -> _Kernel | None:
+        """The kernel holding ``position`` ready for a search ``depth`` deep, or None where the
+        Python search runs (``kernel=false``, games that are not claim games).
+        """
+        if not self.kernel:
+            return None
+        geo = _geometry(position.game)
+        if geo is None:
+            return None
+        kernel = self._kernel
+        if kernel is None or kernel.game != position.game:
+            kernel = self._kernel = _Kernel(position.game, geo, self.ordering, self.tt)
+        kernel.load(position, depth)
+        return kernel
+
+    def _in_kernel(self, kernel: _Kernel, position: Position, move: Move, depth: int, alpha: int, beta: int) -> int:
+        v, nodes = kernel.child(move, position.to_move, depth, alpha, beta, self._deadline)  # type: ignore[arg-type]
+        self.nodes += nodes
+        return v
 
     def best_moves(self, position: Position) -> list[Move]:
         """The moves the search ranks best (exactly tied), in search order; under a clock, those
@@ -392,6 +553,8 @@ class MinimaxAgent:
         """
         if len(self._table) > 2_000_000:
             self._table.clear()
+        if self._kernel is not None:
+            self._kernel.clear_if_full()
         if self.seconds is None:
             self.reached = self.depth
             return self._best_at(position)
@@ -509,7 +672,7 @@ def _from_table(v: int, ply: int) -> int:
 
 def from_options(**options: str) -> MinimaxAgent:
     """The agent of a spec like
-    ``minimax:depth=3,book=true,reflexes=false,tie=first,order=false,seconds=1,tt=false``.
+    ``minimax:depth=3,book=true,reflexes=false,tie=first,order=false,seconds=1,tt=false,kernel=false``.
     """
     o: dict[str, Any] = {
         "depth": 3,
@@ -519,6 +682,7 @@ def from_options(**options: str) -> MinimaxAgent:
         "order": True,
         "seconds": None,
         "tt": True,
+        "kernel": True,
     } | read_options(
         "minimax",
         options,
@@ -530,6 +694,7 @@ def from_options(**options: str) -> MinimaxAgent:
             "order": bool,
             "seconds": float,
             "tt": bool,
+            "kernel": bool,
         },
     )
     return MinimaxAgent(
@@ -540,4 +705,5 @@ def from_options(**options: str) -> MinimaxAgent:
         ordering=o["order"],
         seconds=o["seconds"],
         tt=o["tt"],
+        kernel=o["kernel"],
     )
