@@ -172,40 +172,99 @@ def setup(P, cnt, owner, thr, V, H, through, nthrough, line_cells, centre, corne
     V[AUX1] = aux1
 
 
-@njit(cache=True)
-def evaluate(P, V, me, ply):
-    """:func:`noughts.agents.minimax.evaluate` of the position held, for ``me`` to move at ``ply``."""
-    rule = P[P_RULE]
-    op = 1 - me
+@njit(cache=True, inline="always")
+def _score(rule, maker, me, ply, own1, own2, opp1, opp2, opp_cells, centre, corner, diff):
+    """The evaluation of a position for ``me`` to move from its terms: ``own1``, ``own2`` (and
+    ``opp1``, ``opp2``) the mover's (the opponent's) lines with k-1 and k-2 marks, ``opp_cells``
+    the opponent's distinct completing cells, ``centre`` and ``corner`` the mover's cells less
+    the opponent's, ``diff`` the first player's score less the second's (cumulative rules).
+    """
     if rule == STANDARD or rule == MAKER_BREAKER:
-        maker = P[P_MAKER]
         i_make = rule == STANDARD or maker == me
         they_make = rule == STANDARD or maker != me
-        if i_make and V[N1 + me] > 0:
+        if i_make and own1 > 0:
             return WIN - (ply + 1)
-        if they_make and V[NC + op] >= 2:
+        if they_make and opp_cells >= 2:
             return -(WIN - (ply + 2))
-    own1 = V[N1 + me]
-    own2 = V[N2 + me]
-    opp1 = V[N1 + op]
-    opp2 = V[N2 + op]
     score = 0
     if rule == STANDARD:
         score = OWN1 * own1 + OWN2 * own2 - OPP1 * opp1 - OPP2 * opp2
     elif rule == MISERE:
         return -(OWN1 * own1 + OWN2 * own2) + OWN1 * opp1 + OWN2 * opp2
     elif rule == MAKER_BREAKER:
-        if P[P_MAKER] == me:
+        if maker == me:
             score = OWN1 * own1 + OWN2 * own2
         else:
             score = -(OPP1 * opp1 + OPP2 * opp2)
     else:
-        diff = V[AUX0] - V[AUX1]
         score = 1000 * (diff if me == 0 else -diff)
         score += OWN1 * (own1 - opp1) + OWN2 * (own2 - opp2)
-    score += CENTRE * (V[CEN + me] - V[CEN + op])
-    score += CORNER * (V[COR + me] - V[COR + op])
-    return score
+    return score + CENTRE * centre + CORNER * corner
+
+
+@njit(cache=True)
+def evaluate(P, V, me, ply):
+    """:func:`noughts.agents.minimax.evaluate` of the position held, for ``me`` to move at ``ply``."""
+    op = 1 - me
+    return _score(
+        P[P_RULE], P[P_MAKER], me, ply, V[N1 + me], V[N2 + me], V[N1 + op], V[N2 + op], V[NC + op],
+        V[CEN + me] - V[CEN + op], V[COR + me] - V[COR + op], V[AUX0] - V[AUX1],
+    )  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def _leaf(P, cnt, owner, thr, V, through, nthrough, line_cells, centre, corner, me, c, ply, fresh):
+    """The score of the leaf after ``me`` claims ``c`` (standard and misère rules), for the side
+    to move there: what claiming, evaluating and taking back would give, read off the terms of
+    the lines through ``c`` without changing anything. ``fresh``: scratch room for new cells.
+    """
+    rule = P[P_RULE]
+    op = 1 - me
+    if thr[me, c] > 0:  # the claim completes a line of the mover's
+        return WIN - ply if rule == MISERE else -(WIN - ply)
+    if V[EMPTY] == 1:
+        return 0  # a draw: the board is full
+    k = P[P_K]
+    n1m = V[N1 + me]
+    n2m = V[N2 + me]
+    n1o = V[N1 + op]
+    n2o = V[N2 + op]
+    nf = 0
+    for t in range(nthrough[c]):
+        j = through[c, t]
+        a = cnt[j, me]
+        b = cnt[j, op]
+        if b == 0:
+            if a == k - 2 and a > 0:
+                n2m -= 1
+            a += 1
+            if a == k - 1:
+                n1m += 1
+                for i in range(k):
+                    e = line_cells[j, i]
+                    if owner[e] < 0 and e != c:
+                        if thr[me, e] == 0:
+                            seen = False
+                            for f in range(nf):
+                                if fresh[f] == e:
+                                    seen = True
+                                    break
+                            if not seen:
+                                fresh[nf] = e
+                                nf += 1
+                        break
+            elif a == k - 2:
+                n2m += 1
+        elif a == 0:
+            if b == k - 1:
+                n1o -= 1
+            elif b == k - 2:
+                n2o -= 1
+    cells_me = V[NC + me] + nf  # the claimed cell completed none of the mover's lines
+    return _score(
+        rule, P[P_MAKER], op, ply, n1o, n2o, n1m, n2m, cells_me,
+        V[CEN + op] - V[CEN + me] - centre[c], V[COR + op] - V[COR + me] - corner[c], 0,
+    )  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -281,6 +340,7 @@ def run(
     ret = V[RET]
     mask = tka.shape[0] - 1
     steps = 0
+    fresh = np.empty(through.shape[1] + 1, dtype=np.int64)
     while True:
         if phase == ENTER:
             if steps >= limit:
@@ -329,6 +389,31 @@ def run(
             phase = NEXT
         elif phase == NEXT:
             i = F[sp, F_IDX]
+            if F[sp, F_DEP] == 1 and (P[P_RULE] == STANDARD or P[P_RULE] == MISERE):
+                # the children are leaves: score them in place (the same nodes, the same order)
+                me = F[sp, F_MOVER]
+                ply = V[PLY0] + sp + 1
+                n = F[sp, F_N]
+                while i < n:
+                    if steps >= limit:
+                        F[sp, F_IDX] = i
+                        V[SP] = sp
+                        V[PHASE] = phase
+                        V[RET] = ret
+                        return 0
+                    steps += 1
+                    V[NODES] += 1
+                    v = -_leaf(P, cnt, owner, thr, V, through, nthrough, line_cells, centre, corner, me,
+                               moves[sp, i], ply, fresh)  # fmt: skip
+                    i += 1
+                    if v > F[sp, F_BEST]:
+                        F[sp, F_BEST] = v
+                        if v > F[sp, F_ALPHA]:
+                            F[sp, F_ALPHA] = v
+                            if v >= F[sp, F_BETA]:
+                                break
+                i = n
+                F[sp, F_IDX] = n
             if i < F[sp, F_N]:
                 c = moves[sp, i]
                 me = F[sp, F_MOVER]

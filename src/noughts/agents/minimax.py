@@ -9,10 +9,11 @@ less bad); under scoring rules the final score difference times :data:`SCORE_UNI
 **Ties are only ever among exact scores.** 003 §2.4 returns the bound of a pruned subtree as
 if it were the move's score and then picks "randomly among ties": a move whose search was cut
 off at the current best (its true score may be far lower) ties with the best move, and the
-agent can play a losing move. Here the root searches each move with the window
-``(best - 1, +inf)``: a score above ``best - 1`` is exact, anything else is an upper bound
-below the best, and only moves with exact scores equal to the best are tied
-(:meth:`MinimaxAgent.root_scores` exposes the scores and whether each is exact).
+agent can play a losing move. Here the root asks of each move, with null windows, whether its
+score is below the best so far (then the score returned is an upper bound below the best), equal
+to it (exactly) or above it (then it is searched again for its exact score, the new best), and
+only moves with exact scores equal to the best are tied (:meth:`MinimaxAgent.root_scores`
+exposes the scores and whether each is exact).
 
 **Evaluation** (claim games; every other game gets a neutral 0, so the search still sees wins
 within its horizon). The terms of the arena's heuristic (003 §A.1), generalised from n x n with
@@ -488,29 +489,41 @@ class MinimaxAgent:
     def root_scores(self, position: Position) -> dict[Move, tuple[int, bool]]:
         """Each legal move's score at this agent's depth and whether it is exact: a move whose
         score is not exact is known to be worse than the best (its score is an upper bound).
+
+        The first move is searched with the full window; each later one first with two null
+        windows around the best score so far: ``(best - 1, best)`` (below it fails low: worse
+        than the best, an upper bound) and ``(best, best + 1)`` (there it fails low: the move
+        ties the best, exactly); only a move that beats the best is searched again with the
+        window ``(best, +inf)`` for its exact score.
         """
         scores: dict[Move, tuple[int, bool]] = {}
         best = -INF
         kernel = self._kernel_for(position, self.depth)
         for m in self._order(position):
-            lower = best - 1 if best > -INF else -INF
-            if kernel is not None:  # claim games: the players alternate
-                v = -self._in_kernel(kernel, position, m, self.depth - 1, -INF, -lower)
-                exact = v > lower
-                scores[m] = (v, exact)
-                if exact and v > best:
-                    best = v
+            if best == -INF:
+                best = self._root_move(position, m, -INF, INF, kernel)
+                scores[m] = (best, True)
                 continue
-            c = position.play(m)
-            if c.to_move is position.to_move:
-                v = self._search(c, self.depth - 1, lower, INF, 1)
-            else:
-                v = -self._search(c, self.depth - 1, -INF, -lower, 1)
-            exact = v > lower
-            scores[m] = (v, exact)
-            if exact and v > best:
-                best = v
+            v = self._root_move(position, m, best - 1, best, kernel)
+            if v <= best - 1:
+                scores[m] = (v, False)
+                continue
+            v = self._root_move(position, m, best, best + 1, kernel)
+            if v <= best:
+                scores[m] = (best, True)  # at least best (the first window), at most best
+                continue
+            best = self._root_move(position, m, best, INF, kernel)
+            scores[m] = (best, True)
         return scores
+
+    def _root_move(self, position: Position, m: Move, alpha: int, beta: int, kernel: _Kernel | None) -> int:
+        """The fail-soft score of root move ``m`` with the window (alpha, beta), for the mover."""
+        if kernel is not None:  # claim games: the players alternate
+            return -self._in_kernel(kernel, position, m, self.depth - 1, -beta, -alpha)
+        c = position.play(m)
+        if c.to_move is position.to_move:
+            return self._search(c, self.depth - 1, alpha, beta, 1)
+        return -self._search(c, self.depth - 1, -beta, -alpha, 1)
 
     def move_scores(self, position: Position) -> dict[Move, int]:
         """The exact score of every legal move (each searched with a full window): the agent's
