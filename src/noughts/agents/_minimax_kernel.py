@@ -9,9 +9,14 @@ so a node costs the lines through one cell whatever the board's size.
 **The evaluation is kept up to date**, not recomputed: beside the counts the kernel keeps, per
 player, the lines it alone holds with ``k - 1`` and with ``k - 2`` marks, the number of its lines
 completed by each empty cell (``thr[p, c]``) and the number of distinct such cells, and its
-centre and corner cells. A claim removes the terms of the lines through its cell, changes their
+centre and corner cells; and for each cell the *busy* lines through it (``busy[c]``), those
+holding at least ``max(1, k - 3)`` marks: on a line with fewer (and ``k >= 4``) one more mark
+changes no term, so a cell with no busy line is worth what its centre and corner flags say. A claim removes the terms of the lines through its cell, changes their
 counts and adds their terms back (a take-back the same), so a leaf's evaluation, the reference's
-:func:`~noughts.agents.minimax.evaluate` walk over every line, is a few additions here.
+:func:`~noughts.agents.minimax.evaluate` walk over every line, is a few additions here. The
+leaves below a node one ply from the horizon are not even claimed: each one's score is read off
+the terms of the lines through its cell (none at all for a cell with no busy line, when
+``k >= 4``), which is what claiming, evaluating and taking back would give.
 
 **The search** is the reference's fail-soft negamax (``MinimaxAgent._search``) with an explicit
 stack: the same move order (completing cells, blocking cells, then the geometry's order; misère
@@ -111,13 +116,18 @@ def _line_terms(j, sign, k, cnt, owner, line_cells, thr, V):
 
 
 @njit(cache=True)
-def play(P, cnt, owner, thr, V, H, through, nthrough, line_cells, centre, corner, zob, cell, mover):
+def play(P, cnt, owner, thr, busy, V, H, through, nthrough, line_cells, centre, corner, zob, cell, mover):
     """``mover`` claims ``cell``: the counts, the terms, the hashes and the aux values follow;
     returns the claim's result code.
     """
     k = P[P_K]
+    tau = max(1, k - 3)
     for t in range(nthrough[cell]):
-        _line_terms(through[cell, t], -1, k, cnt, owner, line_cells, thr, V)
+        j = through[cell, t]
+        _line_terms(j, -1, k, cnt, owner, line_cells, thr, V)
+        if cnt[j, 0] + cnt[j, 1] == tau - 1:  # the line becomes busy
+            for i in range(k):
+                busy[line_cells[j, i]] += 1
     owner[cell] = mover
     V[EMPTY] -= 1
     res, a0, a1 = claim_counted(
@@ -135,16 +145,21 @@ def play(P, cnt, owner, thr, V, H, through, nthrough, line_cells, centre, corner
 
 
 @njit(cache=True)
-def unplay(P, cnt, owner, thr, V, H, through, nthrough, line_cells, centre, corner, zob, cell, mover, aux0, aux1):
+def unplay(P, cnt, owner, thr, busy, V, H, through, nthrough, line_cells, centre, corner, zob, cell, mover, aux0, aux1):
     """Take ``mover``'s claim of ``cell`` back (``aux0``, ``aux1``: the values before it)."""
     k = P[P_K]
+    tau = max(1, k - 3)
     for t in range(nthrough[cell]):
         _line_terms(through[cell, t], -1, k, cnt, owner, line_cells, thr, V)
     unclaim_counted(mover, cnt, through, nthrough, cell)
     owner[cell] = -1
     V[EMPTY] += 1
     for t in range(nthrough[cell]):
-        _line_terms(through[cell, t], 1, k, cnt, owner, line_cells, thr, V)
+        j = through[cell, t]
+        _line_terms(j, 1, k, cnt, owner, line_cells, thr, V)
+        if cnt[j, 0] + cnt[j, 1] == tau - 1:  # the line is busy no more
+            for i in range(k):
+                busy[line_cells[j, i]] -= 1
     V[AUX0] = aux0
     V[AUX1] = aux1
     V[CEN + mover] -= centre[cell]
@@ -154,11 +169,12 @@ def unplay(P, cnt, owner, thr, V, H, through, nthrough, line_cells, centre, corn
 
 
 @njit(cache=True)
-def setup(P, cnt, owner, thr, V, H, through, nthrough, line_cells, centre, corner, zob, start, aux0, aux1):
+def setup(P, cnt, owner, thr, busy, V, H, through, nthrough, line_cells, centre, corner, zob, start, aux0, aux1):
     """Load a position given as ``start`` (each cell's owner, -1 empty) and its aux values."""
     cnt[:, :] = 0
     owner[:] = -1
     thr[:, :] = 0
+    busy[:] = 0
     for i in range(NODES):
         V[i] = 0
     V[EMPTY] = owner.shape[0]
@@ -167,7 +183,7 @@ def setup(P, cnt, owner, thr, V, H, through, nthrough, line_cells, centre, corne
     for c in range(owner.shape[0]):
         p = start[c]
         if p >= 0:
-            play(P, cnt, owner, thr, V, H, through, nthrough, line_cells, centre, corner, zob, c, p)
+            play(P, cnt, owner, thr, busy, V, H, through, nthrough, line_cells, centre, corner, zob, c, p)
     V[AUX0] = aux0
     V[AUX1] = aux1
 
@@ -213,7 +229,7 @@ def evaluate(P, V, me, ply):
 
 
 @njit(cache=True, inline="always")
-def _leaf(P, cnt, owner, thr, V, through, nthrough, line_cells, centre, corner, me, c, ply, fresh):
+def _leaf(P, cnt, owner, thr, busy, V, through, nthrough, line_cells, centre, corner, me, c, ply, fresh):
     """The score of the leaf after ``me`` claims ``c`` (standard and misère rules), for the side
     to move there: what claiming, evaluating and taking back would give, read off the terms of
     the lines through ``c`` without changing anything. ``fresh``: scratch room for new cells.
@@ -230,7 +246,8 @@ def _leaf(P, cnt, owner, thr, V, through, nthrough, line_cells, centre, corner, 
     n1o = V[N1 + op]
     n2o = V[N2 + op]
     nf = 0
-    for t in range(nthrough[c]):
+    # a line with at most k - 4 marks changes no term with one more (k >= 4: see ``busy``)
+    for t in range(nthrough[c] if busy[c] > 0 or k < 4 else 0):
         j = through[c, t]
         a = cnt[j, me]
         b = cnt[j, op]
@@ -329,7 +346,7 @@ def _from_table(v, ply):
 
 @njit(cache=True)
 def run(
-    P, cnt, owner, thr, V, H, through, nthrough, line_cells, centre, corner, zob, order, zdep,
+    P, cnt, owner, thr, busy, V, H, through, nthrough, line_cells, centre, corner, zob, order, zdep,
     tka, tkb, tval, tkind, F, moves, limit,
 ):  # fmt: skip
     """Search on from where the last slice stopped, at most ``limit`` nodes; 1 when the search
@@ -341,6 +358,7 @@ def run(
     mask = tka.shape[0] - 1
     steps = 0
     fresh = np.empty(through.shape[1] + 1, dtype=np.int64)
+    pre = np.empty((2, 2), dtype=np.int64)
     while True:
         if phase == ENTER:
             if steps >= limit:
@@ -392,26 +410,48 @@ def run(
             if F[sp, F_DEP] == 1 and (P[P_RULE] == STANDARD or P[P_RULE] == MISERE):
                 # the children are leaves: score them in place (the same nodes, the same order)
                 me = F[sp, F_MOVER]
+                op = 1 - me
                 ply = V[PLY0] + sp + 1
                 n = F[sp, F_N]
-                while i < n:
-                    if steps >= limit:
-                        F[sp, F_IDX] = i
-                        V[SP] = sp
-                        V[PHASE] = phase
-                        V[RET] = ret
-                        return 0
-                    steps += 1
-                    V[NODES] += 1
-                    v = -_leaf(P, cnt, owner, thr, V, through, nthrough, line_cells, centre, corner, me,
-                               moves[sp, i], ply, fresh)  # fmt: skip
+                best = F[sp, F_BEST]
+                alpha = F[sp, F_ALPHA]
+                beta = F[sp, F_BETA]
+                quiet = P[P_K] >= 4 and V[EMPTY] > 1
+                if quiet:  # a cell whose lines hold no mark: its leaf differs by centre and corner only
+                    for a in range(2):
+                        for b in range(2):
+                            pre[a, b] = -_score(
+                                P[P_RULE], P[P_MAKER], op, ply, V[N1 + op], V[N2 + op], V[N1 + me], V[N2 + me],
+                                V[NC + me], V[CEN + op] - V[CEN + me] - a, V[COR + op] - V[COR + me] - b, 0,
+                            )  # fmt: skip
+                first = i
+                end = n if n - i <= limit - steps else i + (limit - steps)
+                cut = False
+                while i < end:
+                    c = moves[sp, i]
                     i += 1
-                    if v > F[sp, F_BEST]:
-                        F[sp, F_BEST] = v
-                        if v > F[sp, F_ALPHA]:
-                            F[sp, F_ALPHA] = v
-                            if v >= F[sp, F_BETA]:
+                    if quiet and busy[c] == 0:
+                        v = pre[centre[c], corner[c]]
+                    else:
+                        v = -_leaf(P, cnt, owner, thr, busy, V, through, nthrough, line_cells, centre, corner, me,
+                                   c, ply, fresh)  # fmt: skip
+                    if v > best:
+                        best = v
+                        if v > alpha:
+                            alpha = v
+                            if v >= beta:
+                                cut = True
                                 break
+                steps += i - first
+                V[NODES] += i - first
+                F[sp, F_BEST] = best
+                F[sp, F_ALPHA] = alpha
+                if not cut and i < n:  # the slice ran out
+                    F[sp, F_IDX] = i
+                    V[SP] = sp
+                    V[PHASE] = phase
+                    V[RET] = ret
+                    return 0
                 i = n
                 F[sp, F_IDX] = n
             if i < F[sp, F_N]:
@@ -419,7 +459,7 @@ def run(
                 me = F[sp, F_MOVER]
                 F[sp, F_SAV0] = V[AUX0]
                 F[sp, F_SAV1] = V[AUX1]
-                r = play(P, cnt, owner, thr, V, H, through, nthrough, line_cells, centre, corner, zob, c, me)
+                r = play(P, cnt, owner, thr, busy, V, H, through, nthrough, line_cells, centre, corner, zob, c, me)
                 sp += 1
                 F[sp, F_MOVER] = 1 - me
                 F[sp, F_RES] = r
@@ -469,7 +509,7 @@ def run(
             sp -= 1
             i = F[sp, F_IDX]
             unplay(
-                P, cnt, owner, thr, V, H, through, nthrough, line_cells, centre, corner, zob,
+                P, cnt, owner, thr, busy, V, H, through, nthrough, line_cells, centre, corner, zob,
                 moves[sp, i], F[sp, F_MOVER], F[sp, F_SAV0], F[sp, F_SAV1],
             )  # fmt: skip
             v = -ret

@@ -288,6 +288,7 @@ class _Kernel:
         self.cnt = np.zeros((t.num_lines, 2), dtype=np.int8)
         self.owner = np.full(cells, -1, dtype=np.int8)
         self.thr = np.zeros((2, cells), dtype=np.int32)
+        self.busy = np.zeros(cells, dtype=np.int32)
         self.V = np.zeros(K.NUM_V, dtype=np.int64)
         self.H = np.zeros(2, dtype=np.uint64)
         self.tables = (t.through, t.nthrough, t.line_cells)
@@ -309,7 +310,7 @@ class _Kernel:
 
     def _state(self) -> tuple[Any, ...]:
         through, nthrough, line_cells = self.tables
-        return (self.P, self.cnt, self.owner, self.thr, self.V, self.H, through, nthrough, line_cells,
+        return (self.P, self.cnt, self.owner, self.thr, self.busy, self.V, self.H, through, nthrough, line_cells,
                 self.centre, self.corner, self.zob)  # fmt: skip
 
     def load(self, position: Position, depth: int) -> None:
