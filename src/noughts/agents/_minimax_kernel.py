@@ -77,13 +77,17 @@ P_RULE, P_MAKER, P_K, P_CELLS, P_ORDER, P_TT, NUM_P = range(7)
     PLY0,
     LOST,
     STORED,
+    ROOT_CELL,  # the claim that leads from the position held to the search's first frame
+    ROOT_MOVER,
+    SAV0_ROOT,  # the aux values before it
+    SAV1_ROOT,
     NUM_V,
-) = range(21)
+) = range(25)
 
 # per-frame scalars of the explicit stack
 F_MOVER, F_RES, F_DEP, F_ALPHA, F_BETA, F_ALPHA0, F_BEST, F_N, F_IDX, F_SAV0, F_SAV1, NUM_F = range(12)
 
-ENTER, NEXT, RETURN = 0, 1, 2
+ENTER, NEXT, RETURN, START = 0, 1, 2, 3
 
 
 @njit(cache=True, inline="always")
@@ -350,7 +354,10 @@ def run(
     tka, tkb, tval, tkind, F, moves, limit,
 ):  # fmt: skip
     """Search on from where the last slice stopped, at most ``limit`` nodes; 1 when the search
-    started by :func:`start` is finished (its score in ``V[RET]``), 0 when the slice ran out.
+    is finished (its score in ``V[RET]``, the position held as it was before), 0 when the slice
+    ran out. A search starts at ``V[PHASE] = START``: the claim of ``V[ROOT_CELL]`` by
+    ``V[ROOT_MOVER]`` leads to its first frame (``F[0]``: mover, depth, window), which is taken
+    back at the end.
     """
     sp = V[SP]
     phase = V[PHASE]
@@ -359,6 +366,14 @@ def run(
     steps = 0
     fresh = np.empty(through.shape[1] + 1, dtype=np.int64)
     pre = np.empty((2, 2), dtype=np.int64)
+    if phase == START:
+        V[SAV0_ROOT] = V[AUX0]
+        V[SAV1_ROOT] = V[AUX1]
+        F[0, F_RES] = play(
+            P, cnt, owner, thr, busy, V, H, through, nthrough, line_cells, centre, corner, zob,
+            V[ROOT_CELL], V[ROOT_MOVER],
+        )  # fmt: skip
+        phase = ENTER
     while True:
         if phase == ENTER:
             if steps >= limit:
@@ -502,8 +517,12 @@ def run(
                 phase = RETURN
         else:  # RETURN: ret is the score of frame sp, from its mover's view
             if sp == 0:
+                unplay(
+                    P, cnt, owner, thr, busy, V, H, through, nthrough, line_cells, centre, corner, zob,
+                    V[ROOT_CELL], V[ROOT_MOVER], V[SAV0_ROOT], V[SAV1_ROOT],
+                )  # fmt: skip
                 V[SP] = 0
-                V[PHASE] = ENTER
+                V[PHASE] = START
                 V[RET] = ret
                 return 1
             sp -= 1

@@ -298,7 +298,7 @@ class _Kernel:
         rng = SplitMix64(0x5EED_3141)
         self.zob = np.array([rng.next() for _ in range(4 * cells)], dtype=np.uint64).reshape(cells, 2, 2)
         self.zdep = np.zeros((0, 2), dtype=np.uint64)
-        bits = min(22, max(16, (16 * cells * cells).bit_length()))
+        bits = min(20, max(16, (16 * cells * cells).bit_length()))
         size = 1 << bits if tt else 1
         self.tka = np.zeros(size, dtype=np.uint64)
         self.tkb = np.zeros(size, dtype=np.uint64)
@@ -358,25 +358,23 @@ class _Kernel:
         """
         from noughts.agents import _minimax_kernel as K
 
-        state = self._state()
         V, F = self.V, self.F
-        aux0, aux1 = int(V[K.AUX0]), int(V[K.AUX1])
         nodes = int(V[K.NODES])
-        res = K.play(*state, move, int(mover))
+        V[K.ROOT_CELL] = move
+        V[K.ROOT_MOVER] = int(mover)
         F[0, K.F_MOVER] = 1 - int(mover)
-        F[0, K.F_RES] = res
         F[0, K.F_DEP] = depth
         F[0, K.F_ALPHA] = alpha
         F[0, K.F_BETA] = beta
         V[K.SP] = 0
-        V[K.PHASE] = K.ENTER
+        V[K.PHASE] = K.START
         V[K.PLY0] = 1
         limit = SLICE_NODES if deadline is not None else 1 << 62
-        while not K.run(*state, self.order, self.zdep, self.tka, self.tkb, self.tval, self.tkind, F, self.moves, limit):
+        args = (*self._state(), self.order, self.zdep, self.tka, self.tkb, self.tval, self.tkind, F, self.moves, limit)
+        while not K.run(*args):
             if deadline is not None and time.perf_counter() >= deadline:
                 self.loaded = None
                 raise _OutOfTime
-        K.unplay(*state, move, int(mover), aux0, aux1)
         return int(V[K.RET]), int(V[K.NODES]) - nodes
 
 
