@@ -94,12 +94,12 @@ def test_threat_positions_on_a_big_board():
     game = noughts.game("mnk(9,9,5)")
     rng = np.random.default_rng(8)
     checked = 0
-    while checked < 6:
+    while checked < 4:
         line = [game.start()]
         while not line[-1].is_terminal():
             moves = line[-1].legal_moves()
             line.append(line[-1].play(moves[int(rng.integers(len(moves)))]))
-        for p in line[-6:-1]:
+        for p in line[-3:-1]:
             _same(p, 2)
             checked += 1
 
@@ -143,23 +143,33 @@ def test_the_clock_stops_a_deep_search_on_a_big_board():
     assert move in p.legal_moves()
     assert 1 <= agent.reached < 12
     assert took < 5  # the clock is honoured (generously: the machine may be busy)
-    # the table and the kernel survive a search cut short: the next answer is the reference's
+    # the table and the kernel survive a search cut short: the next answer is a fresh search's
+    # (the exact scores, their exactness and the moves tied; the table's bounds may differ)
     agent.seconds = None
     agent.depth = 2
     q = p.play(move)
-    assert agent.root_scores(q) == MinimaxAgent(2, reflexes=False, kernel=False).root_scores(q)
+    assert _exact(agent.root_scores(q)) == _exact(MinimaxAgent(2, reflexes=False).root_scores(q))
+
+
+def _exact(scores):
+    return {m: (v if exact else None, exact) for m, (v, exact) in scores.items()}
 
 
 def test_one_agent_across_moves_and_games():
-    """The table persists from move to move (and is dropped for another game); the answers stay
-    the reference's."""
+    """The table persists from move to move (the reference's dictionary too), and is dropped for
+    another game: the answers stay the reference's, bounds and all while both tables hold the
+    same entries; back on the first game (the reference still holds its old entries) the exact
+    scores, their exactness and the ties."""
     agent = MinimaxAgent(3, reflexes=False)
     ref = MinimaxAgent(3, reflexes=False, kernel=False)
-    for spec in ("mnk(5,5,4)", "tictactoe", "mnk(5,5,4)"):
+    for spec in ("mnk(5,5,4)", "tictactoe"):
         for p in _sample(spec, 5, 10, seed=11):
             assert agent.root_scores(p) == ref.root_scores(p)
-            assert set(agent.best_moves(p)) == set(ref.best_moves(p))
+            assert agent.best_moves(p) == ref.best_moves(p)
             assert agent.move_scores(p) == ref.move_scores(p)
+    for p in _sample("mnk(5,5,4)", 5, 10, seed=12):
+        assert _exact(agent.root_scores(p)) == _exact(ref.root_scores(p))
+        assert agent.best_moves(p) == ref.best_moves(p)
 
 
 def test_games_without_a_claim_rule_keep_the_python_search():
