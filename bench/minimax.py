@@ -101,7 +101,9 @@ def kernel_part(args: argparse.Namespace) -> None:
                 slow.append(dt)
                 same = same and a == b
             kf, rf = statistics.median(fast), statistics.median(slow)
-            print(f"| {spec} | {depth} | {n} | {kf:.4f} | {rf:.3f} | {rf / kf:,.0f}x | {'yes' if same else 'NO'} |")
+            print(
+                f"| {spec} | {depth} | {n} | {kf:.4f} | {rf:.3f} | {rf / kf:,.0f}x | {'yes' if same else 'NO'} |"
+            )
 
     print(f"\nThe kernel alone, median of {args.repeats}, fresh agents (nodes: positions searched)\n")
     print("| board | depth | random moves | median s per move | nodes |")
@@ -120,7 +122,9 @@ def kernel_part(args: argparse.Namespace) -> None:
                     nodes = agent.nodes
                 print(f"| {spec} | {depth} | {n} | {statistics.median(times):.3f} | {nodes:,} |")
 
-    print(f"\nWhole games: minimax:depth=3 against minimax:depth=2, {args.games} per board (colours alternate)\n")
+    print(
+        f"\nWhole games: minimax:depth=3 against minimax:depth=2, {args.games} per board (colours alternate)\n"
+    )
     print("| board | games | depth-3 moves | median s per move | slowest move s |")
     print("| --- | ---: | ---: | ---: | ---: |")
     for spec in boards:
@@ -149,7 +153,9 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--part", choices=("ordering", "kernel"), default="ordering")
-    parser.add_argument("--games", type=int, default=None, help="games (default 10; kernel part: 2 per board)")
+    parser.add_argument(
+        "--games", type=int, default=None, help="games (default 10; kernel part: 2 per board)"
+    )
     parser.add_argument("--depth", type=int, default=4)
     parser.add_argument("--repeats", type=int, default=3, help="kernel part: timings per position")
     args = parser.parse_args()

@@ -36,6 +36,8 @@ the bounds the search returns, not only its exact scores, are the reference's.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -91,7 +93,7 @@ ENTER, NEXT, RETURN, START = 0, 1, 2, 3
 
 
 @njit(cache=True, inline="always")
-def _line_terms(j, sign, k, cnt, owner, line_cells, thr, V):
+def _line_terms(j: Any, sign: Any, k: Any, cnt: Any, owner: Any, line_cells: Any, thr: Any, V: Any) -> Any:
     """Add (``sign`` 1) or remove (-1) line ``j``'s terms as its counts and cells are now."""
     a0 = cnt[j, 0]
     a1 = cnt[j, 1]
@@ -120,7 +122,23 @@ def _line_terms(j, sign, k, cnt, owner, line_cells, thr, V):
 
 
 @njit(cache=True)
-def play(P, cnt, owner, thr, busy, V, H, through, nthrough, line_cells, centre, corner, zob, cell, mover):
+def play(
+    P: Any,
+    cnt: Any,
+    owner: Any,
+    thr: Any,
+    busy: Any,
+    V: Any,
+    H: Any,
+    through: Any,
+    nthrough: Any,
+    line_cells: Any,
+    centre: Any,
+    corner: Any,
+    zob: Any,
+    cell: Any,
+    mover: Any,
+) -> Any:
     """``mover`` claims ``cell``: the counts, the terms, the hashes and the aux values follow;
     returns the claim's result code.
     """
@@ -149,7 +167,25 @@ def play(P, cnt, owner, thr, busy, V, H, through, nthrough, line_cells, centre, 
 
 
 @njit(cache=True)
-def unplay(P, cnt, owner, thr, busy, V, H, through, nthrough, line_cells, centre, corner, zob, cell, mover, aux0, aux1):
+def unplay(
+    P: Any,
+    cnt: Any,
+    owner: Any,
+    thr: Any,
+    busy: Any,
+    V: Any,
+    H: Any,
+    through: Any,
+    nthrough: Any,
+    line_cells: Any,
+    centre: Any,
+    corner: Any,
+    zob: Any,
+    cell: Any,
+    mover: Any,
+    aux0: Any,
+    aux1: Any,
+) -> Any:
     """Take ``mover``'s claim of ``cell`` back (``aux0``, ``aux1``: the values before it)."""
     k = P[P_K]
     tau = max(1, k - 3)
@@ -173,7 +209,24 @@ def unplay(P, cnt, owner, thr, busy, V, H, through, nthrough, line_cells, centre
 
 
 @njit(cache=True)
-def setup(P, cnt, owner, thr, busy, V, H, through, nthrough, line_cells, centre, corner, zob, start, aux0, aux1):
+def setup(
+    P: Any,
+    cnt: Any,
+    owner: Any,
+    thr: Any,
+    busy: Any,
+    V: Any,
+    H: Any,
+    through: Any,
+    nthrough: Any,
+    line_cells: Any,
+    centre: Any,
+    corner: Any,
+    zob: Any,
+    start: Any,
+    aux0: Any,
+    aux1: Any,
+) -> Any:
     """Load a position given as ``start`` (each cell's owner, -1 empty) and its aux values."""
     cnt[:, :] = 0
     owner[:] = -1
@@ -193,13 +246,26 @@ def setup(P, cnt, owner, thr, busy, V, H, through, nthrough, line_cells, centre,
 
 
 @njit(cache=True, inline="always")
-def _score(rule, maker, me, ply, own1, own2, opp1, opp2, opp_cells, centre, corner, diff):
+def _score(
+    rule: Any,
+    maker: Any,
+    me: Any,
+    ply: Any,
+    own1: Any,
+    own2: Any,
+    opp1: Any,
+    opp2: Any,
+    opp_cells: Any,
+    centre: Any,
+    corner: Any,
+    diff: Any,
+) -> Any:
     """The evaluation of a position for ``me`` to move from its terms: ``own1``, ``own2`` (and
     ``opp1``, ``opp2``) the mover's (the opponent's) lines with k-1 and k-2 marks, ``opp_cells``
     the opponent's distinct completing cells, ``centre`` and ``corner`` the mover's cells less
     the opponent's, ``diff`` the first player's score less the second's (cumulative rules).
     """
-    if rule == STANDARD or rule == MAKER_BREAKER:
+    if rule == STANDARD or rule == MAKER_BREAKER:  # noqa: SIM109  (numba: plain comparisons)
         i_make = rule == STANDARD or maker == me
         they_make = rule == STANDARD or maker != me
         if i_make and own1 > 0:
@@ -212,10 +278,7 @@ def _score(rule, maker, me, ply, own1, own2, opp1, opp2, opp_cells, centre, corn
     elif rule == MISERE:
         return -(OWN1 * own1 + OWN2 * own2) + OWN1 * opp1 + OWN2 * opp2
     elif rule == MAKER_BREAKER:
-        if maker == me:
-            score = OWN1 * own1 + OWN2 * own2
-        else:
-            score = -(OPP1 * opp1 + OPP2 * opp2)
+        score = OWN1 * own1 + OWN2 * own2 if maker == me else -(OPP1 * opp1 + OPP2 * opp2)
     else:
         score = 1000 * (diff if me == 0 else -diff)
         score += OWN1 * (own1 - opp1) + OWN2 * (own2 - opp2)
@@ -223,7 +286,7 @@ def _score(rule, maker, me, ply, own1, own2, opp1, opp2, opp_cells, centre, corn
 
 
 @njit(cache=True)
-def evaluate(P, V, me, ply):
+def evaluate(P: Any, V: Any, me: Any, ply: Any) -> Any:
     """:func:`noughts.agents.minimax.evaluate` of the position held, for ``me`` to move at ``ply``."""
     op = 1 - me
     return _score(
@@ -233,7 +296,23 @@ def evaluate(P, V, me, ply):
 
 
 @njit(cache=True, inline="always")
-def _leaf(P, cnt, owner, thr, busy, V, through, nthrough, line_cells, centre, corner, me, c, ply, fresh):
+def _leaf(
+    P: Any,
+    cnt: Any,
+    owner: Any,
+    thr: Any,
+    busy: Any,
+    V: Any,
+    through: Any,
+    nthrough: Any,
+    line_cells: Any,
+    centre: Any,
+    corner: Any,
+    me: Any,
+    c: Any,
+    ply: Any,
+    fresh: Any,
+) -> Any:
     """The score of the leaf after ``me`` claims ``c`` (standard and misère rules), for the side
     to move there: what claiming, evaluating and taking back would give, read off the terms of
     the lines through ``c`` without changing anything. ``fresh``: scratch room for new cells.
@@ -289,7 +368,7 @@ def _leaf(P, cnt, owner, thr, busy, V, through, nthrough, line_cells, centre, co
 
 
 @njit(cache=True, inline="always")
-def _terminal(P, V, me, res, ply):
+def _terminal(P: Any, V: Any, me: Any, res: Any, ply: Any) -> Any:
     if P[P_RULE] == CUMULATIVE:
         diff = V[AUX0] - V[AUX1]
         return SCORE_UNIT * (diff if me == 0 else -diff)
@@ -299,7 +378,7 @@ def _terminal(P, V, me, res, ply):
 
 
 @njit(cache=True, inline="always")
-def _generate(P, owner, thr, V, order, me, row):
+def _generate(P: Any, owner: Any, thr: Any, V: Any, order: Any, me: Any, row: Any) -> Any:
     """The moves of the position held, in the reference's order, into ``row``; their number."""
     cells = P[P_CELLS]
     n = 0
@@ -331,7 +410,7 @@ def _generate(P, owner, thr, V, order, me, row):
 
 
 @njit(cache=True, inline="always")
-def _to_table(v, ply):
+def _to_table(v: Any, ply: Any) -> Any:
     if v > WIN // 2:
         return v + ply
     if v < -WIN // 2:
@@ -340,7 +419,7 @@ def _to_table(v, ply):
 
 
 @njit(cache=True, inline="always")
-def _from_table(v, ply):
+def _from_table(v: Any, ply: Any) -> Any:
     if v > WIN // 2:
         return v - ply
     if v < -WIN // 2:
@@ -350,9 +429,29 @@ def _from_table(v, ply):
 
 @njit(cache=True)
 def run(
-    P, cnt, owner, thr, busy, V, H, through, nthrough, line_cells, centre, corner, zob, order, zdep,
-    tka, tkb, tval, tkind, F, moves, limit,
-):  # fmt: skip
+    P: Any,
+    cnt: Any,
+    owner: Any,
+    thr: Any,
+    busy: Any,
+    V: Any,
+    H: Any,
+    through: Any,
+    nthrough: Any,
+    line_cells: Any,
+    centre: Any,
+    corner: Any,
+    zob: Any,
+    order: Any,
+    zdep: Any,
+    tka: Any,
+    tkb: Any,
+    tval: Any,
+    tkind: Any,
+    F: Any,
+    moves: Any,
+    limit: Any,
+) -> Any:
     """Search on from where the last slice stopped, at most ``limit`` nodes; 1 when the search
     is finished (its score in ``V[RET]``, the position held as it was before), 0 when the slice
     ran out. A search starts at ``V[PHASE] = START``: the claim of ``V[ROOT_CELL]`` by
@@ -408,7 +507,11 @@ def run(
                     if tka[s] == ka and tkb[s] == kb:
                         v = _from_table(tval[s], ply)
                         kind -= 2  # stored as kind + 2: 1 upper bound, 2 exact, 3 lower bound
-                        if kind == 0 or (kind > 0 and v >= F[sp, F_BETA]) or (kind < 0 and v <= F[sp, F_ALPHA]):
+                        if (
+                            kind == 0
+                            or (kind > 0 and v >= F[sp, F_BETA])
+                            or (kind < 0 and v <= F[sp, F_ALPHA])
+                        ):
                             ret = v
                             hit = True
                         break
@@ -474,7 +577,9 @@ def run(
                 me = F[sp, F_MOVER]
                 F[sp, F_SAV0] = V[AUX0]
                 F[sp, F_SAV1] = V[AUX1]
-                r = play(P, cnt, owner, thr, busy, V, H, through, nthrough, line_cells, centre, corner, zob, c, me)
+                r = play(
+                    P, cnt, owner, thr, busy, V, H, through, nthrough, line_cells, centre, corner, zob, c, me
+                )
                 sp += 1
                 F[sp, F_MOVER] = 1 - me
                 F[sp, F_RES] = r
@@ -496,7 +601,7 @@ def run(
                     ka = H[0] ^ zdep[dep, 0]
                     kb = H[1] ^ zdep[dep, 1]
                     at = np.int64(ka & np.uint64(mask))
-                    slot = -1
+                    slot = np.int64(-1)
                     for i in range(PROBES):
                         s = (at + i) & mask
                         if tkind[s] == 0:

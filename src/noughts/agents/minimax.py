@@ -340,7 +340,7 @@ class _Kernel:
         else:
             score = position.score()
             aux = (0, 0) if score is None else score
-        K.setup(*self._state(), start, aux[0], aux[1])
+        K.setup(*self._state(), start, aux[0], aux[1])  # type: ignore[call-arg]
         self.loaded = position
 
     def clear_if_full(self) -> None:
@@ -350,7 +350,9 @@ class _Kernel:
             self.tkind[:] = 0
             self.V[K.STORED] = 0
 
-    def child(self, move: int, mover: Player, depth: int, alpha: int, beta: int, deadline: float | None) -> tuple[int, int]:
+    def child(
+        self, move: int, mover: Player, depth: int, alpha: int, beta: int, deadline: float | None
+    ) -> tuple[int, int]:
         """The fail-soft score of the position after ``mover`` claims ``move`` in the position
         held, searched ``depth`` plies with the window (alpha, beta), from the view of the side
         to move there (the reference's ``_search(child, depth, alpha, beta, 1)``), and the nodes
@@ -370,7 +372,18 @@ class _Kernel:
         V[K.PHASE] = K.START
         V[K.PLY0] = 1
         limit = SLICE_NODES if deadline is not None else 1 << 62
-        args = (*self._state(), self.order, self.zdep, self.tka, self.tkb, self.tval, self.tkind, F, self.moves, limit)
+        args = (
+            *self._state(),
+            self.order,
+            self.zdep,
+            self.tka,
+            self.tkb,
+            self.tval,
+            self.tkind,
+            F,
+            self.moves,
+            limit,
+        )
         while not K.run(*args):
             if deadline is not None and time.perf_counter() >= deadline:
                 self.loaded = None
@@ -554,7 +567,9 @@ class MinimaxAgent:
         kernel.load(position, depth)
         return kernel
 
-    def _in_kernel(self, kernel: _Kernel, position: Position, move: Move, depth: int, alpha: int, beta: int) -> int:
+    def _in_kernel(
+        self, kernel: _Kernel, position: Position, move: Move, depth: int, alpha: int, beta: int
+    ) -> int:
         v, nodes = kernel.child(move, position.to_move, depth, alpha, beta, self._deadline)  # type: ignore[arg-type]
         self.nodes += nodes
         return v
