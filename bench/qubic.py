@@ -14,6 +14,7 @@ winning strategy is written as a certificate and checked by the independent chec
 positions where a move is recorded: the figure to set beside Patashnik's 2,929 strategic moves)
 and the positions the checker walked.
 
+``--options eager=3`` (any of ``ProofSearch``'s integer options) runs every proof with them.
 Run it as ``python bench/qubic.py --plies 10 8 6 --limit 300 --compare --certificate``.
 Writes ``bench/results/qubic.json`` and prints a Markdown table.
 """
@@ -44,13 +45,18 @@ def strong_line(plies: int, depth: int, spec: str = SPEC) -> list[int]:
     moves: list[int] = []
     for _ in range(plies):
         move, _score = agent.search_depth(position, depth)
-        moves.append(int(move))
+        moves.append(int(move))  # type: ignore[arg-type]
         position = position.play(move)
     return moves
 
 
 def child(
-    spec: str, moves: list[int], limit: float, automorphisms: bool, certificate: bool
+    spec: str,
+    moves: list[int],
+    limit: float,
+    automorphisms: bool,
+    certificate: bool,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Prove the position after ``moves`` (in this process); what it found."""
     import resource
@@ -72,7 +78,7 @@ def child(
     # the budget is CPU time: on a machine shared with other work the wall time says more of
     # the load than of the search (both are reported)
     budget = Budget(max_seconds=None, max_cpu_seconds=limit)
-    search = ProofSearch(game, Player.FIRST, WIN, budget, automorphisms=automorphisms)
+    search = ProofSearch(game, Player.FIRST, WIN, budget, automorphisms=automorphisms, **(options or {}))
     out: dict[str, Any] = {"symmetries": len(search._perms)}
     cpu0 = time.process_time()
     t0 = time.perf_counter()
@@ -122,15 +128,28 @@ def main() -> None:
     parser.add_argument("--line-depth", type=int, default=5, help="the engine's search depth for the line")
     parser.add_argument("--compare", action="store_true", help="also key the table by the 48 symmetries only")
     parser.add_argument("--certificate", action="store_true", help="write and check each proof's certificate")
+    parser.add_argument(
+        "--options",
+        nargs="*",
+        default=[],
+        metavar="NAME=INT",
+        help="ProofSearch options for every proof (eager=3, tss_nodes=1000, sym_stones=20, ...)",
+    )
     parser.add_argument("--spec", default=SPEC)
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON)
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child is not None:
         job = json.loads(args.child)
-        print(
-            json.dumps(child(args.spec, job["moves"], job["limit"], job["automorphisms"], job["certificate"]))
+        found = child(
+            args.spec,
+            job["moves"],
+            job["limit"],
+            job["automorphisms"],
+            job["certificate"],
+            job.get("options"),
         )
+        print(json.dumps(found))
         return
     import noughts
 
@@ -143,6 +162,10 @@ def main() -> None:
         names.append(game.format_move(m))
         position = position.play(m)
     print(f"the line ({time.perf_counter() - t0:.1f} s): {' '.join(names)}", flush=True)
+    options: dict[str, Any] = {}
+    for item in args.options:
+        name, _, value = item.partition("=")
+        options[name] = int(value)
     rows = []
     configs = [True, False] if args.compare else [True]
     for plies in sorted(args.plies, reverse=True):
@@ -152,10 +175,13 @@ def main() -> None:
                 "limit": args.limit,
                 "automorphisms": automorphisms,
                 "certificate": args.certificate and automorphisms,
+                "options": options,
             }
             command = [sys.executable, __file__, "--spec", args.spec, "--child", json.dumps(job)]
             result = run_worker(command, args.limit * 10 + 300)
-            result.update(plies=plies, line=" ".join(names[:plies]), automorphisms=automorphisms)
+            result.update(
+                plies=plies, line=" ".join(names[:plies]), automorphisms=automorphisms, options=options
+            )
             rows.append(result)
             print(json.dumps(result), flush=True)
     doc = {

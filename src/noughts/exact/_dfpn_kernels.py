@@ -100,7 +100,7 @@ P_ROOT_MOVER = 16
 P_SYM_STONES = 17  # positions with at most this many claimed cells are keyed under symmetry
 P_EAGER = 18  # bit 1: threat search for each child where the attacker moves; bit 2: for each attacker move, whether it threatens (its initial numbers)
 P_TT_GROW = 19  # 1: the table may still grow (the kernel stops with GROW_TABLE once it is full)
-P_BOARD_SYMS = 20  # the first rows of perms that are the board's symmetries (the rest: other line automorphisms)
+P_BOARD_SYMS = 20  # perms' first rows that are board symmetries (the rest: other automorphisms)
 NUM_PARAMS = 21
 
 # statistics and the saved state of the machine
