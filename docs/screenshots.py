@@ -72,6 +72,18 @@ def main() -> int:
             page.check("#play-eval")
             page.wait_for_selector("#play-board .val")
             shot("play")
+            # the engine's view where the solver runs out of budget: 15x15, x's open three
+            start("mnk(15,15,5)", "human", "human")
+            for ply, move in enumerate(["h8", "h9", "i8", "i9", "j8"], 1):
+                page.fill("#play-move", move)
+                page.press("#play-move", "Enter")
+                page.wait_for_function(f"() => window.arena.play.state.ply === {ply}")
+            page.select_option("#play-budget", "0.5")
+            page.check("#play-eval")
+            page.wait_for_selector("#play-eval-legend:not([hidden])")
+            shot("play-engine-15x15")
+            page.uncheck("#play-eval")
+            page.select_option("#play-budget", "2")
             # the special boards
             for spec, name, key in (
                 ("hypercube(3,3)", "play-3x3x3", 13),
@@ -144,6 +156,13 @@ def main() -> int:
             phone.wait_for_timeout(500)
             phone.screenshot(path=str(OUT / "phone-15x15.png"))
             print(OUT / "phone-15x15.png")
+            phone.select_option("#an-budget", "0.5")
+            phone.click("#an-solve")
+            phone.wait_for_selector("#an-eval-legend:not([hidden])")
+            phone.evaluate("window.scrollTo(0, 0)")
+            phone.wait_for_timeout(300)
+            phone.screenshot(path=str(OUT / "phone-engine-15x15.png"))
+            print(OUT / "phone-engine-15x15.png")
             phone.close()
             # train
             ready(base + "/#/train")

@@ -218,17 +218,22 @@ def test_analyse_a_position_from_the_game_in_play(browser: Any, base: str) -> No
     assert page.locator("#an-moves tr").count() == 1 + 8  # a header and every legal move
 
 
-@pytest.mark.slow
-def test_an_unsolved_game_gets_the_agents_estimate_in_the_overlay(browser: Any, base: str) -> None:
+def test_an_unsolved_game_gets_the_engines_view_in_the_overlay(browser: Any, base: str) -> None:
+    """Where the solver runs out of budget the overlay shows the engine's view: graded colours,
+    labels that are proofs or normalised scores (never the engine's internal numbers), on the
+    best few moves only on this 343-cell board."""
     page = open_page(browser, base + "/#/play")
     page.select_option("#play-budget", "0.5")
     start_game(page, "hypercube(7,3)", "human", "human")
     page.check("#play-eval")
     page.wait_for_selector("#play-board .cell .val", timeout=60000)
     note = page.inner_text("#play-eval-note")
-    assert "estimate" in note and "within 0.5 s" in note, note  # the kernel's stop, or the worker's
-    centre = page.locator("#play-board button[data-key='171']")  # 4,4,4
-    assert "v-win" in (centre.get_attribute("class") or "") and centre.inner_text() == "50"
+    assert "The engine's view instead" in note and "within" in note and "0.5 s" in note, note
+    assert "an estimate, not a proof" in note
+    labels = page.locator("#play-board .cell .val").all_inner_texts()
+    assert 1 <= len(labels) <= 5 and all(re.match(r"^[+-][01]\.\d\d$|^[WL]\d+$", t) for t in labels), labels
+    assert page.locator("#play-board .cell.legal[class*='g-']").count() == 343
+    assert page.errors == []
 
 
 # -- issue 11: opponents that answer in time, seats that change, games that cannot die ----------------
@@ -252,7 +257,9 @@ def test_4x4x4_with_the_default_opponent_answers_in_time_and_says_whether_proven
         page.click(f"#play-board button[data-key='{free}']")
         s = wait_turn(page, base, gid, 2 * (move + 1))
         decision = s["decision"]
-        assert decision["by"] == "perfect" and decision["seconds"] <= limit + 0.5  # the agent's own clock
+        # the agent's own clock, honoured within about a second (BRIEF: budgets); under a heavily
+        # loaded machine the engine fallback's last iteration overran a 3 s limit by 0.6-1.0 s
+        assert decision["by"] == "perfect" and decision["seconds"] <= limit + 1.0, str(decision)
         shown = page.inner_text("#play-decision")
         assert f"perfect played {decision['move']}" in shown
         assert ("(proven best)" in shown) if decision["proven"] else ("(not proven:" in shown)

@@ -48,6 +48,10 @@ USE = 0.85
 """The share of a budget's time left that a move's search is planned to take (the rest is the
 margin for the last iteration's overrun and the caller)."""
 
+SHALLOW_NODES = 20_000
+"""The most nodes :meth:`EngineAgent.move_values` spends on one move's depth-0 look (its forced
+replies; each leaf VCF has its own cap), so valuing every move of a board is bounded work."""
+
 SCALE = 600.0
 """An evaluation of this size reads as a clear edge (about 0.76 on the normalised scale)."""
 
@@ -88,7 +92,7 @@ class EngineResult:
         """
         if self.proven is not None and self.plies is not None:
             return f"{'W' if self.proven == 'win' else 'L'}{self.plies}"
-        return f"{self.value:+.2f}"
+        return f"{round(self.value, 2) + 0.0:+.2f}"  # + 0.0: never "-0.00"
 
 
 class _State:
@@ -300,6 +304,151 @@ class EngineAgent:
         elif best_score == -(WIN - 2) and finished:
             proven, plies = self._double_threat(position)
         return self._done(position, best_move, best_score, finished, nodes, started, proven, plies, ())
+
+    def move_values(
+        self, position: Position, seconds: float | None = None, *, deep: int = 6
+    ) -> list[EngineResult]:
+        """The engine's view of every legal move of ``position`` (a claim game) within about
+        ``seconds`` (default: the agent's): one :class:`EngineResult` per move, from the
+        mover's view, best first (``result.move`` is the move; ``value`` and ``label`` read it).
+
+        A move that ends the game is exact (a win ``W1`` or loss ``L1``). Every other move is
+        judged by the opponent's position after it, the score negated: first every move at
+        depth 0 (the opponent's win now, two completing cells against it, forced replies and
+        a short VCF, else the line-pattern evaluation: one consistent view of the whole
+        board), then the best by the opponent's root VCF and alpha-beta at even depths (2, 4,
+        ...: so the last move searched is the mover's, as at depth 0, and deep and shallow
+        scores compare), best first, in the time left, until the ``deep`` best as the scores
+        then stand have all been searched deeper. A move is called a proven win or
+        loss only on a proof (see the module docstring): a win now; the mover's VCF win at
+        the root (its first move); a win or loss the depth-0 look shows (it searches no
+        choice of the opponent's but forced replies, and without the table, whose entries may
+        come from selective searches); the opponent's VCF after the move. Other values are
+        estimates.
+        """
+        from noughts.agents import _engine_kernel as K
+
+        if position.is_terminal():
+            raise NoughtsError("the game is over: there are no moves to value")
+        game = position.game
+        if game.claim_rule is None:
+            raise NoughtsError(f"the engine searches claim games, not {game}")
+        if deep < 0:
+            raise NoughtsError(f"deep is the number of moves searched deeply, at least 0, not {deep}")
+        started = time.perf_counter()
+        if seconds is None:
+            seconds = DEFAULT_SECONDS if self.seconds is None else self.seconds
+        deadline = started + seconds
+        state = self._states.get(game)
+        if state is None:
+            state = self._states[game] = _State(game, self.width, self.leaf_vcf, self.tt)
+        S, V, P = state.S, state.S[8], state.S[0]
+        mover = position.to_move
+        opp = int(mover.other)
+        results: dict[Move, EngineResult] = {}
+
+        def result(m: Move, score: int, depth: int, nodes: int, began: float, proven: str | None = None,
+                   plies: int | None = None, line: tuple[Move, ...] = ()) -> EngineResult:  # fmt: skip
+            return EngineResult(m, score, depth, nodes, time.perf_counter() - began, proven, plies, line)
+
+        # the mover's own VCF win at the root proves its first move
+        if self.vcf:
+            state.load(position)
+            line = np.zeros(self.vcf + 1, dtype=np.int64)
+            r = K.root_vcf(S, int(mover), self.vcf, max(2_000, int(self._rate * seconds * 0.1)), line)
+            if r > 0:
+                first = int(line[0])
+                moves = tuple(int(m) for m in line[: max(1, (r - 1) // 2)])
+                results[first] = result(first, WIN - r, 0, int(V[K.V_VNODES]), started, "win", r, moves)
+        # every move at depth 0, without the table
+        keep_tt = int(P[K.P_TT])
+        P[K.P_TT] = 0
+        try:
+            for m in position.legal_moves():
+                if m in results:
+                    continue
+                began = time.perf_counter()
+                child = position.play(m)
+                if child.is_terminal():
+                    winner = child.outcome().winner  # type: ignore[union-attr]
+                    if winner is None:
+                        results[m] = result(m, 0, 1, 0, began)
+                    else:
+                        won = winner is mover
+                        results[m] = result(
+                            m, WIN - 1 if won else -(WIN - 1), 1, 0, began, "win" if won else "loss", 1
+                        )
+                    continue
+                state.load(child)
+                score = int(K.root(S, 0, opp, SHALLOW_NODES))
+                nodes = int(V[K.V_NODES]) + int(V[K.V_VNODES])
+                if V[K.V_ABORT]:  # a forced line longer than the cap: the evaluation instead
+                    score = int(K.evaluate(S, opp))
+                proven, plies = None, None
+                if abs(score) > WIN - MATE:
+                    proven = "loss" if score > 0 else "win"
+                    plies = WIN - abs(score) + 1
+                results[m] = result(m, -score, 1, nodes, began, proven, plies)
+        finally:
+            P[K.P_TT] = keep_tt
+        # the most promising, deeper, in the time left: best first, until the ``deep`` best
+        # (by the scores as they now stand) have all been searched deeper
+        deepened: set[Move] = set()
+        while (left := deadline - time.perf_counter()) > 0.005:
+            top = sorted((r for r in results.values() if r.proven is None), key=lambda r: -r.score)[:deep]
+            todo = [r for r in top if r.move not in deepened]
+            if not todo:
+                break
+            deepened.add(todo[0].move)
+            results[todo[0].move] = self._deeper(
+                position, todo[0], time.perf_counter() + USE * left / len(todo)
+            )
+        self.last = None  # the children's searches are not a move of this position
+        return sorted(results.values(), key=lambda r: -r.score)
+
+    def _deeper(self, position: Position, shallow: EngineResult, deadline: float) -> EngineResult:
+        """One move of :meth:`move_values` searched until ``deadline``: the opponent's VCF, then
+        alpha-beta at even depths from the opponent's position; ``shallow`` where no depth
+        finishes.
+        """
+        from noughts.agents import _engine_kernel as K
+
+        began = time.perf_counter()
+        state = self._states[position.game]
+        S, V = state.S, state.S[8]
+        child = position.play(shallow.move)
+        opp = int(child.to_move)
+        state.load(child)
+        nodes = 0
+        if self.vcf:
+            line = np.zeros(self.vcf + 1, dtype=np.int64)
+            cap = max(2_000, int(self._rate * (deadline - began) * 0.25))
+            r = int(K.root_vcf(S, opp, self.vcf, cap, line))
+            nodes += int(V[K.V_VNODES])
+            if r > 0:
+                return EngineResult(
+                    shallow.move, -(WIN - r - 1), 1, nodes, time.perf_counter() - began, "loss", r + 1
+                )
+        best, finished = shallow.score, 0
+        for depth in range(2, self.depth + 1, 2):
+            now = time.perf_counter()
+            left = deadline - now
+            if left <= 0:
+                break
+            score = int(K.root(S, depth, opp, max(500, int(self._rate * left))))
+            took = time.perf_counter() - now
+            done = int(V[K.V_NODES])
+            nodes += done
+            if took > 0.01:
+                self._rate = max(1_000.0, done / took)
+            if V[K.V_ABORT]:
+                break
+            best, finished = -score, depth
+            if abs(score) > WIN - MATE or took * 8 > deadline - time.perf_counter():
+                break  # the search sees the end, or the next depth would not finish
+        if not finished:
+            return shallow
+        return EngineResult(shallow.move, best, finished + 1, nodes, time.perf_counter() - began)
 
     def search_depth(self, position: Position, depth: int) -> tuple[Move, int]:
         """One search of exactly ``depth`` plies, no clock and no root VCF: the move and score

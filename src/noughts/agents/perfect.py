@@ -150,7 +150,8 @@ class PerfectAgent:
             return Decision(self.choose(position, rng), True, "", time.perf_counter() - started)
         if position.is_terminal():
             raise NoughtsError("the game is over: there is no move to choose")
-        engine = self.engine(position.game)
+        engine = self.engine(position.game)  # built once per game: its time is the move's too
+        left = max(0.0, budget.remaining() or 0.0)  # type: ignore[union-attr]  # a time limit, checked above
         saved = getattr(engine, "budget", None)
         solver_seconds = SOLVER_SHARE * left
         try:
@@ -161,7 +162,7 @@ class PerfectAgent:
             pass
         finally:
             engine.budget = saved  # type: ignore[attr-defined]
-        rest = Budget(max_seconds=max(0.0, left - (time.perf_counter() - started)), max_memory=None)
+        rest = Budget(max_seconds=max(0.0, budget.remaining() or 0.0), max_memory=None)  # type: ignore[union-attr]
         decision = self.fallback(position, rng, rest)
         note = f"not proven: the solver did not finish in {solver_seconds:.3g} s; {decision.note or 'the fallback'}'s move"
         return Decision(decision.move, False, note, time.perf_counter() - started)

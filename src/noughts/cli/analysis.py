@@ -135,8 +135,13 @@ def cost_line(result: SolveResult) -> str:
     if result.engine == "quotient":
         return f"answered by the quotient of one board's positions (no search) in {result.seconds:.3f} s"
     if result.engine == "proof":
-        return f"{result.nodes:,} nodes in {result.seconds:.3f} s (proof engine)"
-    return f"{result.nodes:,} positions searched in {result.seconds:.3f} s ({result.engine} engine)"
+        line = f"{result.nodes:,} nodes in {result.seconds:.3f} s (proof engine)"
+    else:
+        line = f"{result.nodes:,} positions searched in {result.seconds:.3f} s ({result.engine} engine)"
+    if result.split is not None:
+        s = result.split
+        line += f", split into {s['jobs']:,} jobs {s['depth']} plies deep on {s['workers']} workers ({s['backend']})"
+    return line
 
 
 def _cell_mark(value: Value, mover: Player) -> str:

@@ -419,6 +419,26 @@ def solve(
             " search: an independent check of the value, sharing no code with alpha-beta. Exit 1 if not.",
         ),
     ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Split the solve into independent jobs, one per position --split-depth plies deep (up to"
+            " symmetry), run by this many local processes (or by the Ray cluster of --ray).",
+        ),
+    ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="ADDRESS",
+            help="Run the split solve's jobs on the Ray cluster at ADDRESS ('local': a local Ray).",
+        ),
+    ] = None,
+    split_depth: Annotated[
+        int,
+        typer.Option(min=1, help="With --workers or --ray: plies from the position to the jobs' positions."),
+    ] = 1,
 ) -> None:
     """Solve a position exactly (the help Typer shows is ``SOLVE_HELP``)."""
     from rich.console import Console
@@ -491,21 +511,43 @@ def solve(
             console.print(move_line(game, mover, mv, i, n))
 
     try:
-        result = run_solve(
-            game,
-            start,
-            max_seconds=max_seconds,
-            max_cpu_seconds=max_cpu_seconds,
-            max_memory=max_memory * 2**20,
-            table=solved,
-            progress=not as_json,
-            engine=engine,
-            value_only=value_only,
-            certificate=certificate,
-            anytime=True,
-            on_value=shown_value,
-            on_move=shown_move,
-        )
+        if workers is not None or ray is not None:
+            from noughts.exact.split import solve_split
+
+            if solved is not None:
+                raise NoughtsError("--workers and --ray split a search; a --table answers without one")
+            result = solve_split(
+                game,
+                start,
+                workers=workers,
+                address=ray,
+                depth=split_depth,
+                engine=engine,
+                max_seconds=max_seconds,
+                max_cpu_seconds=max_cpu_seconds,
+                max_memory=max_memory * 2**20,
+                value_only=value_only,
+                certificate=certificate,
+                progress=not as_json,
+                on_value=shown_value,
+                on_move=shown_move,
+            )
+        else:
+            result = run_solve(
+                game,
+                start,
+                max_seconds=max_seconds,
+                max_cpu_seconds=max_cpu_seconds,
+                max_memory=max_memory * 2**20,
+                table=solved,
+                progress=not as_json,
+                engine=engine,
+                value_only=value_only,
+                certificate=certificate,
+                anytime=True,
+                on_value=shown_value,
+                on_move=shown_move,
+            )
     except LimitExceeded as error:
         if as_json:
             typer.echo(

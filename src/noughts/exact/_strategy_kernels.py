@@ -110,6 +110,61 @@ def _node_key(
 
 
 @njit(cache=True)
+def load_images(
+    prm: np.ndarray,
+    own: np.ndarray,
+    perms: np.ndarray,
+    line_cells: np.ndarray,
+    img: np.ndarray,
+    key: np.ndarray,
+    cnt: np.ndarray,
+) -> int:
+    """Load the position in ``own`` for the proof engine's search: its image under every
+    symmetry into ``img`` (symmetries x words), the cells of each line each player holds into
+    ``cnt``, and into ``key`` the table's key (the least image, words compared in order, while
+    few cells are claimed; the position itself deeper). Returns the symmetry of the key (the
+    first of equal images).
+    """
+    cells = own.shape[0]
+    w = (cells + 63) // 64
+    nk = 2 * w
+    nsym = perms.shape[0]
+    for s in range(nsym):
+        for q in range(nk):
+            img[s, q] = 0
+    stones = 0
+    for c in range(cells):
+        o = own[c]
+        if o >= 0:
+            stones += 1
+            for s in range(nsym):
+                pc = perms[s, c]
+                img[s, o * w + (pc >> 6)] |= _ONE << np.uint64(pc & 63)
+    for j in range(line_cells.shape[0]):
+        a = 0
+        b = 0
+        for i in range(line_cells.shape[1]):
+            o = own[line_cells[j, i]]
+            if o == 0:
+                a += 1
+            elif o == 1:
+                b += 1
+        cnt[j, 0] = a
+        cnt[j, 1] = b
+    best = 0
+    if stones <= prm[P_SYM_STONES]:
+        for s in range(1, nsym):
+            for q in range(nk):
+                if img[s, q] != img[best, q]:
+                    if img[s, q] < img[best, q]:
+                        best = s
+                    break
+    for q in range(nk):
+        key[q] = img[best, q]
+    return best
+
+
+@njit(cache=True)
 def _slot(table: np.ndarray, used: np.ndarray, key: np.ndarray) -> int:
     """The slot of ``key`` in the open-addressed set (its slot, or the empty one it would take)."""
     cap = table.shape[0]

@@ -315,33 +315,20 @@ class ProofSearch:
         """Set the kernel's position (depth 0) and its images under the symmetries."""
         own = self._own
         own[:] = -1
-        w = self.words
-        self._img[0] = 0
-        stones = 0
         for p in (0, 1):
             bits = position.owned(Player(p))
-            if not bits:
-                continue
-            cells = np.array(self.game.board.cells_in(bits), dtype=np.int64)
-            stones += len(cells)
-            own[cells] = p
-            images = self._perms[:, cells].astype(np.uint64)  # (symmetries, cells)
-            shifted = np.left_shift(np.uint64(1), images & np.uint64(63))
-            word_of = images >> np.uint64(6)
-            for q in range(w):
-                self._img[0, :, p * w + q] = np.bitwise_or.reduce(np.where(word_of == q, shifted, 0), axis=1)
-        on_lines = own[self._line_cells]
-        self._cnt[:, 0] = (on_lines == 0).sum(axis=1)
-        self._cnt[:, 1] = (on_lines == 1).sum(axis=1)
-        rows = self._img[0]
-        if stones > self._prm[self._D.P_SYM_STONES] or len(rows) == 1:
-            best = 0  # deep positions are keyed as they stand (the identity comes first)
-        else:
-            # the least image, words compared in order (the kernel's _child_key order)
-            order = np.lexsort(rows.T[::-1])
-            best = int(order[0])
-        self._keys[0] = rows[best]
-        self._node_sym[0] = best
+            if bits:
+                own[np.array(self.game.board.cells_in(bits), dtype=np.int64)] = p
+        self._load_own()
+
+    def _load_own(self) -> int:
+        """Load the position in ``self._own`` (see :meth:`_load`); returns its claimed cells."""
+        from noughts.exact._strategy_kernels import load_images
+
+        self._node_sym[0] = load_images(
+            self._prm, self._own, self._perms, self._line_cells, self._img[0], self._keys[0], self._cnt
+        )
+        return int(np.count_nonzero(self._own >= 0))
 
     def key(self, position: Position) -> tuple[int, ...]:
         """The table's key of ``position`` (its least image under the symmetries, as words)."""
@@ -387,9 +374,37 @@ class ProofSearch:
             proved = _final_reached(position, self.attacker, self.goal)
             return Proof(position, self.attacker, self.goal, proved, None, 0, 0.0, 0, 0)
         self._load(position)
-        empty = self.cells - position.occupied().bit_count()
+        proved, move = self._run(self.cells - position.occupied().bit_count(), position.to_move)
+        return Proof(
+            position,
+            self.attacker,
+            self.goal,
+            proved,
+            move,
+            self.nodes - nodes0,
+            time.perf_counter() - started,
+            self.threat_settled - tss0,
+            self.replay_settled - rep0,
+        )
+
+    def prove_cells(self, own: npt.NDArray[np.int8]) -> tuple[bool, int | None]:
+        """:meth:`prove` for the unfinished position whose cell ``c`` the player ``own[c]``
+        holds (-1: empty), the first player to move where both hold as many cells: whether the
+        attacker reaches its goal, and a move that keeps the answer where the table holds one.
+        The strategy writer asks this of positions its table no longer answers (no
+        :class:`~noughts.core.Position` is built).
+        """
+        self._own[:] = own
+        stones = self._load_own()
+        second = int(np.count_nonzero(own == 1))
+        mover = Player.SECOND if stones - second > second else Player.FIRST
+        return self._run(self.cells - stones, mover)
+
+    def _run(self, empty: int, mover: Player) -> tuple[bool, int | None]:
+        """Search the loaded position (``empty`` cells, ``mover`` to move) until it is settled."""
+        D = self._D
         self._prm[D.P_ROOT_EMPTY] = empty
-        self._prm[D.P_ROOT_MOVER] = int(position.to_move)
+        self._prm[D.P_ROOT_MOVER] = int(mover)
         self._frames[0, D.F_THPN] = D.INF
         self._frames[0, D.F_THDN] = D.INF
         stats = self._stats
@@ -456,17 +471,7 @@ class ProofSearch:
         move = None if entry is None or entry[2] < 0 else entry[2]
         self.threat_settled = int(stats[D.S_TSS_WON])
         self.replay_settled = int(stats[D.S_REPLAY_WON])
-        return Proof(
-            position,
-            self.attacker,
-            self.goal,
-            proved,
-            move,
-            self.nodes - nodes0,
-            time.perf_counter() - started,
-            self.threat_settled - tss0,
-            self.replay_settled - rep0,
-        )
+        return proved, move
 
 
 BUCKET_MIN = 8

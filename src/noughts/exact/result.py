@@ -107,7 +107,8 @@ class SolveResult:
     retrograde analysis, ``rules``: a finished game; see :func:`noughts.exact.api.engine_name`).
     ``complete`` is False where a budget ran out after the value was proved: ``moves`` then
     holds the moves whose values were proved, of ``moves_total``. ``certificate`` is the header
-    of the certificate written, if one was.
+    of the certificate written, if one was. ``split`` describes a solve split into jobs
+    (:mod:`noughts.exact.split`: the depth, the jobs, the workers and their backend).
 
     Where the distances are unknown (``value.plies is None``), the principal variation is a line
     in which the winner keeps the win and the loser plays its first legal move: its length is
@@ -126,6 +127,7 @@ class SolveResult:
     moves_total: int | None = None
     stopped: str | None = None
     certificate: dict[str, Any] | None = None
+    split: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The ``solve --json`` document (its schema is in the README); the web API serves it too."""
@@ -147,4 +149,6 @@ class SolveResult:
             doc["stopped"] = self.stopped
         if self.certificate is not None:
             doc["certificate"] = self.certificate
+        if self.split is not None:
+            doc["split"] = self.split
         return doc

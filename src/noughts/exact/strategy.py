@@ -150,16 +150,16 @@ def extract_strategy(
                 "this is a bug in the proof engine"
             )
         if status == X.NEED_PROOF:
-            here = _position_of(game, own, marks)
-            again = search.prove(here)
+            # asked of the cells as they stand (the search's own arrays; no Position is built)
+            proved, hint = search.prove_cells(own)
             proofs += 1
-            if again.proved != (player is search.attacker):
+            if proved != (player is search.attacker):
+                here = _position_of(game, own, marks)
                 raise NoughtsError(f"the proof engine contradicts itself at {here.text()}: this is a bug")
-            hint = again.move
             if hint is None:
                 # settled by a bound of the open lines: any move keeps it
-                hint = here.legal_moves()[0]
-            state[X.X_HINT] = int(hint)  # type: ignore[arg-type]
+                hint = int(np.flatnonzero(own < 0)[0])
+            state[X.X_HINT] = hint
             continue
         if progress is not None:
             progress(int(state[X.X_NODES]))

@@ -53,6 +53,7 @@ from noughts.web.models import (
     CountRequest,
     ErrorMessage,
     EstimateRequest,
+    EvaluateRequest,
     GameInfo,
     GameState,
     GameSummary,
@@ -96,6 +97,9 @@ BUILT_IN = [
 
 ESTIMATE_WORK = 20_000
 """The most positions (legal moves to the power of the depth) one estimate may search."""
+
+EVALUATE_SECONDS = 1.0
+"""The engine's time for the overlay's view of a position when the request gives none."""
 
 GameId = Annotated[int, PathParam(ge=1, le=2**63 - 1, description="A game's id (from its record).")]
 BatchId = Annotated[int, PathParam(ge=1, le=2**63 - 1, description="A batch's id (its match's id).")]
@@ -688,6 +692,34 @@ def _routes(app: FastAPI, arena: Arena) -> None:
             {"game": str(game), "position": position.text(), "depth": request.depth},
             seconds=limits.max_solve_seconds,
             client=_client(http),
+            since=_since(http),
+        )
+        return result
+
+    @app.post("/api/evaluate", tags=["analysis"])
+    def evaluate(request: EvaluateRequest, http: Request) -> dict[str, Any]:
+        """The engine's view of every legal move of a claim game, for the overlay where the
+        solver runs out of budget: per move a value from -1 (lost) to 1 (won) for the side to
+        move, a label (``W7``/``L12`` where the engine has a proof, ``+0.42`` an estimate), a
+        grade (win, good, even, bad, loss) and its rank; within ``max_seconds`` (default 1 s).
+        """
+        game = check_game(request.game, limits)
+        position = _position(game, request.position)
+        if position.is_terminal():
+            raise NoughtsError("the game is over: there are no moves to evaluate")
+        if game.claim_rule is None:
+            raise NoughtsError(
+                f"the engine values the moves of claim games; a turn of {game} is more than a claim"
+            )
+        seconds = (
+            EVALUATE_SECONDS if request.max_seconds is None else _solve_seconds(limits, request.max_seconds)
+        )
+        result: dict[str, Any] = pool.run(
+            "evaluate",
+            {"game": str(game), "position": position.text(), "seconds": seconds},
+            seconds=seconds,
+            client=_client(http),
+            game=str(game),
             since=_since(http),
         )
         return result

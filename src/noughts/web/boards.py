@@ -15,7 +15,7 @@ slide's integer action.
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from noughts.core import (
     FadingGame,
@@ -33,7 +33,19 @@ from noughts.core.board import column_letters
 from noughts.exact.reference import after_move, move_key
 from noughts.exact.result import SolveResult, Value
 
-__all__ = ["board_view", "evaluation_json", "move_at_slot", "move_info", "slot_key"]
+if TYPE_CHECKING:
+    from noughts.agents.engine import EngineResult
+
+__all__ = [
+    "GRADES",
+    "board_view",
+    "engine_view_json",
+    "evaluation_json",
+    "grade",
+    "move_at_slot",
+    "move_info",
+    "slot_key",
+]
 
 
 def slot_key(game: Game, move: Move) -> int | None:
@@ -265,3 +277,93 @@ def evaluation_json(result: SolveResult) -> dict[str, Any]:
         "distances": result.value.plies is not None,
         "engine": result.engine,
     }
+
+
+GRADES: tuple[tuple[str, str], ...] = (
+    ("win", "proven win"),
+    ("good", "better (estimate)"),
+    ("even", "about even (estimate)"),
+    ("bad", "worse (estimate)"),
+    ("loss", "proven loss"),
+)
+"""The overlay's grades of an engine's move value, best first, with what each says in words."""
+
+EDGE = 0.2
+"""An estimate at or beyond this on the normalised scale (-1 lost, 1 won) is graded ``good`` or
+``bad``; nearer zero, ``even``."""
+
+
+def grade(result: EngineResult) -> str:
+    """The overlay's grade (see :data:`GRADES`) of one move's engine value: ``win``/``loss``
+    only for a proof, else the estimate's side of :data:`EDGE`.
+    """
+    if result.proven is not None:
+        return str(result.proven)
+    if result.value >= EDGE:
+        return "good"
+    if result.value <= -EDGE:
+        return "bad"
+    return "even"
+
+
+def engine_view_json(
+    game: Game, position: Position, results: list[EngineResult], engine: str, seconds: float
+) -> dict[str, Any]:
+    """The engine's view of every move (:meth:`noughts.agents.engine.EngineAgent.move_values`,
+    best first) as the page shows it: per move its slot key, ``value`` (-1 to 1 for the mover),
+    ``label`` (``W7`` / ``L12`` proven, ``+0.42`` an estimate: never the engine's internal
+    score), ``grade``, ``proven``, ``plies`` and ``rank`` (1: the engine's best); the position's
+    verdict in words; the grades' legend.
+    """
+    mover = game.player_label(position.to_move)
+    moves = []
+    for rank, r in enumerate(results, 1):
+        moves.append(
+            {
+                **move_info(game, r.move),
+                "value": round(r.value, 3),
+                "label": r.label(),
+                "grade": grade(r),
+                "proven": r.proven,
+                "plies": r.plies,
+                "rank": rank,
+                "describe": _describe_move(r),
+            }
+        )
+    best = results[0] if results else None
+    top = [m["move"] for m in moves if best is not None and m["label"] == moves[0]["label"]]
+    if best is None:
+        describe = "no moves"
+    elif best.proven == "win":
+        describe = f"{mover} wins: {moves[0]['move']} is {_describe_move(best)}"
+    elif all(r.proven == "loss" for r in results):
+        describe = (
+            f"{mover} loses: every move is a proven loss (the longest in {best.plies} {_plies(best.plies)})"
+        )
+    else:
+        describe = (
+            f"the engine's best for {mover} is {moves[0]['move']} ({best.label()}, an estimate, not a proof)"
+        )
+        losses = sum(1 for r in results if r.proven == "loss")
+        if losses:
+            describe += f"; {losses} {'move is a proven loss' if losses == 1 else 'moves are proven losses'}"
+    return {
+        "engine": engine,
+        "estimate": best is None or best.proven is None,
+        "describe": describe,
+        "best": top,
+        "moves": moves,
+        "proven": sum(1 for r in results if r.proven is not None),
+        "grades": [{"grade": g, "text": text} for g, text in GRADES],
+        "seconds": seconds,
+    }
+
+
+def _describe_move(r: EngineResult) -> str:
+    if r.proven is not None:
+        return f"a proven {r.proven} in {r.plies} {_plies(r.plies)}"
+    return f"an estimate of {r.label()} for the mover (-1 lost, +1 won)"
+
+
+def _plies(n: int | None) -> str:
+    return "ply" if n == 1 else "plies"

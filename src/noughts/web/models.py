@@ -20,6 +20,7 @@ __all__ = [
     "CountRequest",
     "ErrorMessage",
     "EstimateRequest",
+    "EvaluateRequest",
     "GameInfo",
     "GameState",
     "GameSummary",
@@ -321,3 +322,13 @@ class EstimateRequest(_Strict):
     game: str = _spec()
     position: str | None = _position()
     depth: int = Field(default=2, ge=1, le=3, description="The minimax search depth.")
+
+
+class EvaluateRequest(_Strict):
+    """Ask the engine for its view of every legal move (no solver): a value and a label each."""
+
+    game: str = _spec()
+    position: str | None = _position()
+    max_seconds: float | None = Field(
+        default=None, gt=0, le=60, description="The engine's time budget (default 1 s)."
+    )

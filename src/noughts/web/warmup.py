@@ -29,6 +29,7 @@ def _warm() -> None:
     from noughts.agents.engine import EngineAgent
 
     EngineAgent(0.01).choose(noughts.game("mnk(4,4,3)").start(), np.random.default_rng(0))
+    EngineAgent(0.01).move_values(noughts.game("mnk(4,4,3)").start(), 0.01)  # the overlay's view
     noughts.count("mnk(3,3,3)", symmetry=False)
 
 

@@ -56,6 +56,8 @@ class Worker:
         """Seconds the task waited between the server sending it and this worker starting it."""
         self.engines: OrderedDict[str, Any] = OrderedDict()
         self.agents: OrderedDict[str, Any] = OrderedDict()
+        self.viewers: OrderedDict[str, Any] = OrderedDict()
+        """One engine per game for the overlay's view of unsolved positions (its table kept)."""
 
     def budget(self, seconds: float, memory: int | None = None) -> Budget:
         """A budget of ``seconds`` whose clock started when the server sent the task."""
@@ -144,6 +146,27 @@ class Worker:
         moves = [{**move_info(g, m), "score": int(v)} for m, v in rated.items()]
         moves.sort(key=lambda m: -m["score"])
         return {"agent": f"minimax:depth={depth}", "moves": moves, "seconds": time.perf_counter() - started}
+
+    def evaluate(self, game: str, position: str | None, seconds: float) -> dict[str, Any]:
+        """The engine's view of every legal move within ``seconds`` (``/api/evaluate``: the
+        overlay where the solver runs out of budget), counted from when the task was sent.
+        """
+        from noughts.agents.engine import USE, EngineAgent
+        from noughts.web.boards import engine_view_json
+
+        g = _game(game)
+        p = g.parse(position) if position else g.start()
+        engine = self.viewers.get(g.spec)
+        if engine is None:
+            engine = self.viewers[g.spec] = EngineAgent(tt=VIEW_TABLE)
+            while len(self.viewers) > 4:
+                self.viewers.popitem(last=False)
+        self.viewers.move_to_end(g.spec)
+        budget = self.budget(seconds)
+        left = budget.remaining()
+        started = time.perf_counter()
+        results = engine.move_values(p, max(0.01, USE * (seconds if left is None else left)))
+        return engine_view_json(g, p, results, "engine", time.perf_counter() - started)
 
     def move(self, game: str, position: str, agent: str, seed: int, seconds: float) -> dict[str, Any]:
         """The agent's move within ``seconds``: the move's text, whether it is proven best, a note."""
@@ -373,7 +396,10 @@ GRADE_SECONDS = 5.0
 GRADE_SAMPLE = 300
 """Positions on which a learner without a fast grade of its own is graded (through its agent)."""
 
-TASKS = ("analyse", "count", "estimate", "move", "inspect", "review")
+VIEW_TABLE = 18
+"""log2 of the entries of the overlay engine's transposition table (about 5 MB a game)."""
+
+TASKS = ("analyse", "count", "estimate", "evaluate", "move", "inspect", "review")
 """Tasks answered at once."""
 
 JOBS = ("train", "batch")
@@ -446,6 +472,7 @@ def serve(conn: Connection, memory: int) -> None:
         except MemoryError:
             worker.engines.clear()
             worker.agents.clear()
+            worker.viewers.clear()
             reply = ("error", "memory", "the work ran out of the memory the arena gives it")
         except RecursionError:
             reply = ("error", "limit", "the work went deeper than the arena allows")

@@ -4,7 +4,7 @@
 // JSON API (/api/board, /api/step, /api/records/*, /api/review, /api/games).
 "use strict";
 
-// ctx: the page's helpers (api, el, toast, renderBoard, extraInfo, common, agentsFor, fitBoard)
+// ctx: the page's helpers (api, el, toast, renderBoard, extraInfo, common, agentsFor, fitBoard, showLegend)
 export function setupAnalysis(ctx) {
   const { api, el, toast } = ctx;
   const $ = (id) => document.getElementById(id);
@@ -130,7 +130,7 @@ export function setupAnalysis(ctx) {
     $("an-cost").textContent = "";
     $("an-continue").disabled = Boolean(n.result);
     an.shown = n;  // the board, the status and the list now show `n` (tests wait for this)
-    if (an.overlay && an.overlay.node === n) showVerdict(an.overlay.analysis);
+    if (an.overlay && an.overlay.node === n) showVerdict(an.overlay.analysis, an.overlay.view);
     else if ($("an-auto").checked && cellsOf(view) <= AUTO_SOLVE_CELLS) solve();
   }
 
@@ -214,10 +214,18 @@ export function setupAnalysis(ctx) {
     });
   }
 
-  function showVerdict(analysis) {
+  function showVerdict(analysis, view) {
+    ctx.showLegend($("an-eval-legend"), view ? view.grades : null);
     if (!analysis || !analysis.solved) {
-      $("an-verdict").textContent = analysis ? "Not solved" : "";
-      $("an-cost").textContent = analysis ? analysis.reason : "";
+      $("an-verdict").textContent = analysis ? (view ? `Not solved. The engine's view: ${view.describe}` : "Not solved") : "";
+      $("an-cost").textContent = analysis ? analysis.reason + (view ? `; the engine's view took ${view.seconds.toFixed(2)} s` : "") : "";
+      $("an-pv").textContent = analysis ? "none proven (not solved)" : "";
+      if (view) {  // the engine's best moves, in words (W7 / L12: proven; +0.42: an estimate for the mover)
+        $("an-moves").replaceChildren(
+          el("tr", {}, el("th", { text: "move" }), el("th", { text: "engine" }), el("th", { text: "what it says" })),
+          ...view.moves.slice(0, 10).map((m) => el("tr", {}, el("td", { text: m.move }), el("td", { class: "g-text-" + m.grade, text: m.label }), el("td", { text: m.describe }))),
+        );
+      }
       return;
     }
     const ev = analysis.evaluation, sv = analysis.solve;
@@ -236,11 +244,18 @@ export function setupAnalysis(ctx) {
     try {
       const analysis = await api("/api/analyse", { game: an.game, position: n.position, max_seconds: Number($("an-budget").value) });
       if (an.current !== n) return;
-      an.overlay = analysis.solved ? { node: n, evaluation: analysis.evaluation, analysis } : null;
-      if (analysis.solved) {
-        ctx.renderBoard($("an-board"), n.view, { onSlot: (key) => playAt({ key }), turn: an.turn, evaluation: analysis.evaluation, hint: analysis.evaluation.best });
+      let view = null;
+      if (!analysis.solved && !n.result) {  // the engine's view instead (claim games; others have none)
+        $("an-verdict").textContent = "not solved: asking the engine…";
+        try { view = await api("/api/evaluate", { game: an.game, position: n.position }); } catch (e) { view = null; }
+        if (an.current !== n) return;
       }
-      showVerdict(analysis);
+      const evaluation = analysis.solved ? analysis.evaluation : view;
+      an.overlay = evaluation ? { node: n, evaluation, analysis, view } : null;
+      if (evaluation) {
+        ctx.renderBoard($("an-board"), n.view, { onSlot: (key) => playAt({ key }), turn: an.turn, evaluation, hint: evaluation.best });
+      }
+      showVerdict(analysis, view);
     } catch (e) { $("an-verdict").textContent = ""; toast(e.message); }
   }
 

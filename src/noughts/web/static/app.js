@@ -68,6 +68,17 @@ function el(tag, attrs, ...children) {
 
 const VERDICT_LETTER = { win: "W", draw: "D", loss: "L" };
 
+// the engine's view (/api/evaluate) on big boards labels only its best few moves (a proven loss
+// only when it is the best there is), so the board stays readable; every cell keeps its graded
+// colour and its full text in the title
+const ENGINE_LABELS = 5;
+const ENGINE_ALL_LABELS_CELLS = 64;
+
+function showsLabel(m, cells) {
+  if (m.rank === undefined) return m.label !== "";
+  return cells <= ENGINE_ALL_LABELS_CELLS || (m.rank <= ENGINE_LABELS && (m.grade !== "loss" || m.rank === 1));
+}
+
 function valueLabel(m) {
   if (m.label !== undefined) return m.label;
   if (m.verdict === "draw") return m.score !== null && m.score !== undefined ? `D${m.score >= 0 ? "+" : ""}${m.score}` : "D";
@@ -75,10 +86,20 @@ function valueLabel(m) {
 }
 
 function valueTitle(m) {
-  if (m.label !== undefined) return `${m.move}: estimated ${m.label}`;
+  if (m.grade !== undefined) return `${m.move}: ${m.describe} (engine)`;
+  if (m.label !== undefined) return `${m.move}: estimated${m.label ? " " + m.label : ""}`;
   if (m.verdict === "draw") return `${m.move}: draw`;
   if (m.plies === null) return `${m.move}: ${m.verdict === "win" ? "win" : "loss"} (distance unknown)`;
   return `${m.move}: ${m.verdict === "win" ? "win" : "loss"} in ${m.plies} ${m.plies === 1 ? "ply" : "plies"}`;
+}
+
+const cellsOf = (view) => view.panels.reduce((n, p) => n + p.cells.reduce((m, row) => m + row.filter(Boolean).length, 0), 0);
+
+// the engine view's legend: one swatch per grade, with what it says in words (null: hidden)
+function showLegend(container, grades) {
+  if (!container) return;
+  container.hidden = !grades;
+  container.replaceChildren(...(grades || []).map((g) => el("span", { class: "legend-item" }, el("span", { class: "swatch g-" + g.grade }), g.text)));
 }
 
 // view: the API's board view; opts: onSlot(key), evaluation, hint (notation list), last,
@@ -137,7 +158,7 @@ function renderBoard(container, view, opts) {
             if (line.has(slot.key)) classes.push("line");
             if (hinted.has(slot.key)) classes.push("hinted");
             const v = values.get(slot.key);
-            if (v) classes.push("v-" + v.verdict);
+            if (v) classes.push(v.grade ? "g-" + v.grade : "v-" + v.verdict);
             const label = `${cell.name} ${slot.size}` + (slot.mark !== "." ? `, ${slot.mark}` : "") + (v ? `, ${valueTitle(v)}` : "");
             box.append(el("button", {
               class: classes.join(" "), "data-key": slot.key, "aria-label": label, title: label,
@@ -157,7 +178,9 @@ function renderBoard(container, view, opts) {
         if (slot.key === leaving) classes.push("leaving");
         if (origins.has(slot.key)) classes.push(slot.key === selected ? "origin selected" : "origin legal");
         const v = values.get(slot.key);
-        if (v) classes.push("v-" + v.verdict);
+        if (v) classes.push(v.grade ? "g-" + v.grade : "v-" + v.verdict);
+        const labelled = v && showsLabel(v, cells);
+        if (labelled && v.rank !== undefined) classes.push("ranked");
         const age = lifetimes[String(slot.key)];
         const label = cell.name + (slot.mark !== "." ? `, ${slot.mark}` : "") + (age !== undefined ? `, ${age} ${age === 1 ? "ply" : "plies"} left` : "") + (slot.key === leaving ? ", leaves after this move" : "") + (v ? `, ${valueTitle(v)}` : "");
         const button = el("button", {
@@ -165,7 +188,7 @@ function renderBoard(container, view, opts) {
           onclick: () => opts.onSlot && opts.onSlot(slot.key, cell.name),
         }, slot.mark === "x" ? "×" : slot.mark === "o" ? "○" : "");
         if (age !== undefined) button.append(el("span", { class: "age", text: String(age) }));
-        if (v) button.append(el("span", { class: "val", text: valueLabel(v) }));
+        if (labelled) button.append(el("span", { class: "val", text: valueLabel(v) }));
         grid.append(button);
       }
     }
@@ -519,6 +542,7 @@ class GameController {
   async refreshEvaluation() {
     if (this.watch) return;
     $("play-eval-note").textContent = "";
+    showLegend($("play-eval-legend"), null);
     if (!$("play-eval").checked || !this.state || this.state.over) return;
     const s = this.state;
     $("play-eval-note").textContent = "Solving…";
@@ -529,18 +553,29 @@ class GameController {
       const legend = analysis.evaluation.distances === false ? "W = win, L = loss (distances unknown: the misère quotient decides, not a search)" : "W5 = win in 5 plies, D = draw, L6 = loss in 6";
       $("play-eval-note").textContent = `With perfect play: ${analysis.evaluation.describe}. ${legend} (for ${s.to_move}).`;
       this.render();
-    } else if (analysis && common.agents.some((a) => a.spec.startsWith("minimax"))) {
-      // not solved within the budget: the minimax agent's own estimate instead
+    } else if (analysis) {
+      // not solved within the budget: the engine's view of every move (claim games)
       try {
-        const cells = s.view.panels.reduce((n, p) => n + p.cells.length * p.cells[0].length, 0);
-        const est = await api("/api/estimate", { game: s.game, position: s.position, depth: cells > 64 ? 1 : 2 });
+        const view = await api("/api/evaluate", { game: s.game, position: s.position });
         if (this.state !== s) return;
-        const scores = est.moves.map((m) => m.score);
-        const hi = Math.max(...scores), lo = Math.min(...scores);
-        this.evaluation = { estimate: true, moves: est.moves.map((m) => ({ ...m, verdict: m.score === hi ? "win" : m.score === lo && lo < hi ? "loss" : "draw", label: String(m.score) })) };
-        $("play-eval-note").textContent = `${analysis.reason}. Showing ${est.agent}'s estimate instead: its heuristic score of each move for ${s.to_move} (green: its best, red: its worst); not a proven value.`;
+        this.evaluation = view;
+        $("play-eval-note").textContent = `${analysis.reason}. The engine's view instead: ${view.describe}. For ${s.to_move}: W7 / L12 a proven win / loss in that many plies, +0.42 an estimate from -1 (lost) to +1 (won)${cellsOf(s.view) > ENGINE_ALL_LABELS_CELLS ? `; labels on its best moves (up to ${ENGINE_LABELS})` : ""}.`;
+        showLegend($("play-eval-legend"), view.grades);
         this.render();
-      } catch (e) { $("play-eval-note").textContent += ` (no estimate: ${e.message})`; }
+      } catch (e) {
+        if (!/claim games/.test(e.message) || !common.agents.some((a) => a.spec.startsWith("minimax"))) { $("play-eval-note").textContent += ` (no estimate: ${e.message})`; return; }
+        // a game whose turns are more than a claim: minimax's own ranking, its best and worst moves
+        // coloured (its scores are internal numbers, not shown)
+        try {
+          const est = await api("/api/estimate", { game: s.game, position: s.position, depth: cellsOf(s.view) > 64 ? 1 : 2 });
+          if (this.state !== s) return;
+          const scores = est.moves.map((m) => m.score);
+          const hi = Math.max(...scores), lo = Math.min(...scores);
+          this.evaluation = { estimate: true, moves: est.moves.map((m) => ({ ...m, verdict: m.score === hi ? "win" : m.score === lo && lo < hi ? "loss" : "draw", label: "" })) };
+          $("play-eval-note").textContent = `${analysis.reason}. Showing ${est.agent}'s ranking instead (green: its best moves, red: its worst; not a proven value).`;
+          this.render();
+        } catch (e2) { $("play-eval-note").textContent += ` (no estimate: ${e2.message})`; }
+      }
     }
   }
 
@@ -660,7 +695,7 @@ function showBatch(b) {
 let analysis = null;
 
 function setupAnalyse() {
-  analysis = setupAnalysis({ api, el, toast, renderBoard, extraInfo, agentsFor, currentPage, startsMove, tokens, common });
+  analysis = setupAnalysis({ api, el, toast, renderBoard, extraInfo, agentsFor, currentPage, startsMove, tokens, common, showLegend });
   arena.analysis = analysis;  // the board's handle (its state: arena.analysis.state)
   $("an-count").addEventListener("click", async () => {
     try {

@@ -1,0 +1,436 @@
+"""A solve split into independent subtrees, run through :mod:`noughts.parallel`.
+
+The position's moves, or the positions a few plies deep (the *frontier*), become jobs: plain
+data (the game's spec, a position's text, the budget left) that a worker process, or a Ray task
+given an address, solves on its own with nothing shared. Each job is a value-only solve of its
+position under the automatic engine policy (the alpha-beta kernel, then the proof engine), or
+with a certificate the proof engine alone, whose strategies the worker writes out and sends
+back. The parent puts the answers back together by minimax over the frontier: the value of the
+position (with its distance where every job found one), every move's value, and, with a
+certificate, the players' strategies joined under the frontier's nodes (the mover's move where
+it is the strategy's player, every reply where it is not) into one certificate that
+``noughts solve check`` verifies like any other.
+
+Positions of the frontier that are images of each other under the board's symmetries are one
+job (the certificate is keyed under the same symmetries, so the images find their records).
+Each job gets the wall-clock time left when the work goes out, a share of the memory budget and
+the whole CPU budget (CPU is counted per worker process). A job that runs out of budget leaves
+its subtree unknown; the value is still given where the other jobs settle it (one winning move
+suffices), with the moves that are known.
+
+This is the single-process solve's answer, computed another way: the tests hold it to
+:func:`noughts.exact.api.solve` on the small games.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from noughts.core import Game, LimitExceeded, Move, NoughtsError, Outcome, Player, Position
+from noughts.core.budget import Budget
+from noughts.exact.api import DEFAULT_MAX_MEMORY, DEFAULT_MAX_SECONDS, ENGINE_NAMES, value_of_best
+from noughts.exact.reference import after_move, move_key, terminal_value
+from noughts.exact.result import MoveValue, SolveResult, Value
+
+__all__ = ["DEFAULT_DEPTH", "Job", "JobResult", "solve_job", "solve_split"]
+
+DEFAULT_DEPTH = 1
+"""Plies from the position to the frontier: 1 gives one job per move (up to symmetry)."""
+
+MAX_JOBS = 100_000
+"""A frontier with more positions than this is refused (choose a smaller depth)."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """One frontier position for a worker: the game's ``spec``, the position's ``text``, its
+    budget (``deadline``: the wall-clock time, in seconds since the epoch, by which the whole
+    solve ends; ``cpu_seconds`` for this job; ``memory`` in bytes; None for no limit) and whether
+    to write out the strategies a certificate needs (the proof engine then answers).
+    """
+
+    spec: str
+    text: str
+    deadline: float | None
+    cpu_seconds: float | None
+    memory: int | None
+    certificate: bool
+    engine: str = "auto"
+
+
+@dataclass(frozen=True)
+class JobResult:
+    """A worker's answer: the value (None where the budget ran out: ``stopped`` says how far it
+    got), the engine that found it, the nodes searched, the seconds taken, and with a
+    certificate the strategies as ``(player, goal, words, moves)`` rows (see
+    :class:`noughts.exact.strategy.Strategy`).
+    """
+
+    text: str
+    value: Value | None
+    engine: str
+    nodes: int
+    seconds: float
+    stopped: str | None = None
+    strategies: tuple[tuple[int, int, np.ndarray, np.ndarray, int, int], ...] = ()
+
+
+def solve_job(job: Job) -> JobResult:
+    """Solve one frontier position (runs in a worker; module-level so that it pickles)."""
+    from noughts.core import game as make_game
+
+    game = make_game(job.spec)
+    position = game.parse(job.text)
+    began = time.perf_counter()
+    seconds = None if job.deadline is None else max(0.001, job.deadline - time.time())
+    budget = Budget(max_seconds=seconds, max_memory=job.memory, max_cpu_seconds=job.cpu_seconds)
+    if not job.certificate:
+        from noughts.exact.api import solve
+
+        try:
+            result = solve(
+                game,
+                position,
+                max_seconds=seconds,
+                max_memory=job.memory,
+                max_cpu_seconds=job.cpu_seconds,
+                value_only=True,
+                engine=job.engine,
+            )
+        except LimitExceeded as error:
+            return JobResult(job.text, None, "", 0, time.perf_counter() - began, str(error))
+        return JobResult(job.text, result.value, result.engine, result.nodes, time.perf_counter() - began)
+    from noughts.exact.proof import ValueSearches
+
+    searches = ValueSearches(game, budget)
+    try:
+        value = searches.value(position)
+        strategies = _job_strategies(searches, position, value, budget)
+    except LimitExceeded as error:
+        return JobResult(job.text, None, "", searches.nodes, time.perf_counter() - began, str(error))
+    return JobResult(
+        job.text, value, "proof", searches.nodes, time.perf_counter() - began, strategies=strategies
+    )
+
+
+def _job_strategies(
+    searches: Any, position: Position, value: Value, budget: Budget
+) -> tuple[tuple[int, int, np.ndarray, np.ndarray, int, int], ...]:
+    """The strategies of the players who do not lose from ``position``: the winner's, or both
+    players' strategies to at least draw; each from the proof or disproof that gave the value.
+    """
+    from noughts.exact.proof import DRAW, WIN
+    from noughts.exact.strategy import extract_strategy
+
+    mover = position.to_move
+    game = position.game
+    if value.outcome is Outcome.win_for(mover):
+        parts = [searches.search(mover, WIN)]
+    elif value.outcome is Outcome.DRAW:
+        parts = [searches.search(mover, DRAW), searches.search(mover, WIN)]
+    else:
+        parts = [searches.search(mover, DRAW if game.properties.has_draws else WIN)]
+    out = []
+    for search in parts:
+        st = extract_strategy(search, search.prove(position), budget)
+        goal = WIN if value.outcome.winner is st.player else DRAW
+        out.append((int(st.player), goal, st.words, st.moves, st.positions, st.proofs))
+    return tuple(out)
+
+
+# -- the frontier --------------------------------------------------------------------------------
+
+
+@dataclass
+class _Node:
+    position: Position
+    job: int | None = None  # the index of the job that answers this position (a frontier leaf)
+    children: list[tuple[Move, _Node]] = field(default_factory=list)
+    value: Value | None = None
+
+
+def _frontier(
+    root: Position, depth: int, key: Callable[[Position], Hashable]
+) -> tuple[_Node, list[Position]]:
+    """The tree of the first ``depth`` plies (finished games are leaves with their value) and
+    the positions of its frontier, one per ``key``.
+    """
+    jobs: dict[Hashable, int] = {}
+    texts: list[Position] = []
+    top = _Node(root)
+    stack = [(top, 0)]
+    while stack:
+        node, d = stack.pop()
+        p = node.position
+        if p.is_terminal():
+            node.value = terminal_value(p)
+            continue
+        if d == depth:
+            k = key(p)
+            index = jobs.get(k)
+            if index is None:
+                index = jobs[k] = len(texts)
+                texts.append(p)
+                if len(texts) > MAX_JOBS:
+                    raise NoughtsError(
+                        f"the frontier {depth} plies deep has more than {MAX_JOBS:,} positions: choose a smaller depth"
+                    )
+            node.job = index
+            continue
+        for move in p.legal_moves():
+            child = _Node(p.play(move))
+            node.children.append((move, child))
+            stack.append((child, d + 1))
+    return top, texts
+
+
+def _combine(node: _Node, results: list[JobResult]) -> Value | None:
+    """The value of ``node`` by minimax over its subtree (None where it is not settled)."""
+    if node.job is not None:
+        node.value = results[node.job].value
+        return node.value
+    if not node.children:
+        return node.value
+    mover = node.position.to_move
+    known = [v for _, c in node.children if (v := _combine(c, results)) is not None]
+    if not known:
+        return None
+    best = max(known, key=lambda v: move_key(after_move(v), mover))
+    complete = len(known) == len(node.children)
+    game = node.position.game
+    # without every child, only a win for the mover settles the node (nothing is better)
+    if not complete and (game.properties.is_scored or best.outcome is not Outcome.win_for(mover)):
+        return None
+    if all(v.plies is not None for v in known) and complete:
+        node.value = value_of_best(game, best)
+    else:
+        node.value = Value(best.outcome, None, best.score)
+    return node.value
+
+
+def _ranked(rated: list[MoveValue], mover: Player) -> list[MoveValue]:
+    """Moves best first for ``mover``, ties in ``legal_moves()`` order, as the single-process
+    solve orders them (by distance where every move has one, else by outcome and score).
+    """
+    if all(mv.value.plies is not None for mv in rated):
+        return sorted(rated, key=lambda mv: move_key(after_move(mv.value), mover), reverse=True)
+    return sorted(rated, key=lambda mv: _rank(mv.value, mover), reverse=True)
+
+
+def _rank(value: Value, player: Player) -> int:
+    if value.score is not None:
+        return value.score if player is Player.FIRST else -value.score
+    return 0 if value.outcome is Outcome.DRAW else 1 if value.outcome.winner is player else -1
+
+
+def _position_words(position: Position, words: int) -> np.ndarray:
+    row = np.zeros(2 * words, dtype=np.uint64)
+    for i, player in enumerate((Player.FIRST, Player.SECOND)):
+        mask = position.owned(player)
+        for w in range(words):
+            row[i * words + w] = (mask >> (64 * w)) & 0xFFFF_FFFF_FFFF_FFFF
+    return row
+
+
+def _strategy_rows(
+    node: _Node,
+    player: Player,
+    results: list[JobResult],
+    words: int,
+    rows: list[tuple[np.ndarray, np.ndarray]],
+) -> None:
+    """Append ``player``'s strategy records under ``node`` (whose value ``player`` does not
+    lose): its move where it moves, every reply where the other side does, the workers'
+    strategies at the frontier.
+    """
+    if node.job is not None:
+        for who, _goal, w, m, _n, _p in results[node.job].strategies:
+            if who == int(player):
+                rows.append((w, m))
+                return
+        raise AssertionError(f"the job at {node.position.text()!r} sent no strategy for {player}")
+    if not node.children:
+        return
+    assert node.value is not None
+    if node.position.to_move is player:
+        need = _rank(node.value, player)
+        move, child = next(
+            (m, c) for m, c in node.children if c.value is not None and _rank(c.value, player) >= need
+        )
+        assert isinstance(move, int), "certificates are of claim games, whose moves are cells"
+        rows.append((_position_words(node.position, words)[None, :], np.array([move], dtype=np.int32)))
+        _strategy_rows(child, player, results, words, rows)
+    else:
+        for _, child in node.children:
+            _strategy_rows(child, player, results, words, rows)
+
+
+def _write_certificate(root: _Node, results: list[JobResult], path: str | Path, depth: int) -> dict[str, Any]:
+    from noughts.core.certificates import certificate_paths
+    from noughts.exact.proof import DRAW, WIN
+    from noughts.exact.strategy import Strategy, write_strategies
+
+    position = root.position
+    game = position.game
+    value = root.value
+    assert value is not None
+    words = max(1, (game.board.num_cells + 63) // 64)
+    if value.outcome is Outcome.DRAW:
+        players = [(Player.FIRST, DRAW), (Player.SECOND, DRAW)]
+        claim_value: Any = "draw"
+    else:
+        assert value.outcome.winner is not None
+        players = [(value.outcome.winner, WIN)]
+        claim_value = value.outcome.value
+    strategies = []
+    for player, goal in players:
+        rows: list[tuple[np.ndarray, np.ndarray]] = []
+        _strategy_rows(root, player, results, words, rows)
+        w = np.concatenate([r[0] for r in rows]) if rows else np.zeros((0, 2 * words), dtype=np.uint64)
+        m = np.concatenate([r[1].astype(np.int32) for r in rows]) if rows else np.zeros(0, dtype=np.int32)
+        played = sum(int(s[4]) for r in results for s in r.strategies if s[0] == int(player))
+        proofs = sum(int(s[5]) for r in results for s in r.strategies if s[0] == int(player))
+        strategies.append(Strategy(position, player, goal, w, m, played, proofs, 0.0))
+    extra = {"engine": "proof", "split": {"depth": depth, "jobs": len(results)}}
+    header = write_strategies(path, strategies, claim_value, extra)
+    json_path, npz_path = certificate_paths(path)
+    return {
+        "file": str(json_path),
+        "arrays": str(npz_path),
+        "sha256": header["sha256"],
+        "stored_moves": header["stored_moves"],
+    }
+
+
+# -- the driver ----------------------------------------------------------------------------------------
+
+
+def solve_split(
+    game: Game | str,
+    position: Position | str | None = None,
+    *,
+    workers: int | None = None,
+    address: str | None = None,
+    depth: int = DEFAULT_DEPTH,
+    engine: str = "auto",
+    max_seconds: float | None = DEFAULT_MAX_SECONDS,
+    max_memory: int | None = DEFAULT_MAX_MEMORY,
+    max_cpu_seconds: float | None = None,
+    value_only: bool = False,
+    certificate: str | Path | None = None,
+    progress: bool = False,
+    on_value: Callable[[Value], None] | None = None,
+    on_move: Callable[[MoveValue, int, int], None] | None = None,
+) -> SolveResult:
+    """Solve ``position`` (the start by default) of ``game`` as :func:`noughts.exact.api.solve`
+    does, split ``depth`` plies deep into jobs for ``workers`` local processes (default: the
+    CPUs available), or for the Ray cluster at ``address`` (module docstring); each job solves
+    its position with ``engine`` (as ``solve`` takes it; with a certificate the proof engine). The moves' values
+    come with the position's (at depth 1 their jobs are the same), unless ``value_only``; there
+    is no principal variation. ``max_seconds`` bounds the whole, ``max_memory`` is shared
+    between the workers, ``max_cpu_seconds`` bounds each job. Raises ``LimitExceeded`` where
+    the position's value is not settled.
+
+    >>> import noughts
+    >>> r = solve_split("tictactoe", workers=1)
+    >>> r.value.describe(r.game), len(r.moves)
+    ('draw', 9)
+    """
+    from noughts.core import game as make_game
+    from noughts.exact.strategy import certificate_group
+    from noughts.parallel import executor
+
+    if isinstance(game, str):
+        game = make_game(game)
+    if position is None:
+        position = game.start()
+    elif isinstance(position, str):
+        position = game.parse(position)
+    elif position.game != game:
+        raise NoughtsError(f"the position is one of {position.game}, not of {game}")
+    if depth < 1:
+        raise NoughtsError(f"the split depth is at least 1, not {depth}")
+    if engine not in ENGINE_NAMES[:-1] and engine != "auto":
+        raise NoughtsError(f"unknown engine {engine!r}: choose auto, {', '.join(ENGINE_NAMES[:-1])}")
+    if certificate is not None and engine not in ("auto", "proof"):
+        raise NoughtsError(f"certificates come from the proof engine, not {engine}")
+    if not game.properties.bounded:
+        raise NoughtsError(f"{game} need not end: it is solved whole by retrograde analysis, not split")
+    if certificate is not None:
+        if game.claim_rule is None:
+            raise NoughtsError(
+                f"certificates come from the proof engine, which takes claim games; not {game}"
+            )
+        if game.properties.is_scored:
+            raise NoughtsError("a split solve writes certificates of games without scores only")
+    budget = Budget(max_seconds=max_seconds, max_memory=max_memory, max_cpu_seconds=max_cpu_seconds)
+    started = time.perf_counter()
+    if certificate is not None and certificate_group(game) is None:
+        key: Callable[[Position], Hashable] = lambda p: p  # noqa: E731 - the certificate has no symmetry
+    else:
+        key = lambda p: p.canonical_key()  # noqa: E731
+    root, frontier = _frontier(position, depth, key)
+    with executor(workers, address) as ex:
+        share = ex.workers
+        backend = {"workers": ex.workers, "backend": ex.name}
+        deadline = None if max_seconds is None else time.time() + max_seconds - budget.elapsed()
+        memory = None if budget.max_memory is None else max(1, budget.max_memory // share)
+        jobs = [
+            Job(str(game), p.text(), deadline, max_cpu_seconds, memory, certificate is not None, engine)
+            for p in frontier
+        ]
+        results: list[JobResult] = ex.map(
+            solve_job,
+            jobs,
+            description=f"solving {game} in {len(jobs)} jobs" if progress else None,
+            chunksize=1,
+        )
+    value = _combine(root, results)
+    nodes = sum(r.nodes for r in results)
+    finished = sum(1 for r in results if r.value is not None)
+    stopped = next((r.stopped for r in results if r.stopped is not None), None)
+    if value is None:
+        raise LimitExceeded(
+            f"{stopped}; {finished} of {len(results)} jobs finished; the position's value is not proved yet"
+        )
+    if on_value is not None:
+        on_value(value)
+    header = None
+    if certificate is not None:
+        if finished < len(results):
+            raise LimitExceeded(
+                f"{stopped}; {finished} of {len(results)} jobs finished: the certificate needs them all"
+            )
+        header = _write_certificate(root, results, certificate, depth)
+    mover = position.to_move
+    rated: list[MoveValue] = []
+    if not value_only:
+        for i, (move, child) in enumerate(root.children):
+            if child.value is not None:
+                mv = MoveValue(move, child.value)
+                rated.append(mv)
+                if on_move is not None:
+                    on_move(mv, i, len(root.children))
+    engines = sorted({r.engine for r in results if r.engine})
+    complete = value_only or len(rated) == len(root.children)
+    return SolveResult(
+        game,
+        position,
+        value,
+        tuple(_ranked(rated, mover)),
+        (),
+        nodes,
+        time.perf_counter() - started,
+        engine="+".join(engines) if engines else "rules",
+        complete=complete,
+        moves_total=len(root.children),
+        stopped=None if complete else f"{stopped}; {finished} of {len(results)} jobs finished",
+        certificate=header,
+        split={"depth": depth, "jobs": len(results), "jobs_finished": finished, **backend},
+    )

@@ -1,0 +1,170 @@
+"""The split solve (noughts.exact.split): the jobs' answers put back together give the
+single-process solve's value and moves (distances included where the jobs found them), on
+local processes as in this process; its certificates, joined from the workers' strategies,
+pass the independent checker; a budget that runs out says how many jobs finished."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+import noughts
+from noughts.core import LimitExceeded, NoughtsError, Outcome
+from noughts.exact.certificates import check_certificate
+from noughts.exact.result import Value
+from noughts.exact.split import JobResult, _combine, _frontier, solve_split
+
+GAMES = [
+    "tictactoe",
+    "misere(tictactoe)",
+    "maker_breaker(tictactoe)",
+    "cumulative(tictactoe)",
+    "mnk(4,4,3)",
+    "hypercube(3,3)",
+    "veto(tictactoe)",
+]
+
+
+def _moves(result: noughts.SolveResult) -> list[tuple[object, Value]]:
+    return [(mv.move, mv.value) for mv in result.moves]
+
+
+@pytest.mark.parametrize("spec", GAMES)
+@pytest.mark.parametrize("depth", [1, 2])
+def test_split_gives_the_single_process_answer(spec: str, depth: int) -> None:
+    whole = noughts.solve(spec)
+    split = solve_split(spec, workers=1, depth=depth)
+    assert split.value == whole.value
+    assert _moves(split) == _moves(whole)
+    assert split.complete and split.moves_total == len(whole.moves)
+    assert split.split is not None and split.split["depth"] == depth
+    assert split.split["jobs"] == split.split["jobs_finished"] >= 1
+
+
+def test_split_from_a_position_and_under_symmetry() -> None:
+    game = noughts.game("mnk(4,4,3)")
+    position = game.parse("x.../..../..../...o")
+    whole = noughts.solve(game, position)
+    split = solve_split(game, position, workers=1)
+    assert split.value == whole.value and _moves(split) == _moves(whole)
+    # the empty 4x4 board has 16 moves in 3 classes under its 8 symmetries: 3 jobs
+    assert solve_split(game, workers=1, value_only=True).split["jobs"] == 3  # type: ignore[index]
+
+
+def test_split_on_local_processes() -> None:
+    spec = "mnk(4,4,3)"
+    whole = noughts.solve(spec)
+    split = solve_split(spec, workers=2, depth=2)
+    assert split.split is not None and split.split["backend"] == "processes" and split.split["workers"] == 2
+    assert split.value == whole.value and _moves(split) == _moves(whole)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "tictactoe",
+        "misere(tictactoe)",
+        "maker_breaker(tictactoe)",
+        "maker_breaker(tictactoe,breaker_first=true)",
+        "hypercube(3,3)",
+        'shape("###/#.#/###",3)',
+    ],
+)
+@pytest.mark.parametrize("depth", [1, 2])
+def test_split_certificates_pass_the_checker(spec: str, depth: int, tmp_path: Path) -> None:
+    result = solve_split(spec, workers=1, depth=depth, certificate=tmp_path / "cert", value_only=True)
+    whole = noughts.solve(spec, value_only=True)
+    assert result.value.outcome is whole.value.outcome
+    assert result.certificate is not None
+    report = check_certificate(result.certificate["file"])
+    assert report.valid, report.first_failure
+    header = json.loads(Path(result.certificate["file"]).read_text())
+    assert header["split"]["depth"] == depth
+    expected = "draw" if whole.value.outcome is Outcome.DRAW else whole.value.outcome.value
+    assert report.claim["value"] == expected
+
+
+def test_a_tampered_split_certificate_is_rejected(tmp_path: Path) -> None:
+    import numpy as np
+
+    result = solve_split("tictactoe", workers=1, certificate=tmp_path / "cert", value_only=True)
+    assert result.certificate is not None
+    npz = Path(result.certificate["arrays"])
+    with np.load(npz) as data:
+        arrays = {k: data[k].copy() for k in data.files}
+    arrays["moves0"][:] = arrays["moves0"][::-1]  # other moves at the first player's positions
+    np.savez(npz, **arrays)
+    header_path = Path(result.certificate["file"])
+    header = json.loads(header_path.read_text())
+    header["sha256"] = hashlib.sha256(npz.read_bytes()).hexdigest()  # re-signed: the checker must find it
+    header_path.write_text(json.dumps(header))
+    report = check_certificate(header_path)
+    assert not report.valid and report.first_failure
+
+
+def test_a_budget_that_runs_out_says_how_many_jobs_finished() -> None:
+    with pytest.raises(
+        LimitExceeded, match=r"0 of \d+ jobs finished; the position's value is not proved yet"
+    ):
+        solve_split("mnk(7,7,5)", workers=1, max_seconds=0.2)
+
+
+def test_one_winning_move_settles_the_value_without_the_other_jobs() -> None:
+    # the frontier of a won position: one job proved the mover's win, the others ran out
+    game = noughts.game("tictactoe")
+    position = game.parse("xx./oo./...")
+    root, frontier = _frontier(position, 1, lambda p: p)
+    assert len(frontier) == 4  # c1 ends the game: a leaf with its value, not a job
+    results = [JobResult(p.text(), None, "", 0, 0.0, "stopped") for p in frontier]
+    # the win is settled, not its distance (an unknown move might win as fast)
+    assert _combine(root, results) == Value(Outcome.FIRST, None)
+    position = game.parse("x../.o./...")
+    root, frontier = _frontier(position, 1, lambda p: p)
+    results = [JobResult(p.text(), None, "", 0, 0.0, "stopped") for p in frontier]
+    results[0] = JobResult(frontier[0].text(), Value(Outcome.DRAW, 7), "alpha-beta", 1, 0.0)
+    assert _combine(root, results) is None  # a draw is not settled until every move is known
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"spec": "tictactoe", "depth": 0}, "depth is at least 1"),
+        ({"spec": "tictactoe", "engine": "fast"}, "unknown engine"),
+        ({"spec": "cumulative(tictactoe)", "certificate": "x"}, "without scores"),
+        ({"spec": "veto(tictactoe)", "certificate": "x"}, "claim games"),
+        ({"spec": "tictactoe", "engine": "python", "certificate": "x"}, "proof engine"),
+        ({"spec": "morris"}, "need not end"),
+    ],
+)
+def test_bad_requests_are_refused(kwargs: dict[str, object], message: str) -> None:
+    spec = kwargs.pop("spec")
+    with pytest.raises(NoughtsError, match=message):
+        solve_split(spec, workers=1, **kwargs)  # type: ignore[arg-type]
+
+
+def test_cli_workers_json() -> None:
+    from typer.testing import CliRunner
+
+    from noughts.cli.app import app
+
+    def invoke(*args: str):  # type: ignore[no-untyped-def]
+        return CliRunner().invoke(app, list(args), env={"COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"})
+
+    result = invoke("solve", "mnk(4,4,3)", "--workers", "1", "--split-depth", "2", "--json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    whole = noughts.solve("mnk(4,4,3)").to_json()
+    assert (doc["value"], doc["plies"]) == (whole["value"], whole["plies"])
+    assert [m["value"] for m in doc["moves"]] == [m["value"] for m in whole["moves"]]
+    assert doc["split"] == {
+        "depth": 2,
+        "jobs": doc["split"]["jobs"],
+        "jobs_finished": doc["split"]["jobs"],
+        "workers": 1,
+        "backend": "in-process",
+    }
+    text = invoke("solve", "tictactoe", "--workers", "1", "--value-only")
+    assert text.exit_code == 0 and "split into 3 jobs 1 plies deep on 1 workers (in-process)" in text.output
