@@ -22,7 +22,8 @@ changed claim by claim along the path. Rules, threats and move lists read these,
 has one compiled version for every board, one word or many.
 
 **The transposition table** is keyed by the position's least image under the board's
-symmetries (up to ``prm[P_SYMS]`` of them): ``img[t, s]`` holds the image of the position at
+symmetries (up to ``prm[P_SYMS]`` of them; on boards of at most 64 cells the rows of ``perms``
+after the first ``prm[P_BOARD_SYMS]`` are the board's other line automorphisms: Qubic has 192): ``img[t, s]`` holds the image of the position at
 depth t under symmetry s as ``2W`` words (the first player's cells, then the second's), so a
 child's key is the least of ``img[t, s]`` with one bit added, per symmetry: a few operations
 instead of mapping every cell. Children with the same key (symmetric moves) are searched once.
