@@ -10,6 +10,14 @@
 2. The df-pn kernel against the plain reference (:mod:`noughts.pairing.breaker_reference`) on
    the small games both can search, interleaved; the two must give the same answer.
 
+3. ``--solve``: ``noughts solve SPEC --value-only`` as users get it now (the solve policy of
+   :mod:`noughts.solving`, with the Breaker row) beside the policy before it (the exact engines
+   only, :func:`noughts.exact.api.solve`), interleaved, each in a process of its own: the
+   value's seconds inside the process once the kernels are loaded (wall and CPU), and the
+   whole command's wall and CPU seconds (start, imports, kernel loading and the answer). The
+   games of ``bench/solve_targets.py`` that the policy still gives to the exact engines are
+   rows too (the same engine must answer, as fast).
+
 Run it as ``.venv/bin/python bench/breaker.py`` (``--quick``: one repetition, no mnk(8,8,5));
 ``--attempt SPEC --seconds S`` adds a row with a longer budget (mnk(8,8,5): published 17.4 h);
 ``--caps`` compares the step caps of the pairing searches and the 1 + epsilon of Maker's nodes
@@ -29,6 +37,19 @@ from pathlib import Path
 from typing import Any
 
 from _common import commit, machine, peak_rss_mib, run_worker, versions  # bench/ is sys.path[0]
+
+SOLVE_GAMES = [
+    "mnk(5,5,5)",
+    "mnk(6,6,5)",
+    "maker_breaker(mnk(6,6,5))",
+    "mnk(7,7,5)",
+    "mnk(4,4,4)",
+    "hypercube(3,3)",
+    "mnk(5,5,4)",
+    "mnk(7,6,4)",
+]
+"""``--solve``: the k=5 boards the Breaker row takes, then games of ``bench/solve_targets.py``
+that it leaves to the exact engines."""
 
 DRAWS = ["mnk(5,5,5)", "mnk(6,6,5)", "maker_breaker(mnk(6,6,5))", "mnk(7,7,5)"]
 SMALL = ["mnk(3,3,3)", "maker_breaker(mnk(3,3,3))", "maker_breaker(mnk(4,4,4))", "mnk(4,3,3)"]
@@ -144,9 +165,83 @@ def caps_row(spec: str, seconds: float) -> dict[str, Any]:
     return out
 
 
+def _solve_row(spec: str, seconds: float, policy: str) -> dict[str, Any]:
+    import noughts
+    from noughts.core import LimitExceeded
+    from noughts.exact.api import solve as exact_solve
+    from noughts.pairing.breaker import prove_breaker
+    from noughts.solving import solve as policy_solve
+
+    exact_solve("mnk(4,4,4)", value_only=True)  # loads the compiled kernels of both
+    prove_breaker("mnk(3,3,3)")
+    run = policy_solve if policy == "now" else exact_solve
+    game = noughts.game(spec)
+    wall, cpu = time.perf_counter(), time.process_time()
+    try:
+        result = run(game, value_only=True, max_seconds=seconds)
+    except LimitExceeded:
+        return {"status": "budget", "seconds": time.perf_counter() - wall, "peak_mib": peak_rss_mib()}
+    return {
+        "status": "ok",
+        "value": result.value.outcome.value,
+        "engine": result.engine,
+        "seconds": time.perf_counter() - wall,
+        "cpu": time.process_time() - cpu,
+        "peak_mib": peak_rss_mib(),
+    }
+
+
+def solve_now_row(spec: str, seconds: float) -> dict[str, Any]:
+    """``noughts.solving.solve`` (the policy with the Breaker row), value only, kernels loaded."""
+    return _solve_row(spec, seconds, "now")
+
+
+def solve_before_row(spec: str, seconds: float) -> dict[str, Any]:
+    """``noughts.exact.api.solve`` (the exact engines' policy, as ``solve`` was before)."""
+    return _solve_row(spec, seconds, "before")
+
+
+def command_row(spec: str, seconds: float) -> dict[str, Any]:
+    """The whole ``noughts solve SPEC --value-only --json`` command: wall and CPU seconds."""
+    import resource
+    import subprocess
+
+    exe = str(Path(sys.executable).with_name("noughts"))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = time.perf_counter()
+    done = subprocess.run(
+        [exe, "solve", spec, "--value-only", "--json", "--max-seconds", str(seconds)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    took = time.perf_counter() - wall
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if done.returncode != 0:
+        return {"status": "budget" if done.returncode == 3 else "error", "seconds": took, "cpu": cpu}
+    doc = json.loads(done.stdout.strip().splitlines()[-1])
+    return {
+        "status": "ok",
+        "value": doc["value"],
+        "engine": doc["engine"],
+        "seconds": took,
+        "cpu": cpu,
+        "peak_mib": after.ru_maxrss / 1024,
+    }
+
+
 CAPS = ((1000, (30, 1)), (200, (30, 1)), (200, (5, 4)))
 """(step cap per pairing search, 1 + epsilon at Maker's nodes): the settings compared."""
-ROWS = {"prover": prover_row, "alphabeta": alphabeta_row, "reference": reference_row, "caps": caps_row}
+ROWS = {
+    "prover": prover_row,
+    "alphabeta": alphabeta_row,
+    "reference": reference_row,
+    "caps": caps_row,
+    "solve-now": solve_now_row,
+    "solve-before": solve_before_row,
+    "command": command_row,
+}
 
 
 def row(kind: str, spec: str, seconds: float) -> dict[str, Any]:
@@ -244,6 +339,48 @@ def caps_table(spec: str) -> tuple[list[str], Any]:
     return lines, out
 
 
+def _answer(entry: dict[str, Any]) -> str:
+    if entry.get("status") != "ok":
+        return f"no value ({entry.get('status')})"
+    return f"{entry['value']} ({entry['engine']})"
+
+
+def solve_table(specs: list[str], repeats: int, seconds: float) -> tuple[list[str], list[Any]]:
+    lines = [
+        "| game | `solve` now: value (engine) | in process, wall (median) | CPU | whole command, wall | "
+        "CPU | before: value (engine) | in process, wall | CPU | before / now (in process, CPU) |",
+        "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |",
+    ]
+    raw = []
+    for spec in specs:
+        now, before, command = [], [], []
+        for _ in range(repeats):  # interleaved: now, before, the command, now, before, ...
+            now.append(row("solve-now", spec, seconds))
+            before.append(row("solve-before", spec, seconds))
+            command.append(row("command", spec, seconds))
+        raw.append({"spec": spec, "now": now, "before": before, "command": command})
+
+        def med(rows: list[dict[str, Any]], key: str) -> float | None:
+            got = [r[key] for r in rows if r.get("status") == "ok" and key in r]
+            return statistics.median(got) if got else None
+
+        def sec(x: float | None) -> str:
+            return "-" if x is None else f"{x:,.2f} s"
+
+        n_cpu, b_cpu = med(now, "cpu"), med(before, "cpu")
+        ratio = "-" if n_cpu is None or b_cpu is None else f"{b_cpu / n_cpu:,.1f}x"
+        if n_cpu is not None and b_cpu is not None and max(n_cpu, b_cpu) < 0.05:
+            ratio = "both under 0.05 s"
+        if n_cpu is not None and b_cpu is None:
+            ratio = f"before: no value in {seconds:.0f} s"
+        lines.append(
+            f"| `{spec}` | {_answer(now[-1])} | {sec(med(now, 'seconds'))} | {sec(n_cpu)} | "
+            f"{sec(med(command, 'seconds'))} | {sec(med(command, 'cpu'))} | {_answer(before[-1])} | "
+            f"{sec(med(before, 'seconds'))} | {sec(b_cpu)} | {ratio} |"
+        )
+    return lines, raw
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one repetition")
@@ -254,6 +391,9 @@ def main() -> None:
         "--attempt", action="append", default=[], metavar="SPEC", help="one more game (e.g. mnk(8,8,5))"
     )
     parser.add_argument("--caps", action="store_true", help="only the step caps on mnk(7,7,5)")
+    parser.add_argument(
+        "--solve", action="store_true", help="only noughts solve now against the policy before it"
+    )
     parser.add_argument("--raw", type=Path, help="write the raw rows as JSON here")
     parser.add_argument("--row", nargs=2, metavar=("KIND", "SPEC"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -266,6 +406,17 @@ def main() -> None:
         print(f"Date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC. Machine: {machine()}.")
         print(f"noughts commit {commit()}.\n")
         print("\n".join(caps_table("mnk(7,7,5)")[0]))
+        return
+    if args.solve:
+        print(f"Date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC. Machine: {machine()}.")
+        print(
+            f"noughts commit {commit()}; {versions(('numpy', 'numba', 'scipy'))}. Medians of {repeats} runs.\n"
+        )
+        table, raw_solve = solve_table(SOLVE_GAMES + args.attempt, repeats, args.peer_seconds)
+        print("\n".join(table))
+        if args.raw:
+            args.raw.parent.mkdir(parents=True, exist_ok=True)
+            args.raw.write_text(json.dumps({"solve": raw_solve}, indent=1))
         return
     print(f"Date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC. Machine: {machine()}.")
     print(f"noughts commit {commit()}; {versions(('numpy', 'numba', 'scipy'))}. Medians of {repeats} runs.\n")

@@ -14,6 +14,8 @@ slower), marked where it is more than ``--tolerance`` (5%) slower.
 The workloads are the noughts rows of ``bench/solve_targets.py`` (``FastSolver`` values, with
 the first moves where the target has them; one-word and multi-word), ``bench/mcts.py`` (one
 search of the empty tic-tac-toe board by the kernel, plain and with the solver),
+``bench/mcts_big.py`` (one search after a centre move on mnk(15,15,5), hypercube(4,3) and
+hypercube(7,3)),
 ``bench/batch_playouts.py`` (``random_playouts`` and the ``BatchGame.step`` loop) and
 ``bench/td.py`` (``TDLearner.play`` with the 000 §4.2 test on every episode). They call only
 public interfaces that both trees have. An MCTS search with the solver stops when the root is
@@ -64,14 +66,15 @@ def _solve(spec: str, moves: bool = False, words: int | None = None) -> Callable
     return run
 
 
-def _mcts(sims: int, solver: bool) -> Callable[[], float]:
+def _mcts(sims: int, solver: bool, spec: str = "tictactoe") -> Callable[[], float]:
     import numpy as np
 
     import noughts
     from noughts.agents.mcts import MCTSAgent
 
     agent = MCTSAgent(sims, 2.0, solver=solver, kernel="numba")
-    start = noughts.game("tictactoe").start()
+    game = noughts.game(spec)
+    start = game.start() if spec == "tictactoe" else game.start().play(game.board.num_cells // 2)
     rng = np.random.default_rng(0)
     return lambda: float(agent.search(start, rng).sims)
 
@@ -139,12 +142,15 @@ WORKLOADS: dict[str, Callable[[], Callable[[], float]]] = {
     "solve misere(mnk(4,4,4)) (multi-word, W=1)": lambda: _solve("misere(mnk(4,4,4))", words=1),
     "mcts 20,000 sims": lambda: _mcts(20_000, False),
     "mcts solver 20,000 sims": lambda: _mcts(20_000, True),
+    "mcts mnk(15,15,5) 100,000 sims": lambda: _mcts(100_000, False, "mnk(15,15,5)"),
+    "mcts hypercube(4,3) 100,000 sims": lambda: _mcts(100_000, False, "hypercube(4,3)"),
+    "mcts hypercube(7,3) 100,000 sims": lambda: _mcts(100_000, False, "hypercube(7,3)"),
     "random_playouts 2^20": lambda: _playouts(1 << 20),
     "BatchGame.step 8192": lambda: _batchgame(8192),
     "td tictactoe 50,000": lambda: _td("tictactoe", 50_000),
     "td cumulative(tictactoe) 50,000": lambda: _td("cumulative(tictactoe)", 50_000),
 }
-PER_UNIT = {"mcts 20,000 sims", "mcts solver 20,000 sims"}
+PER_UNIT = {name for name in WORKLOADS if name.startswith("mcts")}
 """Workloads compared per unit of work (a simulation) rather than per run."""
 
 

@@ -37,12 +37,12 @@ from noughts.core import (
 )
 
 if TYPE_CHECKING:
-    from noughts.exact.api import solve
     from noughts.exact.count import count
+    from noughts.solving import solve
 
 __version__ = "0.1.0"
 
-_LAZY = {"solve": "noughts.exact.api", "count": "noughts.exact.count"}
+_LAZY = {"solve": "noughts.solving", "count": "noughts.exact.count"}
 """Names whose modules load on first use: the exact engines, NumPy's kernels and numba's."""
 
 

@@ -189,3 +189,84 @@ def test_plays_whole_games_on_any_claim_game_and_beyond():
         assert r.games == 2
     r = play_match("mnk(9,9,5)", "engine:seconds=0.2", "mcts:sims=500", games=2, seed=2)
     assert r.a_wins == 2
+
+
+def _small_endgames(game, count, seed):
+    """Running positions of ``game`` with 10 to 14 empty cells along random games, none won in
+    one by the mover (that is no test of a proof)."""
+    rng = np.random.default_rng(seed)
+    cells = game.board.num_cells
+    out = []
+    while len(out) < count:
+        p = game.start()
+        stop = int(rng.integers(cells - 14, cells - 9))
+        while not p.is_terminal() and p.occupied().bit_count() < stop:
+            moves = p.legal_moves()
+            p = p.play(moves[int(rng.integers(len(moves)))])
+        if not p.is_terminal() and not _wins_in_one(p):
+            out.append(p)
+    return out
+
+
+def _wins_in_one(p):
+    me, op = p.owned(p.to_move), p.owned(p.to_move.other)
+    k = p.game.board.k
+    return any(not m & op and (m & me).bit_count() == k - 1 for m in p.game.board.line_masks)
+
+
+@pytest.mark.parametrize(
+    ("options", "plies_known"),
+    [({"vcf": 0, "vct": 8, "proof": 0}, True), ({"vcf": 0, "vct": 0, "proof": 0.5}, False)],
+    ids=["vct", "df-pn"],
+)
+def test_root_proofs_are_wins(options, plies_known):
+    """The root's VCT (threats of order two) and its df-pn, each alone: every win they report on
+    positions of mnk(6,6,4) with at most 14 empty cells is a win by the exact solver, and so is
+    the position after the move; a VCT win is also found by the plain threat search."""
+    from noughts.exact.threats import threat_win
+
+    g = noughts.game("mnk(6,6,4)")
+    oracle = make_engine(g)
+    agent = EngineAgent(0.1, **options)
+    seen = 0
+    for p in _small_endgames(g, 120, 5):
+        r = agent.analyse(p)
+        if r.proven != "win":
+            continue
+        seen += 1
+        assert oracle.value(p).outcome.winner is p.to_move, p.text()
+        child = p.play(r.move)
+        assert child.is_terminal() or oracle.value(child).outcome.winner is p.to_move, p.text()
+        assert (r.plies is not None) == plies_known
+        if plies_known:
+            assert r.line[0] == r.move
+            assert threat_win(p, max_order=2, max_depth=8) is not None, p.text()
+    assert seen >= 8
+
+
+def test_root_proof_finds_a_win_that_starts_quietly():
+    """A position of mnk(9,9,5) from the forced-win suite's random play: the first player wins
+    (the proof engine proves it), but by no VCF and no VCT of up to four threats; with the VCT
+    off, the root's df-pn finds a winning move, the engine says it is proven, and the proof
+    engine confirms the move."""
+    from noughts.exact.proof import WIN as GOAL
+    from noughts.exact.proof import ProofSearch
+    from noughts.exact.threats import threat_win_kernel
+
+    g = noughts.game("mnk(9,9,5)")
+    p = g.parse(".ox....../x.....o.x/...oo..xx/.......oo/.x......./xo....o../..xx...../..ox...oo/ox.....x.")
+    assert threat_win_kernel(p, max_order=1) is None
+    assert threat_win_kernel(p, max_order=2, max_depth=4) is None
+    agent = EngineAgent(4.0, vct=0, proof=0.5)
+    r = agent.analyse(p)
+    assert r.proven == "win" and r.plies is None and r.label() == "W"
+    assert agent.decide(p, np.random.default_rng(0)).note == "a proven win (the proof engine)"
+    assert ProofSearch(g, p.to_move, GOAL, max_nodes=100_000).prove(p.play(r.move)).proved
+
+
+def test_proof_options():
+    assert make_agent("engine:vct=4,proof=0.1").name == "engine:vct=4,proof=0.1"
+    assert make_agent("engine:proof=0.25").name == "engine"
+    for bad in ("engine:proof=0.9", "engine:proof=-1", "engine:vct=61"):
+        with pytest.raises(NoughtsError):
+            make_agent(bad)

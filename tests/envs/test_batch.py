@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 
 import noughts
-from noughts.core import IllegalMoveError, NoughtsError, Outcome, Position
+from noughts.core import IllegalMoveError, NoughtsError, Outcome, Position, Rule
 from noughts.envs.batch import RESULT_OUTCOMES, BatchGame, random_playouts, supports
 
 GAMES = [
@@ -54,6 +54,36 @@ def test_playouts_match_the_reference_with_the_same_choices(spec: str) -> None:
         outcome, length = reference_playout(game, u[g])
         assert got.results[g] == CODES[outcome], (spec, g)
         assert got.lengths[g] == length, (spec, g)
+
+
+BIG = [
+    "mnk(15,15,5)",
+    "misere(mnk(9,9,4))",
+    "maker_breaker(mnk(9,9,5))",
+    "maker_breaker(mnk(9,8,4),breaker_first=true)",
+    "cumulative(mnk(9,9,4))",
+    "hypercube(7,3)",
+]
+
+
+@pytest.mark.parametrize("spec", BIG)
+def test_playouts_past_64_cells_match_the_reference(spec: str) -> None:
+    """Boards past 64 cells run in the line-count kernel, game by game the reference's games."""
+    game = noughts.game(spec)
+    assert game.board.num_cells > 64 and not supports(game)
+    n = 12
+    u = np.random.default_rng(6).random((n, game.board.num_cells))
+    got = random_playouts(game, n, uniforms=u)
+    for g in range(n):
+        outcome, length = reference_playout(game, u[g])
+        assert got.results[g] == CODES[outcome], (spec, g)
+        assert got.lengths[g] == length, (spec, g)
+    one = random_playouts(game, 300, seed=4)
+    if game.claim_rule == Rule.STANDARD:  # the threaded kernel of one rule (its first compile is slow)
+        many = random_playouts(game, 300, seed=4, parallel=True)
+        assert np.array_equal(one.results, many.results) and np.array_equal(one.lengths, many.lengths)
+    other = random_playouts(game, 300, seed=5)
+    assert not (np.array_equal(one.results, other.results) and np.array_equal(one.lengths, other.lengths))
 
 
 @pytest.mark.parametrize("spec", ["tictactoe", "maker_breaker(mnk(4,4,4))", "cumulative(hypercube(3,3))"])
@@ -152,7 +182,14 @@ def test_unsupported_games_are_refused() -> None:
     for spec in ("otrio", "veto(tictactoe)", "notakto", "mnk(5,13,5)"):
         assert not supports(spec)
         with pytest.raises(NoughtsError, match="batched play takes"):
+            BatchGame(spec)
+    for spec in ("otrio", "veto(tictactoe)", "notakto"):
+        with pytest.raises(NoughtsError, match="batched play takes"):
             random_playouts(spec, 1)
+    with pytest.raises(NoughtsError, match="shape"):
+        random_playouts("mnk(15,15,5)", 2, uniforms=np.zeros((2, 3)))
+    with pytest.raises(NoughtsError, match="whole number"):
+        random_playouts("mnk(15,15,5)", -1)
     with pytest.raises(NoughtsError, match="shape"):
         random_playouts("tictactoe", 2, uniforms=np.zeros((2, 3)))
     with pytest.raises(NoughtsError, match=r"\[0, 1\)"):

@@ -8,6 +8,18 @@ cumulative rules, exact forced-move scores (a win now; a loss to two completing 
 reply to a threat, searched without spending depth) and VCF threat-space search (Allis: a win
 by continuous threats, each answered by its one reply) at the root and at the leaves.
 
+**The root looks for a proof first**, each step with a share of the move's time: the kernel's
+VCF; then a threat-space search of fours *and threes* (VCT, Allis's order-2 threats with the
+defender's counter-fours answered:
+:func:`noughts.exact.threats.threat_win_kernel`, held to the plain
+:func:`~noughts.exact.threats.threat_win`), deepened one threat at a time; then, where the mover
+has a line two claims short of a threat (``k - 3`` marks and at least one, the other side's
+none) or faces the opponent's four, the proof engine's df-pn (:class:`noughts.exact.proof.ProofSearch`, threats at
+its nodes) under a node budget sized from its measured rate. A win any of them proves is
+played and reported proven; otherwise the alpha-beta gets the rest of the time. Random play
+leaves wins that only the df-pn finds (a VCF or VCT needs every attacking move to threaten):
+``bench/forced_wins.py`` measures how many.
+
 **The clock.** Each move takes about ``seconds``: the driver deepens one ply at a time and gives
 each iteration a node budget from the rate it measured, so the kernel stops itself near the
 deadline; an iteration cut short is dropped (the move is the last finished iteration's), and an
@@ -15,8 +27,8 @@ iteration that cannot finish in the time left is not started. The first move of 
 pays numba's compile (cached on disk after the first run).
 
 **Proofs.** The engine says when its move is a *proven* win or loss (:attr:`EngineResult.proven`):
-a win now, a VCF win (every defender reply is forced, so it is a proof), or a loss to two
-completing cells the opponent already has. Scores the selective search finds are heuristic
+a win now, a VCF or VCT win (every defender reply is searched, so it is a proof), a win the
+proof engine proved, or a loss to two completing cells the opponent already has. Scores the selective search finds are heuristic
 (below the root only the ``width`` most promising moves are searched), never called proofs.
 
 Games with no claim rule (veto, Notakto, Otrio) are played by MCTS under the same clock.
@@ -27,15 +39,18 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from noughts.agents.base import Decision, read_options
-from noughts.core import Move, NoughtsError, Player, Position, Rule
+from noughts.core import LimitExceeded, Move, NoughtsError, Player, Position, Rule
 from noughts.core.budget import Budget
 from noughts.core.game import Game
 from noughts.kernels.rng import SplitMix64
+
+if TYPE_CHECKING:
+    from noughts.exact.threats import ThreatWin
 
 __all__ = ["EngineAgent", "EngineResult", "from_options", "reference_evaluation", "reference_value"]
 
@@ -47,6 +62,12 @@ DEFAULT_SECONDS = 1.0
 USE = 0.85
 """The share of a budget's time left that a move's search is planned to take (the rest is the
 margin for the last iteration's overrun and the caller)."""
+
+VCT_SHARE = 0.15
+"""The share of a move's time the root's VCT (threats of order two) may take."""
+
+PROOF_TABLE = 1 << 26
+"""The root df-pn's table, in bytes, at most."""
 
 SHALLOW_NODES = 20_000
 """The most nodes :meth:`EngineAgent.move_values` spends on one move's depth-0 look (its forced
@@ -61,7 +82,8 @@ class EngineResult:
     """What one search found. ``score``: the engine's score from the mover's view (kernel units:
     ``WIN - n`` is a win in ``n`` plies); ``depth``: the deepest finished iteration; ``proven``:
     ``"win"`` or ``"loss"`` when the score is a proof (see the module docstring), else None;
-    ``plies``: plies to the end of a proven result; ``line``: a proven win's attacking moves.
+    ``plies``: plies to the end of a proven result (None for a df-pn proof, which gives no
+    distance; its score is ``WIN - MATE``); ``line``: a proven win's attacking moves.
     """
 
     move: Move
@@ -87,11 +109,12 @@ class EngineResult:
         return math.tanh(self.score / SCALE)
 
     def label(self) -> str:
-        """A short label for people: ``W7`` / ``L12`` (proven, plies to the end), else the
-        normalised score with its sign (``+0.42``).
+        """A short label for people: ``W7`` / ``L12`` (proven, plies to the end; ``W`` alone
+        where the proof gives no distance), else the normalised score with its sign (``+0.42``).
         """
-        if self.proven is not None and self.plies is not None:
-            return f"{'W' if self.proven == 'win' else 'L'}{self.plies}"
+        if self.proven is not None:
+            plies = "" if self.plies is None else str(self.plies)
+            return f"{'W' if self.proven == 'win' else 'L'}{plies}"
         return f"{round(self.value, 2) + 0.0:+.2f}"  # + 0.0: never "-0.00"
 
 
@@ -173,8 +196,9 @@ class EngineAgent:
 
     ``seconds``: the time per move (default 1 s, or the budget :meth:`decide` is given: the spec
     ``engine:seconds=0.5`` gives it through :class:`~noughts.agents.base.TimeLimited`). ``width``: moves searched at each node below the root.
-    ``vcf``: the root's VCF depth (attacking moves; 0: none). ``leaf_vcf``: the VCF depth at the
-    leaves. ``depth``: the deepest iteration. ``tt``: log2 of the transposition table's entries.
+    ``vcf``: the root's VCF depth (attacking moves; 0: none). ``vct``: the root's deepest
+    VCT (threats of order two; 0: none). ``proof``: the share of the time the root's df-pn may
+    take (0: none). ``leaf_vcf``: the VCF depth at the leaves. ``depth``: the deepest iteration. ``tt``: log2 of the transposition table's entries.
     ``last``: the :class:`EngineResult` of the latest search.
     """
 
@@ -184,6 +208,8 @@ class EngineAgent:
         *,
         width: int = 12,
         vcf: int = 12,
+        vct: int = 8,
+        proof: float = 0.25,
         leaf_vcf: int = 3,
         depth: int = 64,
         tt: int = 20,
@@ -192,8 +218,14 @@ class EngineAgent:
             raise NoughtsError(f"engine seconds is a number of seconds above 0, not {seconds}")
         if width < 1:
             raise NoughtsError(f"engine width is at least 1, not {width}")
-        if not 0 <= vcf <= 60 or not 0 <= leaf_vcf <= 60:
-            raise NoughtsError(f"engine vcf and leaf_vcf are depths from 0 to 60, not {vcf}, {leaf_vcf}")
+        if not 0 <= vcf <= 60 or not 0 <= leaf_vcf <= 60 or not 0 <= vct <= 60:
+            raise NoughtsError(
+                f"engine vcf, vct and leaf_vcf are depths from 0 to 60, not {vcf}, {vct}, {leaf_vcf}"
+            )
+        if not 0 <= proof <= 0.8:
+            raise NoughtsError(
+                f"engine proof is the share of the time for the root's df-pn, 0 to 0.8, not {proof}"
+            )
         if not 1 <= depth <= 100:
             raise NoughtsError(f"engine depth is from 1 to 100, not {depth}")
         if not (10 <= tt <= 26 or tt == 0):
@@ -201,16 +233,21 @@ class EngineAgent:
         self.seconds = seconds
         self.width = width
         self.vcf = vcf
+        self.vct = vct
+        self.proof = proof
         self.leaf_vcf = leaf_vcf
         self.depth = depth
         self.tt = tt
         parts = [] if seconds is None else [f"seconds={seconds:g}"]
-        defaults = {"width": 12, "vcf": 12, "leaf_vcf": 3, "depth": 64, "tt": 20}
-        parts += [f"{k}={getattr(self, k)}" for k, v in defaults.items() if getattr(self, k) != v]
+        defaults = {"width": 12, "vcf": 12, "vct": 8, "proof": 0.25, "leaf_vcf": 3, "depth": 64, "tt": 20}
+        parts += [f"{k}={getattr(self, k):g}" for k, v in defaults.items() if getattr(self, k) != v]
         self.name = "engine" + (":" + ",".join(parts) if parts else "")
         self.last: EngineResult | None = None
         self._states: dict[Game, _State] = {}
         self._rate = 20_000.0  # nodes per second, measured as the engine runs
+        self._vct_rate = 200_000.0  # the VCT's positions per second (lowered when it overruns)
+        self._vct_runs = 0
+        self._proof_rate: dict[Game, float] = {}  # the root df-pn's nodes per second, per game
         self._fallback: Any = None
 
     def __repr__(self) -> str:
@@ -239,7 +276,10 @@ class EngineAgent:
             return Decision(result.best().move, None, note, time.perf_counter() - started)
         r = self.analyse(position, seconds)
         if r.proven == "win":
-            return Decision(r.move, True, f"a proven win in {r.plies} plies", time.perf_counter() - started)
+            said = (
+                "a proven win (the proof engine)" if r.plies is None else f"a proven win in {r.plies} plies"
+            )
+            return Decision(r.move, True, said, time.perf_counter() - started)
         if r.proven == "loss":
             note = f"a proven loss in {r.plies} plies"
         else:
@@ -276,6 +316,19 @@ class EngineAgent:
             if r > 0:
                 moves = tuple(int(m) for m in line[: max(1, (r - 1) // 2)])
                 return self._done(position, moves[0], WIN - r, 0, nodes, started, "win", r, moves)
+        from noughts.exact.threats import supports_threats
+
+        threats = supports_threats(game, position.to_move)
+        if self.vct and threats:
+            won = self._root_vct(position, started + VCT_SHARE * seconds)
+            if won is not None:
+                attack = tuple(cast(int, m) for m in won.line[0::2])
+                length = len(won.line)
+                return self._done(position, attack[0], WIN - length, 0, nodes, started, "win", length, attack)
+        if self.proof and threats and _worth_proving(position):
+            proved = self._root_proof(position, min(self.proof * seconds, deadline - time.perf_counter()))
+            if proved is not None:
+                return self._done(position, proved, WIN - MATE, 0, nodes, started, "win", None, (proved,))
         best_move, best_score, finished = -1, 0, 0
         for depth in range(1, self.depth + 1):
             now = time.perf_counter()
@@ -304,6 +357,50 @@ class EngineAgent:
         elif best_score == -(WIN - 2) and finished:
             proven, plies = self._double_threat(position)
         return self._done(position, best_move, best_score, finished, nodes, started, proven, plies, ())
+
+    def _root_vct(self, position: Position, until: float) -> ThreatWin | None:
+        """A win by fours and threes, deepened one threat at a time until ``until``."""
+        from noughts.exact.threats import threat_win_kernel
+
+        for depth in range(2, self.vct + 1):
+            left = until - time.perf_counter()
+            if left <= 0:
+                break
+            limit = max(1_000, int(self._vct_rate * left))
+            t = time.perf_counter()
+            won = threat_win_kernel(position, max_order=2, max_depth=depth, node_limit=limit)
+            if won is not None:
+                return won
+            took = time.perf_counter() - t
+            if took > 0.02 and took > 1.5 * left and self._vct_runs:  # the first run loads the kernel
+                self._vct_rate = max(10_000.0, limit / took)
+            self._vct_runs += 1
+        return None
+
+    def _root_proof(self, position: Position, seconds: float) -> int | None:
+        """A winning move the proof engine proves within about ``seconds``, or None."""
+        from noughts.exact.proof import WIN as GOAL
+        from noughts.exact.proof import ProofSearch
+
+        game = position.game
+        if seconds <= 0.005:
+            return None
+        rate = self._proof_rate.get(game, 1_000.0)
+        search = ProofSearch(
+            game, position.to_move, GOAL, tt_bytes=PROOF_TABLE, max_nodes=max(20, int(rate * seconds))
+        )
+        t = time.perf_counter()
+        try:
+            proof = search.prove(position)
+        except LimitExceeded:
+            proof = None
+        took = time.perf_counter() - t
+        if took > 0.002 and search.nodes >= 20:
+            # a first run that loads the kernel reads slow: the next run is then short, and reads true
+            self._proof_rate[game] = max(100.0, search.nodes / took)
+        if proof is None or not proof.proved or proof.move is None:
+            return None
+        return cast(int, proof.move)
 
     def move_values(
         self, position: Position, seconds: float | None = None, *, deep: int = 6
@@ -501,6 +598,23 @@ class EngineAgent:
         return result
 
 
+def _worth_proving(position: Position) -> bool:
+    """Whether a win may be near enough for the root's df-pn: the mover has a line two claims
+    short of a threat (``k - 3`` of its marks and at least one, none of the other side's), or
+    must answer the opponent's threat. Random play leaves wins that start with a quiet move:
+    one claim short of a threat is too strict a gate.
+    """
+    game = position.game
+    k = game.board.k
+    me, op = position.owned(position.to_move), position.owned(position.to_move.other)
+    for m in game.board.line_masks:
+        if not m & op and (m & me).bit_count() >= max(1, k - 3):
+            return True
+        if not m & me and (m & op).bit_count() == k - 1:
+            return True
+    return False
+
+
 def _line_value(rule: Rule, maker: Player | None, w: np.ndarray, a: int, b: int) -> int:
     """One line's pattern value for the first player, as the module docstring defines it."""
     if rule == Rule.MAKER_BREAKER:
@@ -581,8 +695,19 @@ def reference_value(position: Position, depth: int, ply: int = 0) -> int:
 
 
 def from_options(**options: str) -> EngineAgent:
-    """The agent of a spec like ``engine:seconds=0.5,width=12,vcf=12,leaf_vcf=3,depth=64,tt=20``."""
-    types = {"seconds": float, "width": int, "vcf": int, "leaf_vcf": int, "depth": int, "tt": int}
+    """The agent of a spec like
+    ``engine:seconds=0.5,width=12,vcf=12,vct=8,proof=0.25,leaf_vcf=3,depth=64,tt=20``.
+    """
+    types = {
+        "seconds": float,
+        "width": int,
+        "vcf": int,
+        "vct": int,
+        "proof": float,
+        "leaf_vcf": int,
+        "depth": int,
+        "tt": int,
+    }
     o: dict[str, Any] = read_options("engine", options, types)
     seconds = o.pop("seconds", None)
     return EngineAgent(seconds, **o)

@@ -2,7 +2,9 @@
 
 Each simulation walks from the root by UCB1 (Kocsis and Szepesvári, "Bandit based Monte-Carlo
 planning", ECML 2006): a node's child maximises ``mean + c sqrt(ln N / n)``, where the mean is
-the child's average result for the player choosing (win 1, draw 0, loss -1). A node with moves
+the child's average result for the player choosing (win 1, draw 0, loss -1), computed as
+``value / n + (c * sqrt(ln N)) * (1 / sqrt(n))`` in that order of operations (the kernel keeps
+``value / n`` and ``1 / sqrt(n)`` per node, so the two compute the same doubles). A node with moves
 not yet tried expands one of them, chosen at random; from the new node a rollout plays
 uniformly random moves to the end of the game, and its result is added to every node on the
 path (in a game that need not end, a rollout still running after ``properties.truncation``
@@ -33,7 +35,9 @@ simulations at the first look past it; the kernel runs in slices of a few millis
 tree kept between them, so a search stopped by the clock is the same search as one given that
 many simulations. Both draw their random numbers from one SplitMix64 stream
 (:mod:`noughts.kernels.rng`) seeded per search, in the same order (a new node takes the
-``k``-th untried move, a rollout the ``k``-th legal move, ``k = below(number of choices)``), so
+``k``-th untried move, ``k = below(number of choices)``; a rollout in a claim game lists the
+legal moves once and takes ``moves[below(len(moves))]``, moving the last listed into its place,
+see :func:`_rollout`), so
 from the same seed the kernel makes exactly the reference's choices: the tests hold the two to
 the same root statistics, bit for bit, on the claim games; and both prove the same values as
 the exact solver.
@@ -210,7 +214,7 @@ def reference_search(
                 else:
                     outcome = _rollout(child_pos, rng)
                 break
-            log_n = math.log(node.visits)
+            explore = c * math.sqrt(math.log(node.visits))
             # solver: a child whose upper bound cannot beat what another child guarantees
             # the mover (the best lower bound) is pruned from selection
             floor = max(ch.lower for _, ch in node.children) if solver else -2
@@ -219,7 +223,7 @@ def reference_search(
             for _, ch in node.children:
                 if ch.upper <= floor:
                     continue
-                score = ch.value / ch.visits + c * math.sqrt(log_n / ch.visits)
+                score = ch.value / ch.visits + explore * (1.0 / math.sqrt(ch.visits))
                 if score > best_score:
                     best, best_score = ch, score
             if best is None:  # cannot happen: an unsolved node has a child above its floor
@@ -267,14 +271,27 @@ def _proof_outcome(proof: int, holder: Player) -> Outcome:
 def _rollout(position: Position, rng: SplitMix64) -> Outcome:
     """A random game from ``position`` to its end; in a game that need not end, one still
     running after ``properties.truncation`` plies counts as a draw.
+
+    Each move is ``moves[rng.below(len(moves))]``. In a claim game (``game.claim_rule``: a move
+    claims one empty cell and takes just that cell from the legal moves) ``moves`` is the
+    position's legal moves listed once, at the start, and the claimed move's place in the list
+    is taken by the last move listed; in other games ``moves`` is listed afresh every ply.
     """
     cap = position.game.properties.truncation
+    claims = position.game.claim_rule is not None
+    moves = position.legal_moves()
     plies = 0
     while not position.is_terminal():
         if cap is not None and plies >= cap:
             return Outcome.DRAW
-        moves = position.legal_moves()
-        position = position.play(moves[rng.below(len(moves))])
+        if not claims and plies:
+            moves = position.legal_moves()
+        i = rng.below(len(moves))
+        move = moves[i]
+        if claims:
+            moves[i] = moves[-1]
+            moves.pop()
+        position = position.play(move)
         plies += 1
     outcome = position.outcome()
     assert outcome is not None
@@ -324,13 +341,22 @@ class _Kernel:
         self.lines = (
             tables.line_bits if self.words is None else split_words(game.board.line_masks, self.words)
         )
-        self.board = (self.rule, self.maker, game.board.k, tables.through, tables.nthrough, self.words or 1)
+        self.board = (self.maker, game.board.k, tables.through, tables.nthrough, self.words or 1)
         self.tree: tuple[Any, ...] = ()
         self.scratch = (
-            np.empty((tables.num_lines, 2), dtype=np.int8),
+            *self._counts(),
             np.empty(self.cells + 2, dtype=np.int32),
             np.empty(2 if self.words is None else (2, self.words), dtype=np.uint64),
+            np.empty(self.cells, dtype=np.int32),
         )
+
+    def _counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """Line counts (``(lines, 2)`` int8) and the same bytes as 64-bit words (padded to whole
+        words), which the kernel copies from the root's at the start of each simulation.
+        """
+        lines = self.game.board.tables.num_lines
+        words = np.zeros((2 * lines + 7) // 8, dtype=np.uint64)
+        return words.view(np.int8)[: 2 * lines].reshape(lines, 2), words
 
     def _aux(self, position: Position) -> tuple[int, int]:
         """The position's survivors (Maker-Breaker) or scores (cumulative): what its claims are
@@ -357,24 +383,30 @@ class _Kernel:
 
         b0, b1 = position.owned(Player.FIRST), position.owned(Player.SECOND)
         empty = self.game.board.full_mask & ~(b0 | b1)
-        cnt = np.empty((self.game.board.tables.num_lines, 2), dtype=np.int8)
+        cnt, cnt_words = self._counts()
         line_counts(self.lines, self._mask(b0), self._mask(b1), self.words or 1, cnt)
         aux0, aux1 = self._aux(position)
-        root = (cnt, self._mask(empty), empty.bit_count(), aux0, aux1)
+        root = (cnt_words, self._mask(empty), empty.bit_count(), aux0, aux1)
         bound = _tree_bound(empty.bit_count())
         cap = min(sims + 2, bound, 1 << 16 if deadline is not None else sims + 2)
         self._reserve(cap)
         tree = self.tree
         tree[0][0] = self._mask(empty)
-        tree[1][0] = (0.0, 0, -1, -1, -1, -1, -1, 1, Result.RUNNING, int(position.to_move))
+        fields: dict[str, float] = {"first": -1, "last": -1, "sibling": -1, "move": -1, "lower": -1}
+        fields |= {"upper": 1, "kid0": -1, "nkids": 0, "slot": -1, "value": 0.0, "visits": 0}
+        fields |= {"outcome": Result.RUNNING, "tomove": int(position.to_move)}
+        for name, v in fields.items():
+            tree[1][name][0] = v
         st = np.array([seed], dtype=np.uint64)
-        stats = np.array([1, 0], dtype=np.int64)
+        grow = K.grow(self.rule)
+        stats = np.zeros(K.NUM_STATS, dtype=np.int64)
+        stats[K.S_NODES] = 1
         step = sims if deadline is None else 64
         while True:
             target = min(sims, int(stats[K.S_DONE]) + step)
             room = len(tree[1]) if len(tree[1]) < bound else bound + 1  # a full-size tree never fills
             started = time.perf_counter()
-            K.grow(self.board, root, tree, self.scratch, st, stats, target, room, float(c), bool(solver))
+            grow(self.board, root, tree, self.scratch, st, stats, target, room, float(c), bool(solver))
             done = int(stats[K.S_DONE])
             if done < target and int(stats[K.S_NODES]) >= room:  # out of room: a larger tree, go on
                 self._reserve(min(bound, 2 * len(tree[1])))

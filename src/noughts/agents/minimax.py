@@ -9,10 +9,11 @@ less bad); under scoring rules the final score difference times :data:`SCORE_UNI
 **Ties are only ever among exact scores.** 003 §2.4 returns the bound of a pruned subtree as
 if it were the move's score and then picks "randomly among ties": a move whose search was cut
 off at the current best (its true score may be far lower) ties with the best move, and the
-agent can play a losing move. Here the root searches each move with the window
-``(best - 1, +inf)``: a score above ``best - 1`` is exact, anything else is an upper bound
-below the best, and only moves with exact scores equal to the best are tied
-(:meth:`MinimaxAgent.root_scores` exposes the scores and whether each is exact).
+agent can play a losing move. Here the root asks of each move, with null windows, whether its
+score is below the best so far (then the score returned is an upper bound below the best), equal
+to it (exactly) or above it (then it is searched again for its exact score, the new best), and
+only moves with exact scores equal to the best are tied (:meth:`MinimaxAgent.root_scores`
+exposes the scores and whether each is exact).
 
 **Evaluation** (claim games; every other game gets a neutral 0, so the search still sees wins
 within its horizon). The terms of the arena's heuristic (003 §A.1), generalised from n x n with
@@ -45,6 +46,14 @@ ordering's first move). A transposition table (``tt``, on by default) keeps each
 position's score for its remaining depth, with whether it is exact or a bound; it is consulted
 only at the same remaining depth, so the scores and the ties are exactly those of the search
 without it (the table saves work on transpositions, never changes an answer).
+
+**The kernel.** On claim games (every game with a ``claim_rule``, any board size) the search
+below the root runs in numba (:mod:`noughts.agents._minimax_kernel`): the same search over line
+counts, with the evaluation's terms kept up to date claim by claim instead of walking every line,
+and its table as an array. It gives exactly this module's scores, bounds, ties and node counts
+(``tests/agents/test_minimax_kernel.py`` holds it to the Python search, which stays as the
+reference: ``kernel=false``); it runs in slices of :data:`SLICE_NODES` positions between two
+looks at the clock. Other games keep the Python search.
 
 >>> import noughts, numpy as np
 >>> g = noughts.game("tictactoe")
@@ -79,6 +88,9 @@ INF = 2 * WIN
 
 CLOCK_EVERY = 256
 """Positions searched between two looks at the clock."""
+
+SLICE_NODES = 1 << 14
+"""Positions the kernel searches between two looks at the clock."""
 
 
 class _OutOfTime(Exception):
@@ -255,6 +267,130 @@ def plain_negamax(p: Position, depth: int, ply: int = 0) -> int:
     return best
 
 
+class _Kernel:
+    """The kernel's arrays for one claim game: the position loaded, the table, the stack."""
+
+    def __init__(self, game: Game, geo: _Geometry, ordering: bool, tt: bool):
+        from noughts.agents import _minimax_kernel as K
+        from noughts.kernels.rng import SplitMix64
+
+        board = game.board
+        t = board.tables
+        cells = t.cells
+        self.game = game
+        self.P = np.zeros(K.NUM_P, dtype=np.int64)
+        self.P[K.P_RULE] = int(game.claim_rule)  # type: ignore[arg-type]  # a claim game
+        self.P[K.P_MAKER] = -1 if game.maker is None else int(game.maker)
+        self.P[K.P_K] = board.k
+        self.P[K.P_CELLS] = cells
+        self.P[K.P_ORDER] = 1 if ordering else 0
+        self.P[K.P_TT] = 1 if tt else 0
+        self.cnt = np.zeros((t.num_lines, 2), dtype=np.int8)
+        self.owner = np.full(cells, -1, dtype=np.int8)
+        self.thr = np.zeros((2, cells), dtype=np.int32)
+        self.busy = np.zeros(cells, dtype=np.int32)
+        self.V = np.zeros(K.NUM_V, dtype=np.int64)
+        self.H = np.zeros(2, dtype=np.uint64)
+        self.tables = (t.through, t.nthrough, t.line_cells)
+        self.centre = np.array([geo.centre >> c & 1 for c in range(cells)], dtype=np.int64)
+        self.corner = np.array([geo.corners >> c & 1 for c in range(cells)], dtype=np.int64)
+        self.order = np.array(geo.order, dtype=np.int32)
+        rng = SplitMix64(0x5EED_3141)
+        self.zob = np.array([rng.next() for _ in range(4 * cells)], dtype=np.uint64).reshape(cells, 2, 2)
+        self.zdep = np.zeros((0, 2), dtype=np.uint64)
+        bits = min(20, max(16, (16 * cells * cells).bit_length()))
+        size = 1 << bits if tt else 1
+        self.tka = np.zeros(size, dtype=np.uint64)
+        self.tkb = np.zeros(size, dtype=np.uint64)
+        self.tval = np.zeros(size, dtype=np.int64)
+        self.tkind = np.zeros(size, dtype=np.int8)
+        self.F = np.zeros((0, K.NUM_F), dtype=np.int64)
+        self.moves = np.zeros((0, cells), dtype=np.int32)
+        self.loaded: Position | None = None
+
+    def _state(self) -> tuple[Any, ...]:
+        through, nthrough, line_cells = self.tables
+        return (self.P, self.cnt, self.owner, self.thr, self.busy, self.V, self.H, through, nthrough, line_cells,
+                self.centre, self.corner, self.zob)  # fmt: skip
+
+    def load(self, position: Position, depth: int) -> None:
+        """Hold ``position`` (unless held already) and make room for a search ``depth`` deep."""
+        from noughts.agents import _minimax_kernel as K
+
+        if len(self.zdep) <= depth:
+            from noughts.kernels.rng import SplitMix64
+
+            rng = SplitMix64(0x0DE9_7415)
+            n = 2 * depth + 2
+            self.zdep = np.array([rng.next() for _ in range(2 * n)], dtype=np.uint64).reshape(n, 2)
+        if len(self.F) <= depth:
+            self.F = np.zeros((depth + 1, K.NUM_F), dtype=np.int64)
+            self.moves = np.zeros((depth + 1, len(self.owner)), dtype=np.int32)
+        if self.loaded is not None and self.loaded == position:
+            return
+        start = np.full(len(self.owner), -1, dtype=np.int8)
+        for player in (Player.FIRST, Player.SECOND):
+            bits = position.owned(player)
+            while bits:
+                low = bits & -bits
+                start[low.bit_length() - 1] = int(player)
+                bits ^= low
+        if self.game.claim_rule == Rule.MAKER_BREAKER:
+            aux = (self.game.survivors(position), 0)  # type: ignore[attr-defined]
+        else:
+            score = position.score()
+            aux = (0, 0) if score is None else score
+        K.setup(*self._state(), start, aux[0], aux[1])  # type: ignore[call-arg]
+        self.loaded = position
+
+    def clear_if_full(self) -> None:
+        from noughts.agents import _minimax_kernel as K
+
+        if self.V[K.STORED] > len(self.tkind) // 2:
+            self.tkind[:] = 0
+            self.V[K.STORED] = 0
+
+    def child(
+        self, move: int, mover: Player, depth: int, alpha: int, beta: int, deadline: float | None
+    ) -> tuple[int, int]:
+        """The fail-soft score of the position after ``mover`` claims ``move`` in the position
+        held, searched ``depth`` plies with the window (alpha, beta), from the view of the side
+        to move there (the reference's ``_search(child, depth, alpha, beta, 1)``), and the nodes
+        searched. Out of time: raises ``_OutOfTime`` (the position held is then forgotten).
+        """
+        from noughts.agents import _minimax_kernel as K
+
+        V, F = self.V, self.F
+        nodes = int(V[K.NODES])
+        V[K.ROOT_CELL] = move
+        V[K.ROOT_MOVER] = int(mover)
+        F[0, K.F_MOVER] = 1 - int(mover)
+        F[0, K.F_DEP] = depth
+        F[0, K.F_ALPHA] = alpha
+        F[0, K.F_BETA] = beta
+        V[K.SP] = 0
+        V[K.PHASE] = K.START
+        V[K.PLY0] = 1
+        limit = SLICE_NODES if deadline is not None else 1 << 62
+        args = (
+            *self._state(),
+            self.order,
+            self.zdep,
+            self.tka,
+            self.tkb,
+            self.tval,
+            self.tkind,
+            F,
+            self.moves,
+            limit,
+        )
+        while not K.run(*args):
+            if deadline is not None and time.perf_counter() >= deadline:
+                self.loaded = None
+                raise _OutOfTime
+        return int(V[K.RET]), int(V[K.NODES]) - nodes
+
+
 class MinimaxAgent:
     """Depth-limited alpha-beta; see the module docstring.
 
@@ -263,7 +399,8 @@ class MinimaxAgent:
     moves, with the ``rng`` given to ``choose``) or ``first`` (the first in search order).
     ``ordering``: search promising moves first (off: ``legal_moves()`` order, for comparison).
     ``seconds``: a clock per move (iterative deepening up to ``depth``; None: no clock).
-    ``tt``: the transposition table. ``nodes`` counts the positions searched; ``reached`` is
+    ``tt``: the transposition table. ``kernel``: search claim games in the numba kernel (off:
+    the Python search, the reference). ``nodes`` counts the positions searched; ``reached`` is
     the depth of the last answer.
     """
 
@@ -277,6 +414,7 @@ class MinimaxAgent:
         ordering: bool = True,
         seconds: float | None = None,
         tt: bool = True,
+        kernel: bool = True,
     ):
         if seconds is not None and not 0 < seconds < float("inf"):
             raise NoughtsError(f"minimax seconds is a number of seconds above 0, not {seconds}")
@@ -291,6 +429,8 @@ class MinimaxAgent:
         self.ordering = ordering
         self.seconds = seconds
         self.tt = tt
+        self.kernel = kernel
+        self._kernel: _Kernel | None = None
         self._order = _ordered if ordering else _legal
         self._table: dict[tuple[Position, int], tuple[int, int]] = {}
         self._deadline: float | None = None
@@ -308,6 +448,8 @@ class MinimaxAgent:
             parts.append(f"seconds={seconds:g}")
         if not tt:
             parts.append("tt=false")
+        if not kernel:
+            parts.append("kernel=false")
         self.name = "minimax:" + ",".join(parts)
         self.nodes = 0
 
@@ -359,32 +501,78 @@ class MinimaxAgent:
     def root_scores(self, position: Position) -> dict[Move, tuple[int, bool]]:
         """Each legal move's score at this agent's depth and whether it is exact: a move whose
         score is not exact is known to be worse than the best (its score is an upper bound).
+
+        The first move is searched with the full window; each later one first with two null
+        windows around the best score so far: ``(best - 1, best)`` (below it fails low: worse
+        than the best, an upper bound) and ``(best, best + 1)`` (there it fails low: the move
+        ties the best, exactly); only a move that beats the best is searched again with the
+        window ``(best, +inf)`` for its exact score.
         """
         scores: dict[Move, tuple[int, bool]] = {}
         best = -INF
+        kernel = self._kernel_for(position, self.depth)
         for m in self._order(position):
-            c = position.play(m)
-            lower = best - 1 if best > -INF else -INF
-            if c.to_move is position.to_move:
-                v = self._search(c, self.depth - 1, lower, INF, 1)
-            else:
-                v = -self._search(c, self.depth - 1, -INF, -lower, 1)
-            exact = v > lower
-            scores[m] = (v, exact)
-            if exact and v > best:
-                best = v
+            if best == -INF:
+                best = self._root_move(position, m, -INF, INF, kernel)
+                scores[m] = (best, True)
+                continue
+            v = self._root_move(position, m, best - 1, best, kernel)
+            if v <= best - 1:
+                scores[m] = (v, False)
+                continue
+            v = self._root_move(position, m, best, best + 1, kernel)
+            if v <= best:
+                scores[m] = (best, True)  # at least best (the first window), at most best
+                continue
+            best = self._root_move(position, m, best, INF, kernel)
+            scores[m] = (best, True)
         return scores
+
+    def _root_move(self, position: Position, m: Move, alpha: int, beta: int, kernel: _Kernel | None) -> int:
+        """The fail-soft score of root move ``m`` with the window (alpha, beta), for the mover."""
+        if kernel is not None:  # claim games: the players alternate
+            return -self._in_kernel(kernel, position, m, self.depth - 1, -beta, -alpha)
+        c = position.play(m)
+        if c.to_move is position.to_move:
+            return self._search(c, self.depth - 1, alpha, beta, 1)
+        return -self._search(c, self.depth - 1, -beta, -alpha, 1)
 
     def move_scores(self, position: Position) -> dict[Move, int]:
         """The exact score of every legal move (each searched with a full window): the agent's
         own estimate, for overlays. Slower than :meth:`root_scores`.
         """
         out: dict[Move, int] = {}
+        kernel = self._kernel_for(position, self.depth)
         for m in position.legal_moves():
+            if kernel is not None:
+                out[m] = -self._in_kernel(kernel, position, m, self.depth - 1, -INF, INF)
+                continue
             c = position.play(m)
             v = self._search(c, self.depth - 1, -INF, INF, 1)
             out[m] = v if c.to_move is position.to_move else -v
         return out
+
+    def _kernel_for(self, position: Position, depth: int) -> _Kernel | None:
+        """The kernel holding ``position`` ready for a search ``depth`` deep, or None where the
+        Python search runs (``kernel=false``, games that are not claim games).
+        """
+        if not self.kernel:
+            return None
+        geo = _geometry(position.game)
+        if geo is None:
+            return None
+        kernel = self._kernel
+        if kernel is None or kernel.game != position.game:
+            kernel = self._kernel = _Kernel(position.game, geo, self.ordering, self.tt)
+        kernel.load(position, depth)
+        return kernel
+
+    def _in_kernel(
+        self, kernel: _Kernel, position: Position, move: Move, depth: int, alpha: int, beta: int
+    ) -> int:
+        v, nodes = kernel.child(move, position.to_move, depth, alpha, beta, self._deadline)  # type: ignore[arg-type]
+        self.nodes += nodes
+        return v
 
     def best_moves(self, position: Position) -> list[Move]:
         """The moves the search ranks best (exactly tied), in search order; under a clock, those
@@ -392,6 +580,8 @@ class MinimaxAgent:
         """
         if len(self._table) > 2_000_000:
             self._table.clear()
+        if self._kernel is not None:
+            self._kernel.clear_if_full()
         if self.seconds is None:
             self.reached = self.depth
             return self._best_at(position)
@@ -509,7 +699,7 @@ def _from_table(v: int, ply: int) -> int:
 
 def from_options(**options: str) -> MinimaxAgent:
     """The agent of a spec like
-    ``minimax:depth=3,book=true,reflexes=false,tie=first,order=false,seconds=1,tt=false``.
+    ``minimax:depth=3,book=true,reflexes=false,tie=first,order=false,seconds=1,tt=false,kernel=false``.
     """
     o: dict[str, Any] = {
         "depth": 3,
@@ -519,6 +709,7 @@ def from_options(**options: str) -> MinimaxAgent:
         "order": True,
         "seconds": None,
         "tt": True,
+        "kernel": True,
     } | read_options(
         "minimax",
         options,
@@ -530,6 +721,7 @@ def from_options(**options: str) -> MinimaxAgent:
             "order": bool,
             "seconds": float,
             "tt": bool,
+            "kernel": bool,
         },
     )
     return MinimaxAgent(
@@ -540,4 +732,5 @@ def from_options(**options: str) -> MinimaxAgent:
         ordering=o["order"],
         seconds=o["seconds"],
         tt=o["tt"],
+        kernel=o["kernel"],
     )

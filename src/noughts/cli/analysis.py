@@ -136,6 +136,8 @@ def cost_line(result: SolveResult) -> str:
         return f"answered by the quotient of one board's positions (no search) in {result.seconds:.3f} s"
     if result.engine == "proof":
         line = f"{result.nodes:,} nodes in {result.seconds:.3f} s (proof engine)"
+    elif result.engine == "breaker":
+        line = f"{result.nodes:,} nodes in {result.seconds:.3f} s (Breaker prover)"
     else:
         line = f"{result.nodes:,} positions searched in {result.seconds:.3f} s ({result.engine} engine)"
     if result.split is not None:

@@ -310,7 +310,7 @@ def _solve(
     table: Path | None,
     progress: bool,
 ) -> SolveResult:
-    from noughts.exact import solve as run_solve
+    from noughts.solving import solve as run_solve
 
     game = noughts.game(spec)
     solved = load_table(table, game) if table is not None else None
@@ -391,7 +391,8 @@ def solve(
     engine: Annotated[
         str,
         typer.Option(
-            metavar="ENGINE", help="auto, alpha-beta (the kernel), python, or proof (the proof engine)."
+            metavar="ENGINE",
+            help="auto, alpha-beta (the kernel), python, proof (the proof engine) or breaker (the Breaker prover).",
         ),
     ] = "auto",
     certificate: Annotated[
@@ -491,7 +492,7 @@ def solve(
                 f"saved the value of {len(built):,} positions of {game} to {save} ({budget.elapsed():.2f} s)"
             )
         return
-    from noughts.exact import solve as run_solve
+    from noughts.solving import solve as run_solve
 
     if certificate is not None:
         from noughts.core.certificates import certificate_paths
@@ -580,6 +581,8 @@ def _solve_summary(console: Console, result: SolveResult) -> None:
         console.print(f"best moves: {best}")
     if result.pv:
         console.print(f"best line: {best_line(result)}")
+    if result.argument is not None:
+        console.print(f"how: {result.argument}")
     if result.certificate is not None:
         console.print(
             f"certificate: {result.certificate['file']} (sha256 {result.certificate['sha256'][:16]}...)"

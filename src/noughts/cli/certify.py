@@ -1,7 +1,7 @@
 """Checking a certificate from the command line: ``noughts solve check FILE`` and, for the same
 files, ``noughts prove check FILE``.
 
-A few lines over :func:`noughts.exact.certificates.check_certificate`, which reads the file,
+A few lines over :func:`noughts.solving.check_certificate`, which reads the file,
 validates it and hands it to the checker of its kind (a checker that shares no code with the
 search that wrote it). Exit status 0 valid, 1 invalid (the first failing node named), 2 a file
 that cannot be read or is malformed.
@@ -40,7 +40,7 @@ def check_command(file: Path, as_json: bool) -> None:
     """Check the certificate ``file`` and print the verdict (one JSON document with ``as_json``)."""
     from rich.console import Console
 
-    from noughts.exact.certificates import check_certificate
+    from noughts.solving import check_certificate
 
     with Console(stderr=True).status(f"checking {file} ...", spinner="dots"):
         report = check_certificate(file)

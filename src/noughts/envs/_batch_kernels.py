@@ -34,6 +34,7 @@ from numba import njit, prange
 from noughts.kernels.bits import ONE, cell_bit, entry, nth_cell, popcount, rng_uniform, stream_start
 from noughts.kernels.claim import claim_after
 from noughts.kernels.codes import RUNNING
+from noughts.kernels.counts import claim_counted
 
 CHUNK = 1024
 """Games per task of :func:`playouts_parallel` (each task keeps one random state)."""
@@ -79,6 +80,47 @@ def _play(rule, board, aux0, given, seed, lo, hi, results, lengths):  # type: ig
 
 
 @njit(cache=True, inline="always")
+def _play_counted(rule, board, aux0, given, seed, lo, hi, results, lengths):  # type: ignore[no-untyped-def]
+    """:func:`_play` on a board of any size (past 64 cells too): each game keeps its line counts
+    (``cnt[j, p]``, judged by :func:`noughts.kernels.counts.claim_counted`) and its empty cells
+    listed in increasing order (a claimed cell taken out, the others closing up), and makes
+    :func:`_play`'s choices: the ``floor(u * empty)``-th empty cell. ``board = (maker, k,
+    through, nthrough, cells, lines)``.
+    """
+    maker, k, through, nthrough, ncells, nlines = board
+    st = np.empty(1, dtype=np.uint64)
+    cnt = np.empty((nlines, 2), dtype=np.int8)
+    cells = np.empty(ncells, dtype=np.int32)
+    for g in range(lo, hi):
+        st[0] = stream_start(seed, g)
+        for j in range(nlines):
+            cnt[j, 0] = 0
+            cnt[j, 1] = 0
+        for c in range(ncells):
+            cells[c] = c
+        a0 = aux0
+        a1 = 0
+        result = RUNNING
+        ply = 0
+        while result == RUNNING:
+            count = ncells - ply
+            u = given[g, ply] if given.shape[0] > 0 else rng_uniform(st)
+            r = int(u * count)
+            if r >= count:  # u rounded up to 1.0 by the caller
+                r = count - 1
+            cell = cells[r]
+            for i in range(r, count - 1):
+                cells[i] = cells[i + 1]
+            mover = ply & 1
+            ply += 1
+            result, a0, a1 = claim_counted(
+                rule, maker, mover, cnt, k, through, nthrough, cell, ply == ncells, a0, a1
+            )
+        results[g] = result
+        lengths[g] = ply
+
+
+@njit(cache=True, inline="always")
 def _step(rule, board, bits, aux, plies, results, actions):  # type: ignore[no-untyped-def]
     """The body of :attr:`RuleKernels.step` under ``rule`` (a constant there)."""
     maker, lines, through, nthrough, full = board
@@ -119,6 +161,11 @@ class RuleKernels(NamedTuple):
     an empty array for the streams of ``seed``."""
     playouts_parallel: Any
     """``playouts`` with the games shared among numba's threads, :data:`CHUNK` at a time."""
+    counted: Any
+    """``playouts`` on a board of any size (:func:`_play_counted`; ``board = (maker, k, through,
+    nthrough, cells, lines)``)."""
+    counted_parallel: Any
+    """``counted`` with the games shared among numba's threads, :data:`CHUNK` at a time."""
     step: Any
     """``step(board, bits, aux, plies, results, actions)``: one claim in every running game of
     a batch (``actions[g]``, a cell); games that are over are left alone. Returns -1, or the
@@ -151,10 +198,22 @@ def _kernels_for(rule: int) -> RuleKernels:
             _play(rule, board, aux0, given, seed, k * CHUNK, min(n, (k + 1) * CHUNK), results, lengths)
 
     @entry
+    def counted(board, aux0, given, seed, results, lengths):  # type: ignore[no-untyped-def]
+        _play_counted(rule, board, aux0, given, seed, 0, results.shape[0], results, lengths)
+
+    @njit(cache=True, parallel=True)
+    def counted_parallel(board, aux0, given, seed, results, lengths):  # type: ignore[no-untyped-def]
+        n = results.shape[0]
+        for k in prange((n + CHUNK - 1) // CHUNK):
+            _play_counted(
+                rule, board, aux0, given, seed, k * CHUNK, min(n, (k + 1) * CHUNK), results, lengths
+            )
+
+    @entry
     def step(board, bits, aux, plies, results, actions):  # type: ignore[no-untyped-def]
         return _step(rule, board, bits, aux, plies, results, actions)
 
-    return RuleKernels(playouts, playouts_parallel, step)
+    return RuleKernels(playouts, playouts_parallel, counted, counted_parallel, step)
 
 
 @entry

@@ -3,7 +3,8 @@
 For standard, misère, Maker-Breaker and cumulative rules on boards of up to 64 cells (the
 games :func:`supports` accepts), a batch of games is two uint64 bitboards per game, stepped
 by the kernels of :mod:`noughts.envs._batch_kernels`, which apply the rules of
-:mod:`noughts.core.claim` move for move. The tests hold them to the reference (the public
+:mod:`noughts.core.claim` move for move. :func:`random_playouts` also plays boards past 64
+cells, from each game's line counts. The tests hold them to the reference (the public
 ``Position`` API) game by game, with the same random choices.
 
 Results are from the first player's view: ``1`` the first player won, ``-1`` the second,
@@ -38,9 +39,9 @@ RESULT_OUTCOMES = {1: Outcome.FIRST, -1: Outcome.SECOND, 0: Outcome.DRAW}
 
 
 def supports(game: Game | str) -> bool:
-    """Whether the batch kernels play ``game``: standard, misère, Maker-Breaker or cumulative
-    rules (``game.claim_rule``; not Otrio, whose ring quotas are no claim rule) on at most 64
-    cells.
+    """Whether the batch kernels play ``game`` (:class:`BatchGame`): standard, misère,
+    Maker-Breaker or cumulative rules (``game.claim_rule``; not Otrio, whose ring quotas are no
+    claim rule) on at most 64 cells. :func:`random_playouts` plays those rules on any board.
     """
     g = make_game(game)
     return g.claim_rule is not None and g.board.num_cells <= MAX_CELLS
@@ -94,18 +95,16 @@ def random_playouts(
     ``legal_moves()`` order, with ``u = uniforms[g, t]`` when ``uniforms`` is given (shape
     ``(n, cells)``, values in [0, 1)), else from a SplitMix64 stream of ``seed`` and ``g``.
     With ``parallel`` the games are shared among numba's threads; the results are the same.
+
+    Every claim game is played (standard, misère, Maker-Breaker or cumulative rules), on a
+    board of any size: up to 64 cells on one-word bitboards, past 64 (15x15, 7x7x7) from line
+    counts (:func:`noughts.kernels.counts.claim_counted`), both numba kernels.
     """
-    tables = _Tables(game)
-    if not isinstance(n, (int, np.integer)) or n < 0:
-        raise NoughtsError(f"the number of games must be a whole number >= 0, not {n!r}")
-    if uniforms is None:
-        given = np.zeros((0, 0), dtype=np.float64)
-    else:
-        given = np.ascontiguousarray(uniforms, dtype=np.float64)
-        if given.shape != (n, tables.ncells):
-            raise NoughtsError(f"uniforms must have shape ({n}, {tables.ncells}), not {given.shape}")
-        if not ((given >= 0) & (given < 1)).all():
-            raise NoughtsError("uniforms must lie in [0, 1)")
+    g = make_game(game)
+    if g.board.num_cells > MAX_CELLS and g.claim_rule is not None:
+        return _counted_playouts(g, n, seed, uniforms, parallel)
+    tables = _Tables(g)
+    given = _given(n, tables.ncells, uniforms)
     from noughts.envs import _batch_kernels as K
 
     codes = np.empty(int(n), dtype=np.int8)
@@ -113,6 +112,42 @@ def random_playouts(
     kernels = K.rule_kernels(tables.rule)
     kernel = kernels.playouts_parallel if parallel else kernels.playouts
     kernel(tables.board, tables.aux0, given, np.uint64(seed % 2**64), codes, lengths)
+    return PlayoutResults(_VIEW[codes + 1], lengths)
+
+
+def _given(n: object, cells: int, uniforms: npt.ArrayLike | None) -> npt.NDArray[np.float64]:
+    """The uniforms as the kernels take them (checked), or an empty array for the streams."""
+    if not isinstance(n, (int, np.integer)) or n < 0:
+        raise NoughtsError(f"the number of games must be a whole number >= 0, not {n!r}")
+    if uniforms is None:
+        return np.zeros((0, 0), dtype=np.float64)
+    given = np.ascontiguousarray(uniforms, dtype=np.float64)
+    if given.shape != (n, cells):
+        raise NoughtsError(f"uniforms must have shape ({n}, {cells}), not {given.shape}")
+    if not ((given >= 0) & (given < 1)).all():
+        raise NoughtsError("uniforms must lie in [0, 1)")
+    return given
+
+
+def _counted_playouts(
+    game: Game, n: int, seed: int, uniforms: npt.ArrayLike | None, parallel: bool
+) -> PlayoutResults:
+    """:func:`random_playouts` on a board past 64 cells: the line-count kernels
+    (:func:`noughts.envs._batch_kernels._play_counted`), the same choices.
+    """
+    from noughts.envs import _batch_kernels as K
+
+    tables = game.board.tables
+    given = _given(n, tables.cells, uniforms)
+    rule = int(game.claim_rule)  # type: ignore[arg-type]  # the caller checked it
+    maker = 0 if game.maker is None else int(game.maker)
+    board = (maker, game.board.k, tables.through, tables.nthrough, tables.cells, tables.num_lines)
+    aux0 = tables.num_lines if rule == Rule.MAKER_BREAKER else 0
+    codes = np.empty(int(n), dtype=np.int8)
+    lengths = np.empty(int(n), dtype=np.int16)
+    kernels = K.rule_kernels(rule)
+    kernel = kernels.counted_parallel if parallel else kernels.counted
+    kernel(board, aux0, given, np.uint64(seed % 2**64), codes, lengths)
     return PlayoutResults(_VIEW[codes + 1], lengths)
 
 

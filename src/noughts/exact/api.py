@@ -217,6 +217,7 @@ def solve(
     anytime: bool = False,
     on_value: Callable[[Value], None] | None = None,
     on_move: Callable[[MoveValue, int, int], None] | None = None,
+    policy: tuple[EngineRule, ...] | None = None,
 ) -> SolveResult:
     """Solve ``position`` (the start by default; a position or its text) of ``game`` (a game or
     a spec) exactly: value first, then every legal move's value, then the principal variation.
@@ -236,33 +237,44 @@ def solve(
     ``on_value`` is called with the value as soon as it is proved, ``on_move`` with each move's
     value (its index and the number of moves) as soon as that is. With ``progress``, work longer
     than a second shows a progress bar on stderr.
+
+    ``policy`` replaces :data:`ENGINE_POLICY` (rows with a ``make`` bring engines from above this
+    package: :func:`noughts.solving.solve` adds the Breaker prover's row this way). With
+    ``certificate`` and ``engine="auto"``, the rows that ``certify`` answer.
     """
     game = _as_game(game)
     position = _as_position(game, position)
     started = time.perf_counter()
     budget = Budget(max_seconds=max_seconds, max_memory=max_memory, max_cpu_seconds=max_cpu_seconds)
-    if engine not in ("auto", *ENGINE_NAMES[:-1]):
-        raise NoughtsError(f"unknown engine {engine!r}: choose auto, {', '.join(ENGINE_NAMES[:-1])}")
-    if certificate is not None and (engine not in ("auto", "proof") or not proof_supports(game)):
+    policy = ENGINE_POLICY if policy is None else policy
+    names = _engine_names(policy)
+    if engine not in ("auto", *names):
+        raise NoughtsError(f"unknown engine {engine!r}: choose auto, {', '.join(names)}")
+    certifying = tuple(
+        r for r in policy if r.certifies and (engine in ("auto", r.name)) and r.applies(game, position)
+    )
+    if certificate is not None and not certifying:
         raise NoughtsError(
-            f"certificates come from the proof engine, which takes claim games; not {game} with {engine}"
+            f"certificates come from {' or '.join(_where(r) for r in policy if r.certifies)}; not {game} with {engine}"
         )
     if table is not None:
         if getattr(table, "game", None) != game:
             raise NoughtsError(f"the table is one of {getattr(table, 'game', '?')}, not of {game}")
         rules: tuple[EngineRule, ...] = (EngineRule("table", "a solved table", lambda g, p: True),)
-    elif certificate is not None or engine == "proof":
+    elif certificate is not None:
+        rules = certifying
+    elif engine == "proof":
         if not proof_supports(game):
             raise NoughtsError(f"the proof engine takes claim games, not {game}")
-        rules = tuple(r for r in ENGINE_POLICY if r.name == "proof")
+        rules = tuple(r for r in policy if r.name == "proof")
     elif engine == "auto":
-        rules = tuple(r for r in ENGINE_POLICY if r.applies(game, position))
+        rules = tuple(r for r in policy if r.applies(game, position))
     else:
         if engine == "alpha-beta" and not _kernel_supports(game):
             raise NoughtsError(
                 f"the alpha-beta kernel does not take {game}; choose the python or auto engine"
             )
-        rules = tuple(EngineRule(r.name, r.where, r.applies) for r in ENGINE_POLICY if r.name == engine)
+        rules = tuple(EngineRule(r.name, r.where, r.applies, make=r.make) for r in policy if r.name == engine)
     if position.is_terminal():
         over = terminal_value(position)
         if on_value is not None:
@@ -275,6 +287,7 @@ def solve(
     engines.attach(view)
     value: Value | None = None
     value_engine = ""
+    argument: str | None = None
     header: dict[str, Any] | None = None
     rated: list[MoveValue] = []
     mover = position.to_move
@@ -282,12 +295,19 @@ def solve(
     try:
         view.describe("the position's value")
         value, value_engine = engines.value(position)
+        argument = _argument(engines.exact(value_engine))
         view.advance(engines.nodes)
         if on_value is not None:
             on_value(value)
         if certificate is not None:
             view.describe("the certificate")
-            header = _write_certificate(engines.proof_searches(), position, mover, value, certificate, budget)
+            made = engines.exact(value_engine)
+            if hasattr(made, "write_certificate"):  # an engine of its own certificates (a row's make)
+                header = made.write_certificate(position, value, certificate)
+            else:
+                header = _write_certificate(
+                    engines.proof_searches(), position, mover, value, certificate, budget
+                )
         if not value_only:
             view.describe("the moves")
             for i, move in enumerate(moves):
@@ -320,6 +340,7 @@ def solve(
                 moves_total=len(moves),
                 stopped=str(e),
                 certificate=header,
+                argument=argument,
             )
         if value is None:
             what = "the position's value is not proved yet"
@@ -340,6 +361,7 @@ def solve(
         engine=value_engine,
         moves_total=len(moves),
         certificate=header,
+        argument=argument,
     )
 
 
@@ -350,13 +372,24 @@ def solve(
 class EngineRule:
     """One row of :data:`ENGINE_POLICY`: the engine ``name`` answers where ``applies`` holds;
     with a ``trial`` (seconds) it gets only that long on a position before the next row that
-    applies takes it over.
+    applies takes it over, and with a ``share`` at most that share of the budget left (both: the
+    smaller). An engine whose ``value`` returns None declines the position: the next row takes it.
+    With ``trial_once``, a trial that runs out on the first position of a solve is not given on
+    the positions asked after it (its moves, which are seldom easier).
+
+    ``make(game, budget)`` builds the row's engine (rows of engines this package does not know:
+    a policy given to :func:`solve` from a package above); ``certifies``: the engine proves the
+    values it gives with a certificate (``solve --certificate``).
     """
 
     name: str
     where: str
     applies: Callable[[Game, Position], bool]
     trial: float | None = None
+    share: float | None = None
+    make: Callable[[Game, Budget], Any] | None = None
+    certifies: bool = False
+    trial_once: bool = False
 
 
 ALPHA_BETA_TRIAL = 0.5
@@ -402,6 +435,7 @@ ENGINE_POLICY: tuple[EngineRule, ...] = (
         "proof",
         "claim games the kernel did not finish: the proof engine (df-pn with threats)",
         lambda g, p: proof_supports(g) and _kernel_supports(g),
+        certifies=True,
     ),
     EngineRule(
         "python",
@@ -410,20 +444,32 @@ ENGINE_POLICY: tuple[EngineRule, ...] = (
         lambda g, p: True,
     ),
 )
-"""The automatic choice of engine: the rows that apply, in order; a row with a trial hands a
-position it did not finish in time to the next (the Breaker prover adds its row here, before
-``proof``, for the draws it proves)."""
+"""The automatic choice of engine among this package's engines: the rows that apply, in order; a
+row with a trial hands a position it did not finish in time to the next. The policy of
+``noughts solve`` (:data:`noughts.solving.SOLVE_POLICY`) is this one with the Breaker prover's
+row added, from the layer above."""
 
 ENGINE_NAMES = ("alpha-beta", "python", "proof", "table")
 """The engines ``solve`` takes by name (``table`` only with a table); a result may also name
 ``retro`` (the ``python`` row on a game that need not end) or ``rules`` (a finished game)."""
 
 
-def choose_engine(game: Game, position: Position | None = None) -> str:
-    """The first engine :data:`ENGINE_POLICY` tries on ``position`` (default: the start)."""
+def _engine_names(policy: tuple[EngineRule, ...]) -> tuple[str, ...]:
+    """The engines ``solve`` takes by name under ``policy`` (besides ``auto``; a table is given
+    with ``table=``).
+    """
+    return tuple(dict.fromkeys(r.name for r in policy if r.name not in ("quotient", "table")))
+
+
+def choose_engine(
+    game: Game, position: Position | None = None, policy: tuple[EngineRule, ...] | None = None
+) -> str:
+    """The first engine ``policy`` (default :data:`ENGINE_POLICY`) tries on ``position`` (default:
+    the start).
+    """
     if position is None:
         position = game.start()
-    for rule in ENGINE_POLICY:
+    for rule in ENGINE_POLICY if policy is None else policy:
         if rule.applies(game, position):
             return rule.name
     raise AssertionError("the last rule of the policy applies to every game")
@@ -440,6 +486,8 @@ class _Engines:
         self.table = table
         self._made: dict[str, Any] = {}
         self._view: _ProgressView | None = None
+        self._asked = 0
+        self._spent: set[str] = set()  # rows with trial_once whose trial ran out on the first position
 
     @property
     def nodes(self) -> int:
@@ -453,7 +501,10 @@ class _Engines:
     def _engine(self, name: str) -> Any:
         made = self._made.get(name)
         if made is None:
-            if name == "table":
+            make = next((r.make for r in self.rules if r.name == name and r.make is not None), None)
+            if make is not None:
+                made = make(self.game, self.budget)
+            elif name == "table":
                 made = self.table
             elif name == "python":
                 made = make_engine(self.game, self.budget, prefer_fast=False)
@@ -485,33 +536,72 @@ class _Engines:
 
     def value(self, position: Position) -> tuple[Value, str]:
         """The value of ``position`` and the engine that found it."""
+        first = self._asked == 0
+        self._asked += 1
         for i, rule in enumerate(self.rules):
+            if rule.name in self._spent and i < len(self.rules) - 1:
+                continue
             engine = self._engine(rule.name)
             if rule.name == "proof":
                 return _proof_value(engine, position, self.viewer), rule.name
             last = i == len(self.rules) - 1
-            if rule.trial is None or last or not hasattr(engine, "budget"):
+            limited = rule.trial is not None or rule.share is not None
+            if not limited or last or not hasattr(engine, "budget"):
                 if hasattr(engine, "budget"):
                     engine.budget = self.budget
-                return engine.value(position), _engine_name(rule.name, engine)
+                found = engine.value(position)
+                if found is None and not last:
+                    continue  # the engine declined the position
+                return found, _engine_name(rule.name, engine)
             # a trial whose time went to loading (or, on a new machine, compiling) the kernel
             # rather than searching is given again, once: the trial measures search
             for attempt in range(2):
-                left = self.budget.remaining()
                 engine.budget = Budget(
-                    max_seconds=rule.trial if left is None else min(rule.trial, left),
-                    max_memory=self.budget.max_memory,
+                    max_seconds=_trial_seconds(rule, self.budget), max_memory=self.budget.max_memory
                 )
                 before = _nodes(engine)
                 try:
-                    return engine.value(position), _engine_name(rule.name, engine)
+                    found = engine.value(position)
+                    if found is None:
+                        break  # declined: the next row
+                    return found, _engine_name(rule.name, engine)
                 except LimitExceeded:
                     self.budget.check(0, "")  # the whole budget, if that is what ran out
                     if attempt == 1 or _nodes(engine) - before > TRIAL_LOAD_NODES:
+                        if first and rule.trial_once:
+                            self._spent.add(rule.name)
                         break
                 finally:
                     engine.budget = self.budget
         raise AssertionError("the last engine of the policy answers")
+
+
+def _argument(engine: object) -> str | None:
+    """How ``engine`` proved the value it just gave, where it says (its ``argument()``)."""
+    says = getattr(engine, "argument", None)
+    return str(says()) if callable(says) else None
+
+
+def _where(rule: EngineRule) -> str:
+    """The engine of a policy row as the user reads it (``proof``: the proof engine, claim games)."""
+    return (
+        "the proof engine, which takes claim games"
+        if rule.name == "proof"
+        else f"the {rule.name} engine ({rule.where.split(':')[0]})"
+    )
+
+
+def _trial_seconds(rule: EngineRule, budget: Budget) -> float | None:
+    """The seconds a row with a trial or a share gets on one position, of ``budget``'s."""
+    left = budget.remaining()
+    limits = [
+        t
+        for t in (rule.trial, None if left is None or rule.share is None else rule.share * left)
+        if t is not None
+    ]
+    if left is not None:
+        limits.append(left)
+    return min(limits) if limits else None
 
 
 def _engine_name(name: str, engine: Any) -> str:

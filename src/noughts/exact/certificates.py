@@ -12,8 +12,9 @@ Kinds:
 * ``"strategy"``: a player's strategy that reaches a goal (a win, at least a draw, a score)
   whatever the opponent does; written by :mod:`noughts.exact.strategy` from the proof engine's
   proofs, checked by :mod:`noughts.exact.strategy_check`.
-* ``"breaker"``: Breaker's strategy with pairing leaves (the Breaker prover registers its
-  checker here).
+* ``"breaker"``: Breaker's strategy with pairing leaves, from :mod:`noughts.pairing` (a layer
+  above this one): :func:`noughts.solving.check_certificate` checks every kind, that one with
+  :mod:`noughts.pairing.breaker_certificate`, and hands the others to this table.
 
 >>> sorted(CHECKERS)
 ['strategy']

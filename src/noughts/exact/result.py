@@ -107,8 +107,10 @@ class SolveResult:
     retrograde analysis, ``rules``: a finished game; see :func:`noughts.exact.api.engine_name`).
     ``complete`` is False where a budget ran out after the value was proved: ``moves`` then
     holds the moves whose values were proved, of ``moves_total``. ``certificate`` is the header
-    of the certificate written, if one was. ``split`` describes a solve split into jobs
-    (:mod:`noughts.exact.split`: the depth, the jobs, the workers and their backend).
+    of the certificate written, if one was. ``argument`` says how the value was proved where the
+    engine says (``breaker``: the Breaker proofs, and strategy stealing from the empty board).
+    ``split`` describes a solve split into jobs (:mod:`noughts.exact.split`: the depth, the
+    jobs, the workers and their backend).
 
     Where the distances are unknown (``value.plies is None``), the principal variation is a line
     in which the winner keeps the win and the loser plays its first legal move: its length is
@@ -127,6 +129,7 @@ class SolveResult:
     moves_total: int | None = None
     stopped: str | None = None
     certificate: dict[str, Any] | None = None
+    argument: str | None = None
     split: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
@@ -147,6 +150,8 @@ class SolveResult:
         }
         if self.stopped is not None:
             doc["stopped"] = self.stopped
+        if self.argument is not None:
+            doc["argument"] = self.argument
         if self.certificate is not None:
             doc["certificate"] = self.certificate
         if self.split is not None:

@@ -68,11 +68,10 @@ def claim_counted(
     if rule == CUMULATIVE:
         gained = 0
         for t in range(nthrough[cell]):
-            j = through[cell, t]
+            j = np.uint32(through[cell, t])
             v = cnt[j, mover] + 1
             cnt[j, mover] = v
-            if v == k:
-                gained += 1
+            gained += v == k
         if mover == FIRST:
             aux0 += gained
         else:
@@ -86,18 +85,19 @@ def claim_counted(
         return DRAW, aux0, aux1
     if rule == MAKER_BREAKER and mover != maker:
         for t in range(nthrough[cell]):
-            j = through[cell, t]
-            if cnt[j, mover] == 0:
-                aux0 -= 1  # a survivor no longer
-            cnt[j, mover] += 1
+            j = np.uint32(through[cell, t])
+            v = cnt[j, mover]
+            aux0 -= v == 0  # a survivor no longer (no branch: which lines are is random)
+            cnt[j, mover] = v + 1
         return (mover if aux0 == 0 else RUNNING), aux0, aux1
+    # the lines' loops have no branch and index with unsigned numbers (no test for an index
+    # from the end): a random playout's move on 15x15 is then about a quarter cheaper
     won = False
     for t in range(nthrough[cell]):
-        j = through[cell, t]
+        j = np.uint32(through[cell, t])
         v = cnt[j, mover] + 1
         cnt[j, mover] = v
-        if v == k:
-            won = True
+        won |= v == k
     if won:
         return (1 - mover if rule == MISERE else mover), aux0, aux1
     if full and rule != MAKER_BREAKER:
