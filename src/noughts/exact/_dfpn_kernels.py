@@ -22,7 +22,8 @@ changed claim by claim along the path. Rules, threats and move lists read these,
 has one compiled version for every board, one word or many.
 
 **The transposition table** is keyed by the position's least image under the board's
-symmetries (up to ``prm[P_SYMS]`` of them): ``img[t, s]`` holds the image of the position at
+symmetries (up to ``prm[P_SYMS]`` of them; on boards of at most 64 cells the rows of ``perms``
+after the first ``prm[P_BOARD_SYMS]`` are the board's other line automorphisms: Qubic has 192): ``img[t, s]`` holds the image of the position at
 depth t under symmetry s as ``2W`` words (the first player's cells, then the second's), so a
 child's key is the least of ``img[t, s]`` with one bit added, per symmetry: a few operations
 instead of mapping every cell. Children with the same key (symmetric moves) are searched once.
@@ -100,7 +101,8 @@ P_ROOT_MOVER = 16
 P_SYM_STONES = 17  # positions with at most this many claimed cells are keyed under symmetry
 P_EAGER = 18  # bit 1: threat search for each child where the attacker moves; bit 2: for each attacker move, whether it threatens (its initial numbers)
 P_TT_GROW = 19  # 1: the table may still grow (the kernel stops with GROW_TABLE once it is full)
-NUM_PARAMS = 20
+P_BOARD_SYMS = 20  # perms' first rows that are board symmetries (the rest: other automorphisms)
+NUM_PARAMS = 21
 
 # statistics and the saved state of the machine
 S_NODES = 0

@@ -20,6 +20,7 @@ from numba import njit
 
 from noughts.exact._dfpn_kernels import (
     P_ATTACKER,
+    P_BOARD_SYMS,
     P_K,
     P_MAKER,
     P_RULE,
@@ -253,6 +254,7 @@ def extract(
     lines_win_opponent = rule == STANDARD or (rule == MAKER_BREAKER and player != maker)
     threats_player = (prm[P_THREATS] >> player) & 1
     key = np.zeros(nk, dtype=np.uint64)
+    skey = np.zeros(nk, dtype=np.uint64)
     img = np.zeros(nk, dtype=np.uint64)
     look = np.zeros(4, dtype=np.int64)
     two = np.zeros(2, dtype=np.int32)
@@ -302,7 +304,16 @@ def extract(
                     record = False
             stones = cells - empty
             sym = _node_key(prm, own, perms, stones, key, img)
-            if used[_slot(seen, used, key)] != 0:
+            # positions met before are keyed by the board's symmetries alone (the certificate's
+            # group: an image under another automorphism of the table's is not one the checker
+            # finds)
+            nb = prm[P_BOARD_SYMS]
+            if 0 < nb < perms.shape[0]:
+                _node_key(prm, own, perms[:nb], stones, skey, img)
+            else:
+                for q in range(nk):
+                    skey[q] = key[q]
+            if used[_slot(seen, used, skey)] != 0:
                 mode = RETURN  # met before
                 continue
             if 2 * (nseen + 1) > seen.shape[0]:
@@ -353,7 +364,7 @@ def extract(
                     status = NEED_PROOF  # the driver proves this position again, then calls back
                     break
             state[X_HINT] = -1
-            _add(seen, used, key)
+            _add(seen, used, skey)
             nseen += 1
             nodes += 1
             if record:

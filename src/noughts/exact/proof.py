@@ -57,7 +57,13 @@ DRAW = 0
 """The goal "the attacker at least draws" (does not lose)."""
 
 MAX_SYMMETRIES = 64
-"""At most this many symmetries (the first listed) key the table (see :mod:`noughts.exact.fast`)."""
+"""At most this many symmetries (the first listed) key the table on boards of more than 64
+cells (see :mod:`noughts.exact.fast`)."""
+
+MAX_AUTOMORPHISMS = 192
+"""On boards of at most 64 cells the table is keyed by up to this many line automorphisms
+(:meth:`~noughts.core.tables.KernelTables.automorphism_perms`: Qubic's 192, not only the
+cube's 48 symmetries)."""
 
 TSS_DEPTH = 32
 """The attacker's threats a threat search at a node may chain."""
@@ -136,7 +142,8 @@ class ProofSearch:
     (0 none, 1 fours, 2 fours and threes); ``null_move``: check each child against the threat
     sequence the other side would play if the mover passed. ``max_nodes`` stops the search
     (``LimitExceeded``) after that many nodes over all calls. ``progress`` is called with the
-    node count after every slice.
+    node count after every slice. ``automorphisms``: on boards of at most 64 cells, key the
+    table by every line automorphism (:data:`MAX_AUTOMORPHISMS`), not only the symmetries.
     """
 
     def __init__(
@@ -155,6 +162,7 @@ class ProofSearch:
         progress: Callable[[int], None] | None = None,
         sym_stones: int | None = None,
         eager: bool = False,
+        automorphisms: bool = True,
     ):
         from noughts.exact import _dfpn_kernels as D
         from noughts.exact import _tss_kernels as T
@@ -181,7 +189,10 @@ class ProofSearch:
         cells = board.num_cells
         self.cells = cells
         self.words = max(1, (cells + 63) // 64)
-        perms = tables.symmetry_perms(MAX_SYMMETRIES)
+        if self.words == 1 and automorphisms:
+            perms = tables.automorphism_perms(MAX_AUTOMORPHISMS)
+        else:
+            perms = tables.symmetry_perms(MAX_SYMMETRIES)
         self._perms = np.ascontiguousarray(perms, dtype=np.int32)
         self._inverse = np.argsort(self._perms, axis=1).astype(np.int32)  # cell c maps back from perms[s, c]
         nsym = len(self._perms)
@@ -207,6 +218,7 @@ class ProofSearch:
         prm[D.P_THREATS] = sum(1 << int(p) for p in threat_sides(game))
         prm[D.P_SYM_STONES] = cells if sym_stones is None else sym_stones
         prm[D.P_EAGER] = int(eager)
+        prm[D.P_BOARD_SYMS] = min(nsym, len(tables.symmetry_perms(nsym)))
         self._prm = prm
         depth = cells + 2
         self._img = np.zeros((depth, nsym, nk), dtype=np.uint64)

@@ -1,0 +1,81 @@
+"""Qubic (``hypercube(4,3)``) in the proof engine: the table keyed by the board's 192 line
+automorphisms, a proof from a position deep in a game, and its certificate checked by the
+independent checker.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import noughts
+from noughts.core import Player, Position
+from noughts.exact.certificates import check_certificate
+from noughts.exact.proof import WIN, ProofSearch
+from noughts.exact.strategy import extract_strategy, write_strategies
+
+# ten plies of the engine agent's fixed-depth self-play (bench/qubic.py computes the line:
+# EngineAgent().search_depth(position, 5) from the start)
+LINE = (0, 21, 3, 1, 60, 25, 61, 37, 13, 41)
+
+
+def _after(moves: tuple[int, ...]) -> Position:
+    position = noughts.game("hypercube(4,3)").start()
+    for m in moves:
+        position = position.play(m)
+    return position
+
+
+def _image(position: Position, perm: np.ndarray) -> Position:
+    image = position.game.start()
+    # the same moves mapped: the image position, same mover
+    for m in _moves_of(position):
+        image = image.play(int(perm[m]))
+    return image
+
+
+def _moves_of(position: Position) -> list[int]:
+    board = position.game.board
+    first = board.cells_in(position.owned(Player.FIRST))
+    second = board.cells_in(position.owned(Player.SECOND))
+    out: list[int] = []
+    for i in range(len(first) + len(second)):
+        out.append(first[i // 2] if i % 2 == 0 else second[i // 2])
+    return out
+
+
+def test_positions_alike_under_an_automorphism_share_a_key() -> None:
+    game = noughts.game("hypercube(4,3)")
+    search = ProofSearch(game, Player.FIRST, WIN)
+    geometric = search.game.board.tables.symmetry_perms()
+    extra = search.kernel_view().perms[len(geometric) :]
+    assert len(geometric) == 48 and len(extra) == 144
+    position = _after(LINE[:6])
+    keys_by_symmetry = {search.key(_image(position, p)) for p in geometric}
+    assert len(keys_by_symmetry) == 1
+    images = [_image(position, p) for p in extra]
+    # some image is no geometric image of the position, yet the table keys it the same
+    geometric_images = {_image(position, p) for p in geometric}
+    assert any(im not in geometric_images for im in images)
+    assert {search.key(im) for im in images} == keys_by_symmetry
+    only_symmetries = ProofSearch(game, Player.FIRST, WIN, automorphisms=False)
+    assert len({only_symmetries.key(im) for im in images}) > 1
+
+
+@pytest.mark.parametrize("automorphisms", [True, False])
+def test_a_deep_qubic_position_is_proved_with_a_certificate_the_checker_accepts(
+    automorphisms: bool, tmp_path: Path
+) -> None:
+    game = noughts.game("hypercube(4,3)")
+    position = _after(LINE)
+    search = ProofSearch(game, Player.FIRST, WIN, automorphisms=automorphisms)
+    proof = search.prove(position)
+    assert proof.proved and proof.move is not None
+    assert position.play(proof.move).to_move is Player.SECOND
+    strategy = extract_strategy(search, proof)
+    write_strategies(tmp_path / "qubic", [strategy], "first", {"engine": "proof"})
+    report = check_certificate(tmp_path / "qubic.json")
+    assert report.valid, report.first_failure
+    assert report.checked > 0
