@@ -35,6 +35,7 @@ from noughts.kernels.bits import ONE, cell_bit, entry, nth_cell, popcount, rng_u
 from noughts.kernels.claim import claim_after
 from noughts.kernels.codes import RUNNING
 from noughts.kernels.counts import claim_counted
+from noughts.kernels.masks import as_mask, count, has, line_width, put, row, with_cell
 
 CHUNK = 1024
 """Games per task of :func:`playouts_parallel` (each task keeps one random state)."""
@@ -122,27 +123,31 @@ def _play_counted(rule, board, aux0, given, seed, lo, hi, results, lengths):  # 
 
 @njit(cache=True, inline="always")
 def _step(rule, board, bits, aux, plies, results, actions):  # type: ignore[no-untyped-def]
-    """The body of :attr:`RuleKernels.step` under ``rule`` (a constant there)."""
+    """The body of :attr:`RuleKernels.step` under ``rule`` (a constant there), written once over
+    the mask operations of :mod:`noughts.kernels.masks`: ``bits`` is ``(batch, 2)`` uint64 with
+    one-word tables, or ``(batch, 2, W)`` with W-word tables (``lines`` of shape ``(lines, W)``,
+    ``full`` W words); numba compiles it for each.
+    """
     maker, lines, through, nthrough, full = board
-    ncells = popcount(full)
+    w = line_width(lines)
+    ncells = count(as_mask(full), w)
     n = results.shape[0]
     for g in range(n):
         if results[g] != RUNNING:
             continue
         a = actions[g]
-        if a < 0 or a >= ncells or (bits[g, 0] | bits[g, 1]) >> np.uint64(a) & ONE:
+        if a < 0 or a >= ncells or has(row(bits, g, 0), a) or has(row(bits, g, 1), a):
             return g
     for g in range(n):
         if results[g] != RUNNING:
             continue
         mover = plies[g] & 1
-        mine = bits[g, mover] | cell_bit(actions[g])
-        theirs = bits[g, 1 - mover]
+        mine = with_cell(row(bits, g, mover), actions[g])  # W words: claimed in place
+        put(bits, g, mover, mine, w)
         result, a0, a1 = claim_after(
-            rule, maker, mover, mine, theirs, actions[g], (mine | theirs) == full, lines, through, nthrough,
-            aux[g, 0], aux[g, 1],
+            rule, maker, mover, mine, row(bits, g, 1 - mover), actions[g], plies[g] + 1 == ncells,
+            lines, through, nthrough, aux[g, 0], aux[g, 1],
         )  # fmt: skip
-        bits[g, mover] = mine
         aux[g, 0] = a0
         aux[g, 1] = a1
         results[g] = result
@@ -169,7 +174,10 @@ class RuleKernels(NamedTuple):
     step: Any
     """``step(board, bits, aux, plies, results, actions)``: one claim in every running game of
     a batch (``actions[g]``, a cell); games that are over are left alone. Returns -1, or the
-    index of the first game whose action is not an empty cell (no game is changed then)."""
+    index of the first game whose action is not an empty cell (no game is changed then).
+    ``board`` and ``bits`` in the one-word form (``full`` a uint64, ``lines`` one word per
+    line, ``bits`` of shape ``(batch, 2)``) or the W-word form (``full`` W words, ``lines`` of
+    shape ``(lines, W)``, ``bits`` of shape ``(batch, 2, W)``): boards of any size."""
 
 
 _KERNELS: dict[int, RuleKernels] = {}
@@ -227,3 +235,17 @@ def legal_mask(ncells: int, bits: np.ndarray, results: np.ndarray, out: np.ndarr
         occupied = bits[g, 0] | bits[g, 1]
         for c in range(ncells):
             out[g, c] = not (occupied >> np.uint64(c)) & ONE
+
+
+@entry
+def legal_mask_wide(ncells: int, bits: np.ndarray, results: np.ndarray, out: np.ndarray) -> None:
+    """:func:`legal_mask` of W-word bitboards (``bits`` of shape ``(batch, 2, W)``)."""
+    for g in range(results.shape[0]):
+        if results[g] != RUNNING:
+            for c in range(ncells):
+                out[g, c] = False
+            continue
+        for c in range(ncells):
+            i = c >> 6
+            occupied = bits[g, 0, i] | bits[g, 1, i]
+            out[g, c] = not (occupied >> np.uint64(c & 63)) & ONE
