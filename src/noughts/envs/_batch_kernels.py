@@ -1,6 +1,7 @@
 """Numba kernels of the batched claim games (:mod:`noughts.envs.batch` is their Python face).
 
-A game of the batch is two uint64 bitboards (the first player's cells and the second's), the
+A game of the batch is two bitboards (the first player's cells and the second's: one uint64
+each on a board of up to 64 cells, W words each beyond, or when a caller forces W words), the
 ply, and the aux values its claims are judged with: the *survivors* (lines Breaker has not
 touched) under Maker-Breaker rules, the running scores under cumulative rules. Every claim is
 judged by :func:`noughts.kernels.claim.claim_after` (the rules of :mod:`noughts.core.claim`,
@@ -9,7 +10,11 @@ from the lines through the claimed cell only), and a game's result is its
 
 The board's side of a kernel's arguments is one tuple, ``board = (maker, lines, through, nthrough,
 full)``: Maker (``game.maker``) and the board's tables (``board.tables``: ``line_bits``,
-``through``, ``nthrough``, ``full_bits``). The rule (``game.claim_rule``) is no argument: each
+``through``, ``nthrough``, ``full_bits``; for W words the lines and the full board as W-word
+rows, ``line_words`` and ``full_words`` or the same split into more words). The step kernel is
+written once over the mask operations of :mod:`noughts.kernels.masks`, which numba compiles for
+each form (the one-word form keeps its masks in registers); the playouts stay one-word, and
+boards past 64 cells play from line counts (:func:`_play_counted`). The rule (``game.claim_rule``) is no argument: each
 rule has its kernels (:func:`rule_kernels`), in which it is a compile-time constant: LLVM inlines
 :func:`~noughts.kernels.claim.claim_after` and folds the other rules' branches away, so a claim
 is judged by that rule's code alone. Passed at run time, the rule kept every rule's branches in
