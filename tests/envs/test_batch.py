@@ -154,6 +154,7 @@ STEPPED = [
     ("maker_breaker(mnk(9,8,4),breaker_first=true)", None, 12),
     ("cumulative(mnk(9,9,4))", None, 8),
     ("hypercube(7,3)", None, 8),
+    ("misere(mnk(9,9,4))", 3, 8),  # more words than the board needs (2)
 ]
 
 
