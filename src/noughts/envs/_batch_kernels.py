@@ -10,16 +10,18 @@ from the lines through the claimed cell only), and a game's result is its
 
 The board's side of a kernel's arguments is one tuple, ``board = (maker, lines, through, nthrough,
 full)``: Maker (``game.maker``) and the board's tables (``board.tables``: ``line_bits``,
-``through``, ``nthrough``, ``full_bits``; for W words the lines and the full board as W-word
-rows, ``line_words`` and ``full_words`` or the same split into more words). The step kernel is
-written once over the mask operations of :mod:`noughts.kernels.masks`, which numba compiles for
-each form (the one-word form keeps its masks in registers); the playouts stay one-word, and
-boards past 64 cells play from line counts (:func:`_play_counted`). The rule (``game.claim_rule``) is no argument: each
-rule has its kernels (:func:`rule_kernels`), in which it is a compile-time constant: LLVM inlines
-:func:`~noughts.kernels.claim.claim_after` and folds the other rules' branches away, so a claim
-is judged by that rule's code alone. Passed at run time, the rule kept every rule's branches in
-the playout's inner loop, which made the playouts 1.7 times slower (``python
-bench/regression.py --base 1afa3c6 --only random_playouts``, measured under load).
+``through``, ``nthrough``, ``full_bits``; in the W-word form the lines and the full board split
+into W words, as ``line_words`` and ``full_words`` are). The step kernel is written once over the
+mask operations of :mod:`noughts.kernels.masks`, which numba compiles for each form (the one-word
+form keeps its masks in registers); the playouts are one-word, and boards past 64 cells play
+from line counts (:func:`_play_counted`).
+
+The rule (``game.claim_rule``) is no argument: each rule has its kernels (:func:`rule_kernels`),
+in which it is a compile-time constant: LLVM inlines :func:`~noughts.kernels.claim.claim_after`
+and folds the other rules' branches away, so a claim is judged by that rule's code alone. Passed
+at run time, the rule kept every rule's branches in the playout's inner loop, which made the
+playouts 1.7 times slower (``python bench/regression.py --base 1afa3c6 --only random_playouts``,
+measured under load).
 
 A random playout picks the ``r``-th empty cell in increasing order, ``r = floor(u * empty)``
 with ``u`` uniform in [0, 1): the same choice as ``moves[int(u * len(moves))]`` over

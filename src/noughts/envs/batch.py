@@ -188,6 +188,11 @@ class BatchGame:
     >>> b.step(np.array([4, 0]))
     >>> b.to_move().tolist(), b.legal_mask()[0].astype(int).tolist()
     ([1, 1], [1, 1, 1, 1, 0, 1, 1, 1, 1])
+    >>> big = BatchGame("mnk(15,15,5)")   # 225 cells: four words per player
+    >>> big.reset(3)
+    >>> big.step([112, 0, 224])
+    >>> big.bits.shape, big.legal_mask().sum(axis=1).tolist()
+    ((3, 2, 4), [224, 224, 224])
     """
 
     RUNNING = 2
