@@ -1,4 +1,5 @@
-"""Batched random playouts of tic-tac-toe: noughts' numba kernels against Pgx on JAX (CPU).
+"""Batched random playouts of tic-tac-toe: noughts' numba kernels against Pgx on JAX (CPU);
+and of 15x15 gomoku (``mnk(15,15,5)``, 225 cells: W-word bitboards), noughts alone.
 
 A playout is one game from the start to its end, each move uniform among the legal moves. Rows:
 
@@ -6,11 +7,12 @@ A playout is one game from the start to its end, each move uniform among the leg
   one numba call (``parallel=True`` shares the games among numba's threads).
 - **noughts BatchGame**: the vectorised step API driven from Python, as a learner would:
   ``legal_mask()``, a uniform legal action per game drawn with NumPy, ``step(actions)``, until
-  every game has ended.
+  every game has ended. On 15x15 the games are four uint64 words per player.
 - **Pgx**: ``pgx.make("tic_tac_toe")``; one ``jax.jit``-compiled function plays a batch of B
   games with ``jax.vmap(env.step)`` in a ``jax.lax.while_loop`` until all have terminated, each
   action ``jax.random.categorical`` over the legal-action mask. Moves are counted as the games
-  not yet terminated at each step.
+  not yet terminated at each step. Pgx has no 15x15 gomoku: the 15x15 rows have no peer but
+  each other (the step loop against the kernel's whole games, same run).
 
 Each row runs in its own child process (its imports, compilation and peak memory are its own).
 "1 core" rows pin that process to one CPU (``os.sched_setaffinity``), so numba and XLA alike
@@ -58,6 +60,7 @@ class Case:
     label: str
     batch: int
     cores: int  # 1: pinned to one CPU; 0: all CPUs
+    game: str = "tictactoe"
 
 
 CASES = (
@@ -68,17 +71,19 @@ CASES = (
     Case("kernel_parallel", "noughts kernel (numba, parallel)", 1 << 16, 0),
     Case("pgx", "Pgx (JAX, jit + vmap)", 8192, 0),
     Case("pgx", "Pgx (JAX, jit + vmap)", 1 << 16, 0),
+    Case("kernel", "noughts kernel (numba), mnk(15,15,5)", 1024, 1, "mnk(15,15,5)"),
+    Case("batchgame", "noughts BatchGame.step (NumPy loop), mnk(15,15,5)", 1024, 1, "mnk(15,15,5)"),
 )
 
 
 # -- one batch of playouts per library: returns (playouts, moves, first-player wins or None) ------
 
 
-def setup_kernel(batch: int, parallel: bool) -> Any:
+def setup_kernel(batch: int, parallel: bool, spec: str) -> Any:
     import noughts
     from noughts.envs.batch import random_playouts
 
-    game = noughts.game("tictactoe")
+    game = noughts.game(spec)
     counter = iter(range(1 << 62))
 
     def run() -> tuple[int, int, int | None]:
@@ -88,12 +93,12 @@ def setup_kernel(batch: int, parallel: bool) -> Any:
     return run
 
 
-def setup_batchgame(batch: int) -> Any:
+def setup_batchgame(batch: int, spec: str) -> Any:
     import numpy as np
 
     from noughts.envs.batch import BatchGame
 
-    b = BatchGame("tictactoe")
+    b = BatchGame(spec)
     rng = np.random.default_rng(0)
 
     def run() -> tuple[int, int, int | None]:
@@ -158,11 +163,11 @@ def run_case(case: Case, seconds: float, repeats: int) -> dict[str, Any]:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     try:
         if case.key == "kernel":
-            run = setup_kernel(case.batch, parallel=False)
+            run = setup_kernel(case.batch, parallel=False, spec=case.game)
         elif case.key == "kernel_parallel":
-            run = setup_kernel(case.batch, parallel=True)
+            run = setup_kernel(case.batch, parallel=True, spec=case.game)
         elif case.key == "batchgame":
-            run = setup_batchgame(case.batch)
+            run = setup_batchgame(case.batch, case.game)
         else:
             run = setup_pgx(case.batch)
     except ImportError as exc:
@@ -248,7 +253,11 @@ def table(results: list[tuple[Case, dict[str, Any]]]) -> str:
             rows.append(f"| {case.label} | {case.batch:,} | {cores} | {r['status']} |" + " |" * 8)
             continue
         peer = pgx.get(case.cores)
-        ratio = "—" if peer is None else f"{r['moves_per_s'] / peer['moves_per_s']:.2f}×"
+        ratio = (
+            "—"
+            if peer is None or case.game != "tictactoe"
+            else f"{r['moves_per_s'] / peer['moves_per_s']:.2f}×"
+        )
         share = r.get("first_win_share")
         rows.append(
             "| "
@@ -292,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
         results.append((case, measure(i, args)))
 
     command = command_line("bench/batch_playouts.py", argv)
-    print(f"# Batched random playouts of tic-tac-toe\n\ncommand: `{command}`  ")
+    print(f"# Batched random playouts of tic-tac-toe (and 15x15)\n\ncommand: `{command}`  ")
     print(f"date: {started:%Y-%m-%d %H:%M} UTC  ")
     print(f"machine: {machine()}  ")
     print(f"noughts commit {commit()}; {versions(('noughts', 'numba', 'numpy', 'pgx', 'jax', 'jaxlib'))}  ")
@@ -301,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         "\nfirst wins: the share of games the first player won (exactly 737/1260 = 0.5849 under uniform "
         "random play; not reported for Pgx, which draws who moves first). moves/playout: exactly "
-        "3203/420 = 7.626. ÷ Pgx: moves/s over Pgx's at batch 8192 on the same cores. compile: the "
+        "3203/420 = 7.626 (tic-tac-toe rows). ÷ Pgx: moves/s over Pgx's at batch 8192 on the same cores. compile: the "
         "first call, compilation included. moves/CPU-s: moves over the CPU time of the row's process "
         "(all its threads): on a shared machine, less sensitive than wall time to other work. "
         "peak RSS: the row's own process."

@@ -70,7 +70,7 @@ BIG = [
 def test_playouts_past_64_cells_match_the_reference(spec: str) -> None:
     """Boards past 64 cells run in the line-count kernel, game by game the reference's games."""
     game = noughts.game(spec)
-    assert game.board.num_cells > 64 and not supports(game)
+    assert game.board.num_cells > 64 and supports(game)
     n = 12
     u = np.random.default_rng(6).random((n, game.board.num_cells))
     got = random_playouts(game, n, uniforms=u)
@@ -135,13 +135,35 @@ def test_random_play_has_the_exact_outcome_frequencies(spec: str) -> None:
     assert abs(r.lengths.mean() - float(mean_length)) < 5 * r.lengths.std() / np.sqrt(n)
 
 
-@pytest.mark.parametrize(
-    "spec", ["tictactoe", "cumulative(mnk(4,4,3))", "maker_breaker(mnk(3,3,3),breaker_first=true)"]
-)
-def test_batch_steps_match_the_reference(spec: str) -> None:
+STEPPED = [
+    ("tictactoe", None, 60),
+    ("cumulative(mnk(4,4,3))", None, 60),
+    ("maker_breaker(mnk(3,3,3),breaker_first=true)", None, 60),
+    # small boards forced to W words (W = 1 included: the multi-word form with one word)
+    ("tictactoe", 2, 40),
+    ("misere(tictactoe)", 1, 40),
+    ("cumulative(mnk(4,4,3))", 3, 30),
+    ("maker_breaker(mnk(3,3,3),breaker_first=true)", 2, 40),
+    ("maker_breaker(tictactoe)", 2, 40),
+    ("mnk(8,8,4)", 2, 12),  # 64 cells: the top bit of the first word
+    ("misere(mnk(2,32,2))", 2, 12),
+    # past 64 cells: W words by default, every claim rule
+    ("mnk(15,15,5)", None, 16),
+    ("misere(mnk(9,9,4))", None, 16),
+    ("maker_breaker(mnk(9,9,5))", None, 12),
+    ("maker_breaker(mnk(9,8,4),breaker_first=true)", None, 12),
+    ("cumulative(mnk(9,9,4))", None, 8),
+    ("hypercube(7,3)", None, 8),
+    ("misere(mnk(9,9,4))", 3, 8),  # more words than the board needs (2)
+]
+
+
+@pytest.mark.parametrize(("spec", "words", "n"), STEPPED)
+def test_batch_steps_match_the_reference(spec: str, words: int | None, n: int) -> None:
     game = noughts.game(spec)
-    n = 60
-    b = BatchGame(game)
+    b = BatchGame(game, words=words)
+    wide = words is not None or game.board.num_cells > 64
+    assert b.bits.shape[1:] == ((2, max(words or 1, game.board.tables.words)) if wide else (2,))
     b.reset(n)
     positions = [game.start()] * n
     rng = np.random.default_rng(2)
@@ -159,27 +181,60 @@ def test_batch_steps_match_the_reference(spec: str) -> None:
             p if p.is_terminal() else p.play_action(int(a)) for p, a in zip(positions, actions, strict=True)
         ]
         assert b.to_move().tolist() == [int(p.to_move) for p in positions]
+        if isinstance(game, noughts.core.CumulativeGame):
+            assert [tuple(s) for s in b.scores()] == [p.score() for p in positions]
     for g in range(n):
         assert b.outcome(g) == positions[g].outcome()
         assert b.plies[g] == sum(1 for c in positions[g].text() if c in "xo")
-    if isinstance(game, noughts.core.CumulativeGame):
-        assert [tuple(s) for s in b.scores()] == [p.score() for p in positions]
+        assert b.results[g] == CODES[positions[g].outcome()]
+        # the bitboards hold each player's cells, as the position does
+        for player in (0, 1):
+            held = sum(int(x) << (64 * i) for i, x in enumerate(np.atleast_1d(b.bits[g, player])))
+            assert held == positions[g].owned(noughts.core.Player(player)), (g, player)
+    if not isinstance(game, noughts.core.CumulativeGame):
+        with pytest.raises(NoughtsError, match="keeps no score"):
+            b.scores()
 
 
-def test_an_illegal_step_changes_nothing() -> None:
-    b = BatchGame("tictactoe")
+@pytest.mark.parametrize(("spec", "words"), [("tictactoe", None), ("tictactoe", 2), ("mnk(15,15,5)", None)])
+def test_an_illegal_step_changes_nothing(spec: str, words: int | None) -> None:
+    b = BatchGame(spec, words=words)
+    cells = b.num_actions
     b.reset(3)
-    b.step([4, 0, 8])
-    before = (b.bits.copy(), b.plies.copy(), b.results.copy())
-    with pytest.raises(IllegalMoveError, match="game 1: action 0 is illegal"):
-        b.step([0, 0, 1])
-    assert all(np.array_equal(x, y) for x, y in zip(before, (b.bits, b.plies, b.results), strict=True))
+    b.step([4, 0, cells - 1])
+    before = (b.bits.copy(), b.plies.copy(), b.results.copy(), b.aux.copy())
+    after = (b.bits, b.plies, b.results, b.aux)
+    for actions, bad in (([0, 0, 1], "game 1: action 0"), ([1, 2, cells - 1], f"game 2: action {cells - 1}")):
+        with pytest.raises(IllegalMoveError, match=f"{bad} is illegal"):
+            b.step(actions)
+        assert all(np.array_equal(x, y) for x, y in zip(before, after, strict=True))
+    for actions, bad in (([1, -1, 2], "game 1: action -1"), ([cells, 1, 2], f"game 0: action {cells}")):
+        with pytest.raises(IllegalMoveError, match=f"{bad} is illegal"):
+            b.step(actions)
+        assert all(np.array_equal(x, y) for x, y in zip(before, after, strict=True))
     with pytest.raises(NoughtsError, match="shape"):
         b.step([1, 2])
+    # a finished game ignores its action, legal or not
+    p = noughts.game(spec).start()
+    w = BatchGame(spec, words=words)
+    w.reset(2)
+    for a in (0, cells - 1, 1, cells - 2, 2):
+        p = p.play_action(a)
+        w.step([a, a])
+    if p.is_terminal():
+        w.step([0, 0])
+        assert w.done().all()
+
+
+@pytest.mark.parametrize("words", [0, -1, 1.5, "2"])
+def test_bad_word_counts_are_refused(words: object) -> None:
+    with pytest.raises(NoughtsError, match="words must be"):
+        BatchGame("tictactoe", words=words)  # type: ignore[arg-type]
 
 
 def test_unsupported_games_are_refused() -> None:
-    for spec in ("otrio", "veto(tictactoe)", "notakto", "mnk(5,13,5)"):
+    assert supports("mnk(5,13,5)") and supports("hypercube(7,3)")  # past 64 cells: W words
+    for spec in ("otrio", "veto(tictactoe)", "notakto"):
         assert not supports(spec)
         with pytest.raises(NoughtsError, match="batched play takes"):
             BatchGame(spec)

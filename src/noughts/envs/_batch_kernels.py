@@ -1,6 +1,7 @@
 """Numba kernels of the batched claim games (:mod:`noughts.envs.batch` is their Python face).
 
-A game of the batch is two uint64 bitboards (the first player's cells and the second's), the
+A game of the batch is two bitboards (the first player's cells and the second's: one uint64
+each on a board of up to 64 cells, W words each beyond, or when a caller forces W words), the
 ply, and the aux values its claims are judged with: the *survivors* (lines Breaker has not
 touched) under Maker-Breaker rules, the running scores under cumulative rules. Every claim is
 judged by :func:`noughts.kernels.claim.claim_after` (the rules of :mod:`noughts.core.claim`,
@@ -9,12 +10,18 @@ from the lines through the claimed cell only), and a game's result is its
 
 The board's side of a kernel's arguments is one tuple, ``board = (maker, lines, through, nthrough,
 full)``: Maker (``game.maker``) and the board's tables (``board.tables``: ``line_bits``,
-``through``, ``nthrough``, ``full_bits``). The rule (``game.claim_rule``) is no argument: each
-rule has its kernels (:func:`rule_kernels`), in which it is a compile-time constant: LLVM inlines
-:func:`~noughts.kernels.claim.claim_after` and folds the other rules' branches away, so a claim
-is judged by that rule's code alone. Passed at run time, the rule kept every rule's branches in
-the playout's inner loop, which made the playouts 1.7 times slower (``python
-bench/regression.py --base 1afa3c6 --only random_playouts``, measured under load).
+``through``, ``nthrough``, ``full_bits``; in the W-word form the lines and the full board split
+into W words, as ``line_words`` and ``full_words`` are). The step kernel is written once over the
+mask operations of :mod:`noughts.kernels.masks`, which numba compiles for each form (the one-word
+form keeps its masks in registers); the playouts are one-word, and boards past 64 cells play
+from line counts (:func:`_play_counted`).
+
+The rule (``game.claim_rule``) is no argument: each rule has its kernels (:func:`rule_kernels`),
+in which it is a compile-time constant: LLVM inlines :func:`~noughts.kernels.claim.claim_after`
+and folds the other rules' branches away, so a claim is judged by that rule's code alone. Passed
+at run time, the rule kept every rule's branches in the playout's inner loop, which made the
+playouts 1.7 times slower (``python bench/regression.py --base 1afa3c6 --only random_playouts``,
+measured under load).
 
 A random playout picks the ``r``-th empty cell in increasing order, ``r = floor(u * empty)``
 with ``u`` uniform in [0, 1): the same choice as ``moves[int(u * len(moves))]`` over
@@ -35,6 +42,7 @@ from noughts.kernels.bits import ONE, cell_bit, entry, nth_cell, popcount, rng_u
 from noughts.kernels.claim import claim_after
 from noughts.kernels.codes import RUNNING
 from noughts.kernels.counts import claim_counted
+from noughts.kernels.masks import as_mask, count, has, line_width, put, row, with_cell
 
 CHUNK = 1024
 """Games per task of :func:`playouts_parallel` (each task keeps one random state)."""
@@ -122,27 +130,31 @@ def _play_counted(rule, board, aux0, given, seed, lo, hi, results, lengths):  # 
 
 @njit(cache=True, inline="always")
 def _step(rule, board, bits, aux, plies, results, actions):  # type: ignore[no-untyped-def]
-    """The body of :attr:`RuleKernels.step` under ``rule`` (a constant there)."""
+    """The body of :attr:`RuleKernels.step` under ``rule`` (a constant there), written once over
+    the mask operations of :mod:`noughts.kernels.masks`: ``bits`` is ``(batch, 2)`` uint64 with
+    one-word tables, or ``(batch, 2, W)`` with W-word tables (``lines`` of shape ``(lines, W)``,
+    ``full`` W words); numba compiles it for each.
+    """
     maker, lines, through, nthrough, full = board
-    ncells = popcount(full)
+    w = line_width(lines)
+    ncells = count(as_mask(full), w)
     n = results.shape[0]
     for g in range(n):
         if results[g] != RUNNING:
             continue
         a = actions[g]
-        if a < 0 or a >= ncells or (bits[g, 0] | bits[g, 1]) >> np.uint64(a) & ONE:
+        if a < 0 or a >= ncells or has(row(bits, g, 0), a) or has(row(bits, g, 1), a):
             return g
     for g in range(n):
         if results[g] != RUNNING:
             continue
         mover = plies[g] & 1
-        mine = bits[g, mover] | cell_bit(actions[g])
-        theirs = bits[g, 1 - mover]
+        mine = with_cell(row(bits, g, mover), actions[g])  # W words: claimed in place
+        put(bits, g, mover, mine, w)
         result, a0, a1 = claim_after(
-            rule, maker, mover, mine, theirs, actions[g], (mine | theirs) == full, lines, through, nthrough,
-            aux[g, 0], aux[g, 1],
+            rule, maker, mover, mine, row(bits, g, 1 - mover), actions[g], plies[g] + 1 == ncells,
+            lines, through, nthrough, aux[g, 0], aux[g, 1],
         )  # fmt: skip
-        bits[g, mover] = mine
         aux[g, 0] = a0
         aux[g, 1] = a1
         results[g] = result
@@ -169,7 +181,10 @@ class RuleKernels(NamedTuple):
     step: Any
     """``step(board, bits, aux, plies, results, actions)``: one claim in every running game of
     a batch (``actions[g]``, a cell); games that are over are left alone. Returns -1, or the
-    index of the first game whose action is not an empty cell (no game is changed then)."""
+    index of the first game whose action is not an empty cell (no game is changed then).
+    ``board`` and ``bits`` in the one-word form (``full`` a uint64, ``lines`` one word per
+    line, ``bits`` of shape ``(batch, 2)``) or the W-word form (``full`` W words, ``lines`` of
+    shape ``(lines, W)``, ``bits`` of shape ``(batch, 2, W)``): boards of any size."""
 
 
 _KERNELS: dict[int, RuleKernels] = {}
@@ -227,3 +242,17 @@ def legal_mask(ncells: int, bits: np.ndarray, results: np.ndarray, out: np.ndarr
         occupied = bits[g, 0] | bits[g, 1]
         for c in range(ncells):
             out[g, c] = not (occupied >> np.uint64(c)) & ONE
+
+
+@entry
+def legal_mask_wide(ncells: int, bits: np.ndarray, results: np.ndarray, out: np.ndarray) -> None:
+    """:func:`legal_mask` of W-word bitboards (``bits`` of shape ``(batch, 2, W)``)."""
+    for g in range(results.shape[0]):
+        if results[g] != RUNNING:
+            for c in range(ncells):
+                out[g, c] = False
+            continue
+        for c in range(ncells):
+            i = c >> 6
+            occupied = bits[g, 0, i] | bits[g, 1, i]
+            out[g, c] = not (occupied >> np.uint64(c & 63)) & ONE

@@ -1,11 +1,13 @@
 """Many claim games at once: random playouts and a vectorised step, over numba bitboards.
 
-For standard, misère, Maker-Breaker and cumulative rules on boards of up to 64 cells (the
-games :func:`supports` accepts), a batch of games is two uint64 bitboards per game, stepped
-by the kernels of :mod:`noughts.envs._batch_kernels`, which apply the rules of
-:mod:`noughts.core.claim` move for move. :func:`random_playouts` also plays boards past 64
-cells, from each game's line counts. The tests hold them to the reference (the public
-``Position`` API) game by game, with the same random choices.
+For standard, misère, Maker-Breaker and cumulative rules on boards of any size (the games
+:func:`supports` accepts), a batch of games is two bitboards per game, stepped by the kernels
+of :mod:`noughts.envs._batch_kernels`, which apply the rules of :mod:`noughts.core.claim` move
+for move: one uint64 per player on boards of up to 64 cells, W words per player beyond (15x15,
+7x7x7). :func:`random_playouts` plays boards past 64 cells from each game's line counts. The
+tests hold them to the reference (the public ``Position`` API) game by game, with the same
+random choices, on one-word boards, on boards past 64 cells and on small boards forced to W
+words.
 
 Results are from the first player's view: ``1`` the first player won, ``-1`` the second,
 ``0`` a draw.
@@ -28,41 +30,56 @@ import numpy.typing as npt
 
 from noughts.core import Game, IllegalMoveError, NoughtsError, Outcome, Result, Rule
 from noughts.core import game as make_game
+from noughts.core.tables import split_words
 
 __all__ = ["MAX_CELLS", "BatchGame", "PlayoutResults", "random_playouts", "supports"]
 
 MAX_CELLS = 64
-"""The largest board the kernels take: one uint64 word per player."""
+"""The largest board of the one-word kernels (one uint64 per player); larger boards get W words
+per player (:class:`BatchGame`) or line counts (:func:`random_playouts`)."""
 
 RESULT_OUTCOMES = {1: Outcome.FIRST, -1: Outcome.SECOND, 0: Outcome.DRAW}
 """A result (the first player's view) as an :class:`~noughts.core.Outcome`."""
 
 
 def supports(game: Game | str) -> bool:
-    """Whether the batch kernels play ``game`` (:class:`BatchGame`): standard, misère,
-    Maker-Breaker or cumulative rules (``game.claim_rule``; not Otrio, whose ring quotas are no
-    claim rule) on at most 64 cells. :func:`random_playouts` plays those rules on any board.
+    """Whether the batch kernels play ``game`` (:class:`BatchGame`, :func:`random_playouts`):
+    standard, misère, Maker-Breaker or cumulative rules (``game.claim_rule``; not Otrio, whose
+    ring quotas are no claim rule, nor veto or Notakto), on a board of any size.
     """
-    g = make_game(game)
-    return g.claim_rule is not None and g.board.num_cells <= MAX_CELLS
+    return make_game(game).claim_rule is not None
 
 
 class _Tables:
-    """The rule code and the board's tables, as the kernels take them."""
+    """The rule code and the board's tables, as the kernels take them.
 
-    def __init__(self, game: Game | str):
+    ``words``: None for one uint64 per player on a board of at most 64 cells and the board's
+    ``tables.words`` beyond; a number forces W-word masks of that many words (at least the
+    board needs) on any board.
+    """
+
+    def __init__(self, game: Game | str, words: int | None = None):
         g = make_game(game)
         if not supports(g):
             raise NoughtsError(
-                f"batched play takes standard, misere, maker_breaker or cumulative rules on at most "
-                f"{MAX_CELLS} cells, not {g}"
+                f"batched play takes standard, misere, maker_breaker or cumulative rules, not {g}"
             )
+        if words is not None and (not isinstance(words, (int, np.integer)) or words < 1):
+            raise NoughtsError(f"words must be a whole number >= 1, not {words!r}")
         tables = g.board.tables
         self.game = g
         self.rule = int(g.claim_rule)  # type: ignore[arg-type]  # supports() checked it
         self.ncells = tables.cells
         maker = 0 if g.maker is None else int(g.maker)
-        self.board = (maker, tables.line_bits, tables.through, tables.nthrough, tables.full_bits)
+        if words is None and tables.fits_one_word:
+            self.words: int | None = None
+            lines: object = tables.line_bits
+            full: object = tables.full_bits
+        else:
+            self.words = max(int(words or 0), tables.words)
+            lines = split_words(g.board.line_masks, self.words)
+            full = split_words((g.board.full_mask,), self.words)[0]
+        self.board = (maker, lines, tables.through, tables.nthrough, full)
         """What the kernels read of the game (see :mod:`noughts.envs._batch_kernels`)."""
         self.aux0 = tables.num_lines if self.rule == Rule.MAKER_BREAKER else 0
 
@@ -154,6 +171,11 @@ def _counted_playouts(
 class BatchGame:
     """A batch of games of one claim game, stepped together (a vector environment's core).
 
+    Any claim game (:func:`supports`), on a board of any size: each game is one uint64 per
+    player on a board of up to 64 cells, ``W = ceil(cells / 64)`` words per player beyond
+    (``words`` forces W-word masks of that many words on a small board too, as the tests do).
+    ``bits`` holds the players' cells: shape ``(batch, 2)`` or ``(batch, 2, W)``.
+
     ``reset(batch)`` starts ``batch`` games; ``legal_mask()`` is a ``(batch, cells)`` boolean
     array; ``step(actions)`` claims ``actions[g]`` in every game still running (finished games
     ignore their action) and raises ``IllegalMoveError`` naming the first game whose action is
@@ -166,13 +188,18 @@ class BatchGame:
     >>> b.step(np.array([4, 0]))
     >>> b.to_move().tolist(), b.legal_mask()[0].astype(int).tolist()
     ([1, 1], [1, 1, 1, 1, 0, 1, 1, 1, 1])
+    >>> big = BatchGame("mnk(15,15,5)")   # 225 cells: four words per player
+    >>> big.reset(3)
+    >>> big.step([112, 0, 224])
+    >>> big.bits.shape, big.legal_mask().sum(axis=1).tolist()
+    ((3, 2, 4), [224, 224, 224])
     """
 
     RUNNING = 2
     """The result of a game that has not ended."""
 
-    def __init__(self, game: Game | str):
-        self._t = _Tables(game)
+    def __init__(self, game: Game | str, *, words: int | None = None):
+        self._t = _Tables(game, words)
         self.game = self._t.game
         self.reset(0)
 
@@ -185,7 +212,8 @@ class BatchGame:
         """Start ``batch`` new games from the start position."""
         if not isinstance(batch, (int, np.integer)) or batch < 0:
             raise NoughtsError(f"the batch size must be a whole number >= 0, not {batch!r}")
-        self.bits = np.zeros((batch, 2), dtype=np.uint64)
+        shape = (batch, 2) if self._t.words is None else (batch, 2, self._t.words)
+        self.bits = np.zeros(shape, dtype=np.uint64)
         self.aux = np.zeros((batch, 2), dtype=np.int64)
         self.aux[:, 0] = self._t.aux0
         self.plies = np.zeros(batch, dtype=np.int64)
@@ -217,7 +245,8 @@ class BatchGame:
         from noughts.envs import _batch_kernels as K
 
         out = np.empty((self.batch, self._t.ncells), dtype=bool)
-        K.legal_mask(self._t.ncells, self.bits, self._codes, out)
+        mask = K.legal_mask if self._t.words is None else K.legal_mask_wide
+        mask(self._t.ncells, self.bits, self._codes, out)
         return out
 
     def step(self, actions: npt.ArrayLike) -> None:
