@@ -347,3 +347,20 @@ def test_read_move_checks_legality() -> None:
     over = play_text(g, "a1 a2 b1 b2 c1")
     with pytest.raises(IllegalMoveError, match="c3 is illegal: the game is over"):
         g.read_move(over, "c3")
+
+
+def test_claim_aux_is_what_the_claim_kernels_judge_with():
+    """``claim_aux``: survivors under Maker-Breaker rules, the scores under cumulative rules,
+    (0, 0) otherwise; the three kernel drivers (MCTS, minimax, engine) start from it."""
+    import noughts
+
+    mb = noughts.game("maker_breaker(mnk(4,4,3))")
+    p = mb.start()
+    assert mb.claim_aux(p) == (len(mb.board.lines), 0)
+    p = p.play(0).play(5)  # Breaker's mark in the middle kills every line through it
+    assert mb.claim_aux(p) == (mb.survivors(p), 0) and mb.survivors(p) < len(mb.board.lines)
+    cu = noughts.game("cumulative(mnk(3,3,3))")
+    q = cu.parse("xxx/oo./...")
+    assert cu.claim_aux(q) == q.score() == (1, 0)
+    st = noughts.game("misere(mnk(3,3,3))")
+    assert st.claim_aux(st.parse("xo./.x./...")) == (0, 0)

@@ -181,11 +181,7 @@ class _State:
                 low = bits & -bits
                 owner[low.bit_length() - 1] = int(player)
                 bits ^= low
-        if self.game.claim_rule == Rule.MAKER_BREAKER:
-            aux = (self.game.survivors(position), 0)  # type: ignore[attr-defined]
-        else:
-            score = position.score()
-            aux = (0, 0) if score is None else score
+        aux = self.game.claim_aux(position)  # type: ignore[attr-defined]
         K.setup(self.S, owner, aux[0], aux[1])
         self.S[15][:] = -1  # killers belong to one search
         np.floor_divide(self.S[16], 2, out=self.S[16])  # history fades from move to move

@@ -59,7 +59,7 @@ from typing import Any
 import numpy as np
 
 from noughts.agents.base import Decision, read_options
-from noughts.core import Move, NoughtsError, Outcome, Player, Position, Result, Rule
+from noughts.core import Move, NoughtsError, Outcome, Player, Position, Result
 from noughts.core.budget import Budget
 from noughts.core.game import Game
 from noughts.core.tables import split_words
@@ -362,10 +362,7 @@ class _Kernel:
         """The position's survivors (Maker-Breaker) or scores (cumulative): what its claims are
         judged with (:func:`noughts.kernels.claim.claim_after`).
         """
-        if self.rule == Rule.MAKER_BREAKER:
-            return self.game.survivors(position), 0  # type: ignore[attr-defined]
-        score = position.score()
-        return (0, 0) if score is None else score
+        return self.game.claim_aux(position)  # type: ignore[attr-defined,no-any-return]
 
     def _mask(self, cells: int) -> Any:
         if self.words is None:

@@ -335,11 +335,7 @@ class _Kernel:
                 low = bits & -bits
                 start[low.bit_length() - 1] = int(player)
                 bits ^= low
-        if self.game.claim_rule == Rule.MAKER_BREAKER:
-            aux = (self.game.survivors(position), 0)  # type: ignore[attr-defined]
-        else:
-            score = position.score()
-            aux = (0, 0) if score is None else score
+        aux = self.game.claim_aux(position)  # type: ignore[attr-defined]
         K.setup(*self._state(), start, aux[0], aux[1])  # type: ignore[call-arg]
         self.loaded = position
 

@@ -93,6 +93,14 @@ class ClaimGame(Game):
 
     # -- protocol -------------------------------------------------------------------------------
 
+    def claim_aux(self, position: Position) -> tuple[int, int]:
+        """The two aux values the claim kernels judge the next claim with beside the masks
+        (:func:`noughts.kernels.claim.claim_after`'s ``aux0``, ``aux1``): the survivors under
+        Maker-Breaker rules (and 0), the two scores under cumulative rules, ``(0, 0)`` otherwise.
+        """
+        score = position.score()
+        return (0, 0) if score is None else score
+
     def owned(self, position: Position, player: Player) -> int:
         return position.state[player]  # type: ignore[no-any-return]
 
@@ -337,6 +345,9 @@ class MakerBreakerGame(ClaimGame):
 
     def _initial_aux(self) -> Any:
         return len(self.board.lines)
+
+    def claim_aux(self, position: Position) -> tuple[int, int]:
+        return self.survivors(position), 0
 
     def survivors(self, position: Position) -> int:
         """The lines Breaker has not touched yet (Maker could still complete them)."""
