@@ -146,7 +146,18 @@ def test_every_presets_default_opponent_can_play_it() -> None:
         for preset in c.get("/api/presets").json():
             offered = {a["spec"] for a in c.get("/api/agents", params={"game": preset["spec"]}).json()}
             assert preset["opponent"] in offered, preset
-    assert dict((p[0], p[3]) for p in PRESETS)["maker_breaker(hypercube(7,3))"] == "pairing"
+    opponents = dict((p[0], p[3]) for p in PRESETS)
+    assert opponents["maker_breaker(hypercube(7,3))"] == "pairing"
+    # issue 13: on the big boards the perfect player would only fall back; the engine is the default
+    assert opponents["mnk(15,15,5)"] == opponents["hypercube(7,3)"] == "engine"
+
+
+def test_the_engine_answers_a_gomoku_move_as_the_default_opponent() -> None:
+    with client() as c:
+        gid = c.post("/api/games", json={"game": "mnk(15,15,5)", "x": "human", "o": "engine"}).json()["id"]
+        c.post(f"/api/games/{gid}/move", json={"move": "h8"})
+        s = c.post(f"/api/games/{gid}/turn", json={"ply": 1}).json()
+        assert s["ply"] == 2 and s["error"] is None and s["decision"]["by"].startswith("engine"), s
 
 
 # -- ownership ----------------------------------------------------------------------------------------

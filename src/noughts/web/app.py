@@ -113,12 +113,12 @@ PRESETS: tuple[tuple[str, str, str, str], ...] = (
         "mnk(15,15,5)",
         "Gomoku 15x15",
         "five in a row on 15x15 (free-style: six or more counts too)",
-        "minimax:depth=1",
+        "engine",
     ),
     ("hypercube(3,3)", "3x3x3", "the cube (002, 004 §3.1); the first player wins at once", "perfect"),
     ("hypercube(4,3)", "4x4x4", "Qubic, the 4^3 cube (002)", "perfect"),
     ("maker_breaker(hypercube(7,3))", "7x7x7 Maker-Breaker", "Breaker wins by a pairing (002)", "pairing"),
-    ("hypercube(7,3)", "7x7x7", "the 7^3 cube, 193 lines (002)", "minimax:depth=1"),
+    ("hypercube(7,3)", "7x7x7", "the 7^3 cube, 193 lines (002)", "engine"),
     ("misere(tictactoe)", "Misère", "three in a row loses (004 §4.2)", "perfect"),
     ("maker_breaker(tictactoe)", "Maker-Breaker", "Maker needs a line, Breaker one mark in each", "perfect"),
     ("cumulative(tictactoe)", "Cumulative", "fill the board, most lines wins (000)", "perfect"),
@@ -169,7 +169,8 @@ PRESETS: tuple[tuple[str, str, str, str], ...] = (
 )
 """The games of the sources, for the game picker: spec, name, note, and the default opponent:
 the perfect player where it answers (proven, or its fallback's move within the time limit), a
-pairing where Breaker has one, a quick search where the perfect player would only ever fall back.
+pairing where Breaker has one, the engine (alpha-beta with threat search and proofs under the
+move's clock) on the big boards, where the perfect player would only ever fall back to it.
 """
 
 
