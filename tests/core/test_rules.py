@@ -364,3 +364,16 @@ def test_claim_aux_is_what_the_claim_kernels_judge_with():
     assert cu.claim_aux(q) == q.score() == (1, 0)
     st = noughts.game("misere(mnk(3,3,3))")
     assert st.claim_aux(st.parse("xo./.x./...")) == (0, 0)
+
+
+def test_cell_owners_names_each_cells_claimer():
+    """``cell_owners``: 0 / 1 for the player who claimed a cell, -1 where it is empty, on one
+    word and past 64 cells."""
+    import noughts
+
+    g = noughts.game("tictactoe")
+    assert g.cell_owners(g.parse("xo./.x./..o")) == [0, 1, -1, -1, 0, -1, -1, -1, 1]
+    big = noughts.game("mnk(15,15,5)")
+    p = big.start().play(224).play(0).play(112)
+    owners = big.cell_owners(p)
+    assert (owners[224], owners[0], owners[112]) == (0, 1, 0) and owners.count(-1) == 222

@@ -173,14 +173,7 @@ class _State:
     def load(self, position: Position) -> None:
         from noughts.agents import _engine_kernel as K
 
-        cells = self.game.board.num_cells
-        owner = np.full(cells, -1, dtype=np.int8)
-        for player in (Player.FIRST, Player.SECOND):
-            bits = position.owned(player)
-            while bits:
-                low = bits & -bits
-                owner[low.bit_length() - 1] = int(player)
-                bits ^= low
+        owner = np.array(self.game.cell_owners(position), dtype=np.int8)  # type: ignore[attr-defined]
         aux = self.game.claim_aux(position)  # type: ignore[attr-defined]
         K.setup(self.S, owner, aux[0], aux[1])
         self.S[15][:] = -1  # killers belong to one search

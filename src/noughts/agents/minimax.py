@@ -328,13 +328,7 @@ class _Kernel:
             self.moves = np.zeros((depth + 1, len(self.owner)), dtype=np.int32)
         if self.loaded is not None and self.loaded == position:
             return
-        start = np.full(len(self.owner), -1, dtype=np.int8)
-        for player in (Player.FIRST, Player.SECOND):
-            bits = position.owned(player)
-            while bits:
-                low = bits & -bits
-                start[low.bit_length() - 1] = int(player)
-                bits ^= low
+        start = np.array(self.game.cell_owners(position), dtype=np.int8)  # type: ignore[attr-defined]
         aux = self.game.claim_aux(position)  # type: ignore[attr-defined]
         K.setup(*self._state(), start, aux[0], aux[1])  # type: ignore[call-arg]
         self.loaded = position

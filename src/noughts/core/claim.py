@@ -93,6 +93,19 @@ class ClaimGame(Game):
 
     # -- protocol -------------------------------------------------------------------------------
 
+    def cell_owners(self, position: Position) -> list[int]:
+        """Per cell, the index of the player who claimed it (0 first, 1 second), -1 where it is
+        empty: what the search kernels' drivers load a position from.
+        """
+        owners = [-1] * self.board.num_cells
+        for player in (Player.FIRST, Player.SECOND):
+            bits = self.owned(position, player)
+            while bits:
+                low = bits & -bits
+                owners[low.bit_length() - 1] = int(player)
+                bits ^= low
+        return owners
+
     def claim_aux(self, position: Position) -> tuple[int, int]:
         """The two aux values the claim kernels judge the next claim with beside the masks
         (:func:`noughts.kernels.claim.claim_after`'s ``aux0``, ``aux1``): the survivors under
