@@ -17,9 +17,10 @@ run: $(STAMP)
 	$(BIN)/noughts show tictactoe
 	$(BIN)/noughts serve --open
 
-## test: install everything and run the test suite (slow tests excluded)
+## test: install everything and run the test suite (slow tests excluded), one worker per core
+## (each test file stays in one worker, so the kernels it compiles are compiled once)
 test: $(STAMP)
-	$(BIN)/python -m pytest -m "not slow" -q
+	$(BIN)/python -m pytest -m "not slow" -q -n auto --dist loadfile
 
 ## lint: ruff (lint + format check) and mypy (strict on noughts.core)
 lint: $(STAMP)
