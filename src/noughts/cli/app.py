@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import secrets
 import shlex
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -492,7 +492,6 @@ def solve(
                 f"saved the value of {len(built):,} positions of {game} to {save} ({budget.elapsed():.2f} s)"
             )
         return
-    from noughts.solving import solve as run_solve
 
     if certificate is not None:
         from noughts.core.certificates import certificate_paths
@@ -511,43 +510,26 @@ def solve(
         if not as_json:
             console.print(move_line(game, mover, mv, i, n))
 
-    try:
-        if workers is not None or ray is not None:
-            from noughts.exact.split import solve_split
+    from noughts.cli.progress import compile_notice
 
-            if solved is not None:
-                raise NoughtsError("--workers and --ray split a search; a --table answers without one")
-            result = solve_split(
+    try:
+        with compile_notice():
+            result = _run_solve(
                 game,
                 start,
+                solved,
+                shown_value,
+                shown_move,
                 workers=workers,
-                address=ray,
-                depth=split_depth,
+                ray=ray,
+                split_depth=split_depth,
                 engine=engine,
                 max_seconds=max_seconds,
                 max_cpu_seconds=max_cpu_seconds,
-                max_memory=max_memory * 2**20,
+                max_memory=max_memory,
                 value_only=value_only,
                 certificate=certificate,
-                progress=not as_json,
-                on_value=shown_value,
-                on_move=shown_move,
-            )
-        else:
-            result = run_solve(
-                game,
-                start,
-                max_seconds=max_seconds,
-                max_cpu_seconds=max_cpu_seconds,
-                max_memory=max_memory * 2**20,
-                table=solved,
-                progress=not as_json,
-                engine=engine,
-                value_only=value_only,
-                certificate=certificate,
-                anytime=True,
-                on_value=shown_value,
-                on_move=shown_move,
+                as_json=as_json,
             )
     except LimitExceeded as error:
         if as_json:
@@ -569,6 +551,65 @@ def solve(
             err=True,
         )
         raise typer.Exit(Exit.BUDGET)
+
+
+def _run_solve(
+    game: noughts.Game,
+    start: noughts.Position,
+    solved: object,
+    shown_value: Callable[[Value], None],
+    shown_move: Callable[[MoveValue, int, int], None],
+    *,
+    workers: int | None,
+    ray: str | None,
+    split_depth: int,
+    engine: str,
+    max_seconds: float,
+    max_cpu_seconds: float | None,
+    max_memory: int,
+    value_only: bool,
+    certificate: Path | None,
+    as_json: bool,
+) -> SolveResult:
+    """``solve``'s library call: the split solve with ``--workers``/``--ray``, else one process."""
+    from noughts.solving import solve as run_solve
+
+    if workers is not None or ray is not None:
+        from noughts.exact.split import solve_split
+
+        if solved is not None:
+            raise NoughtsError("--workers and --ray split a search; a --table answers without one")
+        return solve_split(
+            game,
+            start,
+            workers=workers,
+            address=ray,
+            depth=split_depth,
+            engine=engine,
+            max_seconds=max_seconds,
+            max_cpu_seconds=max_cpu_seconds,
+            max_memory=max_memory * 2**20,
+            value_only=value_only,
+            certificate=certificate,
+            progress=not as_json,
+            on_value=shown_value,
+            on_move=shown_move,
+        )
+    return run_solve(
+        game,
+        start,
+        max_seconds=max_seconds,
+        max_cpu_seconds=max_cpu_seconds,
+        max_memory=max_memory * 2**20,
+        table=solved,
+        progress=not as_json,
+        engine=engine,
+        value_only=value_only,
+        certificate=certificate,
+        anytime=True,
+        on_value=shown_value,
+        on_move=shown_move,
+    )
 
 
 def _solve_summary(console: Console, result: SolveResult) -> None:
@@ -655,12 +696,12 @@ def count(
     from rich.console import Console
 
     from noughts.cli.analysis import count_table
-    from noughts.cli.progress import step_bar
+    from noughts.cli.progress import compile_notice, step_bar
     from noughts.exact.count import count as run_count
 
     game = noughts.game(spec)
     budget = Budget(max_seconds, max_memory * 2**20, max_cpu_seconds)
-    with step_bar(not as_json, f"counting {game}") as progress:
+    with compile_notice(), step_bar(not as_json, f"counting {game}") as progress:
         result = run_count(game, budget=budget, progress=progress)
     if as_json:
         typer.echo(json.dumps(result.to_json()))

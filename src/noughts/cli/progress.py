@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["step_bar"]
+__all__ = ["compile_notice", "step_bar"]
 
 
 @contextmanager
@@ -30,3 +30,35 @@ def step_bar(enabled: bool, title: str) -> Iterator[Any]:
             bar.update(task, completed=done, total=total, description=description)
 
         yield show
+
+
+@contextmanager
+def compile_notice() -> Iterator[None]:
+    """Around a command that runs kernels: when numba starts compiling one (the first run on a
+    machine), say so on stderr before the wait, and afterwards how long it took, so that a first
+    solve's minute is not read as the solve's (:func:`noughts.kernels.compiling.compile_watch`).
+    Loading kernels from the cache, every later run, prints nothing.
+    """
+    import sys
+
+    from noughts.kernels.compiling import compile_watch
+
+    def first() -> None:
+        print(
+            "noughts: compiling the kernels for this machine (once: later runs load them from"
+            " numba's cache)...",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    with compile_watch(first) as watch:
+        try:
+            yield
+        finally:
+            if watch.compiles:
+                kernels = "1 kernel" if watch.compiles == 1 else f"{watch.compiles} kernels"
+                print(
+                    f"noughts: compiling took {watch.seconds:.1f} s of this run ({kernels}, cached now)",
+                    file=sys.stderr,
+                    flush=True,
+                )

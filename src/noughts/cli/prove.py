@@ -274,10 +274,11 @@ def breaker(
 
     Exit status 0 proved, 1 disproved (Maker wins), 2 bad input, 3 the budget ran out.
     """
+    from noughts.cli.progress import compile_notice
     from noughts.pairing.breaker import prove_breaker
 
     _check_certificate_path(certificate)
-    with _Bar(not as_json, "searching") as bar:
+    with compile_notice(), _Bar(not as_json, "searching") as bar:
         try:
             result = prove_breaker(
                 spec,
@@ -327,10 +328,11 @@ def draw(
 
     Exit status 0 a draw, 1 not a draw (a side can force a win), 2 bad input, 3 the budget ran out.
     """
+    from noughts.cli.progress import compile_notice
     from noughts.pairing.breaker import prove_draw
 
     _check_certificate_path(certificate)
-    with _Bar(not as_json, "searching") as bar:
+    with compile_notice(), _Bar(not as_json, "searching") as bar:
         try:
             result = prove_draw(
                 spec,
