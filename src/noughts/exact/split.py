@@ -379,7 +379,7 @@ def solve_split(
     with executor(workers, address) as ex:
         share = ex.workers
         backend = {"workers": ex.workers, "backend": ex.name}
-        deadline = None if max_seconds is None else time.time() + max_seconds - budget.elapsed()
+        deadline = None if budget.max_seconds is None else time.time() + budget.max_seconds - budget.elapsed()
         memory = None if budget.max_memory is None else max(1, budget.max_memory // share)
         jobs = [
             Job(str(game), p.text(), deadline, max_cpu_seconds, memory, certificate is not None, engine)
