@@ -36,8 +36,9 @@ attack and defence), the history table breaking ties; below the root only the ``
 cells are searched (a selective search, so a score that is not a forced-move or VCF score is a
 heuristic value, not a proof).
 
-**The clock**: the kernel counts nodes and stops (``V[ABORT]``) at the node budget its Python
-driver gives; the driver turns its clock into budgets from the measured rate.
+**The clock**: the kernel counts nodes (the alpha-beta's and the leaf VCFs' steps alike) and
+stops (``V[ABORT]``) at the node budget its Python driver gives; the driver turns its clock into
+budgets from the measured rate.
 """
 
 from __future__ import annotations
@@ -370,6 +371,12 @@ def vcf(S: tuple, me: int, depth: int, out: np.ndarray) -> int:  # type: ignore[
     most ``depth`` attacking moves, within ``P[P_VCF_CAP]`` steps: the plies to the win (0: none
     found); ``out[:(plies - 1) // 2]`` the attacking moves. An explicit stack: step ``vp`` holds
     its candidates, the next one to try, and the attacking move and reply it played.
+
+    Every step counts toward the search's node budget (``V[V_NODES]`` against
+    ``V[V_MAXNODES]``) as well as the VCF's own cap: at the leaves of a deep iteration the VCF
+    steps are most of the work, and a budget that did not see them let a 1 s move run 1.6 s.
+    Once the budget runs out (``V[V_ABORT]``) the VCF stops, finding nothing, and the search
+    that called it unwinds.
     """
     P, V, vbuf = S[0], S[8], S[19]
     depth = min(depth, vbuf.shape[0], out.shape[0])
@@ -387,12 +394,15 @@ def vcf(S: tuple, me: int, depth: int, out: np.ndarray) -> int:  # type: ignore[
         if enter:
             enter = False
             V[V_VNODES] += 1
-            if vp >= depth or V[V_VNODES] > P[P_VCF_CAP]:
+            V[V_NODES] += 1  # a VCF node is work like any other: it counts toward the budget
+            if V[V_NODES] >= V[V_MAXNODES]:
+                V[V_ABORT] = 1
+            if vp >= depth or V[V_VNODES] > P[P_VCF_CAP] or V[V_ABORT] != 0:
                 vn[vp] = 0
             else:
                 vn[vp] = vcf_candidates(S, me, vp)
             vi[vp] = 0
-        if vi[vp] >= vn[vp]:  # this step fails: back to the one before
+        if vi[vp] >= vn[vp] or V[V_ABORT] != 0:  # this step fails (or time is up): back
             if vp == 0:
                 return 0
             vp -= 1
@@ -657,6 +667,10 @@ def root_vcf(S: tuple, mover: int, depth: int, cap: int, out: np.ndarray) -> int
     keep = P[P_VCF_CAP]
     P[P_VCF_CAP] = cap
     V[V_VNODES] = 0
+    V[V_NODES] = 0
+    V[V_MAXNODES] = cap + 1  # the cap is this search's budget
+    V[V_ABORT] = 0
     r = vcf(S, mover, depth, out)
+    V[V_ABORT] = 0
     P[P_VCF_CAP] = keep
     return r

@@ -536,9 +536,11 @@ class EngineAgent:
             return shallow
         return EngineResult(shallow.move, best, finished + 1, nodes, time.perf_counter() - began)
 
-    def search_depth(self, position: Position, depth: int) -> tuple[Move, int]:
+    def search_depth(self, position: Position, depth: int, max_nodes: int | None = None) -> tuple[Move, int]:
         """One search of exactly ``depth`` plies, no clock and no root VCF: the move and score
-        (for tests and analysis).
+        (for tests and analysis). ``max_nodes`` bounds its work (the alpha-beta's nodes and the
+        leaf VCFs' steps together, the budget the clock is turned into): past it,
+        ``LimitExceeded``.
         """
         from noughts.agents import _engine_kernel as K
 
@@ -549,8 +551,15 @@ class EngineAgent:
         if state is None:
             state = self._states[game] = _State(game, self.width, self.leaf_vcf, self.tt)
         state.load(position)
-        score = int(K.root(state.S, depth, int(position.to_move), 1 << 62))
-        return int(state.S[8][K.V_BEST]), score
+        V = state.S[8]
+        score = int(
+            K.root(state.S, depth, int(position.to_move), 1 << 62 if max_nodes is None else max_nodes)
+        )
+        if V[K.V_ABORT]:
+            raise LimitExceeded(
+                f"stopped after {int(V[K.V_NODES]):,} nodes (the node budget); the search of depth {depth} did not finish"
+            )
+        return int(V[K.V_BEST]), score
 
     def _double_threat(self, position: Position) -> tuple[str | None, int | None]:
         """Whether the opponent holds two completing cells (and the mover none): a proven loss."""

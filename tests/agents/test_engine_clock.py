@@ -1,0 +1,63 @@
+"""The engine's clock is a node budget: the leaf VCFs' steps count toward it (issue 13's
+follow-up: a 1 s move ran 1.6 s on 15x15, the leaf VCFs unseen by the budget)."""
+
+from __future__ import annotations
+
+import pytest
+
+import noughts
+from noughts.agents.engine import EngineAgent
+from noughts.core import LimitExceeded
+
+GOMOKU = noughts.game("mnk(15,15,5)")
+
+
+def _closed_threes():
+    """x to move with five closed threes (an o at one end) on rows far apart: every three gives
+    a four and a forced reply, so the leaf VCF has hundreds of steps to try and no win."""
+    n = 15
+    rows = [(1, 1), (4, 5), (7, 9), (10, 1), (13, 5)]
+    xs = [r * n + c + i for r, c in rows for i in range(3)]
+    os_ = [r * n + c - 1 for r, c in rows] + [r * n + 14 for r in (0, 3, 6, 9, 12)]
+    os_ += [r * n + 12 for r in (1, 4, 7, 10, 13)]
+    p = GOMOKU.start()
+    for x, o in zip(xs, os_, strict=True):
+        p = p.play(x).play(o)
+    return p
+
+
+def test_the_leaf_vcf_counts_toward_the_node_budget() -> None:
+    p = _closed_threes()
+    agent = EngineAgent(leaf_vcf=3)
+    _, score = agent.search_depth(p, 0)  # no budget: the leaf VCF runs to its own cap
+    assert abs(score) < 10_000  # no forced win here, so the VCF tried everything it could
+    with pytest.raises(LimitExceeded, match="node budget"):
+        agent.search_depth(p, 0, max_nodes=20)  # one alpha-beta node, the rest VCF steps
+    # without the leaf VCF the same search is one node, well inside the budget
+    EngineAgent(leaf_vcf=0).search_depth(p, 0, max_nodes=20)
+
+
+def test_a_budgeted_search_that_finishes_gives_the_unbudgeted_answer() -> None:
+    p = _closed_threes()
+    agent = EngineAgent(tt=0)
+    full = agent.search_depth(p, 2)
+    assert agent.search_depth(p, 2, max_nodes=10**7) == full
+
+
+def test_the_root_vcf_still_finds_a_win_after_a_search_ran_out() -> None:
+    """The root VCF has a budget of its own: a search stopped by its budget leaves no stop
+    behind for the next search."""
+    p = _closed_threes()
+    agent = EngineAgent(seconds=0.5)
+    with pytest.raises(LimitExceeded):
+        agent.search_depth(p, 3, max_nodes=50)
+    r = agent.analyse(_open_four_position(), 0.5)
+    assert r.proven == "win"
+
+
+def _open_four_position():
+    """x to move, an open three on row 8 (h8, i8, j8 with both ends open): a VCF win."""
+    p = GOMOKU.start()
+    for x, o in ((7 * 15 + 6, 0), (7 * 15 + 7, 14), (7 * 15 + 8, 14 * 15)):
+        p = p.play(x).play(o)
+    return p
