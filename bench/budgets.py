@@ -102,7 +102,6 @@ def engine_positions(spec: str, count: int, suite: int, seed: int) -> list[Any]:
     """``count`` positions of random play (no finished game, no win in one) and the first
     ``suite`` forced-win positions of ``spec`` from the suite."""
     import forced_wins
-
     from noughts.core import game as make_game
 
     g = make_game(spec)
