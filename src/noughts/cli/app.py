@@ -513,7 +513,7 @@ def solve(
 
     try:
         if workers is not None or ray is not None:
-            from noughts.exact.split import solve_split
+            from noughts.solving import solve_split
 
             if solved is not None:
                 raise NoughtsError("--workers and --ray split a search; a --table answers without one")

@@ -202,7 +202,12 @@ class Executor(ABC):
 
     @abstractmethod
     def _map_until(
-        self, fn: Callable[[T], R], seq: list[T], until: Callable[[int, R], bool], bar: _Bar, description: str | None
+        self,
+        fn: Callable[[T], R],
+        seq: list[T],
+        until: Callable[[int, R], bool],
+        bar: _Bar,
+        description: str | None,
     ) -> list[R | None]: ...
 
     def close(self) -> None:  # noqa: B027 - nothing to release unless a backend holds workers
@@ -240,7 +245,12 @@ class InProcessExecutor(Executor):
         return out
 
     def _map_until(
-        self, fn: Callable[[T], R], seq: list[T], until: Callable[[int, R], bool], bar: _Bar, description: str | None
+        self,
+        fn: Callable[[T], R],
+        seq: list[T],
+        until: Callable[[int, R], bool],
+        bar: _Bar,
+        description: str | None,
     ) -> list[R | None]:
         out: list[R | None] = [None] * len(seq)
         for i in range(len(seq)):
@@ -302,7 +312,12 @@ class ProcessExecutor(Executor):
         return out
 
     def _map_until(
-        self, fn: Callable[[T], R], seq: list[T], until: Callable[[int, R], bool], bar: _Bar, description: str | None
+        self,
+        fn: Callable[[T], R],
+        seq: list[T],
+        until: Callable[[int, R], bool],
+        bar: _Bar,
+        description: str | None,
     ) -> list[R | None]:
         pool = self._get_pool()
         out: list[R | None] = [None] * len(seq)
@@ -410,7 +425,12 @@ class RayExecutor(Executor):
         return out
 
     def _map_until(
-        self, fn: Callable[[T], R], seq: list[T], until: Callable[[int, R], bool], bar: _Bar, description: str | None
+        self,
+        fn: Callable[[T], R],
+        seq: list[T],
+        until: Callable[[int, R], bool],
+        bar: _Bar,
+        description: str | None,
     ) -> list[R | None]:
         ray = self._ray
         refs = {self._remote.remote(fn, i, seq[i : i + 1]): i for i in range(len(seq))}
