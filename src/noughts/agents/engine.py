@@ -21,8 +21,9 @@ leaves wins that only the df-pn finds (a VCF or VCT needs every attacking move t
 ``bench/forced_wins.py`` measures how many.
 
 **The clock.** Each move takes about ``seconds``: the driver deepens one ply at a time and gives
-each iteration a node budget from the rate it measured, so the kernel stops itself near the
-deadline; an iteration cut short is dropped (the move is the last finished iteration's), and an
+each iteration a node budget from the rate it measured (the alpha-beta's nodes and the leaf
+VCFs' steps counted alike: ``bench/budgets.py --engine`` measures the overshoot), so the kernel
+stops itself near the deadline; an iteration cut short is dropped (the move is the last finished iteration's), and an
 iteration that cannot finish in the time left is not started. The first move of a session also
 pays numba's compile (cached on disk after the first run).
 
