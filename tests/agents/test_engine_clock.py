@@ -61,3 +61,33 @@ def _open_four_position():
     for x, o in ((7 * 15 + 6, 0), (7 * 15 + 7, 14), (7 * 15 + 8, 14 * 15)):
         p = p.play(x).play(o)
     return p
+
+
+def test_the_root_proof_runs_under_the_clock_as_well_as_a_node_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from noughts.exact import proof
+
+    given = []
+    real = proof.ProofSearch
+
+    def spy(*args: object, **kwargs: object) -> object:
+        s = real(*args, **kwargs)  # type: ignore[arg-type]
+        given.append(s)
+        return s
+
+    monkeypatch.setattr(proof, "ProofSearch", spy)
+    # o threatens nothing, x has a line two claims short of a threat: the root's df-pn runs
+    p = _play_moves(["h8", "a1", "i8", "a15"])
+    EngineAgent(seconds=0.4, vcf=0, vct=0, proof=0.5).analyse(p)
+    assert given, "the root's df-pn did not run"
+    clock = given[0].budget
+    assert clock is not None and clock.max_seconds is not None and 0 < clock.max_seconds <= 0.2 + 1e-9
+    assert given[0].max_nodes is not None
+
+
+def _play_moves(moves):
+    p = GOMOKU.start()
+    for m in moves:
+        p = p.play(GOMOKU.parse_move(m))
+    return p

@@ -376,8 +376,11 @@ class EngineAgent:
         if seconds <= 0.005:
             return None
         rate = self._proof_rate.get(game, 1_000.0)
+        # the node budget from the measured rate, and the clock itself between the search's slices
+        # (a rate measured on easier positions let the proof overrun its share)
+        clock = Budget(max_seconds=seconds, max_memory=None)
         search = ProofSearch(
-            game, position.to_move, GOAL, tt_bytes=PROOF_TABLE, max_nodes=max(20, int(rate * seconds))
+            game, position.to_move, GOAL, clock, tt_bytes=PROOF_TABLE, max_nodes=max(20, int(rate * seconds))
         )
         t = time.perf_counter()
         try:
