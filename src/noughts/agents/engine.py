@@ -74,6 +74,10 @@ SHALLOW_NODES = 20_000
 """The most nodes :meth:`EngineAgent.move_values` spends on one move's depth-0 look (its forced
 replies; each leaf VCF has its own cap), so valuing every move of a board is bounded work."""
 
+MAX_VCF = 60
+"""The deepest VCF (attacking moves) the options allow; the threat search's workspace is sized
+for it."""
+
 SCALE = 600.0
 """An evaluation of this size reads as a clear edge (about 0.76 on the normalised scale)."""
 
@@ -124,6 +128,7 @@ class _State:
 
     def __init__(self, game: Game, width: int, leaf_vcf: int, tt_bits: int):
         from noughts.agents import _engine_kernel as K
+        from noughts.exact.threat_kernels import workspace
 
         board = game.board
         t = board.tables
@@ -143,6 +148,7 @@ class _State:
         rng = SplitMix64(0x5EED_0F_E2)
         zob = np.array([rng.next() for _ in range(2 * cells)], dtype=np.uint64).reshape(cells, 2)
         size = 1 << tt_bits
+        frames, pool, tline, scratch = workspace(cells, MAX_VCF)
         self.S = (
             P,
             np.zeros((lines, 2), dtype=np.int8),  # 1 cnt
@@ -163,12 +169,15 @@ class _State:
             np.zeros((2, cells), dtype=np.int64),  # 16 history
             np.zeros((K.MAXPLY, cells), dtype=np.int32),  # 17 moves per ply
             np.zeros((K.MAXPLY, cells), dtype=np.int64),  # 18 their ordering scores
-            np.zeros((64, cells), dtype=np.int32),  # 19 VCF moves per step
-            np.zeros(cells, dtype=np.int64),  # 20 VCF marks
+            frames,  # 19 the threat search's frames (the VCF: exact.threat_kernels)
+            pool,  # 20 its candidate pool
             np.zeros((board.k + 1, board.k + 1), dtype=np.int64),  # 21 first's gain per line
             np.zeros((board.k + 1, board.k + 1), dtype=np.int64),  # 22 second's gain per line
             np.zeros(cells, dtype=np.int64),  # 23 first's gain per cell
             np.zeros(cells, dtype=np.int64),  # 24 second's gain per cell
+            tline,  # 25 its principal line
+            scratch,  # 26 its scratch rows
+            np.zeros(2, dtype=np.int64),  # 27 its result (steps, line length)
         )
 
     def load(self, position: Position) -> None:
@@ -208,7 +217,7 @@ class EngineAgent:
             raise NoughtsError(f"engine seconds is a number of seconds above 0, not {seconds}")
         if width < 1:
             raise NoughtsError(f"engine width is at least 1, not {width}")
-        if not 0 <= vcf <= 60 or not 0 <= leaf_vcf <= 60 or not 0 <= vct <= 60:
+        if not 0 <= vcf <= MAX_VCF or not 0 <= leaf_vcf <= MAX_VCF or not 0 <= vct <= 60:
             raise NoughtsError(
                 f"engine vcf, vct and leaf_vcf are depths from 0 to 60, not {vcf}, {vct}, {leaf_vcf}"
             )
