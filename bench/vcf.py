@@ -18,6 +18,10 @@ hypercube(4,3). The report gives how often each finds a win, where they disagree
 median seconds per call with the ratio (B / A: above 1, the engine's own VCF is faster).
 
 Run: ``.venv/bin/python bench/vcf.py`` (``--json PATH``; ``--positions``, ``--repeats``).
+
+Since the engine's kernel runs the threat-space search as its VCF (after commit 7395d6c), both
+columns time the same kernel through two entries (the engine's, on its loaded state, and the
+threat kernel's): the comparison in ``bench/results/vcf.json`` was taken at 7395d6c.
 """
 
 from __future__ import annotations
