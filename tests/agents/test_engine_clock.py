@@ -91,3 +91,23 @@ def _play_moves(moves):
     for m in moves:
         p = p.play(GOMOKU.parse_move(m))
     return p
+
+
+def test_a_rate_read_low_is_corrected_and_the_depth_tried_again() -> None:
+    """The first iterations are too short to time: a rate read far too low made the next
+    iteration run out of its node budget at once, and the move stopped 1 ply deep with most of
+    its time unused. Now the iteration is tried again with the rate its run showed."""
+    qubic = noughts.game("hypercube(4,3)")
+    p = qubic.start().play(0).play(21)
+    agent = EngineAgent(vcf=0, vct=0, proof=0)
+    agent._rate = 1_000.0  # a rate read low, as a slow first iteration gives
+    r = agent.analyse(p, 1.0)
+    assert r.depth >= 3 and r.proven is None
+
+
+def test_the_rate_after_an_abort() -> None:
+    from noughts.agents.engine import _rate_after_abort
+
+    assert _rate_after_abort(1_000.0, 50_000, 0.5) == 100_000.0  # timed: the run's own rate
+    assert _rate_after_abort(1_000.0, 600, 0.0001) == 60_000.0  # too short to time: at least done / 10 ms
+    assert _rate_after_abort(50_000.0, 600, 0.0001) == 200_000.0  # and at least fourfold

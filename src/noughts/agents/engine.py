@@ -60,6 +60,10 @@ MATE = 10_000
 DEFAULT_SECONDS = 1.0
 """The time per move without a ``seconds`` or a budget."""
 
+RETRY = 0.15
+"""An iteration stopped by its node budget with more than this share of the move's time left is
+tried again with the rate that run measured (the first, short iterations read a rate too low)."""
+
 USE = 0.85
 """The share of a budget's time left that a move's search is planned to take (the rest is the
 margin for the last iteration's overrun and the caller)."""
@@ -329,21 +333,34 @@ class EngineAgent:
             if proved is not None:
                 return self._done(position, proved, WIN - MATE, 0, nodes, started, "win", None, (proved,))
         best_move, best_score, finished = -1, 0, 0
-        for depth in range(1, self.depth + 1):
+        depth = 1
+        rates: list[float] = []  # this move's measured rates: odd and even depths differ
+        while depth <= self.depth:
             now = time.perf_counter()
             left = deadline - now
             if left <= 0 and finished:
                 break
-            budget = max(500, int(self._rate * max(left, 0.0)))
+            # the slower of the last two iterations' rates (one of each parity: the side whose
+            # leaves run the VCF alternates, and the rate with it), so the budget ends by the clock
+            rate = min(rates[-2:]) if rates else self._rate
+            budget = max(500, int(rate * max(left, 0.0)))
             score = int(K.root(S, depth, mover, budget))
             took = time.perf_counter() - now
             done = int(V[K.V_NODES])
             nodes += done
+            if V[K.V_ABORT] and finished:
+                # the budget ran out: at the true rate if the clock has too; else the rate was
+                # read low (a short first iteration) and the depth is tried again at this one
+                self._rate = _rate_after_abort(rate, done, took)
+                rates = [self._rate]
+                if deadline - time.perf_counter() > RETRY * seconds:
+                    continue
+                break
             if took > 0.01:
                 self._rate = max(1_000.0, done / took)
-            if V[K.V_ABORT] and finished:
-                break
+                rates.append(self._rate)
             best_move, best_score, finished = int(V[K.V_BEST]), score, depth
+            depth += 1
             if abs(score) > WIN - MATE:
                 break  # the search sees the end
             if took * 2.5 > deadline - time.perf_counter():
@@ -529,7 +546,8 @@ class EngineAgent:
                     shallow.move, -(WIN - r - 1), 1, nodes, time.perf_counter() - began, "loss", r + 1
                 )
         best, finished = shallow.score, 0
-        for depth in range(2, self.depth + 1, 2):
+        depth = 2
+        while depth <= self.depth:
             now = time.perf_counter()
             left = deadline - now
             if left <= 0:
@@ -538,11 +556,15 @@ class EngineAgent:
             took = time.perf_counter() - now
             done = int(V[K.V_NODES])
             nodes += done
+            if V[K.V_ABORT]:  # as in analyse: a rate read low is corrected and the depth tried again
+                self._rate = _rate_after_abort(self._rate, done, took)
+                if deadline - time.perf_counter() > RETRY * (deadline - began):
+                    continue
+                break
             if took > 0.01:
                 self._rate = max(1_000.0, done / took)
-            if V[K.V_ABORT]:
-                break
             best, finished = -score, depth
+            depth += 2
             if abs(score) > WIN - MATE or took * 8 > deadline - time.perf_counter():
                 break  # the search sees the end, or the next depth would not finish
         if not finished:
@@ -607,6 +629,17 @@ class EngineAgent:
             raise NoughtsError(f"the engine chose {move}, which is not a legal move here")
         self.last = result
         return result
+
+
+def _rate_after_abort(rate: float, done: int, took: float) -> float:
+    """The rate after an iteration that ran out of its ``rate``-based node budget with time
+    left: ``done`` nodes in ``took`` seconds measure the rate where the run was long enough to
+    time; a shorter one only says the rate was too low, and it grows fourfold (at least to what
+    the run shows), so that a few retries find it without a wild guess.
+    """
+    if took >= 0.01:
+        return max(1_000.0, done / took)
+    return max(rate * 4, done / 0.01)
 
 
 def _worth_proving(position: Position) -> bool:
