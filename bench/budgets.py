@@ -12,6 +12,16 @@ reports wall and CPU seconds, the exit status and the line it printed:
   then its fallback (issue 11: the "10 s" perfect player ran 18-20 s on 7x7x7).
 
 Run: ``.venv/bin/python bench/budgets.py`` (``--json PATH``). The load average is printed too.
+
+``--engine`` measures instead how well the ``engine`` agent keeps its clock (issue 13's follow-up:
+``analyse`` asked for 1.04 s took up to 1.57 s under load): on positions drawn by seeded random
+play on mnk(15,15,5), hypercube(7,3) and hypercube(4,3) (``bench/forced_wins.py``'s drawing, the
+ply count uniform in ``ENGINE_PLIES``) and on the forced-win suite's positions of those boards
+(``bench/data/forced_wins.json``), each position is searched by ``EngineAgent.analyse`` and by
+``EngineAgent.move_values`` with ``--seconds`` (default 1), a fresh agent per board (the first
+search, which loads the compiled kernels, is a warm-up and not counted). The overshoot is the
+wall time past the clock; the report gives its median, 90th percentile and worst per board and
+call, with CPU seconds beside wall seconds.
 """
 
 from __future__ import annotations
@@ -83,11 +93,87 @@ def move(spec: str, agent: str) -> dict[str, Any]:
     }
 
 
+ENGINE_BOARDS = ("mnk(15,15,5)", "hypercube(7,3)", "hypercube(4,3)")
+ENGINE_PLIES = {"mnk(15,15,5)": (4, 40), "hypercube(7,3)": (2, 40), "hypercube(4,3)": (2, 16)}
+"""The range (inclusive) of the random prefix's length on each board of ``--engine``."""
+
+
+def engine_positions(spec: str, count: int, suite: int, seed: int) -> list[Any]:
+    """``count`` positions of random play (no finished game, no win in one) and the first
+    ``suite`` forced-win positions of ``spec`` from the suite."""
+    import forced_wins
+    from noughts.core import game as make_game
+
+    g = make_game(spec)
+    forced_wins.PLIES.setdefault(spec, ENGINE_PLIES[spec])
+    rng = np.random.default_rng([seed, ENGINE_BOARDS.index(spec)])
+    out: list[Any] = []
+    while len(out) < count:
+        lo, hi = ENGINE_PLIES[spec]
+        p = forced_wins.draw_position(g, spec, rng, int(rng.integers(lo, hi + 1)))
+        if p is not None and not forced_wins.wins_in_one(p):
+            out.append(p)
+    if suite:
+        rows = [r for r in json.loads(forced_wins.SUITE.read_text())["positions"] if r["game"] == spec]
+        out += [g.parse(r["position"]) for r in rows[:suite]]
+    return out
+
+
+def engine_clock(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``--engine`` rows (see the module docstring)."""
+    from noughts.agents.engine import EngineAgent
+
+    rows = []
+    for spec in ENGINE_BOARDS:
+        positions = engine_positions(spec, args.positions, args.suite, args.seed)
+        agent = EngineAgent(args.seconds)
+        for p in (positions[0], positions[-1]):  # the kernels load (a random and a suite position)
+            agent.analyse(p, 0.2)
+            agent.move_values(p, 0.2)
+        over: dict[str, list[float]] = {"analyse": [], "move_values": []}
+        cpu: dict[str, list[float]] = {"analyse": [], "move_values": []}
+        for p in positions:  # interleaved: analyse, then move_values, position by position
+            for call in ("analyse", "move_values"):
+                t, c = time.perf_counter(), time.process_time()
+                getattr(agent, call)(p, args.seconds)
+                over[call].append(time.perf_counter() - t - args.seconds)
+                cpu[call].append(time.process_time() - c)
+        for call, xs in over.items():
+            xs = sorted(xs)
+            row = {
+                "board": spec,
+                "call": call,
+                "positions": len(xs),
+                "seconds": args.seconds,
+                "median_over_s": round(float(np.median(xs)), 3),
+                "p90_over_s": round(float(np.quantile(xs, 0.9)), 3),
+                "worst_over_s": round(xs[-1], 3),
+                "median_cpu_s": round(float(np.median(cpu[call])), 3),
+            }
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    return {"engine_rows": rows}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--engine", action="store_true", help="the engine's clock instead (module docstring)")
+    parser.add_argument("--seconds", type=float, default=1.0, help="--engine: the clock of each search")
+    parser.add_argument("--positions", type=int, default=30, help="--engine: random positions per board")
+    parser.add_argument("--suite", type=int, default=10, help="--engine: forced-win positions per board")
+    parser.add_argument("--seed", type=int, default=7, help="--engine: the random stream's seed")
     args = parser.parse_args()
     load = os.getloadavg()
+    if args.engine:
+        doc = engine_clock(args)
+        doc.update(
+            load_average_at_start=load, load_average=os.getloadavg(), machine=machine(), commit=commit()
+        )
+        print(f"load average {load[0]:.2f} at the start, {doc['load_average'][0]:.2f} at the end")
+        if args.json:
+            args.json.write_text(json.dumps(doc, indent=2))
+        return 0
     import noughts.web.warmup  # noqa: F401  (the compiled kernels loaded, as in a running arena)
 
     rows = [command(a) for a in COMMANDS] + [move(s, a) for s, a in MOVES]

@@ -116,13 +116,13 @@ def test_one_winning_move_settles_the_value_without_the_other_jobs() -> None:
     # the frontier of a won position: one job proved the mover's win, the others ran out
     game = noughts.game("tictactoe")
     position = game.parse("xx./oo./...")
-    root, frontier = _frontier(position, 1, lambda p: p)
+    root, frontier, _ = _frontier(position, 1, lambda p: p)
     assert len(frontier) == 4  # c1 ends the game: a leaf with its value, not a job
     results = [JobResult(p.text(), None, "", 0, 0.0, "stopped") for p in frontier]
     # the win is settled, not its distance (an unknown move might win as fast)
     assert _combine(root, results) == Value(Outcome.FIRST, None)
     position = game.parse("x../.o./...")
-    root, frontier = _frontier(position, 1, lambda p: p)
+    root, frontier, _ = _frontier(position, 1, lambda p: p)
     results = [JobResult(p.text(), None, "", 0, 0.0, "stopped") for p in frontier]
     results[0] = JobResult(frontier[0].text(), Value(Outcome.DRAW, 7), "alpha-beta", 1, 0.0)
     assert _combine(root, results) is None  # a draw is not settled until every move is known
@@ -168,3 +168,43 @@ def test_cli_workers_json() -> None:
     }
     text = invoke("solve", "tictactoe", "--workers", "1", "--value-only")
     assert text.exit_code == 0 and "split into 3 jobs 1 plies deep on 1 workers (in-process)" in text.output
+
+
+def test_a_split_past_the_end_of_every_game_solves_in_one_process() -> None:
+    whole = noughts.solve("tictactoe")
+    split = solve_split("tictactoe", workers=2, depth=99)
+    assert split.value == whole.value and _moves(split) == _moves(whole)
+    assert split.split is not None
+    assert split.split["jobs"] == 0 and split.split["depth_asked"] == 99
+    assert "past the end of every game" in split.split["note"]
+
+
+def test_a_split_too_deep_for_the_tree_is_clamped(monkeypatch: pytest.MonkeyPatch) -> None:
+    from noughts.exact import split as module
+
+    monkeypatch.setattr(module, "MAX_TREE", 100)  # tictactoe: 1 + 9 + 72 fits, + 504 does not
+    result = solve_split("tictactoe", workers=1, depth=5, value_only=True)
+    assert result.split is not None and result.split["depth"] == 2 and result.split["depth_asked"] == 5
+    assert result.value == noughts.solve("tictactoe", value_only=True).value
+
+
+def test_a_settled_value_stops_the_other_jobs() -> None:
+    # mnk(4,4,3) is a first-player win: the first job to come back a win settles it
+    whole = noughts.solve("mnk(4,4,3)", value_only=True)
+    seen = []
+    split = solve_split("mnk(4,4,3)", workers=1, value_only=True, on_value=seen.append)
+    assert split.value.outcome is whole.value.outcome and seen == [split.value]
+    s = split.split
+    assert s is not None and s["jobs_stopped"] >= 1
+    assert s["jobs_finished"] + s["jobs_stopped"] == s["jobs"]
+    # without value_only every job runs, and the moves are all there
+    full = solve_split("mnk(4,4,3)", workers=1)
+    assert "jobs_stopped" not in full.split and full.complete  # type: ignore[operator]
+
+
+def test_the_tree_alone_can_settle_the_value() -> None:
+    # x completes a row at once: no job needs to run for the value
+    result = solve_split("tictactoe", "xx./oo./...", workers=1, value_only=True)
+    assert result.value.outcome is Outcome.FIRST
+    assert result.split is not None and result.split["jobs_finished"] == 0
+    assert result.split["jobs_stopped"] == result.split["jobs"] >= 1

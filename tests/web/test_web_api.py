@@ -557,3 +557,13 @@ def test_notakto_on_many_boards_is_answered_by_the_quotient() -> None:
         s = c.post(f"/api/games/{s['id']}/turn").json()
         after = noughts.game("notakto(boards=5)").parse(s["position"])
         assert noughts.solve(after.game, after).value.outcome is noughts.Outcome.FIRST  # it kept the win
+
+
+def test_analysis_of_long_lines_has_the_breaker_row() -> None:
+    """mnk(6,6,5): alpha-beta does not finish in seconds; the Breaker prover (noughts solve's
+    row) proves the draw in the rest of the time, as ``noughts solve`` does."""
+    with client() as c:
+        data = c.post("/api/analyse", json={"game": "mnk(6,6,5)", "max_seconds": 4}).json()
+    assert data["solved"], data
+    assert data["solve"]["value"] == "draw" and data["solve"]["engine"] == "breaker"
+    assert data["evaluation"]["verdict"] == "draw"

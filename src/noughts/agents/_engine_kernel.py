@@ -25,10 +25,12 @@ that reply is searched without spending depth (a check extension). These scores 
 
 **VCF** (victory by continuous fours, Allis's threat-space search restricted to the threats
 that leave one reply): the attacker plays only moves that make a threat line, the defender only
-the one cell that stops it; the attacker wins when a move makes two completing cells. Every
-defender move is forced (he has no completing cell of his own, checked at every step), so a VCF
-win is a proof. It runs at the root (deep) and at the leaves of the alpha-beta (shallow, with a
-node cap).
+the cell that stops it (and the attacker answers the defender's counter-fours); the attacker
+wins when a move makes two completing cells. Every defender move is forced, so a VCF win is a
+proof. It is the proof engine's threat-space search at order 1
+(:func:`noughts.exact.threat_kernels.threat_search`), run on this kernel's counts: one threat
+search for both engines. It runs at the root (deep) and at the leaves of the alpha-beta
+(shallow, with a node cap).
 
 **Move ordering**: the transposition table's move, the two killer moves of the ply, then the
 cells by *heat* (what the mover gains by claiming the cell plus what the opponent would gain:
@@ -36,8 +38,9 @@ attack and defence), the history table breaking ties; below the root only the ``
 cells are searched (a selective search, so a score that is not a forced-move or VCF score is a
 heuristic value, not a proof).
 
-**The clock**: the kernel counts nodes and stops (``V[ABORT]``) at the node budget its Python
-driver gives; the driver turns its clock into budgets from the measured rate.
+**The clock**: the kernel counts nodes (the alpha-beta's and the leaf VCFs' steps alike) and
+stops (``V[ABORT]``) at the node budget its Python driver gives; the driver turns its clock into
+budgets from the measured rate.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from noughts.exact.threat_kernels import CUTOFF, DEF_BREAKER, DEF_LINES, FOUND, threat_search
 from noughts.kernels.codes import CUMULATIVE, DRAW, MAKER_BREAKER, MISERE, RUNNING, STANDARD
 from noughts.kernels.counts import claim_counted, unclaim_counted
 
@@ -334,104 +338,62 @@ def generate(S: tuple, mover: int, ply: int, ttmove: int, width: int) -> int:  #
 
 
 @njit(cache=True)
-def vcf_candidates(S: tuple, me: int, vp: int) -> int:  # type: ignore[type-arg]
-    """The attacking moves of VCF step ``vp`` in ``vbuf[vp]`` (each makes a threat line of
-    ``me``; only the one completing cell of the opponent, if it has one; none if it has two):
-    how many.
-    """
-    P, cnt, owner, _through, _nthrough, lcells = S[:6]
-    V, vbuf, mark = S[8], S[19], S[20]
-    k = P[P_K]
-    op = 1 - me
-    two = np.empty(2, dtype=np.int64)
-    forced = -1
-    if V[V_T0 + op] > 0:
-        if threat_cells(S, op, two) >= 2:
-            return 0
-        forced = two[0]
-    V[V_STAMP] += 1
-    stamp = V[V_STAMP]
-    n = 0
-    for j in range(lcells.shape[0]):
-        if cnt[j, me] != k - 2 or cnt[j, op] != 0:
-            continue
-        for i in range(k):
-            c = lcells[j, i]
-            if owner[c] == -1 and mark[c] != stamp and (forced == -1 or c == forced):
-                mark[c] = stamp
-                vbuf[vp, n] = c
-                n += 1
-    return n
-
-
-@njit(cache=True)
-def vcf(S: tuple, me: int, depth: int, out: np.ndarray) -> int:  # type: ignore[type-arg]
+def vcf(S: tuple, me: int, depth: int, cap: int, out: np.ndarray) -> int:  # type: ignore[type-arg]
     """A win for ``me`` (to move, no completing cell of its own) by continuous threats of at
-    most ``depth`` attacking moves, within ``P[P_VCF_CAP]`` steps: the plies to the win (0: none
-    found); ``out[:(plies - 1) // 2]`` the attacking moves. An explicit stack: step ``vp`` holds
-    its candidates, the next one to try, and the attacking move and reply it played.
+    most ``depth`` attacking moves, within ``cap`` steps: the plies to the win (0: none found);
+    ``out[:(plies - 1) // 2]`` the attacking moves. This is the proof engine's threat-space
+    search at order 1 (:func:`noughts.exact.threat_kernels.threat_search`: fours only, the
+    defender's counter-fours answered), run on the engine's counts and owners, which it
+    restores; one threat search serves both engines.
+
+    Its steps count toward the search's node budget (``V[V_NODES]`` against ``V[V_MAXNODES]``)
+    as well as ``cap``: at the leaves of a deep iteration the VCF steps are most of the work,
+    and a budget that did not see them let a 1 s move run 1.6 s. Stopped by the budget, it
+    finds nothing and sets ``V[V_ABORT]``, and the search that called it unwinds.
     """
-    P, V, vbuf = S[0], S[8], S[19]
-    depth = min(depth, vbuf.shape[0], out.shape[0])
+    P, cnt, owner, through, nthrough, lcells, V = S[0], S[1], S[2], S[3], S[4], S[5], S[8]
+    frames, pool, tline, scratch, tres = S[19], S[20], S[25], S[26], S[27]
+    k = P[P_K]
+    drule = DEF_BREAKER if P[P_RULE] == MAKER_BREAKER else DEF_LINES
+    depth = min(depth, (frames.shape[0] - 3) // 2, out.shape[0] - 1)
+    left = V[V_MAXNODES] - V[V_NODES]
+    limit = min(cap, left)
+    if limit <= 0:
+        V[V_ABORT] = 1
+        return 0
+    st = threat_search(
+        lcells, through, nthrough, cnt, owner, k, me, drule, 1, depth, limit, V[V_EMPTY],
+        frames, pool, tline, scratch, tres,
+    )  # fmt: skip
+    V[V_VNODES] += tres[0]
+    V[V_NODES] += tres[0]
+    if st == CUTOFF and left <= cap:
+        V[V_ABORT] = 1
+    if st != FOUND:
+        return 0
+    n = tres[1]  # the line: attacking claims and answers in turn, ending with an attacking claim
+    # does its last claim complete a line (a win in n plies) or leave two completing cells (n + 2)?
     op = 1 - me
-    vn = np.zeros(depth + 1, dtype=np.int64)
-    vi = np.zeros(depth + 1, dtype=np.int64)
-    vc = np.zeros(depth + 1, dtype=np.int64)
-    vb = np.zeros(depth + 1, dtype=np.int64)
-    s1 = np.zeros((depth + 1, 6), dtype=np.int64)
-    s2 = np.zeros((depth + 1, 6), dtype=np.int64)
-    two = np.empty(2, dtype=np.int64)
-    vp = 0
-    enter = True
-    while True:
-        if enter:
-            enter = False
-            V[V_VNODES] += 1
-            if vp >= depth or V[V_VNODES] > P[P_VCF_CAP]:
-                vn[vp] = 0
-            else:
-                vn[vp] = vcf_candidates(S, me, vp)
-            vi[vp] = 0
-        if vi[vp] >= vn[vp]:  # this step fails: back to the one before
-            if vp == 0:
-                return 0
-            vp -= 1
-            unmake(S, vb[vp], op, (s2[vp, 0], s2[vp, 1], s2[vp, 2], s2[vp, 3], s2[vp, 4], s2[vp, 5]))
-            unmake(S, vc[vp], me, (s1[vp, 0], s1[vp, 1], s1[vp, 2], s1[vp, 3], s1[vp, 4], s1[vp, 5]))
-            continue
-        c = vbuf[vp, vi[vp]]
-        vi[vp] += 1
-        saved = save(V)
-        res = make(S, c, me)
-        if res != RUNNING:  # no completing cell, so a full board: no win here
-            unmake(S, c, me, saved)
-            continue
-        m = threat_cells(S, me, two)
-        if m >= 2:  # two completing cells: the opponent stops one, the other wins
-            unmake(S, c, me, saved)
-            out[vp] = c
-            plies = 3
-            while vp > 0:
-                vp -= 1
-                unmake(S, vb[vp], op, (s2[vp, 0], s2[vp, 1], s2[vp, 2], s2[vp, 3], s2[vp, 4], s2[vp, 5]))
-                unmake(S, vc[vp], me, (s1[vp, 0], s1[vp, 1], s1[vp, 2], s1[vp, 3], s1[vp, 4], s1[vp, 5]))
-                out[vp] = vc[vp]
-                plies += 2
-            return plies
-        if m == 1:
-            b = two[0]
-            saved2 = save(V)
-            if make(S, b, op) == RUNNING:
-                for x in range(6):
-                    s1[vp, x] = saved[x]
-                    s2[vp, x] = saved2[x]
-                vc[vp] = c
-                vb[vp] = b
-                vp += 1
-                enter = True
-                continue
-            unmake(S, b, op, saved2)
-        unmake(S, c, me, saved)
+    for i in range(n - 1):
+        c = tline[i]
+        owner[c] = me if i % 2 == 0 else op
+        for t in range(nthrough[c]):
+            cnt[through[c, t], owner[c]] += 1
+    last = tline[n - 1]
+    completes = False
+    for t in range(nthrough[last]):
+        j = through[last, t]
+        if cnt[j, me] == k - 1 and cnt[j, op] == 0:
+            completes = True
+    for i in range(n - 2, -1, -1):
+        c = tline[i]
+        for t in range(nthrough[c]):
+            cnt[through[c, t], owner[c]] -= 1
+        owner[c] = -1
+    attacks = (n + 1) // 2
+    for i in range(min(attacks, out.shape[0])):
+        out[i] = tline[2 * i]
+    return int(n if completes else n + 2)
 
 
 @njit(cache=True)
@@ -466,7 +428,7 @@ def node_enter(S: tuple, F: tuple, ply: int) -> tuple:  # type: ignore[type-arg]
         if P[P_LEAF_VCF] > 0 and wins_by_lines(P[P_RULE], P[P_MAKER], mover):
             V[V_VNODES] = 0
             line = np.empty(P[P_LEAF_VCF] + 1, dtype=np.int64)
-            r = vcf(S, mover, P[P_LEAF_VCF], line)
+            r = vcf(S, mover, P[P_LEAF_VCF], P[P_VCF_CAP], line)
             if r > 0:
                 return True, WIN - (ply + r)
         return True, evaluate(S, mover)
@@ -654,9 +616,10 @@ def root_vcf(S: tuple, mover: int, depth: int, cap: int, out: np.ndarray) -> int
         threat_cells(S, mover, two)
         out[0] = two[0]
         return 1
-    keep = P[P_VCF_CAP]
-    P[P_VCF_CAP] = cap
     V[V_VNODES] = 0
-    r = vcf(S, mover, depth, out)
-    P[P_VCF_CAP] = keep
+    V[V_NODES] = 0
+    V[V_MAXNODES] = cap + 1  # the cap is this search's budget
+    V[V_ABORT] = 0
+    r = vcf(S, mover, depth, cap, out)
+    V[V_ABORT] = 0
     return r

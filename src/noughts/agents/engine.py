@@ -21,8 +21,9 @@ leaves wins that only the df-pn finds (a VCF or VCT needs every attacking move t
 ``bench/forced_wins.py`` measures how many.
 
 **The clock.** Each move takes about ``seconds``: the driver deepens one ply at a time and gives
-each iteration a node budget from the rate it measured, so the kernel stops itself near the
-deadline; an iteration cut short is dropped (the move is the last finished iteration's), and an
+each iteration a node budget from the rate it measured (the alpha-beta's nodes and the leaf
+VCFs' steps counted alike: ``bench/budgets.py --engine`` measures the overshoot), so the kernel
+stops itself near the deadline; an iteration cut short is dropped (the move is the last finished iteration's), and an
 iteration that cannot finish in the time left is not started. The first move of a session also
 pays numba's compile (cached on disk after the first run).
 
@@ -59,6 +60,10 @@ MATE = 10_000
 DEFAULT_SECONDS = 1.0
 """The time per move without a ``seconds`` or a budget."""
 
+RETRY = 0.15
+"""An iteration stopped by its node budget with more than this share of the move's time left is
+tried again with the rate that run measured (the first, short iterations read a rate too low)."""
+
 USE = 0.85
 """The share of a budget's time left that a move's search is planned to take (the rest is the
 margin for the last iteration's overrun and the caller)."""
@@ -72,6 +77,10 @@ PROOF_TABLE = 1 << 26
 SHALLOW_NODES = 20_000
 """The most nodes :meth:`EngineAgent.move_values` spends on one move's depth-0 look (its forced
 replies; each leaf VCF has its own cap), so valuing every move of a board is bounded work."""
+
+MAX_VCF = 60
+"""The deepest VCF (attacking moves) the options allow; the threat search's workspace is sized
+for it."""
 
 SCALE = 600.0
 """An evaluation of this size reads as a clear edge (about 0.76 on the normalised scale)."""
@@ -123,6 +132,7 @@ class _State:
 
     def __init__(self, game: Game, width: int, leaf_vcf: int, tt_bits: int):
         from noughts.agents import _engine_kernel as K
+        from noughts.exact.threat_kernels import workspace
 
         board = game.board
         t = board.tables
@@ -142,6 +152,7 @@ class _State:
         rng = SplitMix64(0x5EED_0F_E2)
         zob = np.array([rng.next() for _ in range(2 * cells)], dtype=np.uint64).reshape(cells, 2)
         size = 1 << tt_bits
+        frames, pool, tline, scratch = workspace(cells, MAX_VCF)
         self.S = (
             P,
             np.zeros((lines, 2), dtype=np.int8),  # 1 cnt
@@ -162,12 +173,15 @@ class _State:
             np.zeros((2, cells), dtype=np.int64),  # 16 history
             np.zeros((K.MAXPLY, cells), dtype=np.int32),  # 17 moves per ply
             np.zeros((K.MAXPLY, cells), dtype=np.int64),  # 18 their ordering scores
-            np.zeros((64, cells), dtype=np.int32),  # 19 VCF moves per step
-            np.zeros(cells, dtype=np.int64),  # 20 VCF marks
+            frames,  # 19 the threat search's frames (the VCF: exact.threat_kernels)
+            pool,  # 20 its candidate pool
             np.zeros((board.k + 1, board.k + 1), dtype=np.int64),  # 21 first's gain per line
             np.zeros((board.k + 1, board.k + 1), dtype=np.int64),  # 22 second's gain per line
             np.zeros(cells, dtype=np.int64),  # 23 first's gain per cell
             np.zeros(cells, dtype=np.int64),  # 24 second's gain per cell
+            tline,  # 25 its principal line
+            scratch,  # 26 its scratch rows
+            np.zeros(2, dtype=np.int64),  # 27 its result (steps, line length)
         )
 
     def load(self, position: Position) -> None:
@@ -207,7 +221,7 @@ class EngineAgent:
             raise NoughtsError(f"engine seconds is a number of seconds above 0, not {seconds}")
         if width < 1:
             raise NoughtsError(f"engine width is at least 1, not {width}")
-        if not 0 <= vcf <= 60 or not 0 <= leaf_vcf <= 60 or not 0 <= vct <= 60:
+        if not 0 <= vcf <= MAX_VCF or not 0 <= leaf_vcf <= MAX_VCF or not 0 <= vct <= 60:
             raise NoughtsError(
                 f"engine vcf, vct and leaf_vcf are depths from 0 to 60, not {vcf}, {vct}, {leaf_vcf}"
             )
@@ -319,21 +333,34 @@ class EngineAgent:
             if proved is not None:
                 return self._done(position, proved, WIN - MATE, 0, nodes, started, "win", None, (proved,))
         best_move, best_score, finished = -1, 0, 0
-        for depth in range(1, self.depth + 1):
+        depth = 1
+        rates: list[float] = []  # this move's measured rates: odd and even depths differ
+        while depth <= self.depth:
             now = time.perf_counter()
             left = deadline - now
             if left <= 0 and finished:
                 break
-            budget = max(500, int(self._rate * max(left, 0.0)))
+            # the slower of the last two iterations' rates (one of each parity: the side whose
+            # leaves run the VCF alternates, and the rate with it), so the budget ends by the clock
+            rate = min(rates[-2:]) if rates else self._rate
+            budget = max(500, int(rate * max(left, 0.0)))
             score = int(K.root(S, depth, mover, budget))
             took = time.perf_counter() - now
             done = int(V[K.V_NODES])
             nodes += done
+            if V[K.V_ABORT] and finished:
+                # the budget ran out: at the true rate if the clock has too; else the rate was
+                # read low (a short first iteration) and the depth is tried again at this one
+                self._rate = _rate_after_abort(rate, done, took)
+                rates = [self._rate]
+                if deadline - time.perf_counter() > RETRY * seconds:
+                    continue
+                break
             if took > 0.01:
                 self._rate = max(1_000.0, done / took)
-            if V[K.V_ABORT] and finished:
-                break
+                rates.append(self._rate)
             best_move, best_score, finished = int(V[K.V_BEST]), score, depth
+            depth += 1
             if abs(score) > WIN - MATE:
                 break  # the search sees the end
             if took * 2.5 > deadline - time.perf_counter():
@@ -375,8 +402,11 @@ class EngineAgent:
         if seconds <= 0.005:
             return None
         rate = self._proof_rate.get(game, 1_000.0)
+        # the node budget from the measured rate, and the clock itself between the search's slices
+        # (a rate measured on easier positions let the proof overrun its share)
+        clock = Budget(max_seconds=seconds, max_memory=None)
         search = ProofSearch(
-            game, position.to_move, GOAL, tt_bytes=PROOF_TABLE, max_nodes=max(20, int(rate * seconds))
+            game, position.to_move, GOAL, clock, tt_bytes=PROOF_TABLE, max_nodes=max(20, int(rate * seconds))
         )
         t = time.perf_counter()
         try:
@@ -516,7 +546,8 @@ class EngineAgent:
                     shallow.move, -(WIN - r - 1), 1, nodes, time.perf_counter() - began, "loss", r + 1
                 )
         best, finished = shallow.score, 0
-        for depth in range(2, self.depth + 1, 2):
+        depth = 2
+        while depth <= self.depth:
             now = time.perf_counter()
             left = deadline - now
             if left <= 0:
@@ -525,20 +556,26 @@ class EngineAgent:
             took = time.perf_counter() - now
             done = int(V[K.V_NODES])
             nodes += done
+            if V[K.V_ABORT]:  # as in analyse: a rate read low is corrected and the depth tried again
+                self._rate = _rate_after_abort(self._rate, done, took)
+                if deadline - time.perf_counter() > RETRY * (deadline - began):
+                    continue
+                break
             if took > 0.01:
                 self._rate = max(1_000.0, done / took)
-            if V[K.V_ABORT]:
-                break
             best, finished = -score, depth
+            depth += 2
             if abs(score) > WIN - MATE or took * 8 > deadline - time.perf_counter():
                 break  # the search sees the end, or the next depth would not finish
         if not finished:
             return shallow
         return EngineResult(shallow.move, best, finished + 1, nodes, time.perf_counter() - began)
 
-    def search_depth(self, position: Position, depth: int) -> tuple[Move, int]:
+    def search_depth(self, position: Position, depth: int, max_nodes: int | None = None) -> tuple[Move, int]:
         """One search of exactly ``depth`` plies, no clock and no root VCF: the move and score
-        (for tests and analysis).
+        (for tests and analysis). ``max_nodes`` bounds its work (the alpha-beta's nodes and the
+        leaf VCFs' steps together, the budget the clock is turned into): past it,
+        ``LimitExceeded``.
         """
         from noughts.agents import _engine_kernel as K
 
@@ -549,8 +586,15 @@ class EngineAgent:
         if state is None:
             state = self._states[game] = _State(game, self.width, self.leaf_vcf, self.tt)
         state.load(position)
-        score = int(K.root(state.S, depth, int(position.to_move), 1 << 62))
-        return int(state.S[8][K.V_BEST]), score
+        V = state.S[8]
+        score = int(
+            K.root(state.S, depth, int(position.to_move), 1 << 62 if max_nodes is None else max_nodes)
+        )
+        if V[K.V_ABORT]:
+            raise LimitExceeded(
+                f"stopped after {int(V[K.V_NODES]):,} nodes (the node budget); the search of depth {depth} did not finish"
+            )
+        return int(V[K.V_BEST]), score
 
     def _double_threat(self, position: Position) -> tuple[str | None, int | None]:
         """Whether the opponent holds two completing cells (and the mover none): a proven loss."""
@@ -585,6 +629,17 @@ class EngineAgent:
             raise NoughtsError(f"the engine chose {move}, which is not a legal move here")
         self.last = result
         return result
+
+
+def _rate_after_abort(rate: float, done: int, took: float) -> float:
+    """The rate after an iteration that ran out of its ``rate``-based node budget with time
+    left: ``done`` nodes in ``took`` seconds measure the rate where the run was long enough to
+    time; a shorter one only says the rate was too low, and it grows fourfold (at least to what
+    the run shows), so that a few retries find it without a wild guess.
+    """
+    if took >= 0.01:
+        return max(1_000.0, done / took)
+    return max(rate * 4, done / 0.01)
 
 
 def _worth_proving(position: Position) -> bool:

@@ -142,7 +142,13 @@ def cost_line(result: SolveResult) -> str:
         line = f"{result.nodes:,} positions searched in {result.seconds:.3f} s ({result.engine} engine)"
     if result.split is not None:
         s = result.split
+        if s.get("note"):
+            return f"{line}; {s['note']}"
         line += f", split into {s['jobs']:,} jobs {s['depth']} plies deep on {s['workers']} workers ({s['backend']})"
+        if s.get("depth_asked"):
+            line += f" (clamped from {s['depth_asked']}: the tree deeper would pass the split's limit)"
+        if s.get("jobs_stopped"):
+            line += f"; {s['jobs_stopped']:,} jobs stopped once the others settled the value"
     return line
 
 

@@ -575,7 +575,7 @@ def _run_solve(
     from noughts.solving import solve as run_solve
 
     if workers is not None or ray is not None:
-        from noughts.exact.split import solve_split
+        from noughts.solving import solve_split
 
         if solved is not None:
             raise NoughtsError("--workers and --ray split a search; a --table answers without one")

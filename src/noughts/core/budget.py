@@ -9,6 +9,16 @@ comes at least every few tenths of a second, which honours a budget within about
 Anytime work (an agent's move under a clock) asks :meth:`Budget.expired` or
 :meth:`Budget.remaining` instead and returns the best it has.
 
+A budget given no wall-clock limit has :data:`WALL_SECONDS` (60 s) of wall time, unless it is
+given a CPU limit alone: then the CPU limit is its only time limit (``Budget(max_cpu_seconds=
+600)`` runs 600 s of CPU however long that takes on a busy machine). Every budget made without
+arguments is bounded; ``max_seconds=None`` asks for no wall limit explicitly.
+
+>>> Budget().max_seconds, Budget(max_cpu_seconds=600).max_seconds
+(60.0, None)
+>>> Budget(max_seconds=5, max_cpu_seconds=600).max_seconds
+5
+
 >>> b = Budget(max_seconds=None, max_memory=1024)
 >>> b.check(memory=512)
 >>> b.check(memory=4096, progress="3 of 9 moves solved")
@@ -24,22 +34,44 @@ from dataclasses import dataclass, field
 
 from noughts.core.errors import LimitExceeded
 
-__all__ = ["Budget", "format_bytes"]
+__all__ = ["AUTO_SECONDS", "WALL_SECONDS", "Budget", "format_bytes"]
+
+WALL_SECONDS = 60.0
+"""The wall-clock limit of a budget given neither a wall nor a CPU limit."""
+
+
+class _Auto(float):
+    """The type of :data:`AUTO_SECONDS`: a float, so signatures stay ``float | None``."""
+
+    def __repr__(self) -> str:
+        return "AUTO_SECONDS"
+
+
+AUTO_SECONDS: float = _Auto(WALL_SECONDS)
+"""The default of every ``max_seconds`` that feeds a :class:`Budget`: :data:`WALL_SECONDS` of
+wall time, or none where the budget has a CPU limit and no wall limit was asked for. Known by
+identity (``max_seconds is AUTO_SECONDS``), so an explicit ``60.0`` stays a wall limit."""
 
 
 @dataclass
 class Budget:
     """Limits for one piece of work; ``None`` means no limit of that kind (see the module doc).
 
-    ``max_seconds``: wall-clock seconds from ``started``; ``max_cpu_seconds``: CPU seconds of
-    this process from ``cpu_started``; ``max_memory``: bytes of the work's own tables.
+    ``max_seconds``: wall-clock seconds from ``started`` (by default :data:`WALL_SECONDS`, or no
+    wall limit where ``max_cpu_seconds`` is given alone: :data:`AUTO_SECONDS`);
+    ``max_cpu_seconds``: CPU seconds of this process from ``cpu_started``; ``max_memory``:
+    bytes of the work's own tables.
     """
 
-    max_seconds: float | None = 60.0
+    max_seconds: float | None = AUTO_SECONDS
     max_memory: int | None = 2 * 1024**3
     max_cpu_seconds: float | None = None
     started: float = field(default_factory=time.perf_counter)
     cpu_started: float = field(default_factory=time.process_time)
+
+    def __post_init__(self) -> None:
+        if self.max_seconds is AUTO_SECONDS:
+            self.max_seconds = None if self.max_cpu_seconds is not None else WALL_SECONDS
 
     def elapsed(self) -> float:
         """Wall-clock seconds since the work started."""

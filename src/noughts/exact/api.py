@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from noughts.core import Game, LimitExceeded, Move, NoughtsError, Outcome, Player, Position
 from noughts.core import game as make_game
-from noughts.core.budget import Budget
+from noughts.core.budget import AUTO_SECONDS, Budget
 from noughts.exact.quotient import quotient_engine
 from noughts.exact.reference import after_move, move_key, terminal_value
 from noughts.exact.result import MoveValue, SolveResult, Value
@@ -57,7 +57,8 @@ __all__ = [
     "value_of_best",
 ]
 
-DEFAULT_MAX_SECONDS = 60.0
+DEFAULT_MAX_SECONDS = AUTO_SECONDS
+"""60 s of wall time, or none where a CPU limit is given alone (:data:`noughts.core.budget.AUTO_SECONDS`)."""
 DEFAULT_MAX_MEMORY = 2 * 1024**3
 
 

@@ -18,15 +18,25 @@ the whole CPU budget (CPU is counted per worker process). A job that runs out of
 its subtree unknown; the value is still given where the other jobs settle it (one winning move
 suffices), with the moves that are known.
 
+The value is given as soon as the jobs back settle it; when only the value is asked, the jobs
+still running are then stopped (:meth:`noughts.parallel.Executor.map_until`) and the result
+says how many. A split deeper than every game lasts solves the position in this process; a
+tree deeper than :data:`MAX_TREE` positions is clamped to the deepest level that fits. The
+engine policy is the caller's: ``exact`` cannot import the Breaker prover (:mod:`noughts.pairing`),
+so :func:`noughts.solving.solve_split` passes :func:`noughts.solving.solve` down as the
+``solver`` of every job.
+
 This is the single-process solve's answer, computed another way: the tests hold it to
 :func:`noughts.exact.api.solve` on the small games.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -81,8 +91,10 @@ class JobResult:
     strategies: tuple[tuple[int, int, np.ndarray, np.ndarray, int, int], ...] = ()
 
 
-def solve_job(job: Job) -> JobResult:
-    """Solve one frontier position (runs in a worker; module-level so that it pickles)."""
+def solve_job(job: Job, solver: Callable[..., SolveResult] | None = None) -> JobResult:
+    """Solve one frontier position (runs in a worker; module-level so that it pickles) with
+    ``solver`` (a function like :func:`noughts.exact.api.solve`, the default; module-level too).
+    """
     from noughts.core import game as make_game
 
     game = make_game(job.spec)
@@ -93,8 +105,9 @@ def solve_job(job: Job) -> JobResult:
     if not job.certificate:
         from noughts.exact.api import solve
 
+        run = solve if solver is None else solver
         try:
-            result = solve(
+            result = run(
                 game,
                 position,
                 max_seconds=seconds,
@@ -155,39 +168,69 @@ class _Node:
     value: Value | None = None
 
 
+MAX_TREE = 100_000
+"""The most positions the frontier's tree may hold: a deeper split is clamped to the deepest
+level that fits (the tree is built in this process, before any job goes out)."""
+
+
 def _frontier(
     root: Position, depth: int, key: Callable[[Position], Hashable]
-) -> tuple[_Node, list[Position]]:
-    """The tree of the first ``depth`` plies (finished games are leaves with their value) and
-    the positions of its frontier, one per ``key``.
+) -> tuple[_Node, list[Position], int]:
+    """The tree of the first ``depth`` plies (finished games are leaves with their value), the
+    positions of its frontier (one per ``key``) and the depth used: ``depth``, or less where the
+    next level would take the tree past :data:`MAX_TREE` positions (each level's size is
+    bounded by its parents' moves before it is built, so a split far too deep is clamped at
+    once, not after enumerating the game tree).
     """
     jobs: dict[Hashable, int] = {}
     texts: list[Position] = []
     top = _Node(root)
-    stack = [(top, 0)]
-    while stack:
-        node, d = stack.pop()
+    level = [top]
+    size = 1
+    d = 0
+    while level and d < depth:
+        running = [node for node in level if not node.position.is_terminal()]
+        nxt = sum(len(node.position.legal_moves()) for node in running)
+        if size + nxt > MAX_TREE:
+            break
+        level = []
+        for node in running:
+            p = node.position
+            for move in p.legal_moves():
+                child = _Node(p.play(move))
+                node.children.append((move, child))
+                level.append(child)
+        size += nxt
+        d += 1
+    for node in _leaves(top):
         p = node.position
         if p.is_terminal():
             node.value = terminal_value(p)
             continue
-        if d == depth:
-            k = key(p)
-            index = jobs.get(k)
-            if index is None:
-                index = jobs[k] = len(texts)
-                texts.append(p)
-                if len(texts) > MAX_JOBS:
-                    raise NoughtsError(
-                        f"the frontier {depth} plies deep has more than {MAX_JOBS:,} positions: choose a smaller depth"
-                    )
-            node.job = index
-            continue
-        for move in p.legal_moves():
-            child = _Node(p.play(move))
-            node.children.append((move, child))
-            stack.append((child, d + 1))
-    return top, texts
+        k = key(p)
+        index = jobs.get(k)
+        if index is None:
+            index = jobs[k] = len(texts)
+            texts.append(p)
+            if len(texts) > MAX_JOBS:
+                raise NoughtsError(
+                    f"the frontier {d} plies deep has more than {MAX_JOBS:,} positions: choose a smaller depth"
+                )
+        node.job = index
+    return top, texts, d
+
+
+def _leaves(top: _Node) -> list[_Node]:
+    """The tree's leaves, depth first in move order (the order jobs are numbered in)."""
+    out = []
+    stack = [top]
+    while stack:
+        node = stack.pop()
+        if node.children:
+            stack.extend(c for _, c in reversed(node.children))
+        else:
+            out.append(node)
+    return out
 
 
 def _combine(node: _Node, results: list[JobResult]) -> Value | None:
@@ -327,6 +370,7 @@ def solve_split(
     progress: bool = False,
     on_value: Callable[[Value], None] | None = None,
     on_move: Callable[[MoveValue, int, int], None] | None = None,
+    solver: Callable[..., SolveResult] | None = None,
 ) -> SolveResult:
     """Solve ``position`` (the start by default) of ``game`` as :func:`noughts.exact.api.solve`
     does, split ``depth`` plies deep into jobs for ``workers`` local processes (default: the
@@ -336,6 +380,20 @@ def solve_split(
     is no principal variation. ``max_seconds`` bounds the whole, ``max_memory`` is shared
     between the workers, ``max_cpu_seconds`` bounds each job. Raises ``LimitExceeded`` where
     the position's value is not settled.
+
+    The value is reported (``on_value``) as soon as the jobs finished settle it (one winning
+    move suffices); with ``value_only`` (and no certificate) the other jobs are then stopped,
+    and ``result.split["jobs_stopped"]`` says how many. A ``depth`` whose tree would pass
+    :data:`MAX_TREE` positions is clamped (``split["depth_asked"]`` keeps the one asked); where
+    every game ends within the depth there are no jobs: the tree itself is the answer.
+    A ``depth`` that reaches past the end of every game from the position (at least as many
+    plies as are left) splits nothing: the position is solved in this process, and
+    ``split["note"]`` says so.
+
+    ``solver`` solves each job's position (and the position itself where nothing is split): a
+    module-level function like :func:`noughts.exact.api.solve` (the default: ``exact``'s
+    engine policy), so that it pickles; :func:`noughts.solving.solve_split` passes
+    :func:`noughts.solving.solve` (``noughts solve``'s policy, with the Breaker prover's row).
 
     >>> import noughts
     >>> r = solve_split("tictactoe", workers=1)
@@ -356,7 +414,7 @@ def solve_split(
         raise NoughtsError(f"the position is one of {position.game}, not of {game}")
     if depth < 1:
         raise NoughtsError(f"the split depth is at least 1, not {depth}")
-    if engine not in ENGINE_NAMES[:-1] and engine != "auto":
+    if solver is None and engine not in ENGINE_NAMES[:-1] and engine != "auto":  # a solver checks its own
         raise NoughtsError(f"unknown engine {engine!r}: choose auto, {', '.join(ENGINE_NAMES[:-1])}")
     if certificate is not None and engine not in ("auto", "proof"):
         raise NoughtsError(f"certificates come from the proof engine, not {engine}")
@@ -375,39 +433,80 @@ def solve_split(
         key: Callable[[Position], Hashable] = lambda p: p  # noqa: E731 - the certificate has no symmetry
     else:
         key = lambda p: p.canonical_key()  # noqa: E731
-    root, frontier = _frontier(position, depth, key)
+    left = _plies_left(position)
+    if depth >= left:
+        return _solve_here(
+            game, position, depth, left, solver, engine, budget, value_only, certificate, on_value, on_move
+        )
+    root, frontier, used = _frontier(position, depth, key)
+    notes: dict[str, Any] = {} if used == depth else {"depth_asked": depth}
+    settled: list[Value] = []
+
+    def report(value: Value) -> None:
+        if not settled:
+            settled.append(value)
+            if on_value is not None:
+                on_value(value)
+
     with executor(workers, address) as ex:
         share = ex.workers
         backend = {"workers": ex.workers, "backend": ex.name}
-        deadline = None if max_seconds is None else time.time() + max_seconds - budget.elapsed()
+        deadline = None if budget.max_seconds is None else time.time() + budget.max_seconds - budget.elapsed()
         memory = None if budget.max_memory is None else max(1, budget.max_memory // share)
         jobs = [
             Job(str(game), p.text(), deadline, max_cpu_seconds, memory, certificate is not None, engine)
             for p in frontier
         ]
-        results: list[JobResult] = ex.map(
-            solve_job,
+        arrived: list[JobResult | None] = [None] * len(jobs)
+        # finished games in the tree may settle the value before any job runs
+        early = _combine(root, [_unknown(j) for j in jobs])
+        if early is not None:
+            report(early)
+            if value_only and certificate is None:
+                jobs = []
+
+        def until(i: int, r: JobResult) -> bool:
+            """Whether the jobs finished settle the value (only a decisive answer can, before
+            every job is in); with ``value_only`` the rest is then stopped.
+            """
+            arrived[i] = r
+            if settled or r.value is None or r.value.outcome is Outcome.DRAW or game.properties.is_scored:
+                return False
+            value = _combine(root, [a if a is not None else _unknown(jobs[j]) for j, a in enumerate(arrived)])
+            if value is None:
+                return False
+            report(value)
+            return value_only and certificate is None
+
+        answers = ex.map_until(
+            solve_job if solver is None else partial(solve_job, solver=solver),
             jobs,
+            until,
             description=f"solving {game} in {len(jobs)} jobs" if progress else None,
-            chunksize=1,
         )
+    if not jobs:  # settled by the tree's finished games: every job stopped before it started
+        jobs = [Job(str(game), p.text(), None, None, None, False, engine) for p in frontier]
+        answers = [None] * len(jobs)
+    results = [a if a is not None else _unknown(j, STOPPED) for j, a in zip(jobs, answers, strict=True)]
+    stopped_jobs = sum(1 for a in answers if a is None)
+    if stopped_jobs:
+        notes["jobs_stopped"] = stopped_jobs
     value = _combine(root, results)
     nodes = sum(r.nodes for r in results)
     finished = sum(1 for r in results if r.value is not None)
-    stopped = next((r.stopped for r in results if r.stopped is not None), None)
+    stopped = next((r.stopped for r in results if r.stopped is not None and r.stopped != STOPPED), None)
     if value is None:
         raise LimitExceeded(
             f"{stopped}; {finished} of {len(results)} jobs finished; the position's value is not proved yet"
         )
-    if on_value is not None:
-        on_value(value)
+    report(value)
     header = None
     if certificate is not None:
         if finished < len(results):
             raise LimitExceeded(
                 f"{stopped}; {finished} of {len(results)} jobs finished: the certificate needs them all"
             )
-        header = _write_certificate(root, results, certificate, depth)
+        header = _write_certificate(root, results, certificate, used)
     mover = position.to_move
     rated: list[MoveValue] = []
     if not value_only:
@@ -430,7 +529,63 @@ def solve_split(
         engine="+".join(engines) if engines else "rules",
         complete=complete,
         moves_total=len(root.children),
-        stopped=None if complete else f"{stopped}; {finished} of {len(results)} jobs finished",
+        stopped=None if complete else f"{stopped or STOPPED}; {finished} of {len(results)} jobs finished",
         certificate=header,
-        split={"depth": depth, "jobs": len(results), "jobs_finished": finished, **backend},
+        split={"depth": used, "jobs": len(results), "jobs_finished": finished, **notes, **backend},
     )
+
+
+STOPPED = "stopped once the other jobs settled the value"
+
+
+def _unknown(job: Job, why: str = "not finished yet") -> JobResult:
+    return JobResult(job.text, None, "", 0, 0.0, why)
+
+
+def _plies_left(position: Position) -> int:
+    """The most plies a game can still last from ``position`` (claim games: its empty cells)."""
+    game = position.game
+    if game.claim_rule is not None:
+        return game.board.num_cells - position.occupied().bit_count()
+    assert game.properties.max_length is not None  # the driver refuses games that need not end
+    return game.properties.max_length
+
+
+def _solve_here(
+    game: Game,
+    position: Position,
+    depth: int,
+    left: int,
+    solver: Callable[..., SolveResult] | None,
+    engine: str,
+    budget: Budget,
+    value_only: bool,
+    certificate: str | Path | None,
+    on_value: Callable[[Value], None] | None,
+    on_move: Callable[[MoveValue, int, int], None] | None,
+) -> SolveResult:
+    """The position solved in this process: a split ``depth`` plies deep would reach past the
+    end of every game (``left`` plies at most), so there is nothing to split.
+    """
+    from noughts.exact.api import solve
+
+    run = solve if solver is None else solver
+    result = run(
+        game,
+        position,
+        max_seconds=budget.remaining() if budget.max_seconds is not None else None,
+        max_memory=budget.max_memory,
+        max_cpu_seconds=budget.max_cpu_seconds,
+        engine=engine,
+        value_only=value_only,
+        certificate=certificate,
+        anytime=True,
+        on_value=on_value,
+        on_move=on_move,
+    )
+    note = (
+        f"a split {depth} plies deep reaches past the end of every game from here"
+        f" ({left} plies at most): solved in one process, no jobs"
+    )
+    split = {"depth": 0, "depth_asked": depth, "jobs": 0, "jobs_finished": 0, "note": note}
+    return dataclasses.replace(result, split={**split, "workers": 1, "backend": "in-process"})

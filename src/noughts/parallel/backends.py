@@ -175,10 +175,40 @@ class Executor(ABC):
         with _bar(description, len(seq)) as bar:
             return self._map(fn, seq, chunksize, bar, description)
 
+    def map_until(
+        self,
+        fn: Callable[[T], R],
+        items: Iterable[T],
+        until: Callable[[int, R], bool],
+        *,
+        description: str | None = None,
+    ) -> list[R | None]:
+        """:meth:`map` one item a task, stopped early: ``until(index, result)`` is called in this
+        process with each result as it arrives (in the order they finish), and once it returns
+        True the work still pending is dropped and the work running is stopped (the pool's
+        worker processes are ended, Ray's tasks cancelled). The results in item order, None for
+        the items that did not finish.
+        """
+        seq = list(items)
+        if not seq:
+            return []
+        with _bar(description, len(seq)) as bar:
+            return self._map_until(fn, seq, until, bar, description)
+
     @abstractmethod
     def _map(
         self, fn: Callable[[T], R], seq: list[T], chunksize: int, bar: _Bar, description: str | None
     ) -> list[R]: ...
+
+    @abstractmethod
+    def _map_until(
+        self,
+        fn: Callable[[T], R],
+        seq: list[T],
+        until: Callable[[int, R], bool],
+        bar: _Bar,
+        description: str | None,
+    ) -> list[R | None]: ...
 
     def close(self) -> None:  # noqa: B027 - nothing to release unless a backend holds workers
         """Release the workers (idempotent)."""
@@ -212,6 +242,25 @@ class InProcessExecutor(Executor):
             except _ChunkFailure as error:
                 raise _failure(description, seq, error) from None
             bar.advance(stop - start)
+        return out
+
+    def _map_until(
+        self,
+        fn: Callable[[T], R],
+        seq: list[T],
+        until: Callable[[int, R], bool],
+        bar: _Bar,
+        description: str | None,
+    ) -> list[R | None]:
+        out: list[R | None] = [None] * len(seq)
+        for i in range(len(seq)):
+            try:
+                out[i] = result = _run_chunk(fn, i, seq[i : i + 1])[0]
+            except _ChunkFailure as error:
+                raise _failure(description, seq, error) from None
+            bar.advance(1)
+            if until(i, result):
+                break
         return out
 
 
@@ -261,6 +310,53 @@ class ProcessExecutor(Executor):
         for start in sorted(results):
             out.extend(results[start])
         return out
+
+    def _map_until(
+        self,
+        fn: Callable[[T], R],
+        seq: list[T],
+        until: Callable[[int, R], bool],
+        bar: _Bar,
+        description: str | None,
+    ) -> list[R | None]:
+        pool = self._get_pool()
+        out: list[R | None] = [None] * len(seq)
+        pending: dict[Future[list[R]], int] = {}
+        try:
+            for i in range(len(seq)):
+                payload = pickle.dumps((fn, i, seq[i : i + 1]), protocol=pickle.HIGHEST_PROTOCOL)
+                pending[pool.submit(_run_payload, payload)] = i
+            while pending:
+                done, _ = wait(pending, timeout=PROGRESS_DELAY, return_when=FIRST_COMPLETED)
+                if not done:
+                    bar.advance(0)
+                for future in done:
+                    i = pending.pop(future)
+                    out[i] = result = future.result()[0]
+                    bar.advance(1)
+                    if until(i, result):
+                        self._stop(pending)
+                        return out
+        except Exception as error:  # as in _map
+            for future in pending:
+                future.cancel()
+            if isinstance(error, BrokenProcessPool):
+                self.close()
+            raise _failure(description, seq, error) from None
+        return out
+
+    def _stop(self, pending: dict[Future[list[R]], int]) -> None:
+        """Drop the work not started and end the worker processes running the rest (the pool
+        has no way to stop a running task); a later map starts a new pool.
+        """
+        for future in pending:
+            future.cancel()
+        if any(not f.cancelled() for f in pending) and self._pool is not None:
+            # ProcessPoolExecutor's own record of its workers (``terminate_workers`` is 3.14's)
+            for process in list(getattr(self._pool, "_processes", {}).values()):
+                process.terminate()
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
 
     def close(self) -> None:
         if self._pool is not None:
@@ -326,6 +422,38 @@ class RayExecutor(Executor):
         out: list[R] = []
         for start in sorted(results):
             out.extend(results[start])
+        return out
+
+    def _map_until(
+        self,
+        fn: Callable[[T], R],
+        seq: list[T],
+        until: Callable[[int, R], bool],
+        bar: _Bar,
+        description: str | None,
+    ) -> list[R | None]:
+        ray = self._ray
+        refs = {self._remote.remote(fn, i, seq[i : i + 1]): i for i in range(len(seq))}
+        out: list[R | None] = [None] * len(seq)
+        pending = list(refs)
+        try:
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1, timeout=PROGRESS_DELAY)
+                if not done:
+                    bar.advance(0)
+                for ref in done:
+                    i = refs[ref]
+                    out[i] = result = ray.get(ref)[0]
+                    bar.advance(1)
+                    if until(i, result):
+                        for other in pending:
+                            ray.cancel(other, force=True)
+                        return out
+        except Exception as error:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+            cause = error if isinstance(error, _ChunkFailure) else getattr(error, "cause", None)
+            raise _failure(description, seq, cause if isinstance(cause, _ChunkFailure) else error) from None
         return out
 
     def close(self) -> None:

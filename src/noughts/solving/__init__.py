@@ -33,7 +33,7 @@ from noughts.exact.result import MoveValue, SolveResult, Value
 if TYPE_CHECKING:
     from noughts.core.certificates import CheckReport
 
-__all__ = ["BREAKER_SHARE", "SOLVE_POLICY", "check_certificate", "choose_engine", "solve"]
+__all__ = ["BREAKER_SHARE", "SOLVE_POLICY", "check_certificate", "choose_engine", "solve", "solve_split"]
 
 BREAKER_SHARE = 0.5
 """The share of the budget left that the Breaker prover gets on a position before the exact
@@ -114,6 +114,25 @@ def solve(
         on_move=on_move,
         policy=policy,
     )
+
+
+def solve_split(game: Game | str, position: Position | str | None = None, **options: Any) -> SolveResult:
+    """:func:`noughts.exact.split.solve_split` under :data:`SOLVE_POLICY`: every job's position
+    (and the position itself where a split would reach past the end of every game) is solved
+    by :func:`solve`, the Breaker prover's row included. The options are ``solve_split``'s.
+
+    >>> r = solve_split("tictactoe", workers=1, value_only=True)
+    >>> r.value.describe(r.game), r.split["jobs"]
+    ('draw', 3)
+    """
+    from noughts.core import NoughtsError
+    from noughts.exact.split import solve_split as split
+
+    engine = options.get("engine", "auto")
+    names = tuple(dict.fromkeys(r.name for r in SOLVE_POLICY if r.name not in ("quotient", "table")))
+    if engine != "auto" and engine not in names:
+        raise NoughtsError(f"unknown engine {engine!r}: choose auto, {', '.join(names)}")
+    return split(game, position, solver=solve, **options)
 
 
 def choose_engine(game: Game, position: Position | None = None) -> str:

@@ -1,7 +1,8 @@
 """Importing this module loads the compiled kernels the arena's workers use (the exact solver in
-one word and in several, MCTS in one word and in several, the engine, the counting arrays), so that the process the workers are forked
-from (:mod:`noughts.web.workers`) has them in memory and every worker starts warm: a move or an
-analysis never waits for numba. It is imported only there.
+one word and in several, MCTS in one word and in several, the minimax search, the engine, the
+counting arrays), so that the process the workers are forked from (:mod:`noughts.web.workers`)
+has them in memory and every worker starts warm: a move or an analysis never waits for numba.
+It is imported only there; ``tests/web/test_web_warmup.py`` checks what it loads.
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ def _warm() -> None:
             solver.value(game.start())
     for spec in ("mnk(4,4,3)", "mnk(9,9,5)"):  # one word, several words
         MCTSAgent(16).choose(noughts.game(spec).start(), np.random.default_rng(0))
+    from noughts.agents.minimax import MinimaxAgent
+
+    # the minimax kernel (one compiled search for every claim game; its first move cost 2-5 s)
+    MinimaxAgent(2).choose(noughts.game("mnk(4,4,3)").start(), np.random.default_rng(0))
     from noughts.agents.engine import EngineAgent
 
     EngineAgent(0.01).choose(noughts.game("mnk(4,4,3)").start(), np.random.default_rng(0))
