@@ -45,6 +45,15 @@ bounds provably hold, so distances stay exact):
 * cumulative: no early end; the value is bounded by the lines each side can still complete
   (none against a pairing); cells on no line either side can complete are not searched.
 
+**Work.** A slice of the search ends at a number of nodes or at an amount of work
+(``stats[S_WORK]``), whichever comes first: the work counts the steps of the inner loops
+(:data:`NODE_WORK` per node, a line scanned per line and word, a move scored and each shift of
+the insertion sort, each step of the pairing's augmenting paths, each lookup of the table's
+key, a move made and unmade), so that the driver can size slices by time. A node's cost varies
+by hundreds of times within one search (ordering 300 moves, or looking for a pairing on 193
+lines, against a node the rules settle at once), a step's by a few times (1 to 13 ns measured
+on 3x3 to 7x7x7); the count is a few integer additions per node.
+
 Move order: the table's best move, searched before the others are even scored; then cells by
 a score summed over the lines through them (own lines weighted by how full they are, the
 opponent's likewise; :func:`noughts.exact.fast._order_weights`). A history heuristic was tried
@@ -142,7 +151,8 @@ S_DEPTH = 1
 S_MODE = 2
 S_RET = 3
 S_STORES = 4  # new entries written to the table (growth is decided on it)
-NUM_STATS = 5
+S_WORK = 5  # the work done so far, in steps of the inner loops (the module docstring, "Work")
+NUM_STATS = 6
 
 # fields of one stack frame
 F_ALPHA = 0
@@ -170,6 +180,9 @@ NUM_TMP = 6
 # what a rule's evaluation decides
 EXACT = 0  # the node's value is known: return it
 SEARCH = 1  # search the allowed moves
+
+NODE_WORK = 16
+"""The work counted for a node itself, besides its steps (entering it, its table probe)."""
 
 NO_MOVES = np.int64(0)
 """The moves ordered so far at a fresh node (an int64, not the literal 0: one specialisation
@@ -367,7 +380,14 @@ def tt_rehash(
 
 @internal
 def _paired(
-    prm: np.ndarray, lines: np.ndarray, cnt: np.ndarray, side: int, empty: Any, seen: Any, scratch: np.ndarray
+    prm: np.ndarray,
+    lines: np.ndarray,
+    cnt: np.ndarray,
+    side: int,
+    empty: Any,
+    seen: Any,
+    scratch: np.ndarray,
+    stats: np.ndarray,
 ) -> bool:
     """Whether every line ``side`` can still complete gets two empty cells of its own: the
     opponent then answers each move in a pair with its partner, so ``side`` never completes a
@@ -386,6 +406,7 @@ def _paired(
     nlines = prm[P_LINES]
     base = prm[P_CELLS]
     w = width(empty, prm[P_WORDS])
+    stats[S_WORK] += nlines + base  # the scans below; the search's steps are counted as they go
     n = 0
     for j in range(nlines):
         if cnt[j, 1 - side] != 0:
@@ -404,12 +425,14 @@ def _paired(
         while x != ZERO:
             scratch[64 * i + lowest_cell(x)] = -1
             x &= x - ONE
+    steps = 0
     for copy in range(n):
         scratch[sc] = copy
         depth = 0
         seen = zero(seen, w)
         found = False
         while depth >= 0:
+            steps += 1
             j = scratch[base + scratch[sc + depth]]
             c = -1
             for i in range(w):
@@ -425,12 +448,15 @@ def _paired(
             if scratch[c] < 0:  # a free cell: shift the cells along the path
                 for level in range(depth, -1, -1):
                     scratch[scratch[sl + level]] = scratch[sc + level]
+                steps += depth
                 found = True
                 break
             depth += 1
             scratch[sc + depth] = scratch[c]
         if not found:
+            stats[S_WORK] += w * (steps + copy + 1)
             return False
+    stats[S_WORK] += w * (steps + n)
     return True
 
 
@@ -446,7 +472,7 @@ def _paired(
 
 @internal
 def _evaluate_standard(  # type: ignore[no-untyped-def]
-    prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed
+    prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed, stats
 ):
     """Standard rules (see the module docstring)."""
     k = prm[P_K]
@@ -496,9 +522,14 @@ def _evaluate_standard(  # type: ignore[no-untyped-def]
         if t <= e:
             lb = -(WIN - (d + t))
     # a pairing needs two empty cells for each line
-    if ub > 0 and 2 * live_m <= e and _paired(prm, lines, cnt, mover, empty, seen, scratch):
+    if ub > 0 and 2 * live_m <= e and _paired(prm, lines, cnt, mover, empty, seen, scratch, stats):
         ub = 0
-    if lb < 0 and nthr == 0 and 2 * live_o <= e and _paired(prm, lines, cnt, other, empty, seen, scratch):
+    if (
+        lb < 0
+        and nthr == 0
+        and 2 * live_o <= e
+        and _paired(prm, lines, cnt, other, empty, seen, scratch, stats)
+    ):
         lb = 0
     if lb == ub:
         return EXACT, lb, 0, 0, allowed, 0
@@ -513,7 +544,7 @@ def _evaluate_standard(  # type: ignore[no-untyped-def]
 
 @internal
 def _evaluate_misere(  # type: ignore[no-untyped-def]
-    prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed
+    prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed, stats
 ):
     """Misère rules."""
     k = prm[P_K]
@@ -550,7 +581,7 @@ def _evaluate_misere(  # type: ignore[no-untyped-def]
 
 @internal
 def _evaluate_maker_breaker(  # type: ignore[no-untyped-def]
-    prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed
+    prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed, stats
 ):
     """Maker-Breaker rules."""
     k = prm[P_K]
@@ -586,7 +617,7 @@ def _evaluate_maker_breaker(  # type: ignore[no-untyped-def]
             return EXACT, -(WIN - (d + 2)), 0, 0, allowed, 0
         t = 2 * (k - max_a) - 1
         ub = WIN - (d + t) if t <= e else -latest
-        if ub > -latest and _paired(prm, lines, cnt, maker, empty, seen, scratch):
+        if ub > -latest and _paired(prm, lines, cnt, maker, empty, seen, scratch, stats):
             ub = -latest
         if nhit == 1:
             allowed = assign(allowed, hit, w)
@@ -603,7 +634,7 @@ def _evaluate_maker_breaker(  # type: ignore[no-untyped-def]
         return EXACT, -(WIN - (d + 2)), 0, 0, allowed, 0
     t = 2 * (k - max_a)
     lb = -(WIN - (d + t)) if t <= e else latest
-    if lb < latest and _paired(prm, lines, cnt, maker, empty, seen, scratch):
+    if lb < latest and _paired(prm, lines, cnt, maker, empty, seen, scratch, stats):
         lb = latest
     ub = WIN - (d + 3)
     if lb == ub:
@@ -617,7 +648,7 @@ def _evaluate_maker_breaker(  # type: ignore[no-untyped-def]
 
 @internal
 def _evaluate_cumulative(  # type: ignore[no-untyped-def]
-    prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed
+    prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed, stats
 ):
     """Cumulative rules."""
     k = prm[P_K]
@@ -639,8 +670,8 @@ def _evaluate_cumulative(  # type: ignore[no-untyped-def]
             live_o += 1
             live = or_line(live, lines, j, w)
     # a pairing strategy holds a side to no more lines (its opponent's gains are >= 0)
-    ub = 0 if live_m > 0 and _paired(prm, lines, cnt, mover, empty, seen, scratch) else live_m
-    lb = 0 if live_o > 0 and _paired(prm, lines, cnt, other, empty, seen, scratch) else -live_o
+    ub = 0 if live_m > 0 and _paired(prm, lines, cnt, mover, empty, seen, scratch, stats) else live_m
+    lb = 0 if live_o > 0 and _paired(prm, lines, cnt, other, empty, seen, scratch, stats) else -live_o
     allowed = and_to(allowed, empty, live, w)
     return SEARCH, 0, lb, ub, allowed, -INF  # dead cells: see STANDARD
 
@@ -677,12 +708,14 @@ def _order(
     n: int,
     cells: Any,
     mover: int,
+    stats: np.ndarray,
 ) -> int:
     """Append ``cells`` to ``moves[n:]``, best score first (ties: lower cell first); returns the
-    new number of moves.
+    new number of moves. Counts its steps (a line scored, a move shifted) in ``stats[S_WORK]``.
     """
     role = 1 if prm[P_RULE] == MAKER_BREAKER and mover != prm[P_MAKER] else 0
     first = n
+    steps = 0
     for i in range(width(cells, prm[P_WORDS])):
         x = word(cells, i)
         while x != ZERO:
@@ -696,7 +729,9 @@ def _order(
                 t -= 1
             scores[t] = s
             moves[t] = c
+            steps += 1 + nthrough[c] + n - t
             n += 1
+    stats[S_WORK] += steps
     return n
 
 
@@ -738,10 +773,12 @@ def _search_for(rule: int) -> Any:
         full: np.uint64 | np.ndarray,
         tmp: np.ndarray,
         limit: int,
+        work_limit: int,
     ) -> int:
         """Run the search set up in ``bits[0]``, ``stack[0]`` (window) and ``stats`` for at most
-        ``limit`` more nodes. Returns DONE (the root's value is in ``stats[S_RET]``) or PAUSED (call
-        again to go on).
+        ``limit`` more nodes and about ``work_limit`` more steps of work (``stats[S_WORK]``, see
+        the module docstring, "Work"; a node is not begun once either is reached). Returns DONE (the root's value
+        is in ``stats[S_RET]``) or PAUSED (call again to go on).
 
         ``bits[d]`` holds three masks (the mover's cells, the opponent's, the moves still to
         order), ``keys[d]`` the node's key, ``full`` the board's cells: one-word, ``bits`` is
@@ -777,10 +814,18 @@ def _search_for(rule: int) -> Any:
         nodes = stats[S_NODES]
         stores = stats[S_STORES]
         stop = nodes + limit
+        stop_work = stats[S_WORK] + work_limit
+        nlines = prm[P_LINES]
+        syms = prm[P_SYMS]
+        # a key: one-word, a lookup per byte and symmetry; multi-word, a lookup per occupied cell
+        # and symmetry (added where it is made) and the image's 2W words cleared and compared
+        multi_key = prm[P_BYTES] == 0
+        key_work = syms * 4 * w if multi_key else syms * prm[P_BYTES]
+        cells = prm[P_CELLS]
 
         while True:
             if mode == ENTER:
-                if nodes >= stop:
+                if nodes >= stop or stats[S_WORK] >= stop_work:
                     stats[S_DEPTH] = d
                     stats[S_MODE] = mode
                     stats[S_RET] = ret
@@ -788,6 +833,7 @@ def _search_for(rule: int) -> Any:
                     stats[S_STORES] = stores
                     return PAUSED
                 nodes += 1
+                stats[S_WORK] += NODE_WORK + nlines * w  # the node, the rule's scan of the lines
                 me = row(bits, d, 0)
                 op = row(bits, d, 1)
                 alpha = stack[d, F_ALPHA]
@@ -809,6 +855,7 @@ def _search_for(rule: int) -> Any:
                     tmp,
                     scratch,
                     row(bits, d, 2),
+                    stats,
                 )
                 if kind == EXACT:
                     ret = v
@@ -828,6 +875,7 @@ def _search_for(rule: int) -> Any:
                     keyed = 1
                     key = keys[d]
                     canonical(prm, me, op, symtab, key, img)
+                    stats[S_WORK] += key_work + (syms * (cells - e) if multi_key else 0)
                     slot = bucket(key, nkey, mask)
                     for i in range(slot, slot + 2):
                         if tt_work[i] != 0 and _same_key(tt_key, i, key, nkey):
@@ -853,7 +901,17 @@ def _search_for(rule: int) -> Any:
                     put(bits, d, 2, without_cell(allowed, best_move), w)
                 else:
                     n = _order(
-                        prm, through, nthrough, cnt, weights, moves[d], scratch, NO_MOVES, allowed, mover
+                        prm,
+                        through,
+                        nthrough,
+                        cnt,
+                        weights,
+                        moves[d],
+                        scratch,
+                        NO_MOVES,
+                        allowed,
+                        mover,
+                        stats,
                     )
                     put(bits, d, 2, zero(allowed, w), w)
                 stack[d, F_IDX] = 0
@@ -869,7 +927,7 @@ def _search_for(rule: int) -> Any:
                 if idx == stack[d, F_NMOV] and best < beta and nonzero(rest, w):
                     mover = (root_mover + d) & 1
                     stack[d, F_NMOV] = _order(
-                        prm, through, nthrough, cnt, weights, moves[d], scratch, idx, rest, mover
+                        prm, through, nthrough, cnt, weights, moves[d], scratch, idx, rest, mover, stats
                     )
                     put(bits, d, 2, zero(rest, w), w)
                 if best >= beta or idx == stack[d, F_NMOV]:
@@ -899,6 +957,7 @@ def _search_for(rule: int) -> Any:
                 c = moves[d, idx]
                 stack[d, F_IDX] = idx + 1
                 stack[d, F_CUR] = c
+                stats[S_WORK] += 2 * nthrough[c] + 3 * w  # the move made and unmade
                 mover = (root_mover + d) & 1
                 p = 0
                 if rule == CUMULATIVE:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -37,7 +38,7 @@ from noughts.exact import _kernels as K
 from noughts.exact.result import WIN, Value, from_int
 from noughts.kernels.codes import CUMULATIVE, MAKER_BREAKER, MISERE
 
-__all__ = ["MAX_CELLS", "WORD_CELLS", "FastSolver", "supports"]
+__all__ = ["MAX_CELLS", "WORD_CELLS", "FastSolver", "Slice", "supports"]
 
 MAX_CELLS = BOARD_MAX_CELLS
 """The largest board the kernels take (every board noughts builds)."""
@@ -69,11 +70,19 @@ SLICE_NODES = 1 << 20
 """The most nodes searched between two budget checks."""
 
 SLICE_SECONDS = 0.1
-"""The time a slice of the search aims at: slices start at :data:`FIRST_SLICE` nodes and are
-resized after each one from its measured speed (a node near the root of 7x7x7 costs milliseconds,
-thousands of times one of 3x3's), so a budget check comes every few tenths of a second at most."""
+"""The time a slice of the search aims at. A slice is measured in the kernel's **work** (the
+steps of its inner loops: lines scanned, moves scored and shifted, pairing steps, key lookups;
+``stats[S_WORK]``), not in nodes: a node's cost varies by hundreds of times within one search
+(on 7x7x7 a node deep in a narrow line costs 1.5 us, one that orders 300 moves or looks for a
+pairing 0.3 ms), while a step's cost varies by a few times at most. Slices start at
+:data:`FIRST_WORK` steps and are resized after each one from its measured time per step,
+growing at most :data:`GROWTH` fold, so a budget check comes every few tenths of a second."""
 
-FIRST_SLICE = 16
+FIRST_WORK = 1 << 14
+"""The work of the first slice (well under a millisecond on any board)."""
+
+GROWTH = 8
+"""A slice does at most this many times the work of the one before."""
 
 DEEPEN_PLIES = 13
 """How far the driver deepens "a win within n plies?" before one unbounded search. Measured
@@ -86,6 +95,19 @@ FIRST_ENTRIES = 1 << 16
 """The table starts this small (1.7 MB) and grows eightfold, up to ``tt_bytes``, each time more
 entries have been written to it than it holds: small searches stay cheap to start (a large
 table costs its zeroing, about 0.1 s per GB, on the first touch of each page)."""
+
+
+class Slice(NamedTuple):
+    """One slice of the search that ran to its limit (the budget is checked after each)."""
+
+    nodes: int
+    """The nodes it searched."""
+    work: int
+    """The work it did, in the kernel's steps (a node is not begun past ``limit``)."""
+    limit: int
+    """The work it was given: :data:`FIRST_WORK` first, then at most :data:`GROWTH` times the
+    limit before (sized from the time the slice before took per step)."""
+
 
 Int64Array = npt.NDArray[np.int64]
 UInt64Array = npt.NDArray[np.uint64]
@@ -119,7 +141,8 @@ def default_tt_bytes(game: Game, words: int | None = None) -> int:
 class FastSolver:
     """Exact values of positions of one game, sharing one transposition table.
 
-    ``budget`` bounds the time (checked every :data:`SLICE_NODES` nodes; over it,
+    ``budget`` bounds the time (checked between slices of the search that take about
+    :data:`SLICE_SECONDS` each, sized by the kernel's work rather than its nodes; over it,
     ``LimitExceeded`` says how far the search got) and the memory (the table's size is checked
     against it when the solver is made). ``tt_bytes`` sets the table's size (default
     :func:`default_tt_bytes`, capped at half the budget's memory). ``progress``, if given, is
@@ -158,11 +181,11 @@ class FastSolver:
         self.budget = budget
         self.progress = progress
         self.nodes = 0
-        self._slice = FIRST_SLICE
-        self._last_done: int | None = None
-        self.slices: list[int] = []
-        """The nodes of each slice that ran to its limit, in order: after each the budget is checked,
-        and none takes more than 8 times the one before."""
+        self.work = 0
+        """The kernel's work so far, in steps of its inner loops (see :data:`SLICE_SECONDS`)."""
+        self._work_slice = FIRST_WORK
+        self.slices: list[Slice] = []
+        """Each slice that ran to its limit, in order: after each the budget is checked."""
         board = game.board
         tables = board.tables
         rule = int(game.claim_rule)  # type: ignore[arg-type]  # supports() checked it
@@ -345,9 +368,9 @@ class FastSolver:
         stats[K.S_NODES] = self.nodes
         while True:
             growing = len(self._tt_work) < self._max_entries
-            limit = min(self._slice, len(self._tt_work)) if growing else self._slice
-            if self._last_done is not None:
-                limit = min(limit, 8 * max(1, self._last_done))
+            # while the table grows, at most as many nodes as it has entries before it is looked at
+            limit = min(SLICE_NODES, len(self._tt_work)) if growing else SLICE_NODES
+            work_limit = self._work_slice
             args = (
                 self._prm,
                 self._lines,
@@ -369,21 +392,22 @@ class FastSolver:
                 self._full,
                 self._tmp,
                 limit,
+                work_limit,
             )
-            # at most `limit` nodes, then back here to check the budget
+            # at most `limit` nodes and about `work_limit` steps, then back here to check the budget
             started = time.perf_counter()
             status = self._search(*args)
             took = time.perf_counter() - started
             done = int(stats[K.S_NODES]) - self.nodes
+            worked = int(stats[K.S_WORK]) - self.work
             self.nodes = int(stats[K.S_NODES])
-            if status != K.DONE:  # a slice that ran to its limit: the next takes at most 8 times it
-                self._last_done = done
-                self.slices.append(done)
-            if done >= limit // 2:  # a full slice: resize the next one to take about SLICE_SECONDS,
-                # growing at most 8-fold (a node near the root of 7x7x7 costs far more than one below)
-                per_node = took / max(done, 1)
-                wanted = SLICE_SECONDS / max(per_node, 1e-9)
-                self._slice = int(min(SLICE_NODES, 8 * done, max(16, wanted)))
+            self.work = int(stats[K.S_WORK])
+            if status != K.DONE:
+                self.slices.append(Slice(done, worked, work_limit))
+            if worked >= work_limit:  # a full slice: size the next one to take about SLICE_SECONDS
+                per_step = took / max(worked, 1)
+                wanted = SLICE_SECONDS / max(per_step, 1e-12)
+                self._work_slice = int(min(GROWTH * work_limit, max(FIRST_WORK, wanted)))
             if growing:
                 self._grow_if_full()
             if status == K.DONE:
