@@ -143,7 +143,8 @@ P_ROOT_MOVER = 8
 P_ROOT_EMPTY = 9
 P_TT_MIN_EMPTY = 10  # positions with fewer empty cells skip the table
 P_WORDS = 11  # the multi-word form's words per mask (the one-word form: 1)
-NUM_PARAMS = 12
+P_DEAD_KEY = 12  # misère: key positions by their live cells and the number of dead empty cells
+NUM_PARAMS = 13
 
 # indices into the stats array
 S_NODES = 0
@@ -193,6 +194,10 @@ _U29 = np.uint64(29)
 _U32 = np.uint64(32)
 _U255 = np.uint64(255)
 _MIX = np.uint64(0xC2B2AE3D27D4EB4F)
+DEAD_SHIFT = 58
+"""Misère keys hold the number of dead empty cells in the top bits of their last word, above
+the board's cells (the driver keys so only where the last word has them free)."""
+_U_DEAD = np.uint64(DEAD_SHIFT)
 
 
 @njit(cache=True, inline="always")
@@ -270,6 +275,55 @@ def _canonical(prm, me, op, symtab, key, img):  # type: ignore[no-untyped-def]
                 best_b = b
         key[0] = best_a
         key[1] = best_b
+
+    return one
+
+
+def mirrored(prm: Any, mirrors: Any, symtab: Any, me: Any, op: Any, img: Any) -> Any:
+    """Whether the opponent's cells ``op`` are the image of the mover's ``me`` under one of the
+    ``mirrors`` (rows: a symmetry's index in ``symtab``, then the words of its fixed cells),
+    together with all of that symmetry's fixed cells (:func:`noughts.exact.fast.mirrors`: the
+    opponent then never loses a misère game). ``img``: a row of W words to build an image in.
+    """
+
+
+@overload(mirrored, jit_options=INTERNAL)
+def _mirrored(prm, mirrors, symtab, me, op, img):  # type: ignore[no-untyped-def]
+    if is_multi(me):
+
+        def multi(prm, mirrors, symtab, me, op, img):  # type: ignore[no-untyped-def]
+            w = prm[P_WORDS]
+            for m in range(mirrors.shape[0]):
+                s = mirrors[m, 0]
+                for i in range(w):
+                    img[i] = np.uint64(mirrors[m, 1 + i])
+                for i in range(w):
+                    x = me[i]
+                    while x != ZERO:
+                        c = symtab[s, 64 * i + lowest_cell(x)]
+                        img[c >> 6] |= ONE << np.uint64(c & 63)
+                        x &= x - ONE
+                equal = True
+                for i in range(w):
+                    if img[i] != op[i]:
+                        equal = False
+                        break
+                if equal:
+                    return True
+            return False
+
+        return multi
+
+    def one(prm, mirrors, symtab, me, op, img):  # type: ignore[no-untyped-def]
+        for m in range(mirrors.shape[0]):
+            s = mirrors[m, 0]
+            a = np.uint64(mirrors[m, 1])
+            for i in range(prm[P_BYTES]):
+                sh = np.uint64(8 * i)
+                a |= symtab[s, i, np.intp((me >> sh) & _U255)]
+            if a == op:
+                return True
+        return False
 
     return one
 
@@ -546,23 +600,33 @@ def _evaluate_standard(  # type: ignore[no-untyped-def]
 def _evaluate_misere(  # type: ignore[no-untyped-def]
     prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed, stats
 ):
-    """Misère rules."""
+    """Misère rules (see the module docstring)."""
     k = prm[P_K]
     nlines = prm[P_LINES]
     w = width(me, prm[P_WORDS])
     other = 1 - mover
     poison = zero(tmp_row(tmp, T_A), w)
-    live_m = False
-    live_o = False
+    live = zero(tmp_row(tmp, T_B), w)
+    max_m = -1  # the most of the mover's cells on a line without the opponent's (-1: no such line)
+    max_o = -1
+    live_m = 0  # the lines each side could still complete
+    live_o = 0
     for j in range(nlines):
         a = cnt[j, mover]
         b = cnt[j, other]
         if b == 0:
-            live_m = True
+            live = or_line(live, lines, j, w)
+            live_m += 1
+            if a > max_m:
+                max_m = a
             if a == k - 1:
                 poison = or_line_andnot(poison, lines, j, me, w)
+        elif a == 0:
+            live = or_line(live, lines, j, w)
         if a == 0:
-            live_o = True
+            live_o += 1
+            if b > max_o:
+                max_o = b
     if e == 0:
         return EXACT, 0, 0, 0, allowed, 0
     allowed = andnot_to(allowed, empty, poison, w)
@@ -570,12 +634,42 @@ def _evaluate_misere(  # type: ignore[no-untyped-def]
         return EXACT, -(WIN - (d + 1)), 0, 0, allowed, 0
     if e == 1:
         return EXACT, 0, 0, 0, allowed, 0
-    # the mover plays safe, so the opponent can at best be forced to lose at ply 2, and
-    # the mover can be forced no sooner than ply 3; a side with no line it could still
-    # be made to complete never loses
-    lb = -(WIN - (d + 3)) if live_m and e >= 3 else 0
-    ub = WIN - (d + 2) if live_o else 0
+    # the mover plays safe now, and completes a line of its own no sooner than its move that
+    # adds the last of the k - max_m cells it lacks (ply 2 (k - max_m) - 1, and not before ply
+    # 3); the opponent no sooner than ply 2 (k - max_o); a side that cannot do so before the
+    # board is full never loses
+    lb = 0
+    if max_m >= 0:
+        t = max(3, 2 * (k - max_m) - 1)
+        if t <= e:
+            lb = -(WIN - (d + t))
+    ub = 0
+    if max_o >= 0:
+        t = 2 * (k - max_o)
+        if t <= e:
+            ub = WIN - (d + t)
+    # a side whose every line it could still complete has two empty cells of its own (a
+    # pairing, as in standard rules) never completes one, whoever moves: it answers a move
+    # in a pair with the partner, else takes a cell in no pair, else one of a pair (whose
+    # partner then stays the last cell in no pair, which the other side takes in the end)
+    if lb < 0 and 2 * live_m <= e and _paired(prm, lines, cnt, mover, empty, seen, scratch, stats):
+        lb = 0
+    if ub > 0 and 2 * live_o <= e and _paired(prm, lines, cnt, other, empty, seen, scratch, stats):
+        ub = 0
+    if lb == ub:
+        return EXACT, lb, 0, 0, allowed, 0
     init = -INF if same(allowed, empty, w) else -(WIN - (d + 1))
+    # an empty cell on no line without both players' cells is dead: claiming it changes no line
+    # that can still decide the game, so every dead cell leads to the same game (one tempo
+    # move fewer) and one of them stands for all
+    dead = andnot_to(tmp_row(tmp, T_C), allowed, live, w)
+    if nonzero(dead, w):
+        allowed = and_to(allowed, allowed, live, w)
+        for i in range(w):
+            x = word(dead, i)
+            if x != ZERO:
+                allowed = with_cell(allowed, 64 * i + lowest_cell(x))
+                break
     return SEARCH, 0, lb, ub, allowed, init
 
 
@@ -735,6 +829,33 @@ def _order(
     return n
 
 
+@njit(cache=True, inline="always")
+def _dead_key(  # type: ignore[no-untyped-def]
+    prm, lines, cnt, me, op, empty, full, symtab, key, img, tmp, w
+):
+    """The misère key of a position (mover's cells ``me``, the opponent's ``op``): what decides
+    the rest of the game is the cells of the live lines (those without both players' cells),
+    who holds them, and how many empty cells lie on no live line (dead cells: tempo moves,
+    :func:`_evaluate_misere`). So every dead cell is keyed as held by both players (a state no
+    cell of a position has, which marks the dead cells) and the number of dead empty cells goes
+    into the top bits of the key's last word: positions that differ only in who holds dead
+    cells, or which dead cells are still empty, share a key, and a key gives back the live
+    lines, their cells and the number of empty cells, so their values are equal.
+    """
+    nlines = prm[P_LINES]
+    live = zero(tmp_row(tmp, T_B), w)
+    for j in range(nlines):
+        if cnt[j, 0] == 0 or cnt[j, 1] == 0:
+            live = or_line(live, lines, j, w)
+    dead_empty = count(andnot_to(tmp_row(tmp, T_A), empty, live, w), w)
+    x = andnot_to(tmp_row(tmp, T_A), live, me, w)
+    km = andnot_to(tmp_row(tmp, T_C), full, x, w)  # me's live cells, and every dead cell
+    x = andnot_to(tmp_row(tmp, T_A), live, op, w)
+    ko = andnot_to(tmp_row(tmp, T_SEEN), full, x, w)
+    canonical(prm, km, ko, symtab, key, img)
+    key[key.shape[0] - 1] |= np.uint64(dead_empty) << _U_DEAD
+
+
 _SEARCH: dict[int, Any] = {}
 
 
@@ -772,6 +893,7 @@ def _search_for(rule: int) -> Any:
         scratch: np.ndarray,
         full: np.uint64 | np.ndarray,
         tmp: np.ndarray,
+        mirrors: np.ndarray,
         limit: int,
         work_limit: int,
     ) -> int:
@@ -861,6 +983,10 @@ def _search_for(rule: int) -> Any:
                     ret = v
                     mode = RETURN
                     continue
+                if rule == MISERE and ub > 0 and mirrors.shape[0] > 0:
+                    stats[S_WORK] += mirrors.shape[0] * 4 * w
+                    if mirrored(prm, mirrors, symtab, me, op, img):
+                        ub = 0  # the opponent mirrors every move and never loses
                 if ub <= alpha or lb == ub:
                     ret = ub
                     mode = RETURN
@@ -874,7 +1000,11 @@ def _search_for(rule: int) -> Any:
                 if e >= tt_min:
                     keyed = 1
                     key = keys[d]
-                    canonical(prm, me, op, symtab, key, img)
+                    if rule == MISERE and prm[P_DEAD_KEY] != 0:
+                        _dead_key(prm, lines, cnt, me, op, empty, full, symtab, key, img, tmp, w)
+                        stats[S_WORK] += nlines * w
+                    else:
+                        canonical(prm, me, op, symtab, key, img)
                     stats[S_WORK] += key_work + (syms * (cells - e) if multi_key else 0)
                     slot = bucket(key, nkey, mask)
                     for i in range(slot, slot + 2):

@@ -32,6 +32,7 @@ import numpy.typing as npt
 
 from noughts.core import Game, Player, Position
 from noughts.core.board import MAX_CELLS as BOARD_MAX_CELLS
+from noughts.core.board import Board
 from noughts.core.budget import Budget
 from noughts.core.tables import split_words
 from noughts.exact import _kernels as K
@@ -250,8 +251,13 @@ class FastSolver:
             )
             self._tmp = np.zeros((K.NUM_TMP, 2 * words), dtype=np.uint64)
             self._prm[K.P_WORDS] = words
+        self._mirrors = (
+            mirrors(board, syms, words or 1) if rule == MISERE else np.zeros((0, 2), dtype=np.int64)
+        )
         self._prm[K.P_MAKER] = 0 if game.maker is None else int(game.maker)
         self._prm[K.P_TT_MIN_EMPTY] = 2
+        # misère keys carry the number of dead empty cells above the board's cells (< 64 of them)
+        self._prm[K.P_DEAD_KEY] = 1 if rule == MISERE and cells <= K.DEAD_SHIFT else 0
         self._allocate(min(entries, FIRST_ENTRIES))
 
     def _allocate(self, entries: int) -> None:
@@ -391,6 +397,7 @@ class FastSolver:
                 self._scratch,
                 self._full,
                 self._tmp,
+                self._mirrors,
                 limit,
                 work_limit,
             )
@@ -416,6 +423,47 @@ class FastSolver:
                 self.progress(self.nodes)
             if self.budget is not None:
                 self.budget.check(self.table_bytes, f"{self.nodes:,} positions searched")
+
+
+MAX_MIRRORS = 4
+"""At most this many symmetries are tried as mirrors at a misère node (:func:`mirrors`)."""
+
+
+def mirrors(board: Board, syms: int, words: int) -> Int64Array:
+    """The symmetries among the first ``syms`` of ``board`` that a side can mirror a misère game
+    by: rows of the symmetry's index and the words of its fixed cells (as int64), at most
+    :data:`MAX_MIRRORS` of them.
+
+    A symmetry s qualifies when it is an involution (s(s(c)) = c) and every line through one
+    of its fixed cells F holds two cells c and s(c) outside F. Then in a position where the
+    side N not to move holds F and the image of the mover's cells, N never loses: it answers
+    each move c with s(c) (empty, since the empty cells are symmetric, and not c, since F is
+    taken). Were N to complete a line L, L would not meet F (N cannot hold both c and s(c) of a
+    line through F, holding s(c) only where the mover holds c), so s(L), a line too, would be
+    the mover's: completed before, and the mover lost first (s(L) = L is impossible: L would
+    be both players'). The first player's draw in misère 5x5 (k = 4) is this: the centre, then
+    the point reflection; on a board with an even side the second player's is (no fixed cell).
+    """
+    perms = board.tables.symmetry_perms(syms)
+    line_sets = [frozenset(line) for line in board.lines]
+    rows: list[list[int]] = []
+    for s in range(len(perms)):
+        perm = [int(c) for c in perms[s]]
+        if any(perm[perm[c]] != c for c in range(len(perm))):
+            continue
+        fixed = {c for c in range(len(perm)) if perm[c] == c}
+        if len(fixed) == len(perm):
+            continue  # the identity
+        if any(
+            line & fixed and not any(c not in fixed and perm[c] in line for c in line) for line in line_sets
+        ):
+            continue
+        mask = sum(1 << c for c in fixed)
+        as_words = split_words((mask,), words)[0] if words > 1 else np.array([mask], dtype=np.uint64)
+        rows.append([s, *(int(x) for x in as_words.view(np.int64))])
+        if len(rows) == MAX_MIRRORS:
+            break
+    return np.array(rows, dtype=np.int64).reshape(len(rows), 1 + words)
 
 
 def count_lines(
