@@ -225,3 +225,11 @@ def test_the_mirrors_of_boards() -> None:
     assert of("tictactoe") == [1]
     board = game("mnk(9,9,4)").board
     assert len(mirrors(board, 8, 2)) == 0
+
+
+@pytest.mark.slow
+def test_misere_5x5_k4_is_a_draw() -> None:
+    """The first player does not lose (the centre, then the point reflection: the mirror rule
+    settles that in a few nodes) and does not win (one null-window search, about 90 M nodes)."""
+    g = game("misere(mnk(5,5,4))")
+    assert FastSolver(g).value(g.start()) == Value(Outcome.DRAW, 25)

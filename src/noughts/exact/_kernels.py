@@ -36,7 +36,21 @@ bounds provably hold, so distances stay exact):
   cells are not searched.
 * misère: a move that completes one's own line loses at once, so only the other moves are
   searched; a side with no other move loses in one; a side with no line it could still be
-  made to complete never loses.
+  made to complete never loses, nor one that cannot complete a line before the board is full
+  (it completes one no sooner than its move that adds the last cell it lacks on its fullest
+  line, which bounds a win or a loss by the plies left as under standard rules); nor a side
+  each of whose lines has two empty cells of its own (a pairing, found as under standard
+  rules: the side answers a move in a pair with its partner, else takes a cell in no pair,
+  else one of a pair, whose partner, in no pair from then on, the other side takes in the end
+  since the side only ever takes such a cell when the other just did); nor the side not to
+  move when it holds a **mirror**'s fixed cells and the image of the mover's cells
+  (:func:`noughts.exact.fast.mirrors`: it answers each move with its image; the first
+  player's draw in misère 5x5, k = 4, by the centre and the point reflection). An empty cell
+  on no line without both players' cells is **dead**: claiming it changes no line that can
+  still decide the game, so any dead cell stands for all of them, and the table keys a
+  position by its live cells (the dead ones marked as held by both, a state no cell has) and
+  the number of dead empty cells (:func:`_dead_key`). The premises are checked on the
+  reference's values in ``tests/exact/test_misere.py``.
 * Maker-Breaker: Maker wins in one on a line with k-1 of its cells and no Breaker cell;
   Breaker wins in one on a cell that every surviving line passes through; each side must
   answer the other's single threat and loses to two; a pairing against Maker (or too few
@@ -324,6 +338,62 @@ def _mirrored(prm, mirrors, symtab, me, op, img):  # type: ignore[no-untyped-def
             if a == op:
                 return True
         return False
+
+    return one
+
+
+def mirror_move(prm: Any, mirrors: Any, symtab: Any, me: Any, op: Any, img: Any) -> Any:
+    """The cell whose claim makes the position one the mover mirrors (:func:`mirrored` after
+    the move, the mover then the side not to move): one of the ``mirrors``' fixed cells and
+    images of the opponent's cells that the mover lacks, when it lacks one only and holds no
+    other cell; -1 if there is none. Searched first where a draw would cut the node off.
+    """
+
+
+@overload(mirror_move, jit_options=INTERNAL)
+def _mirror_move(prm, mirrors, symtab, me, op, img):  # type: ignore[no-untyped-def]
+    if is_multi(me):
+
+        def multi(prm, mirrors, symtab, me, op, img):  # type: ignore[no-untyped-def]
+            w = prm[P_WORDS]
+            for m in range(mirrors.shape[0]):
+                s = mirrors[m, 0]
+                for i in range(w):
+                    img[i] = np.uint64(mirrors[m, 1 + i])
+                for i in range(w):
+                    x = op[i]
+                    while x != ZERO:
+                        c = symtab[s, 64 * i + lowest_cell(x)]
+                        img[c >> 6] |= ONE << np.uint64(c & 63)
+                        x &= x - ONE
+                cell = -1
+                for i in range(w):
+                    if me[i] & ~img[i] != ZERO:
+                        cell = -2
+                        break
+                    lack = img[i] & ~me[i]
+                    if lack != ZERO:
+                        if cell != -1 or lack & (lack - ONE) != ZERO:
+                            cell = -2
+                            break
+                        cell = 64 * i + lowest_cell(lack)
+                if cell >= 0:
+                    return cell
+            return -1
+
+        return multi
+
+    def one(prm, mirrors, symtab, me, op, img):  # type: ignore[no-untyped-def]
+        for m in range(mirrors.shape[0]):
+            s = mirrors[m, 0]
+            a = np.uint64(mirrors[m, 1])
+            for i in range(prm[P_BYTES]):
+                sh = np.uint64(8 * i)
+                a |= symtab[s, i, np.intp((op >> sh) & _U255)]
+            lack = a & ~me
+            if me & ~a == ZERO and lack != ZERO and lack & (lack - ONE) == ZERO:
+                return lowest_cell(lack)
+        return -1
 
     return one
 
@@ -1021,6 +1091,11 @@ def _search_for(rule: int) -> Any:
                             break
                     if mode == RETURN:
                         continue
+                if rule == MISERE and beta <= 0 and mirrors.shape[0] > 0:
+                    stats[S_WORK] += mirrors.shape[0] * 4 * w
+                    c = mirror_move(prm, mirrors, symtab, me, op, img)
+                    if c >= 0:
+                        best_move = c  # a draw cuts this node off, and the mirror holds one
                 stack[d, F_KEYED] = keyed
                 stack[d, F_NODES0] = nodes
                 # the table's best move first; the others (left in bits[d, 2]) are scored only if
