@@ -1,0 +1,132 @@
+"""misère(mnk(5,5,4)) within 10 minutes (issue 12): ``noughts solve`` as a user runs it.
+
+Each row runs ``noughts solve SPEC --value-only --max-seconds S --json`` (the automatic engine,
+and ``--engine alpha-beta``) in a process of its own, and reports its exit status, value,
+engine, nodes, wall and CPU seconds and peak memory. ``--before SRC`` (the ``src`` folder of
+another checkout, e.g. ``git archive 6f252bd src | tar -x -C /tmp/before``) runs each command
+under that tree too, interleaved (this tree, that tree), with ``--before-seconds`` as its
+budget (the tree before this work did not answer in 600 s; BENCHMARKS.md). ``--sub`` adds the
+two null-window questions the kernel asks of the start, each timed on its own in process:
+"does the first player win?" and "does it lose?".
+
+Run: ``.venv/bin/python bench/misere.py [--before /tmp/before/src] [--json PATH]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from _common import commit, machine
+
+SPEC = "misere(mnk(5,5,4))"
+NOUGHTS = Path(sys.executable).with_name("noughts")
+_CLI = "import sys; from noughts.cli.app import main; sys.argv[0] = 'noughts'; sys.exit(main())"
+
+
+def run(args: list[str], src: Path | None) -> dict[str, Any]:
+    """One command in a child process: exit status, its JSON (or last line), wall, CPU, peak RSS."""
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", _CLI, *args] if src is not None else [str(NOUGHTS), *args],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        cwd="/tmp",
+        env=env,
+    )
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    row: dict[str, Any] = {
+        "command": "noughts " + " ".join(args),
+        "tree": "this tree" if src is None else str(src),
+        "exit": done.returncode,
+        "wall_s": round(wall, 1),
+        "cpu_s": round(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, 1),
+        "peak_mib": round(after.ru_maxrss / 1024),
+    }
+    try:
+        out = json.loads(done.stdout)
+        row.update({k: out.get(k) for k in ("value", "plies", "engine", "nodes")})
+    except json.JSONDecodeError:
+        row["said"] = (done.stderr.strip().splitlines() or [""])[-1][:300]
+    return row
+
+
+def sub_questions() -> list[dict[str, Any]]:
+    """The kernel's two null-window searches of the start, each on a fresh solver."""
+    import noughts
+    from noughts.core import Player
+    from noughts.exact.fast import FastSolver
+
+    game = noughts.game(SPEC)
+    rows = []
+    for gamma, question in ((1, "does the first player win?"), (0, "does the first player avoid losing?")):
+        solver = FastSolver(game)
+        start = game.start()
+        solver._set_root(start.owned(Player.FIRST), start.owned(Player.SECOND), 0, game.board.num_cells)
+        t, c = time.perf_counter(), time.process_time()
+        r = solver._test(gamma)
+        rows.append(
+            {
+                "question": question,
+                "answer": "yes" if r >= gamma else "no",
+                "nodes": solver.nodes,
+                "wall_s": round(time.perf_counter() - t, 1),
+                "cpu_s": round(time.process_time() - c, 1),
+            }
+        )
+        print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--seconds", type=float, default=600)
+    parser.add_argument("--before", type=Path, help="a src folder to run interleaved")
+    parser.add_argument("--before-seconds", type=float, default=120)
+    parser.add_argument("--sub", action="store_true", help="time the two null-window questions too")
+    args = parser.parse_args()
+    load = os.getloadavg()
+    rows = []
+    for engine in ("auto", "alpha-beta"):
+        trees: list[tuple[Path | None, float]] = [(None, args.seconds)]
+        if args.before is not None:
+            trees.append((args.before, args.before_seconds))
+        for src, seconds in trees:
+            cmd = ["solve", SPEC, "--value-only", "--max-seconds", f"{seconds:g}", "--json"]
+            if engine != "auto":
+                cmd[4:4] = ["--engine", engine]
+            rows.append(run(cmd, src))
+            print(json.dumps(rows[-1]), flush=True)
+    doc: dict[str, Any] = {"rows": rows}
+    if args.sub:
+        doc["sub_questions"] = sub_questions()
+    doc.update(
+        {
+            "load_average_at_start": load,
+            "load_average": os.getloadavg(),
+            "machine": machine(),
+            "commit": commit(),
+        }
+    )
+    print(f"load average {load[0]:.2f} at the start, {doc['load_average'][0]:.2f} at the end")
+    if args.json:
+        args.json.write_text(json.dumps(doc, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
