@@ -17,9 +17,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -32,35 +32,36 @@ _CLI = "import sys; from noughts.cli.app import main; sys.argv[0] = 'noughts'; s
 
 
 def run(args: list[str], src: Path | None) -> dict[str, Any]:
-    """One command in a child process: exit status, its JSON (or last line), wall, CPU, peak RSS."""
+    """One command in a child process: exit status, its JSON (or last line), wall, CPU, peak RSS
+    (this child's, from ``wait4``)."""
     env = dict(os.environ)
     if src is not None:
         env["PYTHONPATH"] = str(src)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-c", _CLI, *args] if src is not None else [str(NOUGHTS), *args],
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        cwd="/tmp",
-        env=env,
-    )
-    wall = time.perf_counter() - t
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    argv = [sys.executable, "-c", _CLI, *args] if src is not None else [str(NOUGHTS), *args]
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        t = time.perf_counter()
+        child = subprocess.Popen(argv, stdout=out, stderr=err, text=True, cwd="/tmp", env=env)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - t
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
     row: dict[str, Any] = {
         "command": "noughts " + " ".join(args),
         "tree": "this tree" if src is None else str(src),
-        "exit": done.returncode,
+        "exit": child.returncode,
         "wall_s": round(wall, 1),
-        "cpu_s": round(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, 1),
-        "peak_mib": round(after.ru_maxrss / 1024),
+        "cpu_s": round(usage.ru_utime + usage.ru_stime, 1),
+        "peak_mib": round(usage.ru_maxrss / 1024),
     }
     try:
-        out = json.loads(done.stdout)
-        row.update({k: out.get(k) for k in ("value", "plies", "engine", "nodes")})
+        answer = json.loads(stdout)
+        row.update({k: answer.get(k) for k in ("value", "plies", "engine", "nodes")})
     except json.JSONDecodeError:
-        row["said"] = (done.stderr.strip().splitlines() or [""])[-1][:300]
+        pass
+    if child.returncode != 0:
+        row["said"] = (stderr.strip().splitlines() or [""])[-1][:300]
     return row
 
 
@@ -98,17 +99,18 @@ def main() -> int:
     parser.add_argument("--before", type=Path, help="a src folder to run interleaved")
     parser.add_argument("--before-seconds", type=float, default=120)
     parser.add_argument("--sub", action="store_true", help="time the two null-window questions too")
+    parser.add_argument("--engines", nargs="+", default=["auto", "alpha-beta"])
     args = parser.parse_args()
     load = os.getloadavg()
     rows = []
-    for engine in ("auto", "alpha-beta"):
+    for engine in args.engines:
         trees: list[tuple[Path | None, float]] = [(None, args.seconds)]
         if args.before is not None:
             trees.append((args.before, args.before_seconds))
         for src, seconds in trees:
             cmd = ["solve", SPEC, "--value-only", "--max-seconds", f"{seconds:g}", "--json"]
             if engine != "auto":
-                cmd[4:4] = ["--engine", engine]
+                cmd[3:3] = ["--engine", engine]
             rows.append(run(cmd, src))
             print(json.dumps(rows[-1]), flush=True)
     doc: dict[str, Any] = {"rows": rows}

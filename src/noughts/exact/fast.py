@@ -19,6 +19,12 @@ slower loss?"). The transposition table keeps both bounds of every position it
 has seen, node-relative (see :mod:`noughts.exact.result`), so it serves every later search and
 every later :meth:`FastSolver.value` call on the same solver: the children of a position, and
 the principal variation, are then mostly table look-ups.
+
+The search runs in slices sized by the kernel's count of its work (not its nodes, whose cost
+varies by hundreds of times within one search), each about :data:`SLICE_SECONDS`, with the
+budget checked between them. Under misère rules the kernel also takes the board's **mirrors**
+(:func:`mirrors`): the symmetries a side can answer every move with, which settle the first
+player's draw in misère 5x5 (k = 4) at once.
 """
 
 from __future__ import annotations
