@@ -65,8 +65,9 @@ def run(args: list[str], src: Path | None) -> dict[str, Any]:
     return row
 
 
-def sub_questions() -> list[dict[str, Any]]:
-    """The kernel's two null-window searches of the start, each on a fresh solver."""
+def sub_questions(tt_bytes: int | None) -> list[dict[str, Any]]:
+    """The kernel's two null-window searches of the start, each on a fresh solver (with a table
+    of ``tt_bytes``, default :func:`noughts.exact.fast.default_tt_bytes`)."""
     import noughts
     from noughts.core import Player
     from noughts.exact.fast import FastSolver
@@ -74,7 +75,7 @@ def sub_questions() -> list[dict[str, Any]]:
     game = noughts.game(SPEC)
     rows = []
     for gamma, question in ((1, "does the first player win?"), (0, "does the first player avoid losing?")):
-        solver = FastSolver(game)
+        solver = FastSolver(game, tt_bytes=tt_bytes)
         start = game.start()
         solver._set_root(start.owned(Player.FIRST), start.owned(Player.SECOND), 0, game.board.num_cells)
         t, c = time.perf_counter(), time.process_time()
@@ -82,6 +83,7 @@ def sub_questions() -> list[dict[str, Any]]:
         rows.append(
             {
                 "question": question,
+                "table_mib": round(solver.tt_bytes / 2**20),
                 "answer": "yes" if r >= gamma else "no",
                 "nodes": solver.nodes,
                 "wall_s": round(time.perf_counter() - t, 1),
@@ -99,7 +101,8 @@ def main() -> int:
     parser.add_argument("--before", type=Path, help="a src folder to run interleaved")
     parser.add_argument("--before-seconds", type=float, default=120)
     parser.add_argument("--sub", action="store_true", help="time the two null-window questions too")
-    parser.add_argument("--engines", nargs="+", default=["auto", "alpha-beta"])
+    parser.add_argument("--engines", nargs="*", default=["auto", "alpha-beta"], help="none: --sub alone")
+    parser.add_argument("--tt-mib", type=int, help="with --sub: the solver's table (MiB)")
     args = parser.parse_args()
     load = os.getloadavg()
     rows = []
@@ -115,7 +118,7 @@ def main() -> int:
             print(json.dumps(rows[-1]), flush=True)
     doc: dict[str, Any] = {"rows": rows}
     if args.sub:
-        doc["sub_questions"] = sub_questions()
+        doc["sub_questions"] = sub_questions(None if args.tt_mib is None else args.tt_mib << 20)
     doc.update(
         {
             "load_average_at_start": load,
