@@ -7,7 +7,7 @@ plies a side needs to complete a line, and settles a side as safe when each line
 still complete has two empty cells of its own. Each premise is checked here on the reference
 (:func:`noughts.exact.reference_values`, a plain minimax), independently of the kernel; then the
 kernel on every position of the small misère games and on everything reachable from deep
-positions of 4x4 (k = 3 and 4) and 4x5 (k = 4).
+positions of 4x4 (k = 3 and 4), 4x5 and 5x5 (k = 4).
 """
 
 from __future__ import annotations
@@ -147,9 +147,14 @@ def test_every_position_of_the_small_misere_games(spec: str, words: int | None) 
 
 @pytest.mark.parametrize(
     ("spec", "empty", "count"),
-    [("misere(mnk(4,4,3))", 10, 3), ("misere(mnk(4,4,4))", 9, 3), ("misere(mnk(4,5,4))", 9, 3)],
+    [
+        ("misere(mnk(4,4,3))", 10, 3),
+        ("misere(mnk(4,4,4))", 9, 3),
+        ("misere(mnk(4,5,4))", 9, 3),
+        ("misere(mnk(5,5,4))", 10, 2),
+    ],
 )
-def test_deep_positions_of_4x4_and_4x5(spec: str, empty: int, count: int) -> None:
+def test_deep_positions_of_4x4_4x5_and_5x5(spec: str, empty: int, count: int) -> None:
     """Everything reachable from random positions with ``empty`` empty cells, one shared solver."""
     g = game(spec)
     solver = FastSolver(g)
