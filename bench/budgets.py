@@ -22,6 +22,15 @@ ply count uniform in ``ENGINE_PLIES``) and on the forced-win suite's positions o
 search, which loads the compiled kernels, is a warm-up and not counted). The overshoot is the
 wall time past the clock; the report gives its median, 90th percentile and worst per board and
 call, with CPU seconds beside wall seconds.
+
+``--solver`` runs the exact solver's rows instead: ``FastSolver(game, Budget(max_seconds=S))``
+on the start of each game of :data:`SOLVER_ROWS`, each in a child process that first loads the
+kernel (a search stopped by a budget of budget checks, so the timed run does not pay for it),
+reporting the wall and CPU seconds the solver took to stop, its overshoot past ``S`` and the
+positions it searched. ``--before SRC`` (a ``src`` folder of another checkout, e.g. ``git
+archive 6f252bd src | tar -x -C /tmp/before``) runs every row under that tree too,
+interleaved (this tree, that tree, this tree, ...; ``--repeat N`` times each), with the ratio of
+the medians.
 """
 
 from __future__ import annotations
@@ -155,6 +164,104 @@ def engine_clock(args: argparse.Namespace) -> dict[str, Any]:
     return {"engine_rows": rows}
 
 
+SOLVER_ROWS = [
+    ("hypercube(7,3)", 0.5),
+    ("hypercube(7,3)", 2.0),
+    ("hypercube(4,3)", 0.5),
+    ("mnk(6,6,5)", 0.5),
+    ("misere(mnk(5,5,4))", 0.5),
+    ("maker_breaker(mnk(6,6,5))", 0.5),
+    ("mnk(15,15,5)", 0.5),
+]
+
+_SOLVER_CHILD = """
+import json, sys, time
+import noughts
+from noughts.core import Budget
+from noughts.core.errors import LimitExceeded
+from noughts.exact.fast import FastSolver
+
+class Checks(Budget):
+    def __init__(self, n):
+        super().__init__(max_seconds=None)
+        self.left = n
+    def check(self, memory=0, progress=""):
+        self.left -= 1
+        if self.left < 0:
+            raise LimitExceeded(progress)
+
+spec, seconds = sys.argv[1], float(sys.argv[2])
+game = noughts.game(spec)
+try:  # load the kernel: two checks before the search, then three slices
+    FastSolver(game, Checks(5)).value(game.start())
+except LimitExceeded:
+    pass
+solver = FastSolver(game, Budget(max_seconds=seconds))
+t, c = time.perf_counter(), time.process_time()
+said = "answered"
+try:
+    solver.value(game.start())
+except LimitExceeded as e:
+    said = str(e)
+wall, cpu = time.perf_counter() - t, time.process_time() - c
+print(json.dumps({"wall_s": round(wall, 3), "cpu_s": round(cpu, 3), "nodes": solver.nodes, "said": said}))
+"""
+
+
+def solver_row(spec: str, seconds: float, src: Path | None) -> dict[str, Any]:
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
+    done = subprocess.run(
+        [sys.executable, "-c", _SOLVER_CHILD, spec, str(seconds)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd="/tmp",
+        env=env,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr[-2000:])
+    row: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    row["overshoot_s"] = round(row["wall_s"] - seconds, 3)
+    return row
+
+
+def solver_rows(before: Path | None, repeat: int) -> list[dict[str, Any]]:
+    trees: list[tuple[str, Path | None]] = [("this tree", None)]
+    if before is not None:
+        trees.append((str(before), before))
+    rows = []
+    for spec, seconds in SOLVER_ROWS:
+        runs: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in trees}
+        for _ in range(repeat):
+            for name, src in trees:  # interleaved
+                runs[name].append(solver_row(spec, seconds, src))
+        row: dict[str, Any] = {"game": spec, "budget_s": seconds}
+        for name, _ in trees:
+            row[name] = {
+                "wall_s": float(np.median([r["wall_s"] for r in runs[name]])),
+                "cpu_s": float(np.median([r["cpu_s"] for r in runs[name]])),
+                "overshoot_s": float(np.median([r["overshoot_s"] for r in runs[name]])),
+                "nodes": int(np.median([r["nodes"] for r in runs[name]])),
+                "runs": runs[name],
+            }
+        if before is not None:
+            row["wall_ratio_before_over_now"] = round(
+                row[str(before)]["wall_s"] / row["this tree"]["wall_s"], 2
+            )
+        rows.append(row)
+        print(
+            json.dumps(
+                {
+                    k: v if not isinstance(v, dict) else {a: b for a, b in v.items() if a != "runs"}
+                    for k, v in row.items()
+                }
+            )
+        )
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", type=Path)
@@ -163,10 +270,15 @@ def main() -> int:
     parser.add_argument("--positions", type=int, default=30, help="--engine: random positions per board")
     parser.add_argument("--suite", type=int, default=10, help="--engine: forced-win positions per board")
     parser.add_argument("--seed", type=int, default=7, help="--engine: the random stream's seed")
+    parser.add_argument("--solver", action="store_true", help="the exact solver's rows (see the docstring)")
+    parser.add_argument(
+        "--before", type=Path, help="with --solver: a src folder to compare with, interleaved"
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="with --solver: runs of each row in each tree")
     args = parser.parse_args()
     load = os.getloadavg()
-    if args.engine:
-        doc = engine_clock(args)
+    if args.engine or args.solver:
+        doc = engine_clock(args) if args.engine else {"solver_rows": solver_rows(args.before, args.repeat)}
         doc.update(
             load_average_at_start=load, load_average=os.getloadavg(), machine=machine(), commit=commit()
         )

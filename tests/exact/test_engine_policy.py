@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+import noughts
 from noughts.core import Budget, Game, LimitExceeded, NoughtsError, Outcome, Position
-from noughts.exact.api import ENGINE_POLICY, EngineRule, choose_engine, solve
+from noughts.exact.api import ENGINE_POLICY, MISERE_SHARE, EngineRule, choose_engine, solve
 from noughts.exact.result import Value
 
 
@@ -121,3 +122,27 @@ def test_a_trial_once_row_that_ran_out_on_the_position_skips_its_moves() -> None
     once = solve("tictactoe", policy=(_row("stalls", make, trial=5.0, trial_once=True), *ENGINE_POLICY))
     assert len(made[0].limits) == 1  # tried on the position only
     assert once.value == every.value and [mv.value for mv in once.moves] == [mv.value for mv in every.moves]
+
+
+def test_a_row_may_take_a_share_of_the_budget_on_some_games() -> None:
+    # the alpha-beta row takes MISERE_SHARE of the budget left on misère games (its misère
+    # pruning), its trial on the others
+    made: list[_Stalls] = []
+
+    def make(g: Game, b: Budget) -> _Stalls:
+        made.append(_Stalls(g, b))
+        return made[-1]
+
+    def misere(g: Game) -> float | None:
+        return 0.5 if "misere" in str(g) else None
+
+    for spec, low, high in (("misere(tictactoe)", 19.0, 20.0), ("tictactoe", 2.0, 2.0)):
+        made.clear()
+        row = _row("stalls", make, trial=2.0, share_for=misere)
+        assert solve(spec, value_only=True, max_seconds=40, policy=(row, *ENGINE_POLICY)).engine == "python"
+        (limit,) = made[0].limits
+        assert limit is not None and low <= limit <= high, (spec, limit)
+    (alpha_beta,) = (r for r in ENGINE_POLICY if r.name == "alpha-beta")
+    assert alpha_beta.share_for is not None
+    assert alpha_beta.share_for(noughts.game("misere(mnk(5,5,4))")) == MISERE_SHARE
+    assert alpha_beta.share_for(noughts.game("mnk(5,5,4)")) is None

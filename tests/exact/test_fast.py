@@ -307,7 +307,7 @@ class _StopAfter(Budget):
 def test_budget_is_checked_between_slices_and_the_solver_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(fast, "SLICE_NODES", 1000)
     monkeypatch.setattr(
-        fast, "FIRST_SLICE", 1000
+        fast, "FIRST_WORK", 1 << 60
     )  # slices otherwise start small and grow with the speed seen
     game = _game("mnk(5,5,4)")
     budget = _StopAfter(5)  # the table's size, before the search, three slices; stop after the 4th
@@ -350,8 +350,8 @@ def test_memory_budget() -> None:
 
 
 @njit
-def _kernel_paired(prm, lines, cnt, side, empty, seen, scratch):  # type: ignore[no-untyped-def]
-    return _kernels._paired(prm, lines, cnt, side, empty, seen, scratch)  # callable from numba only
+def _kernel_paired(prm, lines, cnt, side, empty, seen, scratch, stats):  # type: ignore[no-untyped-def]
+    return _kernels._paired(prm, lines, cnt, side, empty, seen, scratch, stats)  # callable from numba only
 
 
 def _paired(position: Position, side: Player) -> bool:
@@ -365,7 +365,10 @@ def _paired(position: Position, side: Player) -> bool:
     count_lines(lines, np.uint64(b0), np.uint64(b1), cnt)
     empty = np.uint64(board.full_mask & ~(b0 | b1))
     scratch = np.zeros(64 + 6 * len(lines) + 3, dtype=np.int64)
-    return bool(_kernel_paired(prm, lines, cnt, int(side), empty, np.uint64(0), scratch))
+    stats = np.zeros(K.NUM_STATS, dtype=np.int64)
+    found = bool(_kernel_paired(prm, lines, cnt, int(side), empty, np.uint64(0), scratch, stats))
+    assert stats[K.S_WORK] >= len(lines)  # it counted its work
+    return found
 
 
 @pytest.mark.parametrize("spec", ["tictactoe", EXTRA_SIDE, EXTRA_CORNER])
@@ -390,15 +393,28 @@ def test_no_pairing_against_a_threat_or_too_many_lines() -> None:
     assert _paired(game.parse("x../.o./ox."), Player.FIRST)  # x: top row {b1, c1}, right column {c2, c3}
 
 
-def test_slices_follow_the_speed_of_the_search() -> None:
-    # a node near the root of 7x7x7 costs milliseconds: the first slices are small, so a budget is
-    # checked within a few tenths of a second (a fixed slice of 1,024 nodes took seconds there)
+def test_slices_follow_the_work_of_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a node near the root of 7x7x7 costs milliseconds, one deep in a narrow line microseconds, and
+    # slices sized in nodes from the last one's speed ran 17.5 s on a 0.5 s budget: slices are
+    # sized in the kernel's work, which grows at most GROWTH-fold from one slice to the next
     game = _game("hypercube(7,3)")
     seen: list[int] = []
     solver = FastSolver(game, Budget(max_seconds=0.5, max_memory=2**26), progress=seen.append)
-    with pytest.raises(LimitExceeded):
+    with pytest.raises(LimitExceeded, match=r"[0-9,]+ positions searched"):
         solver.value(game.start())
     slices = solver.slices
-    assert seen and sum(slices) <= solver.nodes  # the slices that ran to their limit, checked after each
-    assert slices[0] < 1024  # small at first
-    assert all(b <= 8 * max(1, a) for a, b in itertools.pairwise(slices))  # each at most 8 times the last
+    assert slices and len(seen) == len(slices)  # the budget was checked after each slice
+    assert sum(s.nodes for s in slices) <= solver.nodes and sum(s.work for s in slices) <= solver.work
+    assert slices[0].limit == fast.FIRST_WORK and slices[0].nodes < 64  # small at first
+    assert all(s.work >= s.limit or s.nodes == fast.SLICE_NODES for s in slices)  # each ran to its limit
+    assert all(b.limit <= fast.GROWTH * a.limit for a, b in itertools.pairwise(slices))
+    # five slices growing GROWTH-fold whatever the clock says (checks: the table, the start, then
+    # one after each slice): the work of a node varies by a hundred times here, and the slices'
+    # nodes follow it
+    monkeypatch.setattr(fast, "SLICE_SECONDS", 1e9)
+    solver = FastSolver(game, _StopAfter(6), tt_bytes=2**25)
+    with pytest.raises(LimitExceeded, match=r"[0-9,]+ positions searched"):
+        solver.value(game.start())
+    assert [s.limit for s in solver.slices] == [fast.FIRST_WORK * fast.GROWTH**i for i in range(5)]
+    per_node = [s.work / s.nodes for s in solver.slices]
+    assert max(per_node) > 50 * min(per_node)

@@ -36,7 +36,21 @@ bounds provably hold, so distances stay exact):
   cells are not searched.
 * misère: a move that completes one's own line loses at once, so only the other moves are
   searched; a side with no other move loses in one; a side with no line it could still be
-  made to complete never loses.
+  made to complete never loses, nor one that cannot complete a line before the board is full
+  (it completes one no sooner than its move that adds the last cell it lacks on its fullest
+  line, which bounds a win or a loss by the plies left as under standard rules); nor a side
+  each of whose lines has two empty cells of its own (a pairing, found as under standard
+  rules: the side answers a move in a pair with its partner, else takes a cell in no pair,
+  else one of a pair, whose partner, in no pair from then on, the other side takes in the end
+  since the side only ever takes such a cell when the other just did); nor the side not to
+  move when it holds a **mirror**'s fixed cells and the image of the mover's cells
+  (:func:`noughts.exact.fast.mirrors`: it answers each move with its image; the first
+  player's draw in misère 5x5, k = 4, by the centre and the point reflection). An empty cell
+  on no line without both players' cells is **dead**: claiming it changes no line that can
+  still decide the game, so any dead cell stands for all of them, and the table keys a
+  position by its live cells (the dead ones marked as held by both, a state no cell has) and
+  the number of dead empty cells (:func:`_dead_key`). The premises are checked on the
+  reference's values in ``tests/exact/test_misere.py``.
 * Maker-Breaker: Maker wins in one on a line with k-1 of its cells and no Breaker cell;
   Breaker wins in one on a cell that every surviving line passes through; each side must
   answer the other's single threat and loses to two; a pairing against Maker (or too few
@@ -44,6 +58,15 @@ bounds provably hold, so distances stay exact):
   are not searched.
 * cumulative: no early end; the value is bounded by the lines each side can still complete
   (none against a pairing); cells on no line either side can complete are not searched.
+
+**Work.** A slice of the search ends at a number of nodes or at an amount of work
+(``stats[S_WORK]``), whichever comes first: the work counts the steps of the inner loops
+(:data:`NODE_WORK` per node, a line scanned per line and word, a move scored and each shift of
+the insertion sort, each step of the pairing's augmenting paths, each lookup of the table's
+key, a move made and unmade), so that the driver can size slices by time. A node's cost varies
+by hundreds of times within one search (ordering 300 moves, or looking for a pairing on 193
+lines, against a node the rules settle at once), a step's by a few times (1 to 13 ns measured
+on 3x3 to 7x7x7); the count is a few integer additions per node.
 
 Move order: the table's best move, searched before the others are even scored; then cells by
 a score summed over the lines through them (own lines weighted by how full they are, the
@@ -134,7 +157,8 @@ P_ROOT_MOVER = 8
 P_ROOT_EMPTY = 9
 P_TT_MIN_EMPTY = 10  # positions with fewer empty cells skip the table
 P_WORDS = 11  # the multi-word form's words per mask (the one-word form: 1)
-NUM_PARAMS = 12
+P_DEAD_KEY = 12  # misère: key positions by their live cells and the number of dead empty cells
+NUM_PARAMS = 13
 
 # indices into the stats array
 S_NODES = 0
@@ -142,7 +166,8 @@ S_DEPTH = 1
 S_MODE = 2
 S_RET = 3
 S_STORES = 4  # new entries written to the table (growth is decided on it)
-NUM_STATS = 5
+S_WORK = 5  # the work done so far, in steps of the inner loops (the module docstring, "Work")
+NUM_STATS = 6
 
 # fields of one stack frame
 F_ALPHA = 0
@@ -171,6 +196,9 @@ NUM_TMP = 6
 EXACT = 0  # the node's value is known: return it
 SEARCH = 1  # search the allowed moves
 
+NODE_WORK = 16
+"""The work counted for a node itself, besides its steps (entering it, its table probe)."""
+
 NO_MOVES = np.int64(0)
 """The moves ordered so far at a fresh node (an int64, not the literal 0: one specialisation
 of :func:`_order`)."""
@@ -180,6 +208,10 @@ _U29 = np.uint64(29)
 _U32 = np.uint64(32)
 _U255 = np.uint64(255)
 _MIX = np.uint64(0xC2B2AE3D27D4EB4F)
+DEAD_SHIFT = 58
+"""Misère keys hold the number of dead empty cells in the top bits of their last word, above
+the board's cells (the driver keys so only where the last word has them free)."""
+_U_DEAD = np.uint64(DEAD_SHIFT)
 
 
 @njit(cache=True, inline="always")
@@ -257,6 +289,111 @@ def _canonical(prm, me, op, symtab, key, img):  # type: ignore[no-untyped-def]
                 best_b = b
         key[0] = best_a
         key[1] = best_b
+
+    return one
+
+
+def mirrored(prm: Any, mirrors: Any, symtab: Any, me: Any, op: Any, img: Any) -> Any:
+    """Whether the opponent's cells ``op`` are the image of the mover's ``me`` under one of the
+    ``mirrors`` (rows: a symmetry's index in ``symtab``, then the words of its fixed cells),
+    together with all of that symmetry's fixed cells (:func:`noughts.exact.fast.mirrors`: the
+    opponent then never loses a misère game). ``img``: a row of W words to build an image in.
+    """
+
+
+@overload(mirrored, jit_options=INTERNAL)
+def _mirrored(prm, mirrors, symtab, me, op, img):  # type: ignore[no-untyped-def]
+    if is_multi(me):
+
+        def multi(prm, mirrors, symtab, me, op, img):  # type: ignore[no-untyped-def]
+            w = prm[P_WORDS]
+            for m in range(mirrors.shape[0]):
+                s = mirrors[m, 0]
+                for i in range(w):
+                    img[i] = np.uint64(mirrors[m, 1 + i])
+                for i in range(w):
+                    x = me[i]
+                    while x != ZERO:
+                        c = symtab[s, 64 * i + lowest_cell(x)]
+                        img[c >> 6] |= ONE << np.uint64(c & 63)
+                        x &= x - ONE
+                equal = True
+                for i in range(w):
+                    if img[i] != op[i]:
+                        equal = False
+                        break
+                if equal:
+                    return True
+            return False
+
+        return multi
+
+    def one(prm, mirrors, symtab, me, op, img):  # type: ignore[no-untyped-def]
+        for m in range(mirrors.shape[0]):
+            s = mirrors[m, 0]
+            a = np.uint64(mirrors[m, 1])
+            for i in range(prm[P_BYTES]):
+                sh = np.uint64(8 * i)
+                a |= symtab[s, i, np.intp((me >> sh) & _U255)]
+            if a == op:
+                return True
+        return False
+
+    return one
+
+
+def mirror_move(prm: Any, mirrors: Any, symtab: Any, me: Any, op: Any, img: Any) -> Any:
+    """The cell whose claim makes the position one the mover mirrors (:func:`mirrored` after
+    the move, the mover then the side not to move): one of the ``mirrors``' fixed cells and
+    images of the opponent's cells that the mover lacks, when it lacks one only and holds no
+    other cell; -1 if there is none. Searched first where a draw would cut the node off.
+    """
+
+
+@overload(mirror_move, jit_options=INTERNAL)
+def _mirror_move(prm, mirrors, symtab, me, op, img):  # type: ignore[no-untyped-def]
+    if is_multi(me):
+
+        def multi(prm, mirrors, symtab, me, op, img):  # type: ignore[no-untyped-def]
+            w = prm[P_WORDS]
+            for m in range(mirrors.shape[0]):
+                s = mirrors[m, 0]
+                for i in range(w):
+                    img[i] = np.uint64(mirrors[m, 1 + i])
+                for i in range(w):
+                    x = op[i]
+                    while x != ZERO:
+                        c = symtab[s, 64 * i + lowest_cell(x)]
+                        img[c >> 6] |= ONE << np.uint64(c & 63)
+                        x &= x - ONE
+                cell = -1
+                for i in range(w):
+                    if me[i] & ~img[i] != ZERO:
+                        cell = -2
+                        break
+                    lack = img[i] & ~me[i]
+                    if lack != ZERO:
+                        if cell != -1 or lack & (lack - ONE) != ZERO:
+                            cell = -2
+                            break
+                        cell = 64 * i + lowest_cell(lack)
+                if cell >= 0:
+                    return cell
+            return -1
+
+        return multi
+
+    def one(prm, mirrors, symtab, me, op, img):  # type: ignore[no-untyped-def]
+        for m in range(mirrors.shape[0]):
+            s = mirrors[m, 0]
+            a = np.uint64(mirrors[m, 1])
+            for i in range(prm[P_BYTES]):
+                sh = np.uint64(8 * i)
+                a |= symtab[s, i, np.intp((op >> sh) & _U255)]
+            lack = a & ~me
+            if me & ~a == ZERO and lack != ZERO and lack & (lack - ONE) == ZERO:
+                return lowest_cell(lack)
+        return -1
 
     return one
 
@@ -367,7 +504,14 @@ def tt_rehash(
 
 @internal
 def _paired(
-    prm: np.ndarray, lines: np.ndarray, cnt: np.ndarray, side: int, empty: Any, seen: Any, scratch: np.ndarray
+    prm: np.ndarray,
+    lines: np.ndarray,
+    cnt: np.ndarray,
+    side: int,
+    empty: Any,
+    seen: Any,
+    scratch: np.ndarray,
+    stats: np.ndarray,
 ) -> bool:
     """Whether every line ``side`` can still complete gets two empty cells of its own: the
     opponent then answers each move in a pair with its partner, so ``side`` never completes a
@@ -386,6 +530,7 @@ def _paired(
     nlines = prm[P_LINES]
     base = prm[P_CELLS]
     w = width(empty, prm[P_WORDS])
+    stats[S_WORK] += nlines + base  # the scans below; the search's steps are counted as they go
     n = 0
     for j in range(nlines):
         if cnt[j, 1 - side] != 0:
@@ -404,12 +549,14 @@ def _paired(
         while x != ZERO:
             scratch[64 * i + lowest_cell(x)] = -1
             x &= x - ONE
+    steps = 0
     for copy in range(n):
         scratch[sc] = copy
         depth = 0
         seen = zero(seen, w)
         found = False
         while depth >= 0:
+            steps += 1
             j = scratch[base + scratch[sc + depth]]
             c = -1
             for i in range(w):
@@ -425,12 +572,15 @@ def _paired(
             if scratch[c] < 0:  # a free cell: shift the cells along the path
                 for level in range(depth, -1, -1):
                     scratch[scratch[sl + level]] = scratch[sc + level]
+                steps += depth
                 found = True
                 break
             depth += 1
             scratch[sc + depth] = scratch[c]
         if not found:
+            stats[S_WORK] += w * (steps + copy + 1)
             return False
+    stats[S_WORK] += w * (steps + n)
     return True
 
 
@@ -446,7 +596,7 @@ def _paired(
 
 @internal
 def _evaluate_standard(  # type: ignore[no-untyped-def]
-    prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed
+    prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed, stats
 ):
     """Standard rules (see the module docstring)."""
     k = prm[P_K]
@@ -496,9 +646,14 @@ def _evaluate_standard(  # type: ignore[no-untyped-def]
         if t <= e:
             lb = -(WIN - (d + t))
     # a pairing needs two empty cells for each line
-    if ub > 0 and 2 * live_m <= e and _paired(prm, lines, cnt, mover, empty, seen, scratch):
+    if ub > 0 and 2 * live_m <= e and _paired(prm, lines, cnt, mover, empty, seen, scratch, stats):
         ub = 0
-    if lb < 0 and nthr == 0 and 2 * live_o <= e and _paired(prm, lines, cnt, other, empty, seen, scratch):
+    if (
+        lb < 0
+        and nthr == 0
+        and 2 * live_o <= e
+        and _paired(prm, lines, cnt, other, empty, seen, scratch, stats)
+    ):
         lb = 0
     if lb == ub:
         return EXACT, lb, 0, 0, allowed, 0
@@ -513,25 +668,35 @@ def _evaluate_standard(  # type: ignore[no-untyped-def]
 
 @internal
 def _evaluate_misere(  # type: ignore[no-untyped-def]
-    prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed
+    prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed, stats
 ):
-    """Misère rules."""
+    """Misère rules (see the module docstring)."""
     k = prm[P_K]
     nlines = prm[P_LINES]
     w = width(me, prm[P_WORDS])
     other = 1 - mover
     poison = zero(tmp_row(tmp, T_A), w)
-    live_m = False
-    live_o = False
+    live = zero(tmp_row(tmp, T_B), w)
+    max_m = -1  # the most of the mover's cells on a line without the opponent's (-1: no such line)
+    max_o = -1
+    live_m = 0  # the lines each side could still complete
+    live_o = 0
     for j in range(nlines):
         a = cnt[j, mover]
         b = cnt[j, other]
         if b == 0:
-            live_m = True
+            live = or_line(live, lines, j, w)
+            live_m += 1
+            if a > max_m:
+                max_m = a
             if a == k - 1:
                 poison = or_line_andnot(poison, lines, j, me, w)
+        elif a == 0:
+            live = or_line(live, lines, j, w)
         if a == 0:
-            live_o = True
+            live_o += 1
+            if b > max_o:
+                max_o = b
     if e == 0:
         return EXACT, 0, 0, 0, allowed, 0
     allowed = andnot_to(allowed, empty, poison, w)
@@ -539,18 +704,48 @@ def _evaluate_misere(  # type: ignore[no-untyped-def]
         return EXACT, -(WIN - (d + 1)), 0, 0, allowed, 0
     if e == 1:
         return EXACT, 0, 0, 0, allowed, 0
-    # the mover plays safe, so the opponent can at best be forced to lose at ply 2, and
-    # the mover can be forced no sooner than ply 3; a side with no line it could still
-    # be made to complete never loses
-    lb = -(WIN - (d + 3)) if live_m and e >= 3 else 0
-    ub = WIN - (d + 2) if live_o else 0
+    # the mover plays safe now, and completes a line of its own no sooner than its move that
+    # adds the last of the k - max_m cells it lacks (ply 2 (k - max_m) - 1, and not before ply
+    # 3); the opponent no sooner than ply 2 (k - max_o); a side that cannot do so before the
+    # board is full never loses
+    lb = 0
+    if max_m >= 0:
+        t = max(3, 2 * (k - max_m) - 1)
+        if t <= e:
+            lb = -(WIN - (d + t))
+    ub = 0
+    if max_o >= 0:
+        t = 2 * (k - max_o)
+        if t <= e:
+            ub = WIN - (d + t)
+    # a side whose every line it could still complete has two empty cells of its own (a
+    # pairing, as in standard rules) never completes one, whoever moves: it answers a move
+    # in a pair with the partner, else takes a cell in no pair, else one of a pair (whose
+    # partner then stays the last cell in no pair, which the other side takes in the end)
+    if lb < 0 and 2 * live_m <= e and _paired(prm, lines, cnt, mover, empty, seen, scratch, stats):
+        lb = 0
+    if ub > 0 and 2 * live_o <= e and _paired(prm, lines, cnt, other, empty, seen, scratch, stats):
+        ub = 0
+    if lb == ub:
+        return EXACT, lb, 0, 0, allowed, 0
     init = -INF if same(allowed, empty, w) else -(WIN - (d + 1))
+    # an empty cell on no line without both players' cells is dead: claiming it changes no line
+    # that can still decide the game, so every dead cell leads to the same game (one tempo
+    # move fewer) and one of them stands for all
+    dead = andnot_to(tmp_row(tmp, T_C), allowed, live, w)
+    if nonzero(dead, w):
+        allowed = and_to(allowed, allowed, live, w)
+        for i in range(w):
+            x = word(dead, i)
+            if x != ZERO:
+                allowed = with_cell(allowed, 64 * i + lowest_cell(x))
+                break
     return SEARCH, 0, lb, ub, allowed, init
 
 
 @internal
 def _evaluate_maker_breaker(  # type: ignore[no-untyped-def]
-    prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed
+    prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed, stats
 ):
     """Maker-Breaker rules."""
     k = prm[P_K]
@@ -586,7 +781,7 @@ def _evaluate_maker_breaker(  # type: ignore[no-untyped-def]
             return EXACT, -(WIN - (d + 2)), 0, 0, allowed, 0
         t = 2 * (k - max_a) - 1
         ub = WIN - (d + t) if t <= e else -latest
-        if ub > -latest and _paired(prm, lines, cnt, maker, empty, seen, scratch):
+        if ub > -latest and _paired(prm, lines, cnt, maker, empty, seen, scratch, stats):
             ub = -latest
         if nhit == 1:
             allowed = assign(allowed, hit, w)
@@ -603,7 +798,7 @@ def _evaluate_maker_breaker(  # type: ignore[no-untyped-def]
         return EXACT, -(WIN - (d + 2)), 0, 0, allowed, 0
     t = 2 * (k - max_a)
     lb = -(WIN - (d + t)) if t <= e else latest
-    if lb < latest and _paired(prm, lines, cnt, maker, empty, seen, scratch):
+    if lb < latest and _paired(prm, lines, cnt, maker, empty, seen, scratch, stats):
         lb = latest
     ub = WIN - (d + 3)
     if lb == ub:
@@ -617,7 +812,7 @@ def _evaluate_maker_breaker(  # type: ignore[no-untyped-def]
 
 @internal
 def _evaluate_cumulative(  # type: ignore[no-untyped-def]
-    prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed
+    prm, lines, cnt, me, op, mover, d, e, empty, seen, tmp, scratch, allowed, stats
 ):
     """Cumulative rules."""
     k = prm[P_K]
@@ -639,8 +834,8 @@ def _evaluate_cumulative(  # type: ignore[no-untyped-def]
             live_o += 1
             live = or_line(live, lines, j, w)
     # a pairing strategy holds a side to no more lines (its opponent's gains are >= 0)
-    ub = 0 if live_m > 0 and _paired(prm, lines, cnt, mover, empty, seen, scratch) else live_m
-    lb = 0 if live_o > 0 and _paired(prm, lines, cnt, other, empty, seen, scratch) else -live_o
+    ub = 0 if live_m > 0 and _paired(prm, lines, cnt, mover, empty, seen, scratch, stats) else live_m
+    lb = 0 if live_o > 0 and _paired(prm, lines, cnt, other, empty, seen, scratch, stats) else -live_o
     allowed = and_to(allowed, empty, live, w)
     return SEARCH, 0, lb, ub, allowed, -INF  # dead cells: see STANDARD
 
@@ -677,12 +872,14 @@ def _order(
     n: int,
     cells: Any,
     mover: int,
+    stats: np.ndarray,
 ) -> int:
     """Append ``cells`` to ``moves[n:]``, best score first (ties: lower cell first); returns the
-    new number of moves.
+    new number of moves. Counts its steps (a line scored, a move shifted) in ``stats[S_WORK]``.
     """
     role = 1 if prm[P_RULE] == MAKER_BREAKER and mover != prm[P_MAKER] else 0
     first = n
+    steps = 0
     for i in range(width(cells, prm[P_WORDS])):
         x = word(cells, i)
         while x != ZERO:
@@ -696,8 +893,37 @@ def _order(
                 t -= 1
             scores[t] = s
             moves[t] = c
+            steps += 1 + nthrough[c] + n - t
             n += 1
+    stats[S_WORK] += steps
     return n
+
+
+@njit(cache=True, inline="always")
+def _dead_key(  # type: ignore[no-untyped-def]
+    prm, lines, cnt, me, op, empty, full, symtab, key, img, tmp, w
+):
+    """The misère key of a position (mover's cells ``me``, the opponent's ``op``): what decides
+    the rest of the game is the cells of the live lines (those without both players' cells),
+    who holds them, and how many empty cells lie on no live line (dead cells: tempo moves,
+    :func:`_evaluate_misere`). So every dead cell is keyed as held by both players (a state no
+    cell of a position has, which marks the dead cells) and the number of dead empty cells goes
+    into the top bits of the key's last word: positions that differ only in who holds dead
+    cells, or which dead cells are still empty, share a key, and a key gives back the live
+    lines, their cells and the number of empty cells, so their values are equal.
+    """
+    nlines = prm[P_LINES]
+    live = zero(tmp_row(tmp, T_B), w)
+    for j in range(nlines):
+        if cnt[j, 0] == 0 or cnt[j, 1] == 0:
+            live = or_line(live, lines, j, w)
+    dead_empty = count(andnot_to(tmp_row(tmp, T_A), empty, live, w), w)
+    x = andnot_to(tmp_row(tmp, T_A), live, me, w)
+    km = andnot_to(tmp_row(tmp, T_C), full, x, w)  # me's live cells, and every dead cell
+    x = andnot_to(tmp_row(tmp, T_A), live, op, w)
+    ko = andnot_to(tmp_row(tmp, T_SEEN), full, x, w)
+    canonical(prm, km, ko, symtab, key, img)
+    key[key.shape[0] - 1] |= np.uint64(dead_empty) << _U_DEAD
 
 
 _SEARCH: dict[int, Any] = {}
@@ -737,11 +963,14 @@ def _search_for(rule: int) -> Any:
         scratch: np.ndarray,
         full: np.uint64 | np.ndarray,
         tmp: np.ndarray,
+        mirrors: np.ndarray,
         limit: int,
+        work_limit: int,
     ) -> int:
         """Run the search set up in ``bits[0]``, ``stack[0]`` (window) and ``stats`` for at most
-        ``limit`` more nodes. Returns DONE (the root's value is in ``stats[S_RET]``) or PAUSED (call
-        again to go on).
+        ``limit`` more nodes and about ``work_limit`` more steps of work (``stats[S_WORK]``, see
+        the module docstring, "Work"; a node is not begun once either is reached). Returns DONE (the root's value
+        is in ``stats[S_RET]``) or PAUSED (call again to go on).
 
         ``bits[d]`` holds three masks (the mover's cells, the opponent's, the moves still to
         order), ``keys[d]`` the node's key, ``full`` the board's cells: one-word, ``bits`` is
@@ -777,10 +1006,18 @@ def _search_for(rule: int) -> Any:
         nodes = stats[S_NODES]
         stores = stats[S_STORES]
         stop = nodes + limit
+        stop_work = stats[S_WORK] + work_limit
+        nlines = prm[P_LINES]
+        syms = prm[P_SYMS]
+        # a key: one-word, a lookup per byte and symmetry; multi-word, a lookup per occupied cell
+        # and symmetry (added where it is made) and the image's 2W words cleared and compared
+        multi_key = prm[P_BYTES] == 0
+        key_work = syms * 4 * w if multi_key else syms * prm[P_BYTES]
+        cells = prm[P_CELLS]
 
         while True:
             if mode == ENTER:
-                if nodes >= stop:
+                if nodes >= stop or stats[S_WORK] >= stop_work:
                     stats[S_DEPTH] = d
                     stats[S_MODE] = mode
                     stats[S_RET] = ret
@@ -788,6 +1025,7 @@ def _search_for(rule: int) -> Any:
                     stats[S_STORES] = stores
                     return PAUSED
                 nodes += 1
+                stats[S_WORK] += NODE_WORK + nlines * w  # the node, the rule's scan of the lines
                 me = row(bits, d, 0)
                 op = row(bits, d, 1)
                 alpha = stack[d, F_ALPHA]
@@ -809,11 +1047,16 @@ def _search_for(rule: int) -> Any:
                     tmp,
                     scratch,
                     row(bits, d, 2),
+                    stats,
                 )
                 if kind == EXACT:
                     ret = v
                     mode = RETURN
                     continue
+                if rule == MISERE and ub > 0 and mirrors.shape[0] > 0:
+                    stats[S_WORK] += mirrors.shape[0] * 4 * w
+                    if mirrored(prm, mirrors, symtab, me, op, img):
+                        ub = 0  # the opponent mirrors every move and never loses
                 if ub <= alpha or lb == ub:
                     ret = ub
                     mode = RETURN
@@ -827,7 +1070,12 @@ def _search_for(rule: int) -> Any:
                 if e >= tt_min:
                     keyed = 1
                     key = keys[d]
-                    canonical(prm, me, op, symtab, key, img)
+                    if rule == MISERE and prm[P_DEAD_KEY] != 0:
+                        _dead_key(prm, lines, cnt, me, op, empty, full, symtab, key, img, tmp, w)
+                        stats[S_WORK] += nlines * w
+                    else:
+                        canonical(prm, me, op, symtab, key, img)
+                    stats[S_WORK] += key_work + (syms * (cells - e) if multi_key else 0)
                     slot = bucket(key, nkey, mask)
                     for i in range(slot, slot + 2):
                         if tt_work[i] != 0 and _same_key(tt_key, i, key, nkey):
@@ -843,6 +1091,11 @@ def _search_for(rule: int) -> Any:
                             break
                     if mode == RETURN:
                         continue
+                if rule == MISERE and beta <= 0 and mirrors.shape[0] > 0:
+                    stats[S_WORK] += mirrors.shape[0] * 4 * w
+                    c = mirror_move(prm, mirrors, symtab, me, op, img)
+                    if c >= 0:
+                        best_move = c  # a draw cuts this node off, and the mirror holds one
                 stack[d, F_KEYED] = keyed
                 stack[d, F_NODES0] = nodes
                 # the table's best move first; the others (left in bits[d, 2]) are scored only if
@@ -853,7 +1106,17 @@ def _search_for(rule: int) -> Any:
                     put(bits, d, 2, without_cell(allowed, best_move), w)
                 else:
                     n = _order(
-                        prm, through, nthrough, cnt, weights, moves[d], scratch, NO_MOVES, allowed, mover
+                        prm,
+                        through,
+                        nthrough,
+                        cnt,
+                        weights,
+                        moves[d],
+                        scratch,
+                        NO_MOVES,
+                        allowed,
+                        mover,
+                        stats,
                     )
                     put(bits, d, 2, zero(allowed, w), w)
                 stack[d, F_IDX] = 0
@@ -869,7 +1132,7 @@ def _search_for(rule: int) -> Any:
                 if idx == stack[d, F_NMOV] and best < beta and nonzero(rest, w):
                     mover = (root_mover + d) & 1
                     stack[d, F_NMOV] = _order(
-                        prm, through, nthrough, cnt, weights, moves[d], scratch, idx, rest, mover
+                        prm, through, nthrough, cnt, weights, moves[d], scratch, idx, rest, mover, stats
                     )
                     put(bits, d, 2, zero(rest, w), w)
                 if best >= beta or idx == stack[d, F_NMOV]:
@@ -899,6 +1162,7 @@ def _search_for(rule: int) -> Any:
                 c = moves[d, idx]
                 stack[d, F_IDX] = idx + 1
                 stack[d, F_CUR] = c
+                stats[S_WORK] += 2 * nthrough[c] + 3 * w  # the move made and unmade
                 mover = (root_mover + d) & 1
                 p = 0
                 if rule == CUMULATIVE:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from noughts.core import Game, LimitExceeded, Move, NoughtsError, Outcome, Player, Position
+from noughts.core import Game, LimitExceeded, Move, NoughtsError, Outcome, Player, Position, Rule
 from noughts.core import game as make_game
 from noughts.core.budget import AUTO_SECONDS, Budget
 from noughts.exact.quotient import quotient_engine
@@ -380,7 +380,9 @@ class EngineRule:
 
     ``make(game, budget)`` builds the row's engine (rows of engines this package does not know:
     a policy given to :func:`solve` from a package above); ``certifies``: the engine proves the
-    values it gives with a certificate (``solve --certificate``).
+    values it gives with a certificate (``solve --certificate``). ``share_for(game)``, where it
+    gives a number, is the share of the budget left that the row gets on that game instead of
+    its trial and share.
     """
 
     name: str
@@ -391,6 +393,7 @@ class EngineRule:
     make: Callable[[Game, Budget], Any] | None = None
     certifies: bool = False
     trial_once: bool = False
+    share_for: Callable[[Game], float | None] | None = None
 
 
 ALPHA_BETA_TRIAL = 0.5
@@ -420,6 +423,18 @@ def proof_supports(game: Game) -> bool:
     return game.claim_rule is not None
 
 
+MISERE_SHARE = 0.75
+"""The share of the budget left that the alpha-beta kernel gets on a misère position (instead of
+its :data:`ALPHA_BETA_TRIAL`) before the proof engine takes it over: the kernel's misère pruning
+(pairings of a side's lines, mirrors, dead cells; :mod:`noughts.exact._kernels`) answers
+misère(mnk(5,5,4)) in about a minute, where the proof engine, which has none of it, does not
+finish in ten (BENCHMARKS.md, "misère(mnk(5,5,4))")."""
+
+
+def _misere_share(game: Game) -> float | None:
+    return MISERE_SHARE if game.claim_rule == Rule.MISERE else None
+
+
 ENGINE_POLICY: tuple[EngineRule, ...] = (
     EngineRule(
         "quotient",
@@ -428,9 +443,11 @@ ENGINE_POLICY: tuple[EngineRule, ...] = (
     ),
     EngineRule(
         "alpha-beta",
-        f"claim games: the alpha-beta kernel, {ALPHA_BETA_TRIAL:g} s a position where the proof engine can follow",
+        f"claim games: the alpha-beta kernel, {ALPHA_BETA_TRIAL:g} s a position where the proof engine can follow"
+        f" ({MISERE_SHARE:g} of the budget left under misère rules)",
         lambda g, p: _kernel_supports(g),
         trial=ALPHA_BETA_TRIAL,
+        share_for=_misere_share,
     ),
     EngineRule(
         "proof",
@@ -558,7 +575,8 @@ class _Engines:
             # rather than searching is given again, once: the trial measures search
             for attempt in range(2):
                 engine.budget = Budget(
-                    max_seconds=_trial_seconds(rule, self.budget), max_memory=self.budget.max_memory
+                    max_seconds=_trial_seconds(rule, self.budget, self.game),
+                    max_memory=self.budget.max_memory,
                 )
                 before = _nodes(engine)
                 try:
@@ -592,9 +610,12 @@ def _where(rule: EngineRule) -> str:
     )
 
 
-def _trial_seconds(rule: EngineRule, budget: Budget) -> float | None:
-    """The seconds a row with a trial or a share gets on one position, of ``budget``'s."""
+def _trial_seconds(rule: EngineRule, budget: Budget, game: Game) -> float | None:
+    """The seconds a row with a trial or a share gets on one position of ``game``, of ``budget``'s."""
     left = budget.remaining()
+    special = None if rule.share_for is None else rule.share_for(game)
+    if special is not None:
+        return None if left is None else special * left
     limits = [
         t
         for t in (rule.trial, None if left is None or rule.share is None else rule.share * left)

@@ -19,25 +19,33 @@ slower loss?"). The transposition table keeps both bounds of every position it
 has seen, node-relative (see :mod:`noughts.exact.result`), so it serves every later search and
 every later :meth:`FastSolver.value` call on the same solver: the children of a position, and
 the principal variation, are then mostly table look-ups.
+
+The search runs in slices sized by the kernel's count of its work (not its nodes, whose cost
+varies by hundreds of times within one search), each about :data:`SLICE_SECONDS`, with the
+budget checked between them. Under misère rules the kernel also takes the board's **mirrors**
+(:func:`mirrors`): the symmetries a side can answer every move with, which settle the first
+player's draw in misère 5x5 (k = 4) at once.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from noughts.core import Game, Player, Position
 from noughts.core.board import MAX_CELLS as BOARD_MAX_CELLS
+from noughts.core.board import Board
 from noughts.core.budget import Budget
 from noughts.core.tables import split_words
 from noughts.exact import _kernels as K
 from noughts.exact.result import WIN, Value, from_int
 from noughts.kernels.codes import CUMULATIVE, MAKER_BREAKER, MISERE
 
-__all__ = ["MAX_CELLS", "WORD_CELLS", "FastSolver", "supports"]
+__all__ = ["MAX_CELLS", "WORD_CELLS", "FastSolver", "Slice", "supports"]
 
 MAX_CELLS = BOARD_MAX_CELLS
 """The largest board the kernels take (every board noughts builds)."""
@@ -69,11 +77,19 @@ SLICE_NODES = 1 << 20
 """The most nodes searched between two budget checks."""
 
 SLICE_SECONDS = 0.1
-"""The time a slice of the search aims at: slices start at :data:`FIRST_SLICE` nodes and are
-resized after each one from its measured speed (a node near the root of 7x7x7 costs milliseconds,
-thousands of times one of 3x3's), so a budget check comes every few tenths of a second at most."""
+"""The time a slice of the search aims at. A slice is measured in the kernel's **work** (the
+steps of its inner loops: lines scanned, moves scored and shifted, pairing steps, key lookups;
+``stats[S_WORK]``), not in nodes: a node's cost varies by hundreds of times within one search
+(on 7x7x7 a node deep in a narrow line costs 1.5 us, one that orders 300 moves or looks for a
+pairing 0.3 ms), while a step's cost varies by a few times at most. Slices start at
+:data:`FIRST_WORK` steps and are resized after each one from its measured time per step,
+growing at most :data:`GROWTH` fold, so a budget check comes every few tenths of a second."""
 
-FIRST_SLICE = 16
+FIRST_WORK = 1 << 14
+"""The work of the first slice (well under a millisecond on any board)."""
+
+GROWTH = 8
+"""A slice does at most this many times the work of the one before."""
 
 DEEPEN_PLIES = 13
 """How far the driver deepens "a win within n plies?" before one unbounded search. Measured
@@ -86,6 +102,19 @@ FIRST_ENTRIES = 1 << 16
 """The table starts this small (1.7 MB) and grows eightfold, up to ``tt_bytes``, each time more
 entries have been written to it than it holds: small searches stay cheap to start (a large
 table costs its zeroing, about 0.1 s per GB, on the first touch of each page)."""
+
+
+class Slice(NamedTuple):
+    """One slice of the search that ran to its limit (the budget is checked after each)."""
+
+    nodes: int
+    """The nodes it searched."""
+    work: int
+    """The work it did, in the kernel's steps (a node is not begun past ``limit``)."""
+    limit: int
+    """The work it was given: :data:`FIRST_WORK` first, then at most :data:`GROWTH` times the
+    limit before (sized from the time the slice before took per step)."""
+
 
 Int64Array = npt.NDArray[np.int64]
 UInt64Array = npt.NDArray[np.uint64]
@@ -119,7 +148,8 @@ def default_tt_bytes(game: Game, words: int | None = None) -> int:
 class FastSolver:
     """Exact values of positions of one game, sharing one transposition table.
 
-    ``budget`` bounds the time (checked every :data:`SLICE_NODES` nodes; over it,
+    ``budget`` bounds the time (checked between slices of the search that take about
+    :data:`SLICE_SECONDS` each, sized by the kernel's work rather than its nodes; over it,
     ``LimitExceeded`` says how far the search got) and the memory (the table's size is checked
     against it when the solver is made). ``tt_bytes`` sets the table's size (default
     :func:`default_tt_bytes`, capped at half the budget's memory). ``progress``, if given, is
@@ -158,11 +188,11 @@ class FastSolver:
         self.budget = budget
         self.progress = progress
         self.nodes = 0
-        self._slice = FIRST_SLICE
-        self._last_done: int | None = None
-        self.slices: list[int] = []
-        """The nodes of each slice that ran to its limit, in order: after each the budget is checked,
-        and none takes more than 8 times the one before."""
+        self.work = 0
+        """The kernel's work so far, in steps of its inner loops (see :data:`SLICE_SECONDS`)."""
+        self._work_slice = FIRST_WORK
+        self.slices: list[Slice] = []
+        """Each slice that ran to its limit, in order: after each the budget is checked."""
         board = game.board
         tables = board.tables
         rule = int(game.claim_rule)  # type: ignore[arg-type]  # supports() checked it
@@ -227,8 +257,13 @@ class FastSolver:
             )
             self._tmp = np.zeros((K.NUM_TMP, 2 * words), dtype=np.uint64)
             self._prm[K.P_WORDS] = words
+        self._mirrors = (
+            mirrors(board, syms, words or 1) if rule == MISERE else np.zeros((0, 2), dtype=np.int64)
+        )
         self._prm[K.P_MAKER] = 0 if game.maker is None else int(game.maker)
         self._prm[K.P_TT_MIN_EMPTY] = 2
+        # misère keys carry the number of dead empty cells above the board's cells (< 64 of them)
+        self._prm[K.P_DEAD_KEY] = 1 if rule == MISERE and cells <= K.DEAD_SHIFT else 0
         self._allocate(min(entries, FIRST_ENTRIES))
 
     def _allocate(self, entries: int) -> None:
@@ -345,9 +380,9 @@ class FastSolver:
         stats[K.S_NODES] = self.nodes
         while True:
             growing = len(self._tt_work) < self._max_entries
-            limit = min(self._slice, len(self._tt_work)) if growing else self._slice
-            if self._last_done is not None:
-                limit = min(limit, 8 * max(1, self._last_done))
+            # while the table grows, at most as many nodes as it has entries before it is looked at
+            limit = min(SLICE_NODES, len(self._tt_work)) if growing else SLICE_NODES
+            work_limit = self._work_slice
             args = (
                 self._prm,
                 self._lines,
@@ -368,22 +403,24 @@ class FastSolver:
                 self._scratch,
                 self._full,
                 self._tmp,
+                self._mirrors,
                 limit,
+                work_limit,
             )
-            # at most `limit` nodes, then back here to check the budget
+            # at most `limit` nodes and about `work_limit` steps, then back here to check the budget
             started = time.perf_counter()
             status = self._search(*args)
             took = time.perf_counter() - started
             done = int(stats[K.S_NODES]) - self.nodes
+            worked = int(stats[K.S_WORK]) - self.work
             self.nodes = int(stats[K.S_NODES])
-            if status != K.DONE:  # a slice that ran to its limit: the next takes at most 8 times it
-                self._last_done = done
-                self.slices.append(done)
-            if done >= limit // 2:  # a full slice: resize the next one to take about SLICE_SECONDS,
-                # growing at most 8-fold (a node near the root of 7x7x7 costs far more than one below)
-                per_node = took / max(done, 1)
-                wanted = SLICE_SECONDS / max(per_node, 1e-9)
-                self._slice = int(min(SLICE_NODES, 8 * done, max(16, wanted)))
+            self.work = int(stats[K.S_WORK])
+            if status != K.DONE:
+                self.slices.append(Slice(done, worked, work_limit))
+            if worked >= work_limit:  # a full slice: size the next one to take about SLICE_SECONDS
+                per_step = took / max(worked, 1)
+                wanted = SLICE_SECONDS / max(per_step, 1e-12)
+                self._work_slice = int(min(GROWTH * work_limit, max(FIRST_WORK, wanted)))
             if growing:
                 self._grow_if_full()
             if status == K.DONE:
@@ -392,6 +429,47 @@ class FastSolver:
                 self.progress(self.nodes)
             if self.budget is not None:
                 self.budget.check(self.table_bytes, f"{self.nodes:,} positions searched")
+
+
+MAX_MIRRORS = 4
+"""At most this many symmetries are tried as mirrors at a misère node (:func:`mirrors`)."""
+
+
+def mirrors(board: Board, syms: int, words: int) -> Int64Array:
+    """The symmetries among the first ``syms`` of ``board`` that a side can mirror a misère game
+    by: rows of the symmetry's index and the words of its fixed cells (as int64), at most
+    :data:`MAX_MIRRORS` of them.
+
+    A symmetry s qualifies when it is an involution (s(s(c)) = c) and every line through one
+    of its fixed cells F holds two cells c and s(c) outside F. Then in a position where the
+    side N not to move holds F and the image of the mover's cells, N never loses: it answers
+    each move c with s(c) (empty, since the empty cells are symmetric, and not c, since F is
+    taken). Were N to complete a line L, L would not meet F (N cannot hold both c and s(c) of a
+    line through F, holding s(c) only where the mover holds c), so s(L), a line too, would be
+    the mover's: completed before, and the mover lost first (s(L) = L is impossible: L would
+    be both players'). The first player's draw in misère 5x5 (k = 4) is this: the centre, then
+    the point reflection; on a board with an even side the second player's is (no fixed cell).
+    """
+    perms = board.tables.symmetry_perms(syms)
+    line_sets = [frozenset(line) for line in board.lines]
+    rows: list[list[int]] = []
+    for s in range(len(perms)):
+        perm = [int(c) for c in perms[s]]
+        if any(perm[perm[c]] != c for c in range(len(perm))):
+            continue
+        fixed = {c for c in range(len(perm)) if perm[c] == c}
+        if len(fixed) == len(perm):
+            continue  # the identity
+        if any(
+            line & fixed and not any(c not in fixed and perm[c] in line for c in line) for line in line_sets
+        ):
+            continue
+        mask = sum(1 << c for c in fixed)
+        as_words = split_words((mask,), words)[0] if words > 1 else np.array([mask], dtype=np.uint64)
+        rows.append([s, *(int(x) for x in as_words.view(np.int64))])
+        if len(rows) == MAX_MIRRORS:
+            break
+    return np.array(rows, dtype=np.int64).reshape(len(rows), 1 + words)
 
 
 def count_lines(
