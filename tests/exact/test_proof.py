@@ -172,3 +172,18 @@ def test_the_table_grows_and_keeps_its_answers(monkeypatch: pytest.MonkeyPatch) 
     assert tiny.table_bytes <= 1 << 14
     assert tiny.prove(small.start()).proved
     assert not ProofSearch(small, Player.SECOND, DRAW, tt_bytes=1 << 14).prove(small.start()).proved
+
+
+def test_the_statistics_count_what_the_search_did() -> None:
+    """The same answer with the threat searches' table of refuted positions and without it; the
+    counts add up (a settled node had a threat search, a search stopped looked at positions)."""
+    g = noughts.game("mnk(5,5,4)")
+    p = g.parse("...../.x.../..o../...x./.....")
+    holds = FastSolver(g).value(p).outcome.winner is not Player.FIRST
+    for memo in (True, False):
+        search = ProofSearch(g, Player.SECOND, DRAW, tss_memo=memo)
+        assert search.prove(p).proved == holds
+        stats = search.statistics()
+        assert stats["nodes"] == search.nodes > 0
+        assert stats["threat_searches"] >= stats["threat_settled"] + stats["threat_cutoffs"]
+        assert stats["threat_nodes"] >= stats["threat_searches"]

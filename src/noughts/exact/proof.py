@@ -144,6 +144,9 @@ class ProofSearch:
     (``LimitExceeded``) after that many nodes over all calls. ``progress`` is called with the
     node count after every slice. ``automorphisms``: on boards of at most 64 cells, key the
     table by every line automorphism (:data:`MAX_AUTOMORPHISMS`), not only the symmetries.
+    ``tss_memo``: each threat search keeps the positions it refuted, so that it searches a
+    combination of independent threats once, not in every order (see
+    :mod:`noughts.exact._tss_kernels`); off only for comparisons.
     """
 
     def __init__(
@@ -163,6 +166,7 @@ class ProofSearch:
         sym_stones: int | None = None,
         eager: bool = False,
         automorphisms: bool = True,
+        tss_memo: bool = True,
     ):
         from noughts.exact import _dfpn_kernels as D
         from noughts.exact import _tss_kernels as T
@@ -227,7 +231,7 @@ class ProofSearch:
         self._frames = np.zeros((depth, D.NUM_FIELDS), dtype=np.int64)
         self._own = np.full(cells, -1, dtype=np.int8)
         self._cnt = np.zeros((max(1, tables.num_lines), 2), dtype=np.int32)
-        self._tss = T.workspace(cells, tss_depth)
+        self._tss = T.workspace(cells, tss_depth, T.MEMO_SLOTS if tss_memo else 0)
         self._seq = np.zeros(2 * tss_depth + 8, dtype=np.int32)
         self._stats = np.zeros(D.NUM_STATS, dtype=np.int64)
         self._allocate_pool(16 * (cells + 1))
@@ -357,6 +361,22 @@ class ProofSearch:
         return int(self._inverse[self._node_sym[0], move])
 
     # -- the search ------------------------------------------------------------------------------
+
+    def statistics(self) -> dict[str, int]:
+        """What the search did so far: nodes, threat searches run (and the positions they looked
+        at, and how many their node limit stopped), nodes settled by a threat search, children
+        settled by a replayed threat sequence.
+        """
+        D = self._D
+        st = self._stats
+        return {
+            "nodes": self.nodes,
+            "threat_searches": int(st[D.S_TSS]),
+            "threat_nodes": int(st[D.S_TSS_NODES]),
+            "threat_cutoffs": int(st[D.S_TSS_CUT]),
+            "threat_settled": int(st[D.S_TSS_WON]),
+            "replay_settled": int(st[D.S_REPLAY_WON]),
+        }
 
     def progress_text(self) -> str:
         return f"{self.nodes:,} nodes searched, {self.table_entries:,} positions in the table"
