@@ -26,7 +26,8 @@ fours all run through its last answer, the attacker has no winning cell, and the
 still allowed are the depth less the attacker's claims on the stack), and a failure found
 with ``d`` threats allowed holds for any ``d' <= d``. A hash collision could only report a
 failure that is not one (a threat win missed: the proof engine then searches the node as any
-other), never a win; a win found is always a line of claims that the tests replay.
+other), never a win; a win found is always a line of claims that the tests replay. Positions with
+fewer than two of the attacker's threats on the stack (one order only) are not kept.
 
 Status codes: :data:`FOUND` (a win by threats; its principal line is in ``pv``),
 :data:`NOT_FOUND` (no win within the order and depth), :data:`CUTOFF` (the node limit stopped it:
@@ -454,7 +455,7 @@ def threat_search(
                     r = 1
                 elif (
                     use_memo
-                    and t > 0
+                    and t >= 4
                     and _refuted(memo, cells, _stack_hash(memo, frames, pv, t, a), gen, frames[t, W_DEPTH])
                 ):
                     r = 0
@@ -628,7 +629,7 @@ def threat_search(
             if opened:
                 continue
         # the frame has its result r: hand it up
-        if use_memo and r == 0 and t > 0 and frames[t, W_KIND] == 0:
+        if use_memo and r == 0 and t >= 4 and frames[t, W_KIND] == 0:
             h = _stack_hash(memo, frames, pv, t, a)
             slot = _memo_slot(memo, cells, h)
             memo[slot] = h
