@@ -3,7 +3,8 @@
 Every answer, for both players and both goals (a win; at least a draw), must match the memoised
 minimax of noughts.exact.reference on every reachable position of the small claim games, with
 the engine's options on and off (threats at the nodes of order 0, 1 and 2, the null-move check,
-symmetric keys at every depth or only near the root); on positions sampled deep in the larger
+symmetric keys at every depth or only near the root, the eager threat searches, the threat
+searches' table of refuted positions); on positions sampled deep in the larger
 games it must match the alpha-beta kernel, and from their starts the plain df-pn of
 noughts.exact.pns.
 """
@@ -37,6 +38,9 @@ OPTIONS = {
     "threes": {"threats": 2},
     "no-null-move": {"null_move": False},
     "shallow-symmetry": {"sym_stones": 2},
+    "eager": {"eager": 3},
+    "eager-threes": {"eager": 3, "threats": 2},
+    "no-threat-table": {"tss_memo": False},
 }
 
 
@@ -79,7 +83,7 @@ def test_every_reachable_position_matches_the_reference(spec: str) -> None:
 
 
 @pytest.mark.parametrize("option", [k for k in OPTIONS if k != "default"])
-@pytest.mark.parametrize("spec", ["tictactoe"])
+@pytest.mark.parametrize("spec", ["tictactoe", "maker_breaker(tictactoe)", EXTRA_CORNER])
 def test_the_options_keep_the_answers(spec: str, option: str) -> None:
     _check(reference(spec), spec, [WIN, DRAW], **OPTIONS[option])
 
@@ -187,3 +191,16 @@ def test_the_statistics_count_what_the_search_did() -> None:
         assert stats["nodes"] == search.nodes > 0
         assert stats["threat_searches"] >= stats["threat_settled"] + stats["threat_cutoffs"]
         assert stats["threat_nodes"] >= stats["threat_searches"]
+
+
+def test_value_searches_are_eager_for_wins_only() -> None:
+    """The searches for a win get the eager threat searches (:data:`EAGER_WINS`); the others,
+    and any search given ``eager`` explicitly, do not."""
+    from noughts.exact import _dfpn_kernels as D
+    from noughts.exact.proof import EAGER_WINS
+
+    g = noughts.game("mnk(4,4,4)")
+    searches = ValueSearches(g)
+    assert searches.search(Player.FIRST, WIN).kernel_view().params[D.P_EAGER] == EAGER_WINS
+    assert searches.search(Player.FIRST, DRAW).kernel_view().params[D.P_EAGER] == 0
+    assert ValueSearches(g, eager=0).search(Player.FIRST, WIN).kernel_view().params[D.P_EAGER] == 0
