@@ -83,7 +83,7 @@ def test_every_reachable_position_matches_the_reference(spec: str) -> None:
 
 
 @pytest.mark.parametrize("option", [k for k in OPTIONS if k != "default"])
-@pytest.mark.parametrize("spec", ["tictactoe", "maker_breaker(tictactoe)", EXTRA_CORNER])
+@pytest.mark.parametrize("spec", ["tictactoe", "maker_breaker(tictactoe)"])
 def test_the_options_keep_the_answers(spec: str, option: str) -> None:
     _check(reference(spec), spec, [WIN, DRAW], **OPTIONS[option])
 
