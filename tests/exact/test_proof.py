@@ -82,8 +82,11 @@ def test_every_reachable_position_matches_the_reference(spec: str) -> None:
     assert _check(values, spec, [WIN, DRAW]) == 4 * len(values)
 
 
-@pytest.mark.parametrize("option", [k for k in OPTIONS if k != "default"])
-@pytest.mark.parametrize("spec", ["tictactoe", "maker_breaker(tictactoe)"])
+@pytest.mark.parametrize(
+    ("spec", "option"),
+    [("tictactoe", k) for k in OPTIONS if k != "default"]
+    + [("maker_breaker(tictactoe)", k) for k in ("eager", "no-threat-table")],
+)
 def test_the_options_keep_the_answers(spec: str, option: str) -> None:
     _check(reference(spec), spec, [WIN, DRAW], **OPTIONS[option])
 
