@@ -15,7 +15,8 @@ is left, and the defender's counter-fours. The tests hold the two to the same an
 **Transpositions** (the dependency-based search of Allis 1994, §5.2). A threat that does not
 use the cells of an earlier one can be played before or after it: a sequence of ``n``
 independent threats reaches one position in ``n!`` orders, and a search over sequences looks
-at each of them (at a node of Qubic the attacker often has ten or more fours at once).
+at each of them (from 9 plies of a strong Qubic line, the table cut the positions the
+threat searches looked at fourfold: BENCHMARKS.md).
 Allis's search keeps each combination of threats once (a threat depends on the earlier
 threats whose cells it needs; independent ones are combined, not ordered). The kernel gets
 the same effect from a table of the positions it has refuted, keyed by a Zobrist hash
