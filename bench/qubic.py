@@ -14,7 +14,11 @@ winning strategy is written as a certificate and checked by the independent chec
 positions where a move is recorded: the figure to set beside Patashnik's 2,929 strategic moves)
 and the positions the checker walked.
 
-``--options eager=3`` (any of ``ProofSearch``'s integer options) runs every proof with them.
+``--options eager=3`` (any of ``ProofSearch``'s integer options) runs every proof with them;
+``--against tss_memo=0`` proves each position a second time, interleaved, with those options
+changed (the previous engine beside the new one). Each row reports what the search did
+(``ProofSearch.statistics``: the threat searches, the positions they looked at, how many their
+node limit stopped).
 Run it as ``python bench/qubic.py --plies 10 8 6 --limit 300 --compare --certificate``.
 Writes ``bench/results/qubic.json`` and prints a Markdown table.
 """
@@ -94,6 +98,7 @@ def child(
             threat_settled=proof.threat_settled,
             replay_settled=proof.replay_settled,
         )
+    out["statistics"] = search.statistics()
     out["seconds"] = time.perf_counter() - t0
     out["cpu_seconds"] = time.process_time() - cpu0
     out["table_entries"] = search.table_entries
@@ -135,6 +140,13 @@ def main() -> None:
         metavar="NAME=INT",
         help="ProofSearch options for every proof (eager=3, tss_nodes=1000, sym_stones=20, ...)",
     )
+    parser.add_argument(
+        "--against",
+        nargs="*",
+        default=[],
+        metavar="NAME=INT",
+        help="also prove each position with these options changed, interleaved (tss_memo=0: the previous engine)",
+    )
     parser.add_argument("--spec", default=SPEC)
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON)
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -166,21 +178,29 @@ def main() -> None:
     for item in args.options:
         name, _, value = item.partition("=")
         options[name] = int(value)
+    against = dict(options)
+    for item in args.against:
+        name, _, value = item.partition("=")
+        against[name] = int(value)
     rows = []
-    configs = [True, False] if args.compare else [True]
+    configs: list[tuple[bool, dict[str, Any], bool]] = [(True, options, args.certificate)]
+    if args.compare:
+        configs.append((False, options, False))
+    if args.against:
+        configs.append((True, against, False))
     for plies in sorted(args.plies, reverse=True):
-        for automorphisms in configs:
+        for automorphisms, opts, certify in configs:
             job = {
                 "moves": line[:plies],
                 "limit": args.limit,
                 "automorphisms": automorphisms,
-                "certificate": args.certificate and automorphisms,
-                "options": options,
+                "certificate": certify,
+                "options": opts,
             }
             command = [sys.executable, __file__, "--spec", args.spec, "--child", json.dumps(job)]
             result = run_worker(command, args.limit * 10 + 300)
             result.update(
-                plies=plies, line=" ".join(names[:plies]), automorphisms=automorphisms, options=options
+                plies=plies, line=" ".join(names[:plies]), automorphisms=automorphisms, options=opts
             )
             rows.append(result)
             print(json.dumps(result), flush=True)
@@ -197,9 +217,10 @@ def main() -> None:
     args.json.write_text(json.dumps(doc, indent=1))
     print()
     print(
-        "| plies | position (the line's moves) | keyed by | answer | nodes | seconds (wall / CPU) | peak MiB | certificate |"
+        "| plies | keyed by | options | answer | nodes | threat searches (positions, stopped) "
+        "| seconds (wall / CPU) | peak MiB | certificate |"
     )
-    print("| ---: | --- | ---: | --- | ---: | ---: | ---: | --- |")
+    print("| ---: | ---: | --- | --- | ---: | --- | ---: | ---: | --- |")
     for r in rows:
         cert = ""
         if "check" in r:
@@ -213,8 +234,13 @@ def main() -> None:
             answer = f"first wins ({r.get('move')})"
         elif answer == "error":
             answer = f"error: {r.get('reason')}"
+        st = r.get("statistics") or {}
+        threats = (
+            f"{st['threat_searches']:,} ({st['threat_nodes']:,}, {st['threat_cutoffs']:,})" if st else ""
+        )
+        opts = " ".join(f"{k}={v}" for k, v in sorted(r.get("options", {}).items())) or "default"
         print(
-            f"| {r['plies']} | {r['line']} | {r.get('symmetries', '?')} | {answer} | {r.get('nodes', 0):,} | "
+            f"| {r['plies']} | {r.get('symmetries', '?')} | {opts} | {answer} | {r.get('nodes', 0):,} | {threats} | "
             f"{r.get('seconds', 0):.1f} / {r.get('cpu_seconds', 0):.1f} | {r.get('peak_mib') or 0:.0f} | {cert} |"
         )
 

@@ -3,7 +3,8 @@
 Every answer, for both players and both goals (a win; at least a draw), must match the memoised
 minimax of noughts.exact.reference on every reachable position of the small claim games, with
 the engine's options on and off (threats at the nodes of order 0, 1 and 2, the null-move check,
-symmetric keys at every depth or only near the root); on positions sampled deep in the larger
+symmetric keys at every depth or only near the root, the eager threat searches, the threat
+searches' table of refuted positions); on positions sampled deep in the larger
 games it must match the alpha-beta kernel, and from their starts the plain df-pn of
 noughts.exact.pns.
 """
@@ -37,6 +38,9 @@ OPTIONS = {
     "threes": {"threats": 2},
     "no-null-move": {"null_move": False},
     "shallow-symmetry": {"sym_stones": 2},
+    "eager": {"eager": 3},
+    "eager-threes": {"eager": 3, "threats": 2},
+    "no-threat-table": {"tss_memo": False},
 }
 
 
@@ -78,8 +82,11 @@ def test_every_reachable_position_matches_the_reference(spec: str) -> None:
     assert _check(values, spec, [WIN, DRAW]) == 4 * len(values)
 
 
-@pytest.mark.parametrize("option", [k for k in OPTIONS if k != "default"])
-@pytest.mark.parametrize("spec", ["tictactoe"])
+@pytest.mark.parametrize(
+    ("spec", "option"),
+    [("tictactoe", k) for k in OPTIONS if k != "default"]
+    + [("maker_breaker(tictactoe)", k) for k in ("eager", "no-threat-table")],
+)
 def test_the_options_keep_the_answers(spec: str, option: str) -> None:
     _check(reference(spec), spec, [WIN, DRAW], **OPTIONS[option])
 
@@ -172,3 +179,31 @@ def test_the_table_grows_and_keeps_its_answers(monkeypatch: pytest.MonkeyPatch) 
     assert tiny.table_bytes <= 1 << 14
     assert tiny.prove(small.start()).proved
     assert not ProofSearch(small, Player.SECOND, DRAW, tt_bytes=1 << 14).prove(small.start()).proved
+
+
+def test_the_statistics_count_what_the_search_did() -> None:
+    """The same answer with the threat searches' table of refuted positions and without it; the
+    counts add up (a settled node had a threat search, a search stopped looked at positions)."""
+    g = noughts.game("mnk(5,5,4)")
+    p = g.parse("...../.x.../..o../...x./.....")
+    holds = FastSolver(g).value(p).outcome.winner is not Player.FIRST
+    for memo in (True, False):
+        search = ProofSearch(g, Player.SECOND, DRAW, tss_memo=memo)
+        assert search.prove(p).proved == holds
+        stats = search.statistics()
+        assert stats["nodes"] == search.nodes > 0
+        assert stats["threat_searches"] >= stats["threat_settled"] + stats["threat_cutoffs"]
+        assert stats["threat_nodes"] >= stats["threat_searches"]
+
+
+def test_value_searches_are_eager_for_wins_only() -> None:
+    """The searches for a win get the eager threat searches (:data:`EAGER_WINS`); the others,
+    and any search given ``eager`` explicitly, do not."""
+    from noughts.exact import _dfpn_kernels as D
+    from noughts.exact.proof import EAGER_WINS
+
+    g = noughts.game("mnk(4,4,4)")
+    searches = ValueSearches(g)
+    assert searches.search(Player.FIRST, WIN).kernel_view().params[D.P_EAGER] == EAGER_WINS
+    assert searches.search(Player.FIRST, DRAW).kernel_view().params[D.P_EAGER] == 0
+    assert ValueSearches(g, eager=0).search(Player.FIRST, WIN).kernel_view().params[D.P_EAGER] == 0

@@ -79,3 +79,34 @@ def test_a_deep_qubic_position_is_proved_with_a_certificate_the_checker_accepts(
     report = check_certificate(tmp_path / "qubic.json")
     assert report.valid, report.first_failure
     assert report.checked > 0
+
+
+def test_six_plies_in_the_eager_threat_searches_prove_the_win_at_once(tmp_path: Path) -> None:
+    """From 6 plies of the line the searches for a win as :class:`ValueSearches` makes them
+    (the eager threat searches, the threat table) prove the first player's win in a few hundred
+    nodes, where the engine without them searched millions (BENCHMARKS.md, Qubic); the
+    certificate is checked by the independent checker."""
+    from noughts.exact.proof import EAGER_WINS
+
+    game = noughts.game("hypercube(4,3)")
+    position = _after(LINE[:6])
+    search = ProofSearch(game, Player.FIRST, WIN, eager=EAGER_WINS, max_nodes=5_000)
+    proof = search.prove(position)
+    assert proof.proved and proof.move is not None
+    write_strategies(tmp_path / "q6", [extract_strategy(search, proof)], "first", {"engine": "proof"})
+    report = check_certificate(tmp_path / "q6.json")
+    assert report.valid, report.first_failure
+
+
+@pytest.mark.slow
+def test_four_plies_are_proved_with_a_certificate(tmp_path: Path) -> None:
+    """From 4 plies of the line (about 100,000 nodes, 20 CPU seconds, 600 MiB)."""
+    from noughts.exact.proof import EAGER_WINS
+
+    game = noughts.game("hypercube(4,3)")
+    search = ProofSearch(game, Player.FIRST, WIN, eager=EAGER_WINS)
+    proof = search.prove(_after(LINE[:4]))
+    assert proof.proved
+    write_strategies(tmp_path / "q4", [extract_strategy(search, proof)], "first", {"engine": "proof"})
+    report = check_certificate(tmp_path / "q4.json")
+    assert report.valid, report.first_failure

@@ -134,3 +134,53 @@ def test_the_node_limit_stops_the_kernel() -> None:
     g = noughts.game("hypercube(4,3)")
     p = g.parse("x.../..../..../....|..../.o../..../....|..../..../..x./....|..../..../..../...o")
     assert threat_win_kernel(p, node_limit=1) is None  # stopped: no answer
+
+
+@pytest.mark.parametrize(("spec", "plies", "order"), [("hypercube(4,3)", 12, 1), ("mnk(5,5,4)", 9, 2)])
+def test_the_table_of_refuted_positions_only_cuts_repeated_work(spec: str, plies: int, order: int) -> None:
+    """The kernel with its table of refuted positions (the default) finds the same first win,
+    on the same principal line, as without it, never looking at more positions; and on some
+    position it looks at fewer (independent threats searched in one order, not all)."""
+    fewer = 0
+    for position in deep_positions(spec, plies, 30, seed=7):
+        for attacker in _attackers(position):
+            plain = threat_win_kernel(position, attacker, max_order=order, max_depth=8, memo_slots=0)
+            kept = threat_win_kernel(position, attacker, max_order=order, max_depth=8)
+            assert (plain is None) == (kept is None), position.text()
+            if plain is not None and kept is not None:
+                assert kept.line == plain.line, position.text()
+                assert kept.nodes <= plain.nodes, position.text()
+                fewer += kept.nodes < plain.nodes
+    assert fewer > 0
+
+
+def test_a_workspace_reused_forgets_the_last_search() -> None:
+    """The engine reuses one workspace for every search: a refutation kept from one search must
+    not answer the next (each search stamps its entries)."""
+    import numpy as np
+
+    from noughts.exact import _tss_kernels as T
+
+    g = noughts.game("hypercube(4,3)")
+    tables = g.board.tables
+    shared = T.workspace(g.board.num_cells, 8)
+    for position in deep_positions("hypercube(4,3)", 12, 20, seed=9):
+        own = np.full(g.board.num_cells, -1, dtype=np.int8)
+        for p in (Player.FIRST, Player.SECOND):
+            for c in g.board.cells_in(position.owned(p)):
+                own[c] = int(p)
+        cnt = np.zeros((tables.num_lines, 2), dtype=np.int32)
+        for j, line in enumerate(g.board.lines):
+            for c in line:
+                if own[c] >= 0:
+                    cnt[j, own[c]] += 1
+        nempty = g.board.num_cells - position.occupied().bit_count()
+        answers = []
+        for ws in (shared, T.workspace(g.board.num_cells, 8)):
+            result = np.zeros(2, dtype=np.int64)
+            status = T.threat_search(
+                tables.line_cells, tables.through, tables.nthrough, cnt, own, g.board.k,
+                int(position.to_move), T.DEF_LINES, 1, 8, 1 << 30, nempty, *ws, result,
+            )  # fmt: skip
+            answers.append((status, int(result[0]), tuple(ws[2][: int(result[1])])))
+        assert answers[0] == answers[1], position.text()

@@ -53,6 +53,7 @@ from numba import njit
 
 from noughts.exact._kernels import bucket
 from noughts.exact._tss_kernels import (
+    CUTOFF,
     DEF_BREAKER,
     DEF_LINES,
     FOUND,
@@ -116,7 +117,9 @@ S_REPLAY_WON = 7  # children settled by a replayed threat sequence
 S_PN = 8  # the root's numbers when done
 S_DN = 9
 S_LOOPS = 10  # passes over a node's children
-NUM_STATS = 11
+S_TSS_NODES = 11  # positions the threat searches looked at
+S_TSS_CUT = 12  # threat searches stopped by their node limit
+NUM_STATS = 13
 
 # fields of a frame
 F_THPN = 0
@@ -515,6 +518,7 @@ def _eager_win(
     tss_pool: np.ndarray,
     tss_line: np.ndarray,
     tss_scratch: np.ndarray,
+    tss_memo: np.ndarray,
     tres: np.ndarray,
     stats: np.ndarray,
 ) -> bool:
@@ -537,8 +541,12 @@ def _eager_win(
         tss_pool,
         tss_line,
         tss_scratch,
+        tss_memo,
         tres,
     )
+    stats[S_TSS_NODES] += tres[0]
+    if st == CUTOFF:
+        stats[S_TSS_CUT] += 1
     if st == FOUND:
         stats[S_TSS_WON] += 1
         return True
@@ -624,6 +632,7 @@ def dfpn(
     tss_pool: np.ndarray,
     tss_line: np.ndarray,
     tss_scratch: np.ndarray,
+    tss_memo: np.ndarray,
     seq: np.ndarray,
     stats: np.ndarray,
     limit: int,
@@ -728,8 +737,12 @@ def dfpn(
                     tss_pool,
                     tss_line,
                     tss_scratch,
+                    tss_memo,
                     tres,
                 )
+                stats[S_TSS_NODES] += tres[0]
+                if st == CUTOFF:
+                    stats[S_TSS_CUT] += 1
                 if st == FOUND:
                     stats[S_TSS_WON] += 1
                     settled = 1 if is_or else 0
@@ -827,8 +840,12 @@ def dfpn(
                     tss_pool,
                     tss_line,
                     tss_scratch,
+                    tss_memo,
                     tres,
                 )
+                stats[S_TSS_NODES] += tres[0]
+                if st == CUTOFF:
+                    stats[S_TSS_CUT] += 1
                 if st == FOUND:
                     nseq = tres[1]
                     for i in range(nseq):
@@ -910,6 +927,7 @@ def dfpn(
                             tss_pool,
                             tss_line,
                             tss_scratch,
+                            tss_memo,
                             tres,
                             stats,
                         )
@@ -955,8 +973,12 @@ def dfpn(
                                 tss_pool,
                                 tss_line,
                                 tss_scratch,
+                                tss_memo,
                                 tres,
                             )
+                            stats[S_TSS_NODES] += tres[0]
+                            if st == CUTOFF:
+                                stats[S_TSS_CUT] += 1
                             replies = max(1, min(replies, tres[1])) if st == FOUND else 2 * replies
                         if (prm[P_THREATS] >> x) & 1:
                             for q in range(nthrough[c]):

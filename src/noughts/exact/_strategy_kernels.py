@@ -235,6 +235,7 @@ def extract(
     tss_pool: np.ndarray,
     tss_line: np.ndarray,
     tss_scratch: np.ndarray,
+    tss_memo: np.ndarray,
     tss_depth: int,
     tss_nodes: int,
     state: np.ndarray,
@@ -356,6 +357,7 @@ def extract(
                         tss_pool,
                         tss_line,
                         tss_scratch,
+                        tss_memo,
                         tres,
                     )
                     if st == FOUND:

@@ -12,6 +12,24 @@ those that do not lose at once (the reference's module docstring says why every 
 loses): after a four, its last cell; after a three, the cells after which no double-four cell
 is left, and the defender's counter-fours. The tests hold the two to the same answers.
 
+**Transpositions** (the dependency-based search of Allis 1994, §5.2). A threat that does not
+use the cells of an earlier one can be played before or after it: a sequence of ``n``
+independent threats reaches one position in ``n!`` orders, and a search over sequences looks
+at each of them (from 9 plies of a strong Qubic line, the table cut the positions the
+threat searches looked at fourfold: BENCHMARKS.md).
+Allis's search keeps each combination of threats once (a threat depends on the earlier
+threats whose cells it needs; independent ones are combined, not ordered). The kernel gets
+the same effect from a table of the positions it has refuted, keyed by a Zobrist hash
+(Zobrist 1970) of the claims on its stack: within one search a position is searched once,
+whatever the order of the threats that reached it. Only failures are kept. This is exact: at
+an attacker node below the root the result depends on the position alone (the defender's
+fours all run through its last answer, the attacker has no winning cell, and the threats
+still allowed are the depth less the attacker's claims on the stack), and a failure found
+with ``d`` threats allowed holds for any ``d' <= d``. A hash collision could only report a
+failure that is not one (a threat win missed: the proof engine then searches the node as any
+other), never a win; a win found is always a line of claims that the tests replay. Positions with
+fewer than two of the attacker's threats on the stack (one order only) are not kept.
+
 Status codes: :data:`FOUND` (a win by threats; its principal line is in ``pv``),
 :data:`NOT_FOUND` (no win within the order and depth), :data:`CUTOFF` (the node limit stopped it:
 no answer).
@@ -39,18 +57,56 @@ DEF_LINES = 0  # standard: the defender wins by completing a line of its own
 DEF_BREAKER = 1  # Maker-Breaker: the defender wins once every line holds one of its cells
 
 
-def workspace(cells: int, max_depth: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+MEMO_SLOTS = 1 << 13
+"""Slots of the table of refuted positions (:func:`workspace`'s ``memo``); a power of two."""
+
+
+def workspace(
+    cells: int, max_depth: int, memo_slots: int = MEMO_SLOTS
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Arrays a search of at most ``max_depth`` threats needs: frames, the candidate pool, the
-    principal line (and, in its second half, the claims on the stack) and two per-cell scratch
-    rows (stamps, counts).
+    principal line (and, in its second half, the claims on the stack), two per-cell scratch
+    rows (stamps, counts) and the table of refuted positions (``memo``, uint64): ``memo[0]``
+    counts the searches run with it (an entry of an earlier search is stale), ``memo[1 + 2c +
+    p]`` is the Zobrist key of player p holding cell c (SplitMix64 from a fixed seed), then
+    ``memo_slots`` slots of two words: the position's hash, and ``search << 16 | threats
+    allowed`` when it was refuted. With ``memo_slots=0`` nothing is kept (every order of the
+    threats is searched, as before the table: for comparisons).
     """
+    from noughts.kernels.rng import SplitMix64
+
+    if memo_slots < 0 or memo_slots & (memo_slots - 1):
+        raise ValueError(f"memo_slots is 0 (no table) or a power of two, not {memo_slots}")
     frames = 2 * max_depth + 3
+    memo = np.zeros(1 + 2 * cells + 2 * memo_slots, dtype=np.uint64)
+    stream = SplitMix64(0x7155)
+    memo[1 : 1 + 2 * cells] = [stream.next() for _ in range(2 * cells)]
     return (
         np.zeros((frames, NUM_W), dtype=np.int32),
         np.zeros(frames * (cells + 1) + 8, dtype=np.int32),
         np.zeros(2 * (frames + 2), dtype=np.int32),
         np.zeros((2, cells + 1), dtype=np.int32),
+        memo,
     )
+
+
+@njit(cache=True, inline="always")
+def _stack_hash(memo: np.ndarray, frames: np.ndarray, pv: np.ndarray, t: int, a: int) -> np.uint64:
+    """The Zobrist hash of the claims on the stack below frame t (the position relative to the
+    search's root).
+    """
+    h = np.uint64(0)
+    for u in range(t):
+        p = a if frames[u, W_KIND] == 0 else 1 - a
+        h ^= memo[1 + 2 * pv[u] + p]
+    return h
+
+
+@njit(cache=True, inline="always")
+def _memo_slot(memo: np.ndarray, cells: int, h: np.uint64) -> int:
+    base = 1 + 2 * cells
+    nslots = (memo.shape[0] - base) // 2
+    return base + 2 * int(np.int64(h >> np.uint64(1)) & (nslots - 1))
 
 
 @njit(cache=True, inline="always")
@@ -341,6 +397,7 @@ def threat_search(
     pool: np.ndarray,
     line: np.ndarray,
     scratch: np.ndarray,
+    memo: np.ndarray,
     result: np.ndarray,
 ) -> int:
     """Search for a win by threats of attacker ``a`` (who moves now) from the position in
@@ -363,6 +420,10 @@ def threat_search(
     stamp = 1
     for c in range(mark.shape[0]):
         mark[c] = 0
+    cells = own.shape[0]
+    memo[0] += np.uint64(1)
+    gen = memo[0] << np.uint64(16)
+    use_memo = memo.shape[0] > 1 + 2 * cells
     nodes = 0
     linelen = 0
     status = NOT_FOUND
@@ -393,6 +454,12 @@ def threat_search(
                         line[t] = two[0]
                         linelen = t + 1
                     r = 1
+                elif (
+                    use_memo
+                    and t >= 4
+                    and _refuted(memo, cells, _stack_hash(memo, frames, pv, t, a), gen, frames[t, W_DEPTH])
+                ):
+                    r = 0
                 else:
                     if counter and t == 0:
                         nblock = winning_cells(line_cells, cnt, own, k, d, two)
@@ -563,6 +630,11 @@ def threat_search(
             if opened:
                 continue
         # the frame has its result r: hand it up
+        if use_memo and r == 0 and t >= 4 and frames[t, W_KIND] == 0:
+            h = _stack_hash(memo, frames, pv, t, a)
+            slot = _memo_slot(memo, cells, h)
+            memo[slot] = h
+            memo[slot + 1] = gen | np.uint64(min(frames[t, W_DEPTH], 0xFFFF))
         top = frames[t, W_START]
         if t == 0:
             status = FOUND if r == 1 else NOT_FOUND
@@ -578,6 +650,18 @@ def threat_search(
     result[0] = nodes
     result[1] = linelen if status == FOUND else 0
     return status
+
+
+@njit(cache=True, inline="always")
+def _refuted(memo: np.ndarray, cells: int, h: np.uint64, gen: np.uint64, depth: int) -> bool:
+    """Whether this search refuted the position of hash h with at least ``depth`` threats allowed."""
+    slot = _memo_slot(memo, cells, h)
+    word = memo[slot + 1]
+    return (
+        memo[slot] == h
+        and (word & ~np.uint64(0xFFFF)) == gen
+        and int(np.int64(word & np.uint64(0xFFFF))) >= depth
+    )
 
 
 @njit(cache=True, inline="always")

@@ -242,11 +242,13 @@ def threat_win_kernel(
     max_order: int = 1,
     max_depth: int = DEFAULT_DEPTH,
     node_limit: int = 1 << 40,
+    memo_slots: int | None = None,
 ) -> ThreatWin | None:
     """:func:`threat_win` by the numba kernel (:mod:`noughts.exact._tss_kernels`), the search the
     proof engine runs at its nodes; ``node_limit`` stops it (returning None) after that many
     positions. The principal line may differ from the reference's (the kernel tries threats in
-    another order); whether there is a win does not.
+    another order); whether there is a win does not. ``memo_slots``: the size of the kernel's
+    table of refuted positions (0: none; default :data:`~noughts.exact._tss_kernels.MEMO_SLOTS`).
     """
     import numpy as np
 
@@ -275,7 +277,9 @@ def threat_win_kernel(
             if own[c] >= 0:
                 cnt[j, own[c]] += 1
     depth = min(max_depth, board.num_cells)
-    frames, pool, line_out, scratch = T.workspace(board.num_cells, depth)
+    frames, pool, line_out, scratch, memo = T.workspace(
+        board.num_cells, depth, T.MEMO_SLOTS if memo_slots is None else memo_slots
+    )
     result = np.zeros(2, dtype=np.int64)
     rule = T.DEF_BREAKER if game.claim_rule is Rule.MAKER_BREAKER else T.DEF_LINES
     nempty = board.num_cells - position.occupied().bit_count()
@@ -296,6 +300,7 @@ def threat_win_kernel(
         pool,
         line_out,
         scratch,
+        memo,
         result,
     )
     if status != T.FOUND:
