@@ -352,7 +352,7 @@ def vcf(S: tuple, me: int, depth: int, cap: int, out: np.ndarray) -> int:  # typ
     finds nothing and sets ``V[V_ABORT]``, and the search that called it unwinds.
     """
     P, cnt, owner, through, nthrough, lcells, V = S[0], S[1], S[2], S[3], S[4], S[5], S[8]
-    frames, pool, tline, scratch, tres = S[19], S[20], S[25], S[26], S[27]
+    frames, pool, tline, scratch, tres, memo = S[19], S[20], S[25], S[26], S[27], S[28]
     k = P[P_K]
     drule = DEF_BREAKER if P[P_RULE] == MAKER_BREAKER else DEF_LINES
     depth = min(depth, (frames.shape[0] - 3) // 2, out.shape[0] - 1)
@@ -363,7 +363,7 @@ def vcf(S: tuple, me: int, depth: int, cap: int, out: np.ndarray) -> int:  # typ
         return 0
     st = threat_search(
         lcells, through, nthrough, cnt, owner, k, me, drule, 1, depth, limit, V[V_EMPTY],
-        frames, pool, tline, scratch, tres,
+        frames, pool, tline, scratch, memo, tres,
     )  # fmt: skip
     V[V_VNODES] += tres[0]
     V[V_NODES] += tres[0]

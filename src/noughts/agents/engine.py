@@ -152,7 +152,10 @@ class _State:
         rng = SplitMix64(0x5EED_0F_E2)
         zob = np.array([rng.next() for _ in range(2 * cells)], dtype=np.uint64).reshape(cells, 2)
         size = 1 << tt_bits
-        frames, pool, tline, scratch = workspace(cells, MAX_VCF)
+        # the threat search's workspace, without its table of refuted positions (memo_slots=0):
+        # the engine's VCFs are short (fours only, a few hundred steps), and its figures were
+        # measured that way
+        frames, pool, tline, scratch, memo = workspace(cells, MAX_VCF, memo_slots=0)
         self.S = (
             P,
             np.zeros((lines, 2), dtype=np.int8),  # 1 cnt
@@ -182,6 +185,7 @@ class _State:
             tline,  # 25 its principal line
             scratch,  # 26 its scratch rows
             np.zeros(2, dtype=np.int64),  # 27 its result (steps, line length)
+            memo,  # 28 its table of refuted positions (no slots: none kept)
         )
 
     def load(self, position: Position) -> None:
