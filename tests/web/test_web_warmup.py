@@ -11,9 +11,11 @@ PROBE = """
 import json
 import noughts.web.warmup
 from noughts.agents import _engine_kernel, _minimax_kernel
+from noughts.pairing import _breaker_kernels
 loaded = {
     "minimax": len(_minimax_kernel.run.signatures),
     "engine": len(_engine_kernel.root.signatures),
+    "breaker": len(_breaker_kernels.search.signatures),
 }
 print(json.dumps(loaded))
 """
@@ -26,3 +28,4 @@ def test_the_warm_up_loads_the_minimax_kernel() -> None:
     loaded = json.loads(done.stdout.strip().splitlines()[-1])
     assert loaded["minimax"] >= 1, loaded
     assert loaded["engine"] >= 1, loaded
+    assert loaded["breaker"] >= 1, loaded  # the analysis of long lines (solve's Breaker row)

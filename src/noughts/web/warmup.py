@@ -1,6 +1,6 @@
 """Importing this module loads the compiled kernels the arena's workers use (the exact solver in
 one word and in several, MCTS in one word and in several, the minimax search, the engine, the
-counting arrays), so that the process the workers are forked from (:mod:`noughts.web.workers`)
+counting arrays, the Breaker prover), so that the process the workers are forked from (:mod:`noughts.web.workers`)
 has them in memory and every worker starts warm: a move or an analysis never waits for numba.
 It is imported only there; ``tests/web/test_web_warmup.py`` checks what it loads.
 """
@@ -36,6 +36,10 @@ def _warm() -> None:
     EngineAgent(0.01).choose(noughts.game("mnk(4,4,3)").start(), np.random.default_rng(0))
     EngineAgent(0.01).move_values(noughts.game("mnk(4,4,3)").start(), 0.01)  # the overlay's view
     noughts.count("mnk(3,3,3)", symmetry=False)
+    from noughts.pairing.breaker import prove_breaker
+
+    # the Breaker prover: the analysis of games on long lines has noughts solve's Breaker row
+    prove_breaker("mnk(5,2,5)", budget=Budget(max_seconds=1, max_memory=2**26))
 
 
 with contextlib.suppress(ImportError):  # numba missing: the workers run the Python paths
