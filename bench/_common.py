@@ -71,6 +71,18 @@ def commit() -> str:
     return head + (" with uncommitted changes" if dirty.strip() else "")
 
 
+def finish(doc: dict[str, Any], load: tuple[float, float, float], path: Path | None) -> int:
+    """Close a benchmark's record ``doc``: the load average at the start (``load``) and now, the
+    machine and the commit; print the load line; write ``doc`` to ``path`` (JSON) when given.
+    Returns 0, the script's exit status.
+    """
+    doc.update(load_average_at_start=load, load_average=os.getloadavg(), machine=machine(), commit=commit())
+    print(f"load average {load[0]:.2f} at the start, {doc['load_average'][0]:.2f} at the end")
+    if path is not None:
+        path.write_text(json.dumps(doc, indent=2))
+    return 0
+
+
 def command_line(script: str, argv: Sequence[str] | None) -> str:
     """The command that ran ``script`` (``bench/NAME.py``) with ``argv`` (None: this process's
     arguments), the interpreter named relative to the repository when it lies inside it.

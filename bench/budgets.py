@@ -47,7 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from _common import commit, machine
+from _common import finish
 
 NOUGHTS = Path(sys.executable).with_name("noughts")
 
@@ -279,29 +279,13 @@ def main() -> int:
     load = os.getloadavg()
     if args.engine or args.solver:
         doc = engine_clock(args) if args.engine else {"solver_rows": solver_rows(args.before, args.repeat)}
-        doc.update(
-            load_average_at_start=load, load_average=os.getloadavg(), machine=machine(), commit=commit()
-        )
-        print(f"load average {load[0]:.2f} at the start, {doc['load_average'][0]:.2f} at the end")
-        if args.json:
-            args.json.write_text(json.dumps(doc, indent=2))
-        return 0
+        return finish(doc, load, args.json)
     import noughts.web.warmup  # noqa: F401  (the compiled kernels loaded, as in a running arena)
 
     rows = [command(a) for a in COMMANDS] + [move(s, a) for s, a in MOVES]
     for r in rows:
         print(json.dumps(r))
-    doc = {
-        "rows": rows,
-        "load_average_at_start": load,
-        "load_average": os.getloadavg(),
-        "machine": machine(),
-        "commit": commit(),
-    }
-    print(f"load average {load[0]:.2f} at the start, {doc['load_average'][0]:.2f} at the end")
-    if args.json:
-        args.json.write_text(json.dumps(doc, indent=2))
-    return 0
+    return finish({"rows": rows}, load, args.json)
 
 
 if __name__ == "__main__":

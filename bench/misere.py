@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _common import commit, machine
+from _common import finish
 
 SPEC = "misere(mnk(5,5,4))"
 NOUGHTS = Path(sys.executable).with_name("noughts")
@@ -119,18 +119,7 @@ def main() -> int:
     doc: dict[str, Any] = {"rows": rows}
     if args.sub:
         doc["sub_questions"] = sub_questions(None if args.tt_mib is None else args.tt_mib << 20)
-    doc.update(
-        {
-            "load_average_at_start": load,
-            "load_average": os.getloadavg(),
-            "machine": machine(),
-            "commit": commit(),
-        }
-    )
-    print(f"load average {load[0]:.2f} at the start, {doc['load_average'][0]:.2f} at the end")
-    if args.json:
-        args.json.write_text(json.dumps(doc, indent=2))
-    return 0
+    return finish(doc, load, args.json)
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from _common import command_line, commit, machine
+from _common import command_line, finish
 from budgets import ENGINE_BOARDS, engine_positions
 from noughts.agents import _engine_kernel as K
 from noughts.agents.engine import _State
@@ -142,18 +142,7 @@ def main() -> int:
         positions = engine_positions(spec, args.positions, args.suite, args.seed)
         board_rows(spec, positions[:2], args.depth, 1)  # the kernels load
         rows += board_rows(spec, positions, args.depth, args.repeats)
-    doc = {
-        "command": command_line("bench/vcf.py", None),
-        "rows": rows,
-        "load_average_at_start": load,
-        "load_average": os.getloadavg(),
-        "machine": machine(),
-        "commit": commit(),
-    }
-    print(f"load average {load[0]:.2f} at the start, {doc['load_average'][0]:.2f} at the end")
-    if args.json:
-        args.json.write_text(json.dumps(doc, indent=2))
-    return 0
+    return finish({"command": command_line("bench/vcf.py", None), "rows": rows}, load, args.json)
 
 
 if __name__ == "__main__":
