@@ -293,6 +293,31 @@ def _canonical(prm, me, op, symtab, key, img):  # type: ignore[no-untyped-def]
     return one
 
 
+@njit(cache=True, inline="always")
+def _mirror_word(prm, mirrors, m, symtab, x):  # type: ignore[no-untyped-def]
+    """One word: the image of ``x`` under mirror ``m``'s symmetry, with its fixed cells."""
+    a = np.uint64(mirrors[m, 1])
+    for i in range(prm[P_BYTES]):
+        sh = np.uint64(8 * i)
+        a |= symtab[mirrors[m, 0], i, np.intp((x >> sh) & _U255)]
+    return a
+
+
+@njit(cache=True, inline="always")
+def _mirror_words(prm, mirrors, m, symtab, x, img):  # type: ignore[no-untyped-def]
+    """W words: ``img`` := the image of ``x`` under mirror ``m``'s symmetry, with its fixed cells."""
+    s = mirrors[m, 0]
+    w = prm[P_WORDS]
+    for i in range(w):
+        img[i] = np.uint64(mirrors[m, 1 + i])
+    for i in range(w):
+        y = x[i]
+        while y != ZERO:
+            c = symtab[s, 64 * i + lowest_cell(y)]
+            img[c >> 6] |= ONE << np.uint64(c & 63)
+            y &= y - ONE
+
+
 def mirrored(prm: Any, mirrors: Any, symtab: Any, me: Any, op: Any, img: Any) -> Any:
     """Whether the opponent's cells ``op`` are the image of the mover's ``me`` under one of the
     ``mirrors`` (rows: a symmetry's index in ``symtab``, then the words of its fixed cells),
@@ -308,15 +333,7 @@ def _mirrored(prm, mirrors, symtab, me, op, img):  # type: ignore[no-untyped-def
         def multi(prm, mirrors, symtab, me, op, img):  # type: ignore[no-untyped-def]
             w = prm[P_WORDS]
             for m in range(mirrors.shape[0]):
-                s = mirrors[m, 0]
-                for i in range(w):
-                    img[i] = np.uint64(mirrors[m, 1 + i])
-                for i in range(w):
-                    x = me[i]
-                    while x != ZERO:
-                        c = symtab[s, 64 * i + lowest_cell(x)]
-                        img[c >> 6] |= ONE << np.uint64(c & 63)
-                        x &= x - ONE
+                _mirror_words(prm, mirrors, m, symtab, me, img)
                 equal = True
                 for i in range(w):
                     if img[i] != op[i]:
@@ -329,13 +346,8 @@ def _mirrored(prm, mirrors, symtab, me, op, img):  # type: ignore[no-untyped-def
         return multi
 
     def one(prm, mirrors, symtab, me, op, img):  # type: ignore[no-untyped-def]
-        for m in range(mirrors.shape[0]):
-            s = mirrors[m, 0]
-            a = np.uint64(mirrors[m, 1])
-            for i in range(prm[P_BYTES]):
-                sh = np.uint64(8 * i)
-                a |= symtab[s, i, np.intp((me >> sh) & _U255)]
-            if a == op:
+        for m in range(mirrors.shape[0]):  # noqa: SIM110 (a loop: numba has no any() of a generator)
+            if _mirror_word(prm, mirrors, m, symtab, me) == op:
                 return True
         return False
 
@@ -357,15 +369,7 @@ def _mirror_move(prm, mirrors, symtab, me, op, img):  # type: ignore[no-untyped-
         def multi(prm, mirrors, symtab, me, op, img):  # type: ignore[no-untyped-def]
             w = prm[P_WORDS]
             for m in range(mirrors.shape[0]):
-                s = mirrors[m, 0]
-                for i in range(w):
-                    img[i] = np.uint64(mirrors[m, 1 + i])
-                for i in range(w):
-                    x = op[i]
-                    while x != ZERO:
-                        c = symtab[s, 64 * i + lowest_cell(x)]
-                        img[c >> 6] |= ONE << np.uint64(c & 63)
-                        x &= x - ONE
+                _mirror_words(prm, mirrors, m, symtab, op, img)
                 cell = -1
                 for i in range(w):
                     if me[i] & ~img[i] != ZERO:
@@ -385,11 +389,7 @@ def _mirror_move(prm, mirrors, symtab, me, op, img):  # type: ignore[no-untyped-
 
     def one(prm, mirrors, symtab, me, op, img):  # type: ignore[no-untyped-def]
         for m in range(mirrors.shape[0]):
-            s = mirrors[m, 0]
-            a = np.uint64(mirrors[m, 1])
-            for i in range(prm[P_BYTES]):
-                sh = np.uint64(8 * i)
-                a |= symtab[s, i, np.intp((op >> sh) & _U255)]
+            a = _mirror_word(prm, mirrors, m, symtab, op)
             lack = a & ~me
             if me & ~a == ZERO and lack != ZERO and lack & (lack - ONE) == ZERO:
                 return lowest_cell(lack)
