@@ -155,6 +155,20 @@ def test_a_shared_url_opens_the_same_position_in_a_new_page(browser: Any, base: 
     assert page.errors == [] and other.errors == []
 
 
+def test_a_value_proved_without_a_line_does_not_say_the_game_is_over(browser: Any, base: str) -> None:
+    """mnk(6,6,5)'s draw comes from the Breaker prover, which proves values, not lines."""
+    page = open_page(browser, base + "/#/analyse?game=mnk(6,6,5)")
+    page.wait_for_function("() => window.arena.analysis.state.root")
+    page.select_option("#an-budget", "10")
+    page.click("#an-solve")
+    page.wait_for_function(
+        "() => /draw/.test(document.querySelector('#an-verdict').textContent)", timeout=60_000
+    )
+    line = page.inner_text("#an-pv")
+    assert "game is over" not in line and "breaker engine proves the value without a line" in line, line
+    assert page.errors == []
+
+
 def test_export_and_reimport_a_record_with_its_variation(browser: Any, base: str, tmp_path: Path) -> None:
     page = open_page(browser, base + "/#/analyse?game=tictactoe&moves=b2%20a1%20c3&ply=1")
     page.wait_for_function(

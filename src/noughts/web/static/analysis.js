@@ -230,7 +230,8 @@ export function setupAnalysis(ctx) {
     }
     const ev = analysis.evaluation, sv = analysis.solve;
     $("an-verdict").textContent = `With perfect play: ${ev.describe}`;
-    $("an-pv").textContent = sv.pv.join(" ") || "(the game is over)";
+    // no line: the game is over, or the engine (the Breaker prover, the quotient) proves values only
+    $("an-pv").textContent = sv.pv.join(" ") || (ev.moves.length ? `none: the ${sv.engine} engine proves the value without a line` : "(the game is over)");
     $("an-moves").replaceChildren(
       el("tr", {}, el("th", { text: "move" }), el("th", { text: "for the mover" }), el("th", { text: "plies" }), el("th", { text: "result" })),
       ...ev.moves.map((m) => el("tr", {}, el("td", { text: m.move }), el("td", { class: "t-" + m.verdict, text: m.verdict }), el("td", { text: m.plies === null ? "?" : m.plies }), el("td", { text: m.describe }))),
