@@ -393,3 +393,11 @@ def test_help_and_version_load_neither_rich_nor_numpy(argv: tuple[str, ...]) -> 
     assert not loaded & {"rich", "numpy"}, (
         f"noughts {' '.join(argv)} loads {sorted(loaded & {'rich', 'numpy'})}"
     )
+
+
+def test_counting_a_small_game_loads_no_compiler() -> None:
+    """``noughts count`` of a small game runs NumPy's counter: numba is not imported (the CLI's
+    compile notice, which imports it, stays off this command)."""
+    loaded = _loaded_after(_command("count", "tictactoe", "--json"))
+    assert "noughts.exact.count" in loaded
+    assert "numba" not in loaded

@@ -696,12 +696,12 @@ def count(
     from rich.console import Console
 
     from noughts.cli.analysis import count_table
-    from noughts.cli.progress import compile_notice, step_bar
+    from noughts.cli.progress import step_bar
     from noughts.exact.count import count as run_count
 
     game = noughts.game(spec)
     budget = Budget(max_seconds, max_memory * 2**20, max_cpu_seconds)
-    with compile_notice(), step_bar(not as_json, f"counting {game}") as progress:
+    with step_bar(not as_json, f"counting {game}") as progress:
         result = run_count(game, budget=budget, progress=progress)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
