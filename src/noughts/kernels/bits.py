@@ -30,6 +30,7 @@ from numba.core import types
 from numba.extending import intrinsic
 
 from noughts.kernels import rng as reference
+from noughts.kernels.target import skip_blas_probe
 
 __all__ = [
     "GOLDEN",
@@ -47,6 +48,8 @@ __all__ = [
     "rng_uniform",
     "stream_start",
 ]
+
+skip_blas_probe()  # before any kernel sets up numba's target (noughts.kernels.target says why)
 
 INTERNAL: Any = {"no_cfunc_wrapper": True}
 """The jit options of a function numba code calls and Python never does (an overload's body):
