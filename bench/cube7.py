@@ -17,6 +17,10 @@ Peak memory is the child's own peak RSS and its children's (workers) largest, fr
   node's ~337 cases with one alternating search).
 
 Run: ``.venv/bin/python bench/cube7.py`` (``--repeats N``, default 3; ``--no-ray``).
+
+``--computed`` instead times the published plan against the computed opening (``prove cube7
+--computed``: Breaker's greedy moves, the depth found by trying), 2 local processes each,
+interleaved (published, computed, published, ...), each certificate checked.
 """
 
 from __future__ import annotations
@@ -40,17 +44,24 @@ CHILD = r"""
 import json, resource, sys, time
 mode, workers, address, out = sys.argv[1], int(sys.argv[2]), sys.argv[3] or None, sys.argv[4]
 start = time.perf_counter()
+cases = None
 if mode == "prove":
     from noughts.pairing.cube7 import prove
     result = prove(workers=workers, address=address, out=out, progress=False)
     ok = result.failures == 0
+    cases = sum(result.cases.values())
+elif mode == "computed":
+    from noughts.pairing.cube7 import prove_computed
+    result, names = prove_computed(workers=workers, address=address, out=out, progress=False)
+    ok = result.failures == 0
+    cases = sum(result.cases.values())
 else:
     from noughts.pairing.certificate import check_certificate
     ok = check_certificate(out).valid
 wall = time.perf_counter() - start
 own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-print(json.dumps({"wall": wall, "ok": ok, "rss_kib": own, "children_rss_kib": kids}))
+print(json.dumps({"wall": wall, "ok": ok, "cases": cases, "rss_kib": own, "children_rss_kib": kids}))
 """
 
 
@@ -157,12 +168,55 @@ def per_case(samples: int, seed: int) -> dict[str, float]:
     }
 
 
+def computed(repeats: int) -> None:
+    load_before = os.getloadavg()
+    runs: dict[str, list[dict[str, float]]] = {"prove": [], "computed": []}
+    checks: dict[str, list[dict[str, float]]] = {"prove": [], "computed": []}
+    sizes: dict[str, int] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(repeats):
+            for mode in runs:
+                cert = str(Path(tmp) / f"{mode}.json")
+                runs[mode].append(child(mode, 2, None, cert))
+                checks[mode].append(child("check", 1, None, cert))
+                sizes[mode] = sum(p.stat().st_size for p in Path(tmp).glob(f"{mode}.*"))
+    assert all(r["ok"] for rs in (*runs.values(), *checks.values()) for r in rs)
+    load_after = os.getloadavg()
+    print(f"Machine: {machine()}; {versions(('numpy', 'numba', 'scipy'))}; commit {commit()}.")
+    print(f"Load average before/after: {load_before[0]:.1f} / {load_after[0]:.1f}.")
+    print()
+    print(
+        f"| opening | cases | prove, 2 processes: wall s (median of {repeats}), min-max | peak RSS (process, worker)"
+        " | certificate | check: wall s (median) |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    labels = {"prove": "the published plan (002 §4)", "computed": "computed (`--computed`)"}
+    for mode, rs in runs.items():
+        walls = [r["wall"] for r in rs]
+        print(
+            f"| {labels[mode]} | {int(rs[0]['cases']):,} | {statistics.median(walls):.1f}, {min(walls):.1f}-{max(walls):.1f}"
+            f" | {max(r['rss_kib'] for r in rs) / 1024:.0f} MiB, {max(r['children_rss_kib'] for r in rs) / 1024:.0f} MiB"
+            f" | {sizes[mode] / 2**20:.1f} MiB, valid | {statistics.median(r['wall'] for r in checks[mode]):.1f} |"
+        )
+    ratio = statistics.median(r["wall"] for r in runs["computed"]) / statistics.median(
+        r["wall"] for r in runs["prove"]
+    )
+    print()
+    print(f"Computed / published, prove wall time (medians): {ratio:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--no-ray", action="store_true")
     parser.add_argument("--samples", type=int, default=600)
+    parser.add_argument(
+        "--computed", action="store_true", help="the published plan against the computed opening"
+    )
     args = parser.parse_args()
+    if args.computed:
+        computed(args.repeats)
+        return
     load_before = os.getloadavg()
     configs = [("1 worker (in-process)", 1, None), ("2 local processes", 2, None)]
     if not args.no_ray:

@@ -49,6 +49,15 @@ def cube7(
         typer.Option("--out", metavar="CERT", help="Certificate path: CERT.json and CERT.npz are written."),
     ] = Path("cube7-certificate.json"),
     as_json: JsonOpt = False,
+    computed: Annotated[
+        bool,
+        typer.Option(
+            "--computed",
+            help="No hand-chosen plan: Breaker's first moves by a greedy rule (the most surviving lines"
+            " eliminated), Maker's moves up to the symmetries fixing the position, and the number of"
+            " rounds before the pairing found by trying 1, 2, ...",
+        ),
+    ] = False,
     plans: Annotated[
         list[str] | None,
         typer.Option("--plan", hidden=True, help="Run these plans instead (small analogues, for tests)."),
@@ -56,8 +65,9 @@ def cube7(
 ) -> None:
     """Prove that Breaker wins Maker-Breaker 7x7x7: every case of 002 §4.2-4.3 gets a pairing.
 
-    Exit status 0 when every case has a pairing, 1 when some case fails (listed), 2 on bad input.
-    The certificate's path is checked before the work.
+    With --computed the opening is found, not given: Breaker's moves follow a greedy rule and
+    the casework runs as deep as it must. Exit status 0 when every case has a pairing, 1 when
+    some case fails (listed), 2 on bad input. The certificate's path is checked before the work.
     """
     from rich import box
     from rich.console import Console
@@ -65,6 +75,8 @@ def cube7(
 
     from noughts.pairing.cube7 import plan_names, prove
 
+    if computed and plans:
+        raise NoughtsError("--computed finds its own plans: give it no --plan")
     chosen = tuple(plans) if plans else ("centre", "other")
     for name in chosen:
         if name not in plan_names():
@@ -72,7 +84,20 @@ def cube7(
     if out.suffix not in ("", ".json"):
         raise NoughtsError(f"--out names the certificate's .json file (or a stem), not {out.name!r}")
     check_writable(out, "--out")
-    result = prove(chosen, workers=workers, address=address, out=str(out), progress=not as_json)
+    if computed:
+        from noughts.pairing.cube7 import prove_computed
+
+        def tried(opening: str, depth: int, verdict: str) -> None:
+            if not as_json:
+                typer.echo(
+                    f"Maker opening {opening}: {depth} greedy Breaker move(s): {verdict}; one more", err=True
+                )
+
+        result, chosen = prove_computed(
+            workers=workers, address=address, out=str(out), progress=not as_json, tried=tried
+        )
+    else:
+        result = prove(chosen, workers=workers, address=address, out=str(out), progress=not as_json)
     doc = result.to_json()
     if as_json:
         typer.echo(json.dumps(doc))

@@ -46,7 +46,7 @@ first in ``other``) and mapped over :mod:`noughts.parallel`. The reference,
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -287,6 +287,185 @@ def _analogue_plan(name: str) -> Plan:
     )
 
 
+# -- computed plans: Breaker's opening found by a rule, not chosen by hand -----------------------
+
+GREEDY_BOARDS = {"cube7": "maker_breaker(hypercube(7,3))", "mnk4": "maker_breaker(mnk(4,4,4))"}
+"""The boards a computed plan is built on (its name: ``greedy-{board}-{class}-{depth}``)."""
+
+GREEDY_CLASSES = {"cube7": ("centre", "other"), "mnk4": ("all",)}
+"""The opening classes of each board: Maker opens in the centre or elsewhere (7x7x7), anywhere (4x4)."""
+
+GREEDY_MAX_DEPTH = 6
+
+
+@functools.cache
+def _incidence(board_spec: str) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    """``through[c, l]`` = 1.0 where cell c lies on line l (float: a BLAS product), and each
+    cell's lines as an index array.
+    """
+    board = make_game(board_spec).board
+    through = np.zeros((board.num_cells, len(board.lines)), np.float64)
+    for j, line in enumerate(board.lines):
+        through[list(line), j] = 1.0
+    return through, tuple(np.array(t, np.int64) for t in board.lines_through)
+
+
+def greedy_list(board_spec: str, maker: Sequence[int], breaker: Sequence[int]) -> tuple[int, ...]:
+    """Breaker's computed priority list: every cell, best first (Breaker takes the first free one).
+
+    A cell ranks by the surviving lines (no Breaker cell yet) it would eliminate, most first;
+    ties by Maker's cells on those lines (``maker``: the moves Maker made before this round),
+    most first; then by the lowest cell. Only Breaker's and Maker's earlier cells enter, so
+    the list is the same whatever Maker's move of the round (the kernel's premise) and maps
+    onto itself under every symmetry fixing the position, up to the last tie-break.
+    """
+    return _greedy_list(board_spec, tuple(sorted(m for m in maker if m >= 0)), tuple(sorted(breaker)))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _greedy_list(board_spec: str, maker: tuple[int, ...], breaker: tuple[int, ...]) -> tuple[int, ...]:
+    through, lines_of = _incidence(board_spec)
+    alive = np.ones(through.shape[1])
+    for b in breaker:
+        alive[lines_of[b]] = 0.0
+    maker_on = np.zeros(through.shape[1])
+    for m in maker:
+        maker_on[lines_of[m]] += 1.0
+    new = through @ alive
+    danger = through @ (alive * maker_on)
+    # new lines first, then Maker's cells on them (fewer than 2**20 of either), then the cell
+    order = np.argsort(-(new * (1 << 20) + danger), kind="stable")
+    return tuple(order.tolist())
+
+
+def orbit_representatives(board: Board, maker: Sequence[int], breaker: Sequence[int]) -> frozenset[int]:
+    """The least free cell of each orbit of the free cells under the symmetries of ``board``
+    that map Maker's cells onto themselves and Breaker's cells onto themselves (the position's
+    stabiliser): Maker's moves up to symmetry, computed instead of argued.
+    """
+    syms = np.asarray(board.tables.symmetry_perms(), np.int64)
+    ms, bs = sorted(set(maker)), sorted(set(breaker))
+    keep = np.ones(len(syms), bool)
+    for cells in (ms, bs):
+        if cells:
+            keep &= (np.sort(syms[:, cells], axis=1) == np.array(cells)).all(axis=1)
+    stab = syms[keep]
+    taken = set(ms) | set(bs)
+    least = stab.min(axis=0)  # the least image of each cell under the stabiliser: its orbit's least cell
+    return frozenset(int(c) for c in range(board.num_cells) if c not in taken and least[c] == c)
+
+
+def _greedy_plan(name: str) -> Plan:
+    """A computed plan, ``greedy-{board}-{class}-{depth}`` (see :func:`computed_plans`)."""
+    parts = name.split("-")
+    if len(parts) != 4 or parts[1] not in GREEDY_BOARDS or parts[2] not in GREEDY_CLASSES[parts[1]]:
+        raise NoughtsError(f"unknown plan {name!r}: choose from {', '.join(plan_names())}")
+    if not parts[3].isdigit() or not 1 <= int(parts[3]) <= GREEDY_MAX_DEPTH:
+        raise NoughtsError(f"plan {name!r}: the depth must be 1 to {GREEDY_MAX_DEPTH}")
+    key, opening, depth = parts[1], parts[2], int(parts[3])
+    spec = GREEDY_BOARDS[key]
+    board = make_game(spec).board
+    centre = board.cell_at([(n - 1) // 2 for n in board.grid]) if all(n % 2 for n in board.grid) else None
+
+    def replies(maker: tuple[int, ...]) -> tuple[int, ...]:
+        breaker: tuple[int, ...] = ()
+        for i in range(len(maker)):
+            taken = set(maker[: i + 1]) | set(breaker)
+            breaker += (_first_free(greedy_list(spec, maker[:i], breaker), taken),)
+        return breaker
+
+    def domains(level: int, maker: tuple[int, ...]) -> frozenset[int] | None:
+        if level == 0:
+            first = orbit_representatives(board, (), ())
+            if opening == "centre":
+                return frozenset({centre}) if centre is not None else frozenset()
+            return first - {centre} if opening == "other" else first
+        if level == 1:
+            return orbit_representatives(board, maker, replies(maker))
+        return None
+
+    def priority(level: int, maker: tuple[int, ...], breaker: tuple[int, ...]) -> tuple[int, ...]:
+        return greedy_list(spec, maker[:level], breaker)
+
+    title = {
+        "centre": "Maker opens in the centre",
+        "other": "Maker opens elsewhere",
+        "all": "every opening",
+    }[opening]
+    return Plan(
+        name=name,
+        board_spec=spec,
+        depth=depth,
+        split=min(2, depth - 1) if opening == "centre" else min(1, depth - 1),
+        title=f"{title}; Breaker's {depth} first moves computed (greedy)",
+        data={
+            "domains": domains,
+            "priority": priority,
+            "complete": True,
+            "describe": {
+                "computed": "greedy",
+                "breaker": "the free cell eliminating the most surviving lines; ties: the most cells of"
+                " Maker's earlier moves on them, then the lowest cell",
+                "maker": "moves 1 and 2 up to the symmetries fixing the position (orbit representatives),"
+                " later moves every free cell",
+                "opening": opening,
+            },
+        },
+    )
+
+
+def _first_chunk_pairs(name: str) -> bool:
+    """Whether every case of the plan's first chunk has a pairing (a cheap probe of a depth)."""
+    pl = plan(name)
+    result = settle_chunk((name, split_prefixes(pl)[0]))
+    return len(result.fail_node) == 0
+
+
+def prove_computed(
+    board: str = "cube7",
+    *,
+    workers: int | None = None,
+    address: str | None = None,
+    out: str | None = None,
+    progress: bool = True,
+    tried: Callable[[str, int, str], None] | None = None,
+) -> tuple[ProofResult, tuple[str, ...]]:
+    """Prove Breaker's win on ``board`` with computed plans, no hand-chosen opening.
+
+    For each opening class, Breaker plays :func:`greedy_list`'s moves for the least number of
+    rounds (1, 2, ... up to :data:`GREEDY_MAX_DEPTH`) after which a pairing settles every case:
+    a depth whose first chunk already fails is passed over at once; the full casework (with
+    its certificate, ``out``) runs once, and a class that still fails somewhere is tried one
+    round deeper. ``tried(class, depth, verdict)`` hears of each depth tried. Returns the final
+    :func:`prove` result and the plans' names; raises :class:`NoughtsError` where no depth pairs.
+    """
+    depths = dict.fromkeys(GREEDY_CLASSES[board], 1)
+    while True:
+        for opening in depths:
+            while not _first_chunk_pairs(f"greedy-{board}-{opening}-{depths[opening]}"):
+                if tried is not None:
+                    tried(opening, depths[opening], "its first chunk has cases without a pairing")
+                depths[opening] += 1
+                if depths[opening] > GREEDY_MAX_DEPTH:
+                    raise NoughtsError(
+                        f"{board}, Maker opening {opening}: no greedy opening of at most"
+                        f" {GREEDY_MAX_DEPTH} Breaker moves pairs every case"
+                    )
+        names = tuple(f"greedy-{board}-{o}-{d}" for o, d in depths.items())
+        result = prove(names, workers=workers, address=address, out=out, progress=progress)
+        if not result.failures:
+            return result, names
+        for opening, name in zip(depths, names, strict=True):
+            if result.class_failures[name]:
+                if tried is not None:
+                    tried(
+                        opening, depths[opening], f"{result.class_failures[name]:,} cases without a pairing"
+                    )
+                depths[opening] += 1
+                if depths[opening] > GREEDY_MAX_DEPTH:
+                    return result, names
+
+
 _PLANS = (
     "centre",
     "other",
@@ -301,8 +480,13 @@ _PLANS = (
 
 
 def plan_names() -> tuple[str, ...]:
-    """The plans :func:`plan` builds."""
-    return _PLANS
+    """The plans :func:`plan` builds (the computed ones, ``greedy-{board}-{class}-{depth}``, too)."""
+    return _PLANS + tuple(
+        f"greedy-{b}-{c}-{d}"
+        for b in GREEDY_BOARDS
+        for c in GREEDY_CLASSES[b]
+        for d in range(1, GREEDY_MAX_DEPTH + 1)
+    )
 
 
 @functools.cache
@@ -318,6 +502,8 @@ def plan(name: str) -> Plan:
         return _other_plan(True, name)
     if name == "other-as-published":
         return _other_plan(False, name)
+    if name.startswith("greedy-"):
+        return _greedy_plan(name)
     return _analogue_plan(name)
 
 
@@ -773,6 +959,7 @@ def prove(
         claim = {
             "theorem": "Breaker wins Maker-Breaker on 7x7x7 (002 Theorem 4.1)"
             if set(plans) == {"centre", "other"}
+            or sorted(p.rsplit("-", 1)[0] for p in plans) == ["greedy-cube7-centre", "greedy-cube7-other"]
             else f"casework of {', '.join(plans)}",
             "board": plan(plans[0]).board_spec,
             "classes": classes,
