@@ -100,6 +100,9 @@ def med(runs: list[Run], what: str) -> float:
 FLOOR = """
 import json, time
 import numba
+from noughts.kernels.target import skip_blas_probe
+
+skip_blas_probe()  # as every noughts kernel module does on import
 
 @numba.njit(cache=True)
 def one(x):
@@ -109,32 +112,42 @@ one(1)
 print(json.dumps({"seconds": time.process_time()}))
 """
 """The floor under any answer a numba kernel gives: start Python, import numba, call one cached
-one-line kernel (numba sets up its compiler target on the first call, cached or not)."""
+one-line kernel (numba sets up its compiler target on the first call, cached or not; without
+the SciPy BLAS probe, as noughts sets it up: :mod:`noughts.kernels.target`)."""
 
 
-def floor_run(path: Path) -> Run:
-    """One process of :data:`FLOOR` (its script at ``path``), timed as :func:`run_timed` times."""
+def floor_run(path: Path, env: dict[str, str]) -> Run:
+    """One process of a floor script (at ``path``), timed as :func:`run_timed` times."""
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, str(path)], stdout=subprocess.PIPE)
+    proc = subprocess.Popen([sys.executable, str(path)], stdout=subprocess.PIPE, env=env)
     _, _, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, {})
 
 
+FLOORS = {
+    "floor: python, import numba, one cached one-line kernel (as noughts sets numba up: no BLAS probe)": FLOOR,
+    "the same with numba's SciPy BLAS probe (numba's own set-up)": FLOOR.replace("skip_blas_probe()  #", "#"),
+}
+
+
 def value_only(args: argparse.Namespace) -> None:
     env = env_for(ROOT / "src")
     runs: dict[str, list[Run]] = {spec: [] for spec in VALUE_ONLY}
-    floor: list[Run] = []
+    floors: dict[str, list[Run]] = {label: [] for label in FLOORS}
     with tempfile.TemporaryDirectory() as tmp:
-        script = Path(tmp) / "floor.py"
-        script.write_text(FLOOR)
-        floor_run(script)  # compile and cache the one-line kernel
+        scripts = {}
+        for i, (label, text) in enumerate(FLOORS.items()):
+            scripts[label] = Path(tmp) / f"floor{i}.py"
+            scripts[label].write_text(text)
+            floor_run(scripts[label], env)  # compile and cache the one-line kernel
         for spec in VALUE_ONLY:  # warm the kernel cache
             run_timed(["solve", spec, "--value-only", "--json"], env)
         for _ in range(args.repeats):
             for spec in VALUE_ONLY:
                 runs[spec].append(run_timed(["solve", spec, "--value-only", "--json"], env))
-            floor.append(floor_run(script))
+            for label, script in scripts.items():
+                floors[label].append(floor_run(script, env))
     print(
         "| game | value | engine | in-process s (median) | wall s (median, fastest) | CPU s (median) | peak MiB | target |"
     )
@@ -146,10 +159,11 @@ def value_only(args: argparse.Namespace) -> None:
             f" | {med(rs, 'wall'):.2f}, {min(r.wall for r in rs):.2f} | {med(rs, 'cpu'):.2f} | {max(r.rss_mib for r in rs):.0f}"
             f" | < 1 s: {'met' if med(rs, 'wall') < 1 else 'not met'} (wall) |"
         )
-    print(
-        f"| floor: python, import numba, one cached one-line kernel | | | | {med(floor, 'wall'):.2f},"
-        f" {min(r.wall for r in floor):.2f} | {med(floor, 'cpu'):.2f} | {max(r.rss_mib for r in floor):.0f} | |"
-    )
+    for label, floor in floors.items():
+        print(
+            f"| {label} | | | | {med(floor, 'wall'):.2f},"
+            f" {min(r.wall for r in floor):.2f} | {med(floor, 'cpu'):.2f} | {max(r.rss_mib for r in floor):.0f} | |"
+        )
 
 
 def certificates(args: argparse.Namespace) -> None:
