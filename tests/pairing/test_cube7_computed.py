@@ -13,6 +13,11 @@ from noughts.pairing import cube7 as C
 from noughts.pairing.certificate import check_certificate, coverage
 
 CUBE = "maker_breaker(hypercube(7,3))"
+MNK4 = "maker_breaker(mnk(4,4,4))"
+
+
+def _name(spec, opening, depth):
+    return C.greedy_plan_name(spec, opening, depth)
 
 
 def _plain_greedy(board, maker, breaker):
@@ -69,20 +74,20 @@ def test_first_moves_reproduce_the_sources_ideas():
 def test_the_4x4_analogue_is_found_at_depth_one_and_certified(tmp_path):
     # 002 §3: one Breaker move, then a pairing, for each of Maker's three openings
     out = tmp_path / "mnk4.json"
-    result, names = C.prove_computed("mnk4", workers=1, out=str(out), progress=False)
-    assert names == ("greedy-mnk4-all-1",)
-    assert result.failures == 0 and result.cases == {"greedy-mnk4-all-1": 3}
+    result, names = C.prove_computed(MNK4, workers=1, out=str(out), progress=False)
+    assert names == (_name(MNK4, "all", 1),)
+    assert result.failures == 0 and result.cases == {_name(MNK4, "all", 1): 3}
     check = check_certificate(out)
     assert check.valid and check.verified == 3
 
 
 def test_cube7_depths_below_the_found_ones_fail_and_a_chunk_of_each_found_one_pairs():
     # fewer Breaker moves leave cases without a pairing (so the search must go to 4 and 3) ...
-    assert not C._first_chunk_pairs("greedy-cube7-centre-3")
-    assert not C._first_chunk_pairs("greedy-cube7-other-2")
+    assert not C._first_chunk_pairs(_name(CUBE, "centre", 3))
+    assert not C._first_chunk_pairs(_name(CUBE, "other", 2))
     # ... and at 4 and 3 sampled leaves agree with SciPy's Hopcroft-Karp from nothing
     rng = random.Random(3)
-    for name in ("greedy-cube7-centre-4", "greedy-cube7-other-3"):
+    for name in (_name(CUBE, "centre", 4), _name(CUBE, "other", 3)):
         pl = C.plan(name)
         prefix = C.split_prefixes(pl)[0]
         result = C.settle_chunk((name, prefix))
@@ -98,35 +103,66 @@ def test_cube7_depths_below_the_found_ones_fail_and_a_chunk_of_each_found_one_pa
 
 def test_the_normalisation_covers_every_move():
     # the checker's own coverage test (7x7x7's runs inside the slow whole proof's check)
-    cov = coverage(C.plan("greedy-mnk4-all-1"))
+    cov = coverage(C.plan(_name(MNK4, "all", 1)))
     assert cov["uncovered_count"] == 0 and cov["first"] == set(range(16))
 
 
 def test_unknown_computed_plans_are_refused():
-    for name in ("greedy-cube7-middle-4", "greedy-cube7-centre-9", "greedy-qubic-all-1"):
+    for name in (
+        _name(CUBE, "middle", 4),
+        _name(CUBE, "all", 4),  # 7x7x7 has a centre: its classes are centre and other
+        _name(CUBE, "centre", 99),
+        _name("hypercube(4,3)", "all", 1),  # not Maker-Breaker
+        _name("maker_breaker(hypercube(4,3), maker=second)", "all", 1),
+        "greedy:nonsense",
+    ):
+        assert not C.known_plan(name)
         with pytest.raises(C.NoughtsError):
             C.plan(name)
+    assert C.known_plan(_name(CUBE, "centre", 4)) and C.known_plan("centre")
+
+
+def test_the_case_count_is_computed_without_enumerating():
+    # the counts the whole proof reports (BENCHMARKS.md), from the formula; the walk agrees on 4x4
+    assert C.greedy_cases(_name(CUBE, "centre", 4)) == 9_367_926
+    assert C.greedy_cases(_name(CUBE, "other", 3)) == 971_913
+    for depth in (1, 2, 3):
+        assert C.greedy_cases(_name(MNK4, "all", depth)) == C.count_cases(C.plan(_name(MNK4, "all", depth)))
+
+
+def test_the_case_budget_stops_before_the_work(tmp_path):
+    with pytest.raises(C.LimitExceeded, match="would mean"):
+        C.prove_computed(CUBE, workers=1, progress=False, max_cases=1_000_000)
 
 
 @pytest.mark.slow
 def test_the_whole_7x7x7_proof_with_a_computed_opening(tmp_path):
     out = tmp_path / "cube7-computed.json"
     result, names = C.prove_computed(workers=2, out=str(out), progress=False)
-    assert names == ("greedy-cube7-centre-4", "greedy-cube7-other-3")
+    assert names == (_name(CUBE, "centre", 4), _name(CUBE, "other", 3))
     assert result.failures == 0
     check = check_certificate(out)
     assert check.valid, check.first_failure
     assert check.verified == sum(result.cases.values())
 
 
-def test_computed_takes_no_plan_at_the_command_line(tmp_path):
+def test_the_command_line(tmp_path):
     from typer.testing import CliRunner
 
     from noughts.cli.app import app
 
-    result = CliRunner().invoke(
-        app, ["prove", "cube7", "--computed", "--plan", "mnk4", "--out", str(tmp_path / "c.json")]
-    )
-    assert result.exit_code == 2
-    assert "--computed finds its own plans" in result.output
-    assert "Traceback" not in result.output
+    runner = CliRunner()
+    out = tmp_path / "c.json"
+    done = runner.invoke(app, ["prove", "casework", MNK4, "--workers", "1", "--out", str(out), "--json"])
+    assert done.exit_code == 0, done.output
+    assert '"proved": true' in done.output
+    checked = runner.invoke(app, ["prove", "check", str(out)])
+    assert checked.exit_code == 0 and "valid" in checked.output
+    for args, code, message in (
+        (["prove", "cube7", "--computed", "--plan", "mnk4"], 2, "--computed finds its own plans"),
+        (["prove", "casework", "hypercube(4,3)"], 2, "Maker-Breaker game with Maker first"),
+        (["prove", "casework", CUBE, "--max-cases", "1000"], 3, "would mean"),
+    ):
+        result = runner.invoke(app, [*args, "--out", str(tmp_path / "d.json")])
+        assert result.exit_code == code, result.output
+        assert message in result.output and "Traceback" not in result.output

@@ -2,7 +2,8 @@
 
 ``prove breaker SPEC`` asks whether one side can stop the other from completing a line
 (:mod:`noughts.pairing.breaker`); ``prove draw SPEC`` proves a standard game drawn;
-``prove cube7`` re-runs 002 §4's casework (:mod:`noughts.pairing.cube7`); ``prove check CERT``
+``prove cube7`` re-runs 002 §4's casework (:mod:`noughts.pairing.cube7`); ``prove casework SPEC``
+runs such casework with a computed opening on any Maker-Breaker game; ``prove check CERT``
 verifies a certificate of either kind without trusting the search. Exit status: 0 proved (or
 valid), 1 the answer is no (disproved, or a certificate fails its check; a cube7 certificate
 that fails exits 2, as it always has), 2 bad input, 3 the budget ran out.
@@ -32,18 +33,22 @@ prove_app = typer.Typer(
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document (schema in the README).")]
 
 
+CaseWorkersOpt = Annotated[
+    int | None,
+    typer.Option("--workers", min=1, help="Processes (default: every CPU; 1 runs in this process)."),
+]
+CaseAddressOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--address", metavar="RAY_ADDR", help="Run on a Ray cluster at this address ('local' starts one)."
+    ),
+]
+
+
 @prove_app.command("cube7")
 def cube7(
-    workers: Annotated[
-        int | None,
-        typer.Option("--workers", min=1, help="Processes (default: every CPU; 1 runs in this process)."),
-    ] = None,
-    address: Annotated[
-        str | None,
-        typer.Option(
-            "--address", metavar="RAY_ADDR", help="Run on a Ray cluster at this address ('local' starts one)."
-        ),
-    ] = None,
+    workers: CaseWorkersOpt = None,
+    address: CaseAddressOpt = None,
     out: Annotated[
         Path,
         typer.Option("--out", metavar="CERT", help="Certificate path: CERT.json and CERT.npz are written."),
@@ -53,9 +58,8 @@ def cube7(
         bool,
         typer.Option(
             "--computed",
-            help="No hand-chosen plan: Breaker's first moves by a greedy rule (the most surviving lines"
-            " eliminated), Maker's moves up to the symmetries fixing the position, and the number of"
-            " rounds before the pairing found by trying 1, 2, ...",
+            help="No hand-chosen plan: 'prove casework' on 7x7x7 (Breaker's first moves by a greedy rule,"
+            " Maker's moves up to the symmetries fixing the position, as many rounds as the pairings need).",
         ),
     ] = False,
     plans: Annotated[
@@ -65,39 +69,94 @@ def cube7(
 ) -> None:
     """Prove that Breaker wins Maker-Breaker 7x7x7: every case of 002 §4.2-4.3 gets a pairing.
 
-    With --computed the opening is found, not given: Breaker's moves follow a greedy rule and
-    the casework runs as deep as it must. Exit status 0 when every case has a pairing, 1 when
-    some case fails (listed), 2 on bad input. The certificate's path is checked before the work.
+    With --computed the opening is found, not given (see 'prove casework'). Exit status 0 when
+    every case has a pairing, 1 when some case fails (listed), 2 on bad input. The certificate's
+    path is checked before the work.
     """
-    from rich import box
-    from rich.console import Console
-    from rich.table import Table
-
-    from noughts.pairing.cube7 import plan_names, prove
+    from noughts.pairing.cube7 import CUBE7, known_plan, plan_names, prove
 
     if computed and plans:
         raise NoughtsError("--computed finds its own plans: give it no --plan")
     chosen = tuple(plans) if plans else ("centre", "other")
     for name in chosen:
-        if name not in plan_names():
+        if not known_plan(name):
             raise NoughtsError(f"unknown plan {name!r}: choose from {', '.join(plan_names())}")
+    _check_out(out)
+    if computed:
+        _casework(CUBE7, workers, address, out, as_json, None)
+        return
+    result = prove(chosen, workers=workers, address=address, out=str(out), progress=not as_json)
+    _report_casework(result, chosen, as_json)
+
+
+@prove_app.command("casework")
+def casework(
+    spec: Annotated[str, typer.Argument(metavar="SPEC", help="A Maker-Breaker game, Maker first.")],
+    workers: CaseWorkersOpt = None,
+    address: CaseAddressOpt = None,
+    out: Annotated[
+        Path,
+        typer.Option("--out", metavar="CERT", help="Certificate path: CERT.json and CERT.npz are written."),
+    ] = Path("casework-certificate.json"),
+    max_cases: Annotated[
+        int | None,
+        typer.Option(
+            "--max-cases", min=1, help="The most cases to enumerate (the work budget; exit 3 beyond it)."
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Prove that Breaker wins a Maker-Breaker game by casework with a computed opening.
+
+    Breaker's first moves follow one rule (the free cell that eliminates the most surviving
+    lines; ties: the most of Maker's earlier cells on them, then the lowest cell), Maker's first
+    two moves are taken up to the symmetries fixing the position, later ones every free cell, and
+    after Breaker's last move each case must have a pairing. The number of rounds is the least
+    that pairs every case, tried 1, 2, ... for Maker opening in the centre and elsewhere (or
+    anywhere, on a board with no centre). Exit status 0 proved, 1 some case fails at the deepest
+    round allowed, 2 bad input, 3 the case budget ran out.
+    """
+    _check_out(out)
+    _casework(spec, workers, address, out, as_json, max_cases)
+
+
+def _check_out(out: Path) -> None:
     if out.suffix not in ("", ".json"):
         raise NoughtsError(f"--out names the certificate's .json file (or a stem), not {out.name!r}")
     check_writable(out, "--out")
-    if computed:
-        from noughts.pairing.cube7 import prove_computed
 
-        def tried(opening: str, depth: int, verdict: str) -> None:
-            if not as_json:
-                typer.echo(
-                    f"Maker opening {opening}: {depth} greedy Breaker move(s): {verdict}; one more", err=True
-                )
 
-        result, chosen = prove_computed(
-            workers=workers, address=address, out=str(out), progress=not as_json, tried=tried
-        )
-    else:
-        result = prove(chosen, workers=workers, address=address, out=str(out), progress=not as_json)
+def _casework(
+    spec: str, workers: int | None, address: str | None, out: Path, as_json: bool, max_cases: int | None
+) -> None:
+    from noughts.pairing.cube7 import GREEDY_MAX_CASES, prove_computed
+
+    def tried(opening: str, depth: int, verdict: str) -> None:
+        if not as_json:
+            typer.echo(
+                f"Maker opening {opening}: {depth} greedy Breaker move(s): {verdict}; one more", err=True
+            )
+
+    result, chosen = prove_computed(
+        spec,
+        workers=workers,
+        address=address,
+        out=str(out),
+        progress=not as_json,
+        max_cases=max_cases or GREEDY_MAX_CASES,
+        tried=tried,
+    )
+    _report_casework(result, chosen, as_json)
+
+
+def _report_casework(result: object, chosen: tuple[str, ...], as_json: bool) -> None:
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    from noughts.pairing.cube7 import ProofResult, plan
+
+    assert isinstance(result, ProofResult)
     doc = result.to_json()
     if as_json:
         typer.echo(json.dumps(doc))
@@ -106,8 +165,6 @@ def cube7(
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
         for column in ("opening class", "nodes", "cases", "in the source's normalisation", "failures"):
             table.add_column(column, justify="left" if column == "opening class" else "right")
-        from noughts.pairing.cube7 import plan
-
         for name in chosen:
             src = result.source_cases.get(name)
             table.add_row(

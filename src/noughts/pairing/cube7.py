@@ -52,7 +52,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from noughts.core.board import Board
-from noughts.core.errors import NoughtsError
+from noughts.core.codes import Rule
+from noughts.core.common import Player
+from noughts.core.errors import LimitExceeded, NoughtsError
 from noughts.core.registry import game as make_game
 
 __all__ = [
@@ -62,11 +64,16 @@ __all__ = [
     "count_boards",
     "count_cases",
     "cube7_plans",
+    "greedy_cases",
+    "greedy_list",
     "iter_leaves",
     "iter_nodes",
+    "known_plan",
     "node_arrays",
+    "orbit_representatives",
     "plan",
     "plan_names",
+    "prove_computed",
     "reference_leaf",
     "settle_chunk",
     "split_prefixes",
@@ -289,13 +296,12 @@ def _analogue_plan(name: str) -> Plan:
 
 # -- computed plans: Breaker's opening found by a rule, not chosen by hand -----------------------
 
-GREEDY_BOARDS = {"cube7": "maker_breaker(hypercube(7,3))", "mnk4": "maker_breaker(mnk(4,4,4))"}
-"""The boards a computed plan is built on (its name: ``greedy-{board}-{class}-{depth}``)."""
+CUBE7 = "maker_breaker(hypercube(7,3))"
 
-GREEDY_CLASSES = {"cube7": ("centre", "other"), "mnk4": ("all",)}
-"""The opening classes of each board: Maker opens in the centre or elsewhere (7x7x7), anywhere (4x4)."""
+GREEDY_MAX_CASES = 200_000_000
+"""The most cases :func:`prove_computed` enumerates by default (its work budget)."""
 
-GREEDY_MAX_DEPTH = 6
+GREEDY_MAX_DEPTH = 8
 
 
 @functools.cache
@@ -355,17 +361,35 @@ def orbit_representatives(board: Board, maker: Sequence[int], breaker: Sequence[
     return frozenset(int(c) for c in range(board.num_cells) if c not in taken and least[c] == c)
 
 
+def greedy_plan_name(spec: str, opening: str, depth: int) -> str:
+    """The name of a computed plan: ``greedy:{spec}:{opening}:{depth}``."""
+    return f"greedy:{spec}:{opening}:{depth}"
+
+
+def openings(board: Board) -> tuple[str, ...]:
+    """The opening classes of a computed plan: Maker opens in the centre or elsewhere on a board
+    with a centre cell (every side odd), anywhere on the others.
+    """
+    return ("centre", "other") if all(n % 2 for n in board.grid) else ("all",)
+
+
 def _greedy_plan(name: str) -> Plan:
-    """A computed plan, ``greedy-{board}-{class}-{depth}`` (see :func:`computed_plans`)."""
-    parts = name.split("-")
-    if len(parts) != 4 or parts[1] not in GREEDY_BOARDS or parts[2] not in GREEDY_CLASSES[parts[1]]:
-        raise NoughtsError(f"unknown plan {name!r}: choose from {', '.join(plan_names())}")
-    if not parts[3].isdigit() or not 1 <= int(parts[3]) <= GREEDY_MAX_DEPTH:
+    """A computed plan, ``greedy:{spec}:{opening}:{depth}`` (see :func:`prove_computed`)."""
+    try:
+        spec, opening, depth_text = name.removeprefix("greedy:").rsplit(":", 2)
+    except ValueError:
+        raise NoughtsError(f"unknown plan {name!r}: a computed plan is greedy:SPEC:OPENING:DEPTH") from None
+    game = make_game(spec)
+    spec = game.spec
+    if game.claim_rule is not Rule.MAKER_BREAKER or game.maker is not Player.FIRST or game.has_veto_step:
+        raise NoughtsError(f"plan {name!r}: a computed plan needs a Maker-Breaker game with Maker first")
+    board = game.board
+    if opening not in openings(board):
+        raise NoughtsError(f"plan {name!r}: the opening classes of {spec} are {', '.join(openings(board))}")
+    if not depth_text.isdigit() or not 1 <= int(depth_text) <= GREEDY_MAX_DEPTH:
         raise NoughtsError(f"plan {name!r}: the depth must be 1 to {GREEDY_MAX_DEPTH}")
-    key, opening, depth = parts[1], parts[2], int(parts[3])
-    spec = GREEDY_BOARDS[key]
-    board = make_game(spec).board
-    centre = board.cell_at([(n - 1) // 2 for n in board.grid]) if all(n % 2 for n in board.grid) else None
+    depth = int(depth_text)
+    centre = board.cell_at([(n - 1) // 2 for n in board.grid]) if opening != "all" else None
 
     def replies(maker: tuple[int, ...]) -> tuple[int, ...]:
         breaker: tuple[int, ...] = ()
@@ -421,37 +445,74 @@ def _first_chunk_pairs(name: str) -> bool:
     return len(result.fail_node) == 0
 
 
+def greedy_cases(name: str) -> int:
+    """The number of cases of a computed plan, without enumerating them: its histories of
+    Maker's first two moves (the rounds reduced by symmetry), times every free cell for each
+    later move of Maker (Breaker's replies take one cell a round).
+    """
+    pl = plan(name)
+    n = pl.board.num_cells
+    rounds = min(pl.depth, 2)
+    cases = len(list(_walk(pl, 0, rounds, (), ())))
+    for level in range(rounds, pl.depth):
+        cases *= n - 2 * level
+    return cases
+
+
 def prove_computed(
-    board: str = "cube7",
+    spec: str = CUBE7,
     *,
     workers: int | None = None,
     address: str | None = None,
     out: str | None = None,
     progress: bool = True,
+    max_cases: int = GREEDY_MAX_CASES,
     tried: Callable[[str, int, str], None] | None = None,
 ) -> tuple[ProofResult, tuple[str, ...]]:
-    """Prove Breaker's win on ``board`` with computed plans, no hand-chosen opening.
+    """Prove that Breaker wins the Maker-Breaker game ``spec`` (Maker first) by casework with a
+    computed opening: no hand-chosen plan.
 
-    For each opening class, Breaker plays :func:`greedy_list`'s moves for the least number of
-    rounds (1, 2, ... up to :data:`GREEDY_MAX_DEPTH`) after which a pairing settles every case:
-    a depth whose first chunk already fails is passed over at once; the full casework (with
-    its certificate, ``out``) runs once, and a class that still fails somewhere is tried one
-    round deeper. ``tried(class, depth, verdict)`` hears of each depth tried. Returns the final
-    :func:`prove` result and the plans' names; raises :class:`NoughtsError` where no depth pairs.
+    For each opening class (:func:`openings`) Breaker plays :func:`greedy_list`'s moves for
+    the least number of rounds (1, 2, ... up to :data:`GREEDY_MAX_DEPTH`) after which a
+    pairing settles every case: a depth whose first chunk already fails is passed over at once;
+    the full casework (with its certificate, ``out``) runs once, and a class that still fails
+    somewhere is tried one round deeper. ``tried(class, depth, verdict)`` hears of each depth
+    tried. Returns the final :func:`prove` result and the plans' names. The work budget is
+    ``max_cases``: a depth that would enumerate more cases (:func:`greedy_cases`) raises
+    :class:`LimitExceeded`, saying how far the search got; :class:`NoughtsError` where no depth
+    up to the limit pairs.
     """
-    depths = dict.fromkeys(GREEDY_CLASSES[board], 1)
+    game = make_game(spec)
+    spec, board = game.spec, game.board
+    if game.claim_rule is not Rule.MAKER_BREAKER or game.maker is not Player.FIRST or game.has_veto_step:
+        raise NoughtsError(
+            f"{spec}: the casework asks whether Breaker wins a Maker-Breaker game with Maker first"
+        )
+    depths = dict.fromkeys(openings(board), 1)
+
+    def name_of(opening: str) -> str:
+        name = greedy_plan_name(spec, opening, depths[opening])
+        if depths[opening] > GREEDY_MAX_DEPTH:
+            raise NoughtsError(
+                f"{spec}, Maker opening {opening}: no greedy opening of at most {GREEDY_MAX_DEPTH}"
+                " Breaker moves pairs every case"
+            )
+        cases = greedy_cases(name)
+        if cases > max_cases:
+            raise LimitExceeded(
+                f"{spec}, Maker opening {opening}: {depths[opening] - 1} greedy Breaker move(s) leave cases"
+                f" without a pairing, and {depths[opening]} would mean {cases:,} cases (the budget is"
+                f" {max_cases:,})"
+            )
+        return name
+
     while True:
         for opening in depths:
-            while not _first_chunk_pairs(f"greedy-{board}-{opening}-{depths[opening]}"):
+            while not _first_chunk_pairs(name_of(opening)):
                 if tried is not None:
                     tried(opening, depths[opening], "its first chunk has cases without a pairing")
                 depths[opening] += 1
-                if depths[opening] > GREEDY_MAX_DEPTH:
-                    raise NoughtsError(
-                        f"{board}, Maker opening {opening}: no greedy opening of at most"
-                        f" {GREEDY_MAX_DEPTH} Breaker moves pairs every case"
-                    )
-        names = tuple(f"greedy-{board}-{o}-{d}" for o, d in depths.items())
+        names = tuple(name_of(o) for o in depths)
         result = prove(names, workers=workers, address=address, out=out, progress=progress)
         if not result.failures:
             return result, names
@@ -462,8 +523,7 @@ def prove_computed(
                         opening, depths[opening], f"{result.class_failures[name]:,} cases without a pairing"
                     )
                 depths[opening] += 1
-                if depths[opening] > GREEDY_MAX_DEPTH:
-                    return result, names
+                name_of(opening)
 
 
 _PLANS = (
@@ -480,13 +540,21 @@ _PLANS = (
 
 
 def plan_names() -> tuple[str, ...]:
-    """The plans :func:`plan` builds (the computed ones, ``greedy-{board}-{class}-{depth}``, too)."""
-    return _PLANS + tuple(
-        f"greedy-{b}-{c}-{d}"
-        for b in GREEDY_BOARDS
-        for c in GREEDY_CLASSES[b]
-        for d in range(1, GREEDY_MAX_DEPTH + 1)
-    )
+    """The plans :func:`plan` builds by name (besides the computed ones, ``greedy:SPEC:OPENING:DEPTH``)."""
+    return _PLANS
+
+
+def known_plan(name: str) -> bool:
+    """Whether :func:`plan` builds ``name``: a named plan, or a valid computed one."""
+    if name in _PLANS:
+        return True
+    if not name.startswith("greedy:"):
+        return False
+    try:
+        plan(name)
+    except NoughtsError:
+        return False
+    return True
 
 
 @functools.cache
@@ -502,7 +570,7 @@ def plan(name: str) -> Plan:
         return _other_plan(True, name)
     if name == "other-as-published":
         return _other_plan(False, name)
-    if name.startswith("greedy-"):
+    if name.startswith("greedy:"):
         return _greedy_plan(name)
     return _analogue_plan(name)
 
@@ -959,7 +1027,13 @@ def prove(
         claim = {
             "theorem": "Breaker wins Maker-Breaker on 7x7x7 (002 Theorem 4.1)"
             if set(plans) == {"centre", "other"}
-            or sorted(p.rsplit("-", 1)[0] for p in plans) == ["greedy-cube7-centre", "greedy-cube7-other"]
+            else f"Breaker wins {plan(plans[0]).board_spec} (a computed opening, then pairings)"
+            if all(p.startswith("greedy:") for p in plans)
+            and sorted(p.rsplit(":", 1)[0] for p in plans)
+            == sorted(
+                greedy_plan_name(plan(plans[0]).board_spec, o, 0).rsplit(":", 1)[0]
+                for o in openings(plan(plans[0]).board)
+            )
             else f"casework of {', '.join(plans)}",
             "board": plan(plans[0]).board_spec,
             "classes": classes,
