@@ -166,3 +166,11 @@ def test_the_command_line(tmp_path):
         result = runner.invoke(app, [*args, "--out", str(tmp_path / "d.json")])
         assert result.exit_code == code, result.output
         assert message in result.output and "Traceback" not in result.output
+
+
+def test_the_time_budget_stops_the_casework_between_chunks(tmp_path):
+    with pytest.raises(C.LimitExceeded, match="the time budget"):
+        C.prove_computed(CUBE, workers=1, progress=False, max_seconds=0.5)
+    # the published casework too: it reports the chunks and cases settled by then
+    with pytest.raises(C.LimitExceeded, match=r"chunks settled, [\d,]+ cases"):
+        C.prove(("centre",), workers=1, progress=False, max_seconds=0.2)

@@ -83,7 +83,7 @@ def cube7(
             raise NoughtsError(f"unknown plan {name!r}: choose from {', '.join(plan_names())}")
     _check_out(out)
     if computed:
-        _casework(CUBE7, workers, address, out, as_json, None)
+        _casework(CUBE7, workers, address, out, as_json, None, None)
         return
     result = prove(chosen, workers=workers, address=address, out=str(out), progress=not as_json)
     _report_casework(result, chosen, as_json)
@@ -104,6 +104,9 @@ def casework(
             "--max-cases", min=1, help="The most cases to enumerate (the work budget; exit 3 beyond it)."
         ),
     ] = None,
+    max_seconds: Annotated[
+        float, typer.Option("--max-seconds", min=0.001, help="Stop (exit 3) after this many seconds.")
+    ] = 300.0,
     as_json: JsonOpt = False,
 ) -> None:
     """Prove that Breaker wins a Maker-Breaker game by casework with a computed opening.
@@ -114,10 +117,10 @@ def casework(
     after Breaker's last move each case must have a pairing. The number of rounds is the least
     that pairs every case, tried 1, 2, ... for Maker opening in the centre and elsewhere (or
     anywhere, on a board with no centre). Exit status 0 proved, 1 some case fails at the deepest
-    round allowed, 2 bad input, 3 the case budget ran out.
+    round allowed, 2 bad input, 3 the case or time budget ran out.
     """
     _check_out(out)
-    _casework(spec, workers, address, out, as_json, max_cases)
+    _casework(spec, workers, address, out, as_json, max_cases, max_seconds)
 
 
 def _check_out(out: Path) -> None:
@@ -127,7 +130,13 @@ def _check_out(out: Path) -> None:
 
 
 def _casework(
-    spec: str, workers: int | None, address: str | None, out: Path, as_json: bool, max_cases: int | None
+    spec: str,
+    workers: int | None,
+    address: str | None,
+    out: Path,
+    as_json: bool,
+    max_cases: int | None,
+    max_seconds: float | None,
 ) -> None:
     from noughts.pairing.cube7 import GREEDY_MAX_CASES, prove_computed
 
@@ -144,6 +153,7 @@ def _casework(
         out=str(out),
         progress=not as_json,
         max_cases=max_cases or GREEDY_MAX_CASES,
+        max_seconds=max_seconds,
         tried=tried,
     )
     _report_casework(result, chosen, as_json)

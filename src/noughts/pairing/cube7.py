@@ -467,6 +467,7 @@ def prove_computed(
     out: str | None = None,
     progress: bool = True,
     max_cases: int = GREEDY_MAX_CASES,
+    max_seconds: float | None = None,
     tried: Callable[[str, int, str], None] | None = None,
 ) -> tuple[ProofResult, tuple[str, ...]]:
     """Prove that Breaker wins the Maker-Breaker game ``spec`` (Maker first) by casework with a
@@ -480,8 +481,24 @@ def prove_computed(
     tried. Returns the final :func:`prove` result and the plans' names. The work budget is
     ``max_cases``: a depth that would enumerate more cases (:func:`greedy_cases`) raises
     :class:`LimitExceeded`, saying how far the search got; :class:`NoughtsError` where no depth
-    up to the limit pairs.
+    up to the limit pairs. ``max_seconds`` bounds the whole (probes between chunks, the
+    casework as :func:`prove` bounds it).
     """
+    import time
+
+    started = time.perf_counter()
+
+    def left() -> float | None:
+        if max_seconds is None:
+            return None
+        remaining = max_seconds - (time.perf_counter() - started)
+        if remaining <= 0:
+            raise LimitExceeded(
+                f"stopped after {time.perf_counter() - started:.1f} s (the time budget) while trying depths:"
+                f" {', '.join(f'{o} {d - 1}' for o, d in depths.items())} greedy Breaker move(s) ruled out"
+            )
+        return remaining
+
     game = make_game(spec)
     spec, board = game.spec, game.board
     if game.claim_rule is not Rule.MAKER_BREAKER or game.maker is not Player.FIRST or game.has_veto_step:
@@ -508,12 +525,17 @@ def prove_computed(
 
     while True:
         for opening in depths:
-            while not _first_chunk_pairs(name_of(opening)):
+            while True:
+                left()  # the budget, between probes
+                if _first_chunk_pairs(name_of(opening)):
+                    break
                 if tried is not None:
                     tried(opening, depths[opening], "its first chunk has cases without a pairing")
                 depths[opening] += 1
         names = tuple(name_of(o) for o in depths)
-        result = prove(names, workers=workers, address=address, out=out, progress=progress)
+        result = prove(
+            names, workers=workers, address=address, out=out, progress=progress, max_seconds=left()
+        )
         if not result.failures:
             return result, names
         for opening, name in zip(depths, names, strict=True):
@@ -953,11 +975,15 @@ def prove(
     address: str | None = None,
     out: str | None = None,
     progress: bool = True,
+    max_seconds: float | None = None,
 ) -> ProofResult:
     """Run the casework of ``plans`` over the parallel executor and write the certificate.
 
     Every leaf of every plan is settled (see the module docstring); ``out`` is the
-    certificate's path (``.json`` and ``.npz`` beside it), None for no certificate.
+    certificate's path (``.json`` and ``.npz`` beside it), None for no certificate. With
+    ``max_seconds`` the work stops once that many seconds have passed when a chunk comes back
+    (the chunks are the plans' first rounds), raising :class:`LimitExceeded` with the chunks
+    and cases settled by then.
     """
     import time
     from pathlib import Path
@@ -968,12 +994,29 @@ def prove(
     start = time.perf_counter()
     tasks = [(name, prefix) for name in plans for prefix in split_prefixes(plan(name))]
     with executor(workers, address) as ex:
-        results = ex.map(
-            settle_chunk,
-            tasks,
-            description="casework" if progress else None,
-            chunksize=max(1, len(tasks) // (8 * ex.workers)),
-        )
+        if max_seconds is None:
+            results = ex.map(
+                settle_chunk,
+                tasks,
+                description="casework" if progress else None,
+                chunksize=max(1, len(tasks) // (8 * ex.workers)),
+            )
+        else:
+            deadline = start + max_seconds
+            done = ex.map_until(
+                settle_chunk,
+                tasks,
+                lambda i, r: time.perf_counter() > deadline,
+                description="casework" if progress else None,
+            )
+            settled = [r for r in done if r is not None]
+            if len(settled) < len(tasks):
+                raise LimitExceeded(
+                    f"stopped after {time.perf_counter() - start:.1f} s (the time budget): {len(settled):,} of"
+                    f" {len(tasks):,} chunks settled, {sum(r.leaves for r in settled):,} cases,"
+                    f" {sum(len(r.fail_node) for r in settled):,} of them without a pairing"
+                )
+            results = settled
         backend, n_workers = ex.name, ex.workers
     cases: dict[str, int] = {}
     nodes: dict[str, int] = {}
