@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import lru_cache
 
 import numpy as np
 
@@ -31,7 +32,7 @@ from noughts.core.budget import Budget
 from noughts.core import Rule
 from noughts.exact.strategy import Leaves, Strategy
 
-__all__ = ["LEAF_CODES", "defence_strategy", "mirror_strategy"]
+__all__ = ["LEAF_CODES", "defence_strategy", "leaf_at", "mirror_strategy"]
 
 LEAF_CODES = {"mirror": 1, "pairing": 2, "no_line": 3, "horizon": 4}
 """The leaf kinds' codes in a certificate (the checker's ``LEAF_KINDS``, which it defines itself)."""
@@ -94,6 +95,29 @@ class _Board:
     def completes(self, mine: int, c: int) -> bool:
         mine |= 1 << c
         return any(self.lines[j] & mine == self.lines[j] for j in self.through[c])
+
+
+@lru_cache(maxsize=8)
+def _board(game: Game) -> _Board:
+    return _Board(game)
+
+
+def leaf_at(position: Position, player: Player) -> tuple[str, list[int] | None, list[tuple[int, int]] | None] | None:
+    """The leaf the strategy writers record for ``player`` at ``position``, if a premise holds
+    there: ``(kind, mirror, pairs)`` (a key of :data:`LEAF_CODES`; a mirror leaf's permutation,
+    a pairing leaf's pairs), else None.
+    """
+    _check_game(position)
+    if position.is_terminal():
+        return None
+    bd = _board(position.game)
+    rec = _Record()
+    b0, b1 = position.owned(Player.FIRST), position.owned(Player.SECOND)
+    if not _static_leaf(bd, rec, b0, b1, int(player), position.to_move is player, True):
+        return None
+    kind = {v: k for k, v in LEAF_CODES.items()}[rec.kinds[0]]
+    mirror = [int(c) for c in bd.mirror_perms[rec.mirror[0]]] if rec.mirror[0] >= 0 else None
+    return kind, mirror, (list(rec.pairs) if kind == "pairing" else None)
 
 
 def _mirror_of(bd: _Board, mine: int, theirs: int) -> int:
@@ -241,7 +265,7 @@ def mirror_strategy(position: Position, player: Player) -> Strategy | None:
     """
     _check_game(position)
     started = time.perf_counter()
-    bd = _Board(position.game)
+    bd = _board(position.game)
     p = int(player)
     b0, b1 = position.owned(Player.FIRST), position.owned(Player.SECOND)
     mine, theirs = (b0, b1) if p == 0 else (b1, b0)
@@ -287,7 +311,7 @@ def defence_strategy(
     _check_game(position)
     started = time.perf_counter()
     game = position.game
-    bd = _Board(game)
+    bd = _board(game)
     fast = solver if isinstance(solver, FastSolver) else FastSolver(game, budget)
     p = int(player)
     rec = _Record()

@@ -25,6 +25,49 @@ blocks it: the checker plays these itself), at the opponent's turn every empty c
 must end reaching the goal. A position met again (or a symmetric image of one) is not checked
 twice. The first failure is named: the moves leading to it, the position, and what is wrong.
 
+**Leaves** (format version 2). A strategy to at least draw a misère game may end before the
+game does, at a *leaf*: a position whose premise the checker verifies with its own code and
+which it then explores no further. Arrays ``leafkeys{i}`` (rows as ``keys``, sorted, no
+repeats: the least images of the leaf positions), ``leafkinds{i}`` (a code of
+:data:`LEAF_KINDS` each), ``leafargs{i}`` (two integers each: a mirror leaf's row of
+``mirrors``; a pairing leaf's first row of ``pairs{i}`` and its number of pairs), ``pairs{i}``
+(rows of two cells) and ``mirrors`` (rows of cell permutations, shared by the strategies); the
+cells they name are cells of the least image. A leaf is looked up at every position of the walk
+(the player's turn or the opponent's), before the position's move. Under misère rules a player
+at least draws exactly when it does not complete a line first (the game ends at the first
+completed line, and with a full board a draw), so each premise below shows that the player P
+(of the strategy) never completes a line first, whatever the opponent O does from the leaf on:
+
+* ``mirror`` (1): a permutation s of the cells, verified (:func:`_mirrors`) to map lines onto
+  lines, to be an involution, and such that every line through one of its fixed cells F holds a
+  cell c outside F with s(c) on the line too; at the leaf O is to move and P holds exactly F and
+  the images of O's cells. P answers each O move c with s(c): s(c) is empty (the empty cells are
+  mapped onto themselves, as F and P's and O's cells are: s(O) = P - F and s(P - F) = O) and is
+  not c (c is not in F, which P holds), so the premise holds again at O's next turn. Suppose P
+  completes a line L. If L met F, it would hold a pair c, s(c) outside F, both P's; but P holds
+  a cell outside F only where O holds its image, so O would hold s(c) and c: impossible. So L
+  misses F, and every cell of L is the image of a cell of O's: s(L), a line, is O's, and O
+  claimed each of its cells no later than P claimed the image (s(L) = L is impossible: L would
+  be both players'). The last of them O claimed a move before P completed L, or earlier: O
+  completed s(L) first and lost.
+* ``pairing`` (2): disjoint pairs of empty cells, verified so that every line P could still
+  complete (no O cell on it) holds both cells of some pair. P never holds both cells of a pair
+  if it plays thus: when O has just claimed a cell of an intact pair (both cells empty before),
+  the other cell; else an empty cell in no pair or whose partner O holds, if there is one; else
+  a cell of an intact pair, whose partner P then *avoids*. A cell is avoided only after P found
+  no cell of the middle kind, and no such cell appears afterwards (O's claims into intact pairs
+  are answered at once, and no claim makes one); so when P next chooses freely, O's last claim
+  was the avoided cell (the only empty cell neither in an intact pair nor of the middle kind),
+  and P never has to claim an avoided cell. So P completes none of those lines, and the others
+  hold an O cell.
+* ``no_line`` (3): every line holds an O cell; P completes none.
+* ``horizon`` (4): every line without an O cell lacks more of P's cells than the claims P still
+  makes before the board is full (half the empty cells, rounded up if P is to move).
+
+A leaf in a strategy that is not one to at least draw a misère game, a leaf of an unknown kind,
+or a leaf whose premise fails at the position where the walk meets it, is a failure named at
+that position, as a wrong move is. Version 1 files hold no leaves and are checked as before.
+
 **What it shares with the search: nothing** but the file reader. It reads the spec string
 itself and builds the board from the geometry (cells in row-major order; a line is ``k`` cells
 ``c, c+v, ..., c+(k-1)v`` for a direction ``v`` in ``{-1,0,1}^d``; the symmetries are the
@@ -39,6 +82,7 @@ import itertools
 import re
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -46,7 +90,7 @@ from numba import njit
 
 from noughts.core.certificates import Certificate, CertificateError, CheckReport
 
-__all__ = ["Geometry", "check_strategy", "parse_game"]
+__all__ = ["LEAF_KINDS", "Geometry", "check_strategy", "leaf_fails", "parse_game"]
 
 MAX_GROUP = 4096
 """Boards whose symmetry group is larger are keyed without symmetry (``"symmetry": "none"``)."""
@@ -145,6 +189,7 @@ _BOARD = re.compile(
 )
 
 
+@lru_cache(maxsize=16)
 def parse_board(spec: str) -> Geometry:
     """The board of a canonical board spec: ``mnk(m,n,k)``, ``hypercube(n,d)``,
     ``hypercube(n,d,k=K)`` or ``shape("rows",k)``.
@@ -908,6 +953,49 @@ def _check_one(
     where = "after " + " ".join(names) if names else "at the position itself"
     failed = f"{where} (position {_position_text(board, work, marks)}): {REASONS[int(result[3])]}"
     return int(result[1]), failed, int(result[4]), int(result[5])
+
+
+def leaf_fails(
+    spec: str,
+    position: str,
+    player: int,
+    kind: str,
+    mirror: list[int] | None = None,
+    pairs: list[tuple[int, int]] | None = None,
+) -> str | None:
+    """The checker's verdict on one leaf, as it checks the leaves of a certificate: None if the
+    premise of a leaf of ``kind`` (a key of :data:`LEAF_KINDS`) holds for ``player`` (0 the
+    first, 1 the second) at ``position`` (its text) of the game ``spec``, else why it fails.
+    A mirror leaf names its ``mirror`` (a cell permutation), a pairing leaf its ``pairs``.
+    """
+    board, rule, maker = parse_game(spec)
+    marks = ("o", "x") if rule == MAKER_BREAKER and maker == 1 else ("x", "o")
+    own = parse_position(board, position, marks).astype(np.int64)
+    cells = len(board.cells)
+    mirrors, mirror_ok = _mirrors(board, np.array([mirror if mirror is not None else list(range(cells))]))
+    pair_rows = np.array(pairs if pairs else [], dtype=np.int64).reshape(-1, 2)
+    n0 = int((own == 0).sum())
+    mover = 0 if 2 * n0 == int((own >= 0).sum()) else 1
+    line_cells = np.array(board.lines, dtype=np.int64).reshape(len(board.lines), board.k)
+    code = _leaf_fails(
+        0,
+        np.array([LEAF_KINDS.get(kind, 0)], dtype=np.int64),
+        np.array([[0, len(pair_rows)]], dtype=np.int64),
+        pair_rows,
+        mirrors,
+        mirror_ok,
+        rule,
+        0,
+        player,
+        mover,
+        board.k,
+        line_cells,
+        own,
+        np.arange(cells, dtype=np.int64),
+        np.zeros(cells, dtype=np.int64),
+        np.zeros(cells, dtype=np.int64),
+    )
+    return None if code == 0 else REASONS[code]
 
 
 def _sorted_rows(keys: np.ndarray, what: str) -> None:
