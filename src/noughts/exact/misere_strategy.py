@@ -24,6 +24,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -301,10 +302,13 @@ def defence_strategy(
     *,
     solver: object | None = None,
     pairings: bool = True,
+    kernel: bool = True,
 ) -> Strategy:
     """``player``'s strategy to at least draw from ``position`` (see the module docstring),
     its moves chosen with the alpha-beta kernel's answers; ``NoughtsError`` if the player
-    cannot (the kernel says the opponent wins), ``LimitExceeded`` on the budget.
+    cannot (the kernel says the opponent wins), ``LimitExceeded`` on the budget. On boards of
+    at most 64 cells the walk is a numba kernel (:mod:`noughts.exact._misere_kernels`) unless
+    ``kernel`` is False; the Python walk here is its reference.
     """
     from noughts.exact.fast import FastSolver
 
@@ -331,6 +335,8 @@ def defence_strategy(
         *((b0, b1) if p == 0 else (b1, b0)), p, bd.cells - (b0 | b1).bit_count()
     ):
         raise NoughtsError(f"the {player.name.lower()} player cannot draw {game} from {position.text()}")
+    if kernel and pairings and bd.cells <= 64:
+        return _defend_kernel(bd, position, player, fast, budget, progress, started)
     # an explicit stack of (b0, b1, mover, next cell to try at the opponent's turn)
     stack: list[list[int]] = [[b0, b1, mover0, -1]]
     positions = 0
@@ -411,3 +417,108 @@ def _choose(
         if empty == 1 or not opponent_wins(n0, n1, 1 - p):
             return c
     raise NoughtsError("the alpha-beta kernel finds no move that holds the draw: this is a bug")
+
+
+SLICE_POSITIONS = 1 << 15
+"""Positions the numba walk plays out between two looks at the budget."""
+
+
+def _defend_kernel(
+    bd: _Board,
+    position: Position,
+    player: Player,
+    fast: object,
+    budget: Budget | None,
+    progress: Callable[[int], None] | None,
+    started: float,
+) -> Strategy:
+    """:func:`defence_strategy`'s walk as a numba kernel (boards of at most 64 cells)."""
+    from noughts.exact import _misere_kernels as M
+
+    tables = position.game.board.tables
+    cells = bd.cells
+    nlines = len(bd.lines)
+    lines = np.array(bd.lines, dtype=np.uint64)
+    through = tables.through.astype(np.int64)
+    nthrough = tables.nthrough.astype(np.int64)
+    mfixed = np.array([fixed for _, fixed in bd.mirror_maps], dtype=np.uint64)
+    depth = cells + 2
+    b0s = np.zeros(depth, dtype=np.uint64)
+    b1s = np.zeros(depth, dtype=np.uint64)
+    b0s[0] = position.owned(Player.FIRST)
+    b1s[0] = position.owned(Player.SECOND)
+    iters = np.zeros(depth, dtype=np.int64)
+    table = np.zeros((1 << 16, 2), dtype=np.uint64)
+    used = np.zeros(1 << 16, dtype=np.uint8)
+    rec_words = np.zeros((1 << 12, 2), dtype=np.uint64)
+    rec_moves = np.zeros(1 << 12, dtype=np.int32)
+    leaf_words = np.zeros((1 << 12, 2), dtype=np.uint64)
+    leaf_kinds = np.zeros(1 << 12, dtype=np.int64)
+    leaf_mirror = np.zeros(1 << 12, dtype=np.int64)
+    leaf_pairs = np.zeros((1 << 12, 2), dtype=np.int64)
+    pairs = np.zeros((1 << 12, 2), dtype=np.int64)
+    scratch = np.zeros(2 * cells + 6 * nlines + 2, dtype=np.int64)
+    state = np.zeros(M.NUM_S, dtype=np.int64)
+    state[M.S_MODE] = M.ENTER
+    p = int(player)
+    mover0 = int(position.to_move)
+    solver: Any = fast
+    while True:
+        status = M.defend(
+            lines, through, nthrough, bd.k, cells, bd.perms, bd.mirror_perms, mfixed, p, mover0,
+            b0s, b1s, iters, table, used, rec_words, rec_moves, leaf_words, leaf_kinds, leaf_mirror,
+            leaf_pairs, pairs, scratch, state, SLICE_POSITIONS,
+        )  # fmt: skip
+        if status == M.DONE:
+            break
+        if status == M.NEED_TEST:
+            d = int(state[M.S_DEPTH])
+            bit = 1 << int(state[M.S_TEST_CELL])
+            n0, n1 = int(b0s[d]), int(b1s[d])
+            n0, n1 = (n0 | bit, n1) if p == 0 else (n0, n1 | bit)
+            me, op = (n1, n0) if p == 0 else (n0, n1)  # the opponent moves next
+            empty = cells - (n0 | n1).bit_count()
+            state[M.S_ANSWER] = 0 if solver.mover_wins(me, op, 1 - p, empty) else 1
+        elif status == M.GROW_SEEN:
+            bigger = np.zeros((2 * len(table), 2), dtype=np.uint64)
+            bigger_used = np.zeros(2 * len(table), dtype=np.uint8)
+            M.rehash(table, used, bigger, bigger_used)
+            table, used = bigger, bigger_used
+        elif status == M.GROW_RECORDS:
+            rec_words = np.concatenate([rec_words, np.zeros_like(rec_words)])
+            rec_moves = np.concatenate([rec_moves, np.zeros_like(rec_moves)])
+        elif status == M.GROW_LEAVES:
+            leaf_words = np.concatenate([leaf_words, np.zeros_like(leaf_words)])
+            leaf_kinds = np.concatenate([leaf_kinds, np.zeros_like(leaf_kinds)])
+            leaf_mirror = np.concatenate([leaf_mirror, np.zeros_like(leaf_mirror)])
+            leaf_pairs = np.concatenate([leaf_pairs, np.zeros_like(leaf_pairs)])
+        elif status == M.GROW_PAIRS:
+            pairs = np.concatenate([pairs, np.zeros_like(pairs)])
+        elif status == M.BAD:
+            raise NoughtsError("the alpha-beta kernel finds no move that holds the draw: this is a bug")
+        if progress is not None:
+            progress(int(state[M.S_POSITIONS]))
+        if budget is not None:
+            memory = table.nbytes + rec_words.nbytes + leaf_words.nbytes + pairs.nbytes + solver.table_bytes
+            budget.check(memory, f"{int(state[M.S_POSITIONS]):,} positions of the strategy played out")
+    n, nl, npairs = int(state[M.S_RECORDS]), int(state[M.S_LEAVES]), int(state[M.S_PAIRS])
+    leaves = Leaves(
+        leaf_words[:nl].copy(),
+        leaf_kinds[:nl].copy(),
+        leaf_mirror[:nl].copy(),
+        bd.mirror_perms,
+        leaf_pairs[:nl, 0].copy(),
+        leaf_pairs[:nl, 1].copy(),
+        pairs[:npairs].copy(),
+    )
+    return Strategy(
+        position,
+        player,
+        0,
+        rec_words[:n].copy(),
+        rec_moves[:n].copy(),
+        int(state[M.S_POSITIONS]),
+        0,
+        time.perf_counter() - started,
+        leaves,
+    )
