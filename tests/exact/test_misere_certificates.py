@@ -27,6 +27,7 @@ from noughts.core.certificates import CertificateError, read_certificate
 from noughts.exact import Value
 from noughts.exact.certificates import check_certificate
 from noughts.exact.misere_strategy import defence_strategy, leaf_at, mirror_strategy
+from noughts.exact.strategy import write_strategies
 from noughts.exact.strategy_check import leaf_fails, parse_game
 
 SMALL = ["misere(tictactoe)", f"misere({EXTRA_SIDE})", f"misere({EXTRA_CORNER})"]
@@ -266,3 +267,43 @@ def test_misere_5x5_draw_is_certified_from_the_command_line(tmp_path: Path) -> N
     report = json.loads(checked.stdout)
     assert report["valid"] and report["claim"]["value"] == "draw"
     assert report["leaves"]["mirror"] >= 1
+
+
+@pytest.mark.parametrize(
+    ("spec", "position"),
+    [
+        ("misere(tictactoe)", None),
+        (f"misere({EXTRA_SIDE})", None),
+        (f"misere({EXTRA_CORNER})", None),
+        ("misere(mnk(4,4,4))", None),
+        ("misere(mnk(4,5,4))", "x.o../.x.../..o.x/....."),
+    ],
+)
+def test_the_kernel_walk_writes_the_python_walks_strategy(spec: str, position: str | None, tmp_path: Path) -> None:
+    """The numba walk against its reference, the Python walk: the same positions, moves and
+    leaves (a pairing leaf's pairs may differ: any matching will do), for each side that at
+    least draws; and the certificate of the kernel's strategies passes the checker."""
+    from noughts.exact.fast import FastSolver
+
+    game = noughts.game(spec)
+    start = game.start() if position is None else game.parse(position)
+    solver = FastSolver(game)
+    value = solver.value(start)
+    compared = 0
+    for player in (Player.FIRST, Player.SECOND):
+        if not _at_least_draws(value, player):
+            continue
+        python = defence_strategy(start, player, solver=solver, kernel=False)
+        kernel = defence_strategy(start, player, solver=solver, kernel=True)
+        assert python.leaves is not None and kernel.leaves is not None
+        assert np.array_equal(python.words, kernel.words)
+        assert np.array_equal(python.moves.astype(np.int64), kernel.moves.astype(np.int64))
+        assert np.array_equal(python.leaves.words, kernel.leaves.words)
+        assert np.array_equal(python.leaves.kinds, kernel.leaves.kinds)
+        assert np.array_equal(python.leaves.pair_count, kernel.leaves.pair_count)
+        assert python.positions == kernel.positions
+        write_strategies(tmp_path / f"k{int(player)}", [kernel])
+        report = check_certificate(tmp_path / f"k{int(player)}.json")
+        assert report.valid, report.first_failure
+        compared += 1
+    assert compared > 0
