@@ -308,24 +308,27 @@ def _leaf_arrays(
     fresh[1:] = (keys[order][1:] != keys[order][:-1]).any(axis=1)
     order = order[fresh]
     args = np.zeros((len(order), 2), dtype=np.int64)
-    pairs: list[np.ndarray] = []
-    at = 0
-    for row, j in enumerate(order.tolist()):
-        g = perms[sym[j]]
-        m = int(leaves.mirror[j])
-        if m >= 0:
-            s = leaves.mirrors[m]
-            conj = np.empty_like(s)
-            conj[g] = g[s]  # g s g^-1: the mirror of the image
-            args[row, 0] = mirror_rows.setdefault(tuple(int(c) for c in conj), len(mirror_rows))
-        count = int(leaves.pair_count[j])
-        if count:
-            start = int(leaves.pair_start[j])
-            pairs.append(g[leaves.pairs[start : start + count]])
-            args[row] = (at, count)
-            at += count
+    sym_of = sym[order]
+    # mirror leaves (few): the mirror conjugated into the image, g s g^-1
+    for row in np.flatnonzero(leaves.mirror[order] >= 0).tolist():
+        g = perms[sym_of[row]]
+        s = leaves.mirrors[int(leaves.mirror[order[row]])]
+        conj = np.empty_like(s)
+        conj[g] = g[s]
+        args[row, 0] = mirror_rows.setdefault(tuple(int(c) for c in conj), len(mirror_rows))
+    # pairing leaves (many): their pairs in key order, each cell mapped into the image
+    counts = leaves.pair_count[order].astype(np.int64)
+    starts = leaves.pair_start[order].astype(np.int64)
+    total = int(counts.sum())
+    if total:
+        new_starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        owner = np.repeat(np.arange(len(order)), counts)
+        rows = starts[owner] + (np.arange(total) - new_starts[owner])
+        pairs = perms[sym_of[owner][:, None], leaves.pairs[rows]]
+        paired = counts > 0
+        args[paired, 0] = new_starts[paired]
+        args[paired, 1] = counts[paired]
+        arrays[f"pairs{i}"] = pairs.astype(dtype)
     arrays[f"leafkeys{i}"] = np.ascontiguousarray(keys[order], dtype=np.uint64)
     arrays[f"leafkinds{i}"] = leaves.kinds[order].astype(np.uint8)
     arrays[f"leafargs{i}"] = args.astype(np.int32)
-    if pairs:
-        arrays[f"pairs{i}"] = np.concatenate(pairs).astype(dtype)
