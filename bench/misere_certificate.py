@@ -35,7 +35,9 @@ def run(args: list[str], timeout: float) -> tuple[dict[str, Any], dict[str, Any]
     """One command in a child process: its row (exit, wall, CPU, peak) and its JSON answer."""
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         t = time.perf_counter()
-        child = subprocess.Popen(["timeout", str(int(timeout)), str(NOUGHTS), *args], stdout=out, stderr=err, text=True)
+        child = subprocess.Popen(
+            ["timeout", str(int(timeout)), str(NOUGHTS), *args], stdout=out, stderr=err, text=True
+        )
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - t
         code = os.waitstatus_to_exitcode(status)
@@ -60,7 +62,16 @@ def run(args: list[str], timeout: float) -> tuple[dict[str, Any], dict[str, Any]
 
 def certify(spec: str, engine: str | None, seconds: float, folder: Path) -> dict[str, Any]:
     stem = folder / "c"
-    args = ["solve", spec, "--value-only", "--certificate", str(stem), "--json", "--max-seconds", str(seconds)]
+    args = [
+        "solve",
+        spec,
+        "--value-only",
+        "--certificate",
+        str(stem),
+        "--json",
+        "--max-seconds",
+        str(seconds),
+    ]
     if engine is not None:
         args += ["--engine", engine]
     write, answer = run(args, seconds + 60)

@@ -97,7 +97,9 @@ def test_the_writers_leaves_pass_the_checker_and_are_draws_on_the_reference(spec
             assert _at_least_draws(value, player), (text, player, kind)
             if kind == "pairing" and pairs:
                 # one pair dropped, or its cells doubled up: the premise no longer holds
-                if len(pairs) > 0 and leaf_fails(str(position.game), text, int(player), kind, None, pairs[1:]):
+                if len(pairs) > 0 and leaf_fails(
+                    str(position.game), text, int(player), kind, None, pairs[1:]
+                ):
                     refused += 1
                 doubled = [pairs[0], (pairs[0][0], pairs[0][1])] + pairs[1:]
                 assert leaf_fails(str(position.game), text, int(player), kind, None, doubled) is not None
@@ -193,7 +195,9 @@ def test_a_leaf_whose_premise_fails_is_named(tictactoe_draw: Path) -> None:
     _rewrite(tictactoe_draw, arrays)
     report = check_certificate(tictactoe_draw)
     assert not report.valid and "the second player at least draws" in str(report.first_failure)
-    assert "no-line leaf's premise fails" in str(report.first_failure) and "position" in str(report.first_failure)
+    assert "no-line leaf's premise fails" in str(report.first_failure) and "position" in str(
+        report.first_failure
+    )
 
 
 def test_changed_pairs_are_named(tictactoe_draw: Path) -> None:
@@ -226,7 +230,9 @@ def test_versions(tictactoe_draw: Path, tmp_path: Path) -> None:
     # version 1 files (no leaves) still load and pass
     other = tmp_path / "old"
     other.mkdir()
-    result = noughts.solve("tictactoe", engine="proof", certificate=other / "c", value_only=True, max_seconds=None)
+    result = noughts.solve(
+        "tictactoe", engine="proof", certificate=other / "c", value_only=True, max_seconds=None
+    )
     assert result.value.outcome is Outcome.DRAW
     _rewrite(other / "c.json", version=1)
     assert check_certificate(other / "c.json").valid
@@ -279,7 +285,9 @@ def test_misere_5x5_draw_is_certified_from_the_command_line(tmp_path: Path) -> N
         ("misere(mnk(4,5,4))", "x.o../.x.../..o.x/....."),
     ],
 )
-def test_the_kernel_walk_writes_the_python_walks_strategy(spec: str, position: str | None, tmp_path: Path) -> None:
+def test_the_kernel_walk_writes_the_python_walks_strategy(
+    spec: str, position: str | None, tmp_path: Path
+) -> None:
     """The numba walk against its reference, the Python walk: the same positions, moves and
     leaves (a pairing leaf's pairs may differ: any matching will do), for each side that at
     least draws; and the certificate of the kernel's strategies passes the checker."""

@@ -99,7 +99,8 @@ def _pairing(
 ) -> int:
     """The number of copies matched (two per line ``mine`` could still complete, each to an
     empty cell of its line, the cells distinct: ``owner[c]`` the copy holding cell c), or -1
-    if there is no such matching (augmenting paths, breadth first)."""
+    if there is no such matching (augmenting paths, breadth first).
+    """
     empty = ~(mine | theirs)
     if cells < 64:
         empty &= (_ONE << np.uint64(cells)) - _ONE

@@ -472,7 +472,8 @@ def canonical_records(
 @njit(cache=True)
 def least_images(words: np.ndarray, perms: np.ndarray, keys: np.ndarray, sym: np.ndarray) -> None:
     """Each row's least image under ``perms`` (``keys``, as :func:`canonical_records` keys them)
-    and the symmetry that gives it (``sym``)."""
+    and the symmetry that gives it (``sym``).
+    """
     n = words.shape[0]
     nk = words.shape[1]
     w = nk // 2

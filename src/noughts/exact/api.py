@@ -489,7 +489,9 @@ def _engine_names(policy: tuple[EngineRule, ...]) -> tuple[str, ...]:
     with ``table=``).
     """
     return tuple(
-        dict.fromkeys(r.name for r in policy if r.name not in ("quotient", "table") and not r.certificate_only)
+        dict.fromkeys(
+            r.name for r in policy if r.name not in ("quotient", "table") and not r.certificate_only
+        )
     )
 
 

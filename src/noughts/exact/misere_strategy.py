@@ -28,9 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from noughts.core import Game, NoughtsError, Player, Position
+from noughts.core import Game, NoughtsError, Player, Position, Rule
 from noughts.core.budget import Budget
-from noughts.core import Rule
 from noughts.exact.strategy import Leaves, Strategy
 
 __all__ = ["LEAF_CODES", "defence_strategy", "leaf_at", "mirror_strategy"]
@@ -63,7 +62,8 @@ class _Board:
             len(rows), self.cells
         )
         self.mirror_maps = [
-            ([int(c) for c in p], sum(1 << c for c in range(self.cells) if p[c] == c)) for p in self.mirror_perms
+            ([int(c) for c in p], sum(1 << c for c in range(self.cells) if p[c] == c))
+            for p in self.mirror_perms
         ]
         # images of a mask under each symmetry, a byte at a time
         nbytes = (self.cells + 7) // 8
@@ -103,7 +103,9 @@ def _board(game: Game) -> _Board:
     return _Board(game)
 
 
-def leaf_at(position: Position, player: Player) -> tuple[str, list[int] | None, list[tuple[int, int]] | None] | None:
+def leaf_at(
+    position: Position, player: Player
+) -> tuple[str, list[int] | None, list[tuple[int, int]] | None] | None:
     """The leaf the strategy writers record for ``player`` at ``position``, if a premise holds
     there: ``(kind, mirror, pairs)`` (a key of :data:`LEAF_CODES`; a mirror leaf's permutation,
     a pairing leaf's pairs), else None.
@@ -123,7 +125,8 @@ def leaf_at(position: Position, player: Player) -> tuple[str, list[int] | None, 
 
 def _mirror_of(bd: _Board, mine: int, theirs: int) -> int:
     """The mirror (row of ``bd.mirror_perms``) by which the side holding ``mine``, not to move,
-    mirrors the mover's ``theirs``, or -1."""
+    mirrors the mover's ``theirs``, or -1.
+    """
     for m, (perm, fixed) in enumerate(bd.mirror_maps):
         if fixed | bd.image(perm, theirs) == mine:
             return m
@@ -193,7 +196,9 @@ class _Record:
         self.pair_count: list[int] = []
         self.pairs: list[tuple[int, int]] = []
 
-    def leaf(self, b0: int, b1: int, kind: int, mirror: int = -1, pairs: list[tuple[int, int]] | None = None) -> None:
+    def leaf(
+        self, b0: int, b1: int, kind: int, mirror: int = -1, pairs: list[tuple[int, int]] | None = None
+    ) -> None:
         self.leaf_words.append((b0, b1))
         self.kinds.append(kind)
         self.mirror.append(mirror)
@@ -201,7 +206,9 @@ class _Record:
         self.pair_count.append(len(pairs or ()))
         self.pairs.extend(pairs or ())
 
-    def strategy(self, bd: _Board, position: Position, player: Player, positions: int, seconds: float) -> Strategy:
+    def strategy(
+        self, bd: _Board, position: Position, player: Player, positions: int, seconds: float
+    ) -> Strategy:
         w = max(1, (bd.cells + 63) // 64)
 
         def words(rows: list[tuple[int, int]]) -> np.ndarray:
@@ -239,7 +246,9 @@ def _check_game(position: Position) -> None:
         raise NoughtsError(f"misère strategies are for misère games, not {position.game}")
 
 
-def _static_leaf(bd: _Board, rec: _Record, b0: int, b1: int, player: int, to_move: bool, pairings: bool) -> bool:
+def _static_leaf(
+    bd: _Board, rec: _Record, b0: int, b1: int, player: int, to_move: bool, pairings: bool
+) -> bool:
     """Record a leaf for ``player`` at this position if a premise holds there."""
     mine, theirs = (b0, b1) if player == 0 else (b1, b0)
     if not to_move:
@@ -331,8 +340,9 @@ def defence_strategy(
         empty = bd.cells - (b0 | b1).bit_count()
         return fast.mover_wins(me, op, mover, empty)
 
-    if mover0 != p and opponent_wins(b0, b1, mover0) or mover0 == p and not fast.mover_draws(
-        *((b0, b1) if p == 0 else (b1, b0)), p, bd.cells - (b0 | b1).bit_count()
+    if (mover0 != p and opponent_wins(b0, b1, mover0)) or (
+        mover0 == p
+        and not fast.mover_draws(*((b0, b1) if p == 0 else (b1, b0)), p, bd.cells - (b0 | b1).bit_count())
     ):
         raise NoughtsError(f"the {player.name.lower()} player cannot draw {game} from {position.text()}")
     if kernel and pairings and bd.cells <= 64:
@@ -399,7 +409,8 @@ def _choose(
     pairings: bool,
 ) -> int:
     """The player's move: one after which a leaf's premise holds, else one after which the
-    opponent cannot win."""
+    opponent cannot win.
+    """
     mine, theirs = (b0, b1) if p == 0 else (b1, b0)
     occupied = b0 | b1
     empty = bd.cells - occupied.bit_count()

@@ -118,7 +118,12 @@ REASONS = {
 
 # leaf kinds
 MIRROR_LEAF, PAIRING_LEAF, NO_LINE_LEAF, HORIZON_LEAF = 1, 2, 3, 4
-LEAF_KINDS = {"mirror": MIRROR_LEAF, "pairing": PAIRING_LEAF, "no_line": NO_LINE_LEAF, "horizon": HORIZON_LEAF}
+LEAF_KINDS = {
+    "mirror": MIRROR_LEAF,
+    "pairing": PAIRING_LEAF,
+    "no_line": NO_LINE_LEAF,
+    "horizon": HORIZON_LEAF,
+}
 
 
 # -- the game, read from its spec ---------------------------------------------------------------
@@ -497,7 +502,7 @@ def _leaf_fails(
             if not covered:
                 return 9
         return 0
-    if kind == NO_LINE_LEAF or kind == HORIZON_LEAF:
+    if kind == NO_LINE_LEAF or kind == HORIZON_LEAF:  # noqa: SIM109 (numba compiles this plainly)
         empty = 0
         for c in range(cells):
             if canon[c] < 0:
@@ -1069,7 +1074,10 @@ def _mirrors(board: Geometry, perms: np.ndarray | None) -> tuple[np.ndarray, np.
         if any(frozenset(row[c] for c in line) not in line_set for line in board.lines):
             continue  # a line's image is not a line
         fixed = {c for c in range(cells) if row[c] == c}
-        if any(fixed & set(line) and not any(c not in fixed and row[c] in line for c in line) for line in board.lines):
+        if any(
+            fixed & set(line) and not any(c not in fixed and row[c] in line for c in line)
+            for line in board.lines
+        ):
             continue
         ok[m] = 1
     safe = np.where((perms >= 0) & (perms < cells), perms, 0).astype(np.int64)
