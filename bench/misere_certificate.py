@@ -9,7 +9,9 @@ and peak memory (the child's, from ``wait4``), the stored moves, the leaves by k
 positions the checker played out, and the files' size.
 
 Run: ``.venv/bin/python bench/misere_certificate.py [--games SPEC ...] [--big] [--json PATH]``
-(``--big`` adds misère(mnk(5,5,4)), which takes minutes).
+(``--big`` adds misère(mnk(5,5,4)), which takes minutes). ``--walks SPEC`` instead times the
+first player's defence walk of SPEC in this process, the numba kernel against its Python
+reference (``defence_strategy(..., kernel=False)``), interleaved, on one warm alpha-beta solver.
 """
 
 from __future__ import annotations
@@ -94,6 +96,37 @@ def certify(spec: str, engine: str | None, seconds: float, folder: Path) -> dict
     return row
 
 
+def walks(spec: str, repeats: int) -> list[dict[str, Any]]:
+    """The defence walk, Python then numba, ``repeats`` times, on one warm solver."""
+    import noughts
+    from noughts.core import Player
+    from noughts.exact.fast import FastSolver
+    from noughts.exact.misere_strategy import defence_strategy
+
+    game = noughts.game(spec)
+    solver = FastSolver(game)
+    solver.value(game.start())
+    defence_strategy(game.start(), Player.FIRST, solver=solver)  # compiled, the table warm
+    rows = []
+    for _ in range(repeats):
+        for kernel in (False, True):
+            t = time.perf_counter()
+            c = time.process_time()
+            s = defence_strategy(game.start(), Player.FIRST, solver=solver, kernel=kernel)
+            rows.append(
+                {
+                    "game": spec,
+                    "walk": "numba" if kernel else "python",
+                    "wall_s": round(time.perf_counter() - t, 2),
+                    "cpu_s": round(time.process_time() - c, 2),
+                    "positions": s.positions,
+                    "stored_moves": len(s.moves),
+                }
+            )
+            print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="*", default=GAMES)
@@ -101,8 +134,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=1800.0, help="budget of each of ours")
     parser.add_argument("--peer-seconds", type=float, default=120.0, help="budget of each of the peer's")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--walks", metavar="SPEC", help="time the defence walk, numba against Python")
+    parser.add_argument("--repeats", type=int, default=2)
     args = parser.parse_args(argv)
     load = os.getloadavg()
+    if args.walks:
+        return finish({"walks": walks(args.walks, args.repeats)}, load, args.json)
     games = list(args.games) + ([BIG] if args.big else [])
     rows = []
     for spec in games:
