@@ -599,6 +599,7 @@ def walk(
     checked = 0
     lookups = 0
     leaves = 0
+    inserted = 0  # positions in the memo table (it holds at most half its rows)
     nleaves = leafkeys.shape[0]
     canon = np.zeros(cells, dtype=np.int64)
     mark = np.zeros(cells, dtype=np.int64)
@@ -636,12 +637,13 @@ def walk(
                     move = two[0]  # the only move that does not lose at once
             # the position's key (its least image) and the symmetry that gives it
             best = _least(img, d, nsym, nk, key)
-            if 2 * checked > seen.shape[0]:
+            if 2 * (inserted + 1) > seen.shape[0]:
                 status = 2
                 break
             if _seen_or_add(seen, used, key):
                 mode = RETURN  # met before (or a symmetric image of it): checked there
                 continue
+            inserted += 1
             if nleaves > 0 and _find(leafkeys, key) >= 0:
                 leaves += 1
                 reason = _leaf_fails(
@@ -695,10 +697,11 @@ def walk(
                 best = _least(img, d, nsym, nk, key)
                 row = _find(leafkeys, key)
                 if row >= 0:
-                    if 2 * checked > seen.shape[0]:
+                    if 2 * (inserted + 1) > seen.shape[0]:
                         status = 2
                         break
                     if not _seen_or_add(seen, used, key):
+                        inserted += 1
                         leaves += 1
                         reason = _leaf_fails(
                             row, leafkinds, leafargs, pairs, mirrors, mirror_ok, rule, goal,
@@ -919,7 +922,10 @@ def _check_one(
             fill[c] += 1
     perms = np.array(group, dtype=np.int64)
     inverse = np.argsort(perms, axis=1)
+    # the memo table holds the player's positions and the leaves met: about the stored rows
     size = 1 << 16
+    while size < 4 * (len(keys) + len(leaves[0])):
+        size *= 2
     while True:
         seen = np.zeros((size, 2 * w), dtype=np.uint64)
         used = np.zeros(size, dtype=np.uint8)
