@@ -285,7 +285,7 @@ def test_misere_4x5_draw_is_certified_from_the_command_line(tmp_path: Path) -> N
 def test_misere_5x5_draw_is_certified_from_the_command_line(tmp_path: Path) -> None:
     """The draw of misère 5x5 (k = 4): the first player's centre and mirror, the second
     player's defence, written by ``noughts solve --certificate`` and accepted by ``solve check``."""
-    report = _certify_from_the_command_line("misere(mnk(5,5,4))", tmp_path / "m5.json", 1800)
+    report = _certify_from_the_command_line("misere(mnk(5,5,4))", tmp_path / "m5.json", 2700)
     leaves = report["leaves"]
     assert isinstance(leaves, dict) and leaves["mirror"] >= 1
 
