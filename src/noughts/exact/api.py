@@ -628,6 +628,8 @@ class MisereCertifier:
         self.game = game
         self.budget = budget
         self.solver = FastSolver(game, budget)
+        self.progress: Callable[[int], None] | None = None
+        """Called with the kernel's node count now and then (``solve`` draws it)."""
 
     @property
     def nodes(self) -> int:
@@ -635,6 +637,7 @@ class MisereCertifier:
 
     def value(self, position: Position) -> Value:
         self.solver.budget = self.budget
+        self.solver.progress = self.progress
         return self.solver.value(position)
 
     def write_certificate(self, position: Position, value: Value, path: str | Path) -> dict[str, Any]:
@@ -648,11 +651,14 @@ class MisereCertifier:
             searches = ValueSearches(self.game, self.budget)
             return _write_certificate(searches, position, position.to_move, value, path, self.budget)
         self.solver.budget = self.budget
+        self.solver.progress = self.progress
+        shown = self.progress
+        tick = None if shown is None else (lambda _: shown(self.solver.nodes))
         strategies = []
         for player in (Player.FIRST, Player.SECOND):
             strategy = mirror_strategy(position, player)
             if strategy is None:
-                strategy = defence_strategy(position, player, self.budget, solver=self.solver)
+                strategy = defence_strategy(position, player, self.budget, tick, solver=self.solver)
             strategies.append(strategy)
         header = write_strategies(path, strategies, "draw", {"engine": "alpha-beta"})
         json_path, npz_path = certificate_paths(path)

@@ -433,6 +433,11 @@ def _choose(
 SLICE_POSITIONS = 1 << 15
 """Positions the numba walk plays out between two looks at the budget."""
 
+CHECK_EVERY = 256
+"""The walk also looks at the budget (and reports progress) every this many returns to its
+driver (each return a question to the alpha-beta kernel, which checks the budget itself within
+a long search)."""
+
 
 def _defend_kernel(
     bd: _Board,
@@ -474,6 +479,7 @@ def _defend_kernel(
     p = int(player)
     mover0 = int(position.to_move)
     solver: Any = fast
+    returns = 0
     while True:
         status = M.defend(
             lines, through, nthrough, bd.k, cells, bd.perms, bd.mirror_perms, mfixed, p, mover0,
@@ -507,6 +513,9 @@ def _defend_kernel(
             pairs = np.concatenate([pairs, np.zeros_like(pairs)])
         elif status == M.BAD:
             raise NoughtsError("the alpha-beta kernel finds no move that holds the draw: this is a bug")
+        returns += 1
+        if status != M.PAUSED and returns % CHECK_EVERY:
+            continue  # a question answered (each well under a millisecond, mostly), an array grown
         if progress is not None:
             progress(int(state[M.S_POSITIONS]))
         if budget is not None:
