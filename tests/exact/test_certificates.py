@@ -132,7 +132,7 @@ def test_a_claim_the_strategies_do_not_prove(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"version": 2}, "version 2"),
+        ({"version": 3}, "version 3"),
         ({"format": "other"}, "not a noughts certificate"),
         ({"kind": "sonnet"}, "unknown certificate kind 'sonnet'"),
         ({"arrays": "../elsewhere.npz"}, "beside it"),

@@ -399,7 +399,7 @@ def solve(
         Path | None,
         typer.Option(
             metavar="FILE",
-            help="Write a certificate of the value (FILE.json and FILE.npz; the proof engine).",
+            help="Write a certificate of the value (FILE.json and FILE.npz; the proof engine, or for a misère draw strategies ending at leaves the checker proves).",
         ),
     ] = None,
     save: Annotated[

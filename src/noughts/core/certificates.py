@@ -4,7 +4,7 @@ Every proof noughts writes (a winner's strategy, a Breaker's strategy with pairi
 is one of these, so one reader validates them all before a checker of their *kind* looks at
 what they claim (:func:`noughts.exact.certificates.check_certificate` dispatches on the kind).
 
-**Format** (version 1). ``NAME.json`` is an object with at least::
+**Format** (version 2; version 1 files still load). ``NAME.json`` is an object with at least::
 
     {"format": "noughts-certificate", "version": 1, "kind": "strategy",
      "game": "hypercube(4,3)", "position": "<the position's text>", "claim": {...},
@@ -47,6 +47,7 @@ from noughts.core.errors import NoughtsError
 __all__ = [
     "FORMAT",
     "MAX_ARRAY_BYTES",
+    "READABLE",
     "VERSION",
     "Certificate",
     "CertificateError",
@@ -57,7 +58,12 @@ __all__ = [
 ]
 
 FORMAT = "noughts-certificate"
-VERSION = 1
+VERSION = 2
+READABLE = (1, 2)
+"""The versions this noughts reads. Version 2 added leaves to strategy certificates (positions
+where a static argument the checker verifies ends the strategy, see
+:mod:`noughts.exact.strategy_check`); a version 1 file is read as before.
+"""
 MAX_ARRAY_BYTES = 8 * 1024**3
 """The most bytes the arrays of one certificate may take once loaded."""
 
@@ -189,9 +195,10 @@ def read_certificate(path: Path | str) -> Certificate:
             raise CertificateError(
                 f"{json_path.name}: the field {key!r} is not a {getattr(kind, '__name__', kind)}"
             )
-    if header["version"] != VERSION:
+    if header["version"] not in READABLE:
         raise CertificateError(
-            f"{json_path.name}: certificate version {header['version']}, this noughts reads version {VERSION}"
+            f"{json_path.name}: certificate version {header['version']}, this noughts reads versions "
+            + ", ".join(str(v) for v in READABLE)
         )
     name = header["arrays"]
     if Path(name).name != name or not name.endswith(".npz"):

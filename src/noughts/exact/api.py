@@ -269,7 +269,7 @@ def solve(
             raise NoughtsError(f"the proof engine takes claim games, not {game}")
         rules = tuple(r for r in policy if r.name == "proof")
     elif engine == "auto":
-        rules = tuple(r for r in policy if r.applies(game, position))
+        rules = tuple(r for r in policy if r.applies(game, position) and not r.certificate_only)
     else:
         if engine == "alpha-beta" and not _kernel_supports(game):
             raise NoughtsError(
@@ -394,6 +394,9 @@ class EngineRule:
     certifies: bool = False
     trial_once: bool = False
     share_for: Callable[[Game], float | None] | None = None
+    certificate_only: bool = False
+    """The row answers only for ``solve --certificate`` (never in the automatic choice, and it
+    is not an engine ``solve`` takes by name)."""
 
 
 ALPHA_BETA_TRIAL = 0.5
@@ -450,6 +453,15 @@ ENGINE_POLICY: tuple[EngineRule, ...] = (
         share_for=_misere_share,
     ),
     EngineRule(
+        "misere",
+        "misère claim games, with a certificate: the alpha-beta kernel's value, a draw certified by"
+        " strategies that end at leaves the checker proves (mirrors, pairings, the horizon)",
+        lambda g, p: g.claim_rule == Rule.MISERE and _kernel_supports(g),
+        make=lambda g, budget: MisereCertifier(g, budget),
+        certifies=True,
+        certificate_only=True,
+    ),
+    EngineRule(
         "proof",
         "claim games the kernel did not finish: the proof engine (df-pn with threats)",
         lambda g, p: proof_supports(g) and _kernel_supports(g),
@@ -476,7 +488,11 @@ def _engine_names(policy: tuple[EngineRule, ...]) -> tuple[str, ...]:
     """The engines ``solve`` takes by name under ``policy`` (besides ``auto``; a table is given
     with ``table=``).
     """
-    return tuple(dict.fromkeys(r.name for r in policy if r.name not in ("quotient", "table")))
+    return tuple(
+        dict.fromkeys(
+            r.name for r in policy if r.name not in ("quotient", "table") and not r.certificate_only
+        )
+    )
 
 
 def choose_engine(
@@ -593,6 +609,66 @@ class _Engines:
                 finally:
                     engine.budget = self.budget
         raise AssertionError("the last engine of the policy answers")
+
+
+class MisereCertifier:
+    """The certifying engine of misère games (``solve --certificate``): the alpha-beta kernel
+    gives the value; a draw (each side's strategy to at least draw) is written by
+    :mod:`noughts.exact.misere_strategy` (a mirror's strategy where one settles it, else the
+    defence played out with the kernel's answers, ending at leaves the checker proves); a win
+    by the proof engine, as for every other game.
+    """
+
+    engine = "misere"
+    """The name solve results give it (its values are the alpha-beta kernel's)."""
+
+    def __init__(self, game: Game, budget: Budget):
+        from noughts.exact.fast import FastSolver
+
+        self.game = game
+        self.budget = budget
+        self.solver = FastSolver(game, budget)
+        self.progress: Callable[[int], None] | None = None
+        """Called with the kernel's node count now and then (``solve`` draws it)."""
+
+    @property
+    def nodes(self) -> int:
+        return self.solver.nodes
+
+    def value(self, position: Position) -> Value:
+        self.solver.budget = self.budget
+        self.solver.progress = self.progress
+        return self.solver.value(position)
+
+    def write_certificate(self, position: Position, value: Value, path: str | Path) -> dict[str, Any]:
+        from noughts.core.certificates import certificate_paths
+        from noughts.exact.misere_strategy import defence_strategy, mirror_strategy
+        from noughts.exact.strategy import write_strategies
+
+        if value.outcome is not Outcome.DRAW:
+            from noughts.exact.proof import ValueSearches
+
+            searches = ValueSearches(self.game, self.budget)
+            return _write_certificate(searches, position, position.to_move, value, path, self.budget)
+        self.solver.budget = self.budget
+        self.solver.progress = self.progress
+        shown = self.progress
+        tick = None if shown is None else (lambda _: shown(self.solver.nodes))
+        strategies = []
+        for player in (Player.FIRST, Player.SECOND):
+            strategy = mirror_strategy(position, player)
+            if strategy is None:
+                strategy = defence_strategy(position, player, self.budget, tick, solver=self.solver)
+            strategies.append(strategy)
+        header = write_strategies(path, strategies, "draw", {"engine": "alpha-beta"})
+        json_path, npz_path = certificate_paths(path)
+        return {
+            "file": str(json_path),
+            "arrays": str(npz_path),
+            "sha256": header["sha256"],
+            "stored_moves": header["stored_moves"],
+            **({"leaves": header["leaves"]} if "leaves" in header else {}),
+        }
 
 
 def _argument(engine: object) -> str | None:

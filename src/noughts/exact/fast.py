@@ -308,6 +308,20 @@ class FastSolver:
             v += _score_difference(position) * (1 if mover is Player.FIRST else -1)
         return from_int(v, mover, empty, self._scored)
 
+    def mover_wins(self, me: int, op: int, mover: int, empty: int) -> bool:
+        """Whether the side to move (``mover``, holding ``me``; the other side holds ``op``;
+        ``empty`` cells left) can force a win: one null-window search, from the masks of a
+        position whose game is not over (no Position is built: strategy writers ask this of
+        many positions). Not for cumulative games.
+        """
+        self._set_root(me, op, mover, empty)
+        return self._test(1) >= 1
+
+    def mover_draws(self, me: int, op: int, mover: int, empty: int) -> bool:
+        """Whether the side to move can at least draw (see :meth:`mover_wins`)."""
+        self._set_root(me, op, mover, empty)
+        return self._test(0) >= 0
+
     # -- the driver -------------------------------------------------------------------------------
 
     def _solve(self, me: int, op: int, mover: int, empty: int) -> int:

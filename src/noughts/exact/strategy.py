@@ -31,10 +31,29 @@ from noughts.core.errors import SpecError
 from noughts.core.text import format_grid
 from noughts.exact.proof import WIN, Proof, ProofSearch
 
-__all__ = ["MAX_GROUP", "Strategy", "extract_strategy", "write_strategies"]
+__all__ = ["MAX_GROUP", "Leaves", "Strategy", "extract_strategy", "write_strategies"]
 
 MAX_GROUP = 4096
 """Boards with a larger symmetry group are certified without symmetry."""
+
+
+@dataclass(frozen=True)
+class Leaves:
+    """Where a strategy ends before the game does, at a position whose static premise the
+    checker verifies (:mod:`noughts.exact.strategy_check` has the kinds and why each is sound):
+    ``words`` (one row per leaf, as :class:`Strategy`'s), ``kinds`` (the checker's codes:
+    :data:`noughts.exact.strategy_check.LEAF_KINDS`), ``mirror`` (a mirror leaf's row of
+    ``mirrors``, the cell permutations; else -1), and a pairing leaf's pairs of cells: rows
+    ``pair_start[i]`` to ``pair_start[i] + pair_count[i]`` of ``pairs``.
+    """
+
+    words: np.ndarray
+    kinds: np.ndarray
+    mirror: np.ndarray
+    mirrors: np.ndarray
+    pair_start: np.ndarray
+    pair_count: np.ndarray
+    pairs: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -53,6 +72,7 @@ class Strategy:
     positions: int
     proofs: int
     seconds: float
+    leaves: Leaves | None = None
 
 
 def extract_strategy(
@@ -227,6 +247,8 @@ def write_strategies(
     perms = group if group is not None else np.arange(game.board.num_cells, dtype=np.int64)[None, :]
     arrays: dict[str, np.ndarray] = {}
     stored = []
+    leaf_counts: list[int] = []
+    mirror_rows: dict[tuple[int, ...], int] = {}
     for i, strategy in enumerate(strategies):
         keys = np.zeros_like(strategy.words)
         out = np.zeros(len(strategy.moves), dtype=np.int64)
@@ -242,6 +264,13 @@ def write_strategies(
         arrays[f"keys{i}"] = np.ascontiguousarray(keys, dtype=np.uint64)
         arrays[f"moves{i}"] = out.astype(dtype)
         stored.append(len(keys))
+        if strategy.leaves is not None and len(strategy.leaves.kinds):
+            _leaf_arrays(strategy.leaves, i, perms, dtype, arrays, mirror_rows)
+            leaf_counts.append(len(arrays[f"leafkeys{i}"]))
+        else:
+            leaf_counts.append(0)
+    if mirror_rows:
+        arrays["mirrors"] = np.array(list(mirror_rows), dtype=dtype)
     claim: dict[str, Any] = {"strategies": [_claim_part(game, s) for s in strategies]}
     if value is not None:
         claim["value"] = value
@@ -249,6 +278,57 @@ def write_strategies(
         "symmetry": "board" if group is not None else "none",
         "stored_moves": stored,
         "positions_played_out": [s.positions for s in strategies],
+        **({"leaves": leaf_counts} if any(leaf_counts) else {}),
         **(extra or {}),
     }
     return write_certificate(path, "strategy", str(game), position.text(), claim, arrays, header_extra)
+
+
+def _leaf_arrays(
+    leaves: Leaves,
+    i: int,
+    perms: np.ndarray,
+    dtype: type,
+    arrays: dict[str, np.ndarray],
+    mirror_rows: dict[tuple[int, ...], int],
+) -> None:
+    """Strategy ``i``'s leaves as the checker reads them: each position as its least image
+    (``leafkeys{i}``, sorted, one row per position), its kind (``leafkinds{i}``), its argument
+    (``leafargs{i}``: a mirror's row of ``mirrors``, conjugated into the image, or the start
+    and count of its ``pairs{i}``, cells of the image).
+    """
+    from noughts.exact import _strategy_kernels as X
+
+    n = len(leaves.kinds)
+    keys = np.zeros_like(leaves.words)
+    sym = np.zeros(n, dtype=np.int64)
+    X.least_images(leaves.words, perms, keys, sym)
+    order = np.lexsort(keys.T[::-1])
+    fresh = np.ones(n, dtype=bool)
+    fresh[1:] = (keys[order][1:] != keys[order][:-1]).any(axis=1)
+    order = order[fresh]
+    args = np.zeros((len(order), 2), dtype=np.int64)
+    sym_of = sym[order]
+    # mirror leaves (few): the mirror conjugated into the image, g s g^-1
+    for row in np.flatnonzero(leaves.mirror[order] >= 0).tolist():
+        g = perms[sym_of[row]]
+        s = leaves.mirrors[int(leaves.mirror[order[row]])]
+        conj = np.empty_like(s)
+        conj[g] = g[s]
+        args[row, 0] = mirror_rows.setdefault(tuple(int(c) for c in conj), len(mirror_rows))
+    # pairing leaves (many): their pairs in key order, each cell mapped into the image
+    counts = leaves.pair_count[order].astype(np.int64)
+    starts = leaves.pair_start[order].astype(np.int64)
+    total = int(counts.sum())
+    if total:
+        new_starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        owner = np.repeat(np.arange(len(order)), counts)
+        rows = starts[owner] + (np.arange(total) - new_starts[owner])
+        pairs = perms[sym_of[owner][:, None], leaves.pairs[rows]]
+        paired = counts > 0
+        args[paired, 0] = new_starts[paired]
+        args[paired, 1] = counts[paired]
+        arrays[f"pairs{i}"] = pairs.astype(dtype)
+    arrays[f"leafkeys{i}"] = np.ascontiguousarray(keys[order], dtype=np.uint64)
+    arrays[f"leafkinds{i}"] = leaves.kinds[order].astype(np.uint8)
+    arrays[f"leafargs{i}"] = args.astype(np.int32)

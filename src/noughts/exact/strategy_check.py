@@ -25,6 +25,49 @@ blocks it: the checker plays these itself), at the opponent's turn every empty c
 must end reaching the goal. A position met again (or a symmetric image of one) is not checked
 twice. The first failure is named: the moves leading to it, the position, and what is wrong.
 
+**Leaves** (format version 2). A strategy to at least draw a misère game may end before the
+game does, at a *leaf*: a position whose premise the checker verifies with its own code and
+which it then explores no further. Arrays ``leafkeys{i}`` (rows as ``keys``, sorted, no
+repeats: the least images of the leaf positions), ``leafkinds{i}`` (a code of
+:data:`LEAF_KINDS` each), ``leafargs{i}`` (two integers each: a mirror leaf's row of
+``mirrors``; a pairing leaf's first row of ``pairs{i}`` and its number of pairs), ``pairs{i}``
+(rows of two cells) and ``mirrors`` (rows of cell permutations, shared by the strategies); the
+cells they name are cells of the least image. A leaf is looked up at every position of the walk
+(the player's turn or the opponent's), before the position's move. Under misère rules a player
+at least draws exactly when it does not complete a line first (the game ends at the first
+completed line, and with a full board a draw), so each premise below shows that the player P
+(of the strategy) never completes a line first, whatever the opponent O does from the leaf on:
+
+* ``mirror`` (1): a permutation s of the cells, verified (:func:`_mirrors`) to map lines onto
+  lines, to be an involution, and such that every line through one of its fixed cells F holds a
+  cell c outside F with s(c) on the line too; at the leaf O is to move and P holds exactly F and
+  the images of O's cells. P answers each O move c with s(c): s(c) is empty (the empty cells are
+  mapped onto themselves, as F and P's and O's cells are: s(O) = P - F and s(P - F) = O) and is
+  not c (c is not in F, which P holds), so the premise holds again at O's next turn. Suppose P
+  completes a line L. If L met F, it would hold a pair c, s(c) outside F, both P's; but P holds
+  a cell outside F only where O holds its image, so O would hold s(c) and c: impossible. So L
+  misses F, and every cell of L is the image of a cell of O's: s(L), a line, is O's, and O
+  claimed each of its cells no later than P claimed the image (s(L) = L is impossible: L would
+  be both players'). The last of them O claimed a move before P completed L, or earlier: O
+  completed s(L) first and lost.
+* ``pairing`` (2): disjoint pairs of empty cells, verified so that every line P could still
+  complete (no O cell on it) holds both cells of some pair. P never holds both cells of a pair
+  if it plays thus: when O has just claimed a cell of an intact pair (both cells empty before),
+  the other cell; else an empty cell in no pair or whose partner O holds, if there is one; else
+  a cell of an intact pair, whose partner P then *avoids*. A cell is avoided only after P found
+  no cell of the middle kind, and no such cell appears afterwards (O's claims into intact pairs
+  are answered at once, and no claim makes one); so when P next chooses freely, O's last claim
+  was the avoided cell (the only empty cell neither in an intact pair nor of the middle kind),
+  and P never has to claim an avoided cell. So P completes none of those lines, and the others
+  hold an O cell.
+* ``no_line`` (3): every line holds an O cell; P completes none.
+* ``horizon`` (4): every line without an O cell lacks more of P's cells than the claims P still
+  makes before the board is full (half the empty cells, rounded up if P is to move).
+
+A leaf in a strategy that is not one to at least draw a misère game, a leaf of an unknown kind,
+or a leaf whose premise fails at the position where the walk meets it, is a failure named at
+that position, as a wrong move is. Version 1 files hold no leaves and are checked as before.
+
 **What it shares with the search: nothing** but the file reader. It reads the spec string
 itself and builds the board from the geometry (cells in row-major order; a line is ``k`` cells
 ``c, c+v, ..., c+(k-1)v`` for a direction ``v`` in ``{-1,0,1}^d``; the symmetries are the
@@ -39,6 +82,7 @@ import itertools
 import re
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -46,7 +90,7 @@ from numba import njit
 
 from noughts.core.certificates import Certificate, CertificateError, CheckReport
 
-__all__ = ["Geometry", "check_strategy", "parse_game"]
+__all__ = ["LEAF_KINDS", "Geometry", "check_strategy", "leaf_fails", "parse_game"]
 
 MAX_GROUP = 4096
 """Boards whose symmetry group is larger are keyed without symmetry (``"symmetry": "none"``)."""
@@ -62,6 +106,23 @@ REASONS = {
     4: "the opponent's move ends the game without the player reaching the goal",
     5: "the opponent threatens to complete two lines at once",
     6: "the game is over here without the player reaching the goal",
+    7: "the mirror leaf's premise fails: the player must not be to move and must hold the mirror's "
+    "fixed cells and the image of each of the opponent's cells, and nothing else",
+    8: "the mirror leaf names a permutation the mirror argument does not hold for",
+    9: "the pairing leaf's premise fails: its pairs must be disjoint pairs of empty cells, each "
+    "pair on one line, with a pair on every line the player could still complete",
+    10: "the no-line leaf's premise fails: the player can still complete a line",
+    11: "the horizon leaf's premise fails: the player could complete a line before the board is full",
+    12: "a leaf of an unknown kind, or a leaf in a strategy that is not one to at least draw a misère game",
+}
+
+# leaf kinds
+MIRROR_LEAF, PAIRING_LEAF, NO_LINE_LEAF, HORIZON_LEAF = 1, 2, 3, 4
+LEAF_KINDS = {
+    "mirror": MIRROR_LEAF,
+    "pairing": PAIRING_LEAF,
+    "no_line": NO_LINE_LEAF,
+    "horizon": HORIZON_LEAF,
 }
 
 
@@ -133,6 +194,7 @@ _BOARD = re.compile(
 )
 
 
+@lru_cache(maxsize=16)
 def parse_board(spec: str) -> Geometry:
     """The board of a canonical board spec: ``mnk(m,n,k)``, ``hypercube(n,d)``,
     ``hypercube(n,d,k=K)`` or ``shape("rows",k)``.
@@ -341,6 +403,132 @@ def _take(own: np.ndarray, cnt: np.ndarray, lines_of: np.ndarray, nlines_of: np.
         cnt[lines_of[c, t], x] -= 1
 
 
+@njit(cache=True)
+def _least(img: np.ndarray, d: int, nsym: int, nk: int, key: np.ndarray) -> int:
+    """``key`` := the least of the images ``img[d]`` (the position's key); returns its symmetry."""
+    best = 0
+    for s in range(nsym):
+        less = s == 0
+        if not less:
+            for q in range(nk):
+                if img[d, s, q] != key[q]:
+                    less = img[d, s, q] < key[q]
+                    break
+        if less:
+            best = s
+            for q in range(nk):
+                key[q] = img[d, s, q]
+    return best
+
+
+@njit(cache=True)
+def _leaf_fails(
+    row: int,
+    leafkinds: np.ndarray,
+    leafargs: np.ndarray,
+    pairs: np.ndarray,
+    mirrors: np.ndarray,
+    mirror_ok: np.ndarray,
+    rule: int,
+    goal: int,
+    player: int,
+    mover: int,
+    k: int,
+    line_cells: np.ndarray,
+    own: np.ndarray,
+    perm: np.ndarray,
+    canon: np.ndarray,
+    mark: np.ndarray,
+) -> int:
+    """0 if leaf ``row``'s premise holds at the position ``own`` (whose key it is: its image
+    under ``perm``, in which the leaf's cells are named), else the reason it fails (see the
+    module docstring for each kind and why it proves the player at least draws).
+    """
+    if rule != MISERE or goal != 0:
+        return 12
+    cells = own.shape[0]
+    opponent = 1 - player
+    for c in range(cells):
+        canon[perm[c]] = own[c]
+    kind = leafkinds[row]
+    a = leafargs[row, 0]
+    b = leafargs[row, 1]
+    if kind == MIRROR_LEAF:
+        if a < 0 or a >= mirrors.shape[0] or mirror_ok[a] == 0:
+            return 8
+        if mover == player:
+            return 7
+        for c in range(cells):
+            t = mirrors[a, c]
+            o = canon[c]
+            if t == c:
+                if o != player:
+                    return 7
+            elif o == opponent:
+                if canon[t] != player:
+                    return 7
+            elif o == player and canon[t] != opponent:
+                return 7
+        return 0
+    if kind == PAIRING_LEAF:
+        if a < 0 or b < 0 or a + b > pairs.shape[0]:
+            return 9
+        for c in range(cells):
+            mark[c] = 0
+        for i in range(a, a + b):
+            for q in range(2):
+                c = pairs[i, q]
+                if c < 0 or c >= cells or canon[c] >= 0 or mark[c] != 0:
+                    return 9
+                mark[c] = 1
+        for j in range(line_cells.shape[0]):
+            blocked = False
+            for i in range(k):
+                if canon[line_cells[j, i]] == opponent:
+                    blocked = True
+                    break
+            if blocked:
+                continue
+            covered = False
+            for i in range(a, a + b):
+                inside = 0
+                for t in range(k):
+                    c = line_cells[j, t]
+                    if c == pairs[i, 0] or c == pairs[i, 1]:
+                        inside += 1
+                if inside == 2:
+                    covered = True
+                    break
+            if not covered:
+                return 9
+        return 0
+    if kind == NO_LINE_LEAF or kind == HORIZON_LEAF:  # noqa: SIM109 (numba compiles this plainly)
+        empty = 0
+        for c in range(cells):
+            if canon[c] < 0:
+                empty += 1
+        # the player's claims still to come, the board filling up
+        moves = (empty + 1) // 2 if mover == player else empty // 2
+        for j in range(line_cells.shape[0]):
+            held = 0
+            blocked = False
+            for i in range(k):
+                o = canon[line_cells[j, i]]
+                if o == opponent:
+                    blocked = True
+                    break
+                if o == player:
+                    held += 1
+            if blocked:
+                continue
+            if kind == NO_LINE_LEAF:
+                return 10
+            if k - held <= moves:
+                return 11
+        return 0
+    return 12
+
+
 ENTER, RESUME, RETURN = 0, 1, 2
 
 
@@ -359,13 +547,21 @@ def walk(
     own: np.ndarray,
     keys: np.ndarray,
     moves: np.ndarray,
+    leafkeys: np.ndarray,
+    leafkinds: np.ndarray,
+    leafargs: np.ndarray,
+    pairs: np.ndarray,
+    mirrors: np.ndarray,
+    mirror_ok: np.ndarray,
     seen: np.ndarray,
     used: np.ndarray,
     path: np.ndarray,
     result: np.ndarray,
 ) -> None:
-    """Play out every game the strategy allows from ``own`` (see the module docstring).
-    ``result`` gets ``[status, positions checked, failure depth, reason, lookups]``: status 1
+    """Play out every game the strategy allows from ``own`` (see the module docstring), ending
+    at the strategy's leaves (``leafkeys`` sorted like ``keys``; an empty array: none), whose
+    premises it verifies (:func:`_leaf_fails`).
+    ``result`` gets ``[status, positions checked, failure depth, reason, lookups, leaves]``: status 1
     valid, 0 failed (``path[:depth]`` the moves to the failing position, which ``own`` then
     holds), 2 the memo table is full (call again with a larger one).
     """
@@ -402,6 +598,11 @@ def walk(
     two = np.zeros(2, dtype=np.int64)
     checked = 0
     lookups = 0
+    leaves = 0
+    inserted = 0  # positions in the memo table (it holds at most half its rows)
+    nleaves = leafkeys.shape[0]
+    canon = np.zeros(cells, dtype=np.int64)
+    mark = np.zeros(cells, dtype=np.int64)
     d = 0
     mode = ENTER
     status = 1
@@ -435,23 +636,24 @@ def walk(
                 if nthreat == 1:
                     move = two[0]  # the only move that does not lose at once
             # the position's key (its least image) and the symmetry that gives it
-            best = 0
-            for s in range(nsym):
-                less = s == 0
-                if not less:
-                    for q in range(nk):
-                        if img[d, s, q] != key[q]:
-                            less = img[d, s, q] < key[q]
-                            break
-                if less:
-                    best = s
-                    for q in range(nk):
-                        key[q] = img[d, s, q]
-            if 2 * checked > seen.shape[0]:
+            best = _least(img, d, nsym, nk, key)
+            if 2 * (inserted + 1) > seen.shape[0]:
                 status = 2
                 break
             if _seen_or_add(seen, used, key):
                 mode = RETURN  # met before (or a symmetric image of it): checked there
+                continue
+            inserted += 1
+            if nleaves > 0 and _find(leafkeys, key) >= 0:
+                leaves += 1
+                reason = _leaf_fails(
+                    _find(leafkeys, key), leafkinds, leafargs, pairs, mirrors, mirror_ok, rule, goal,
+                    player, mover, k, line_cells, own, perms[best], canon, mark,
+                )  # fmt: skip
+                if reason != 0:
+                    status = 0
+                    break
+                mode = RETURN  # a leaf: its argument stands for the rest of the game
                 continue
             if move < 0:
                 lookups += 1
@@ -491,6 +693,25 @@ def walk(
         if mode == ENTER:
             checked += 1
             iters[d] = 0
+            if nleaves > 0:
+                best = _least(img, d, nsym, nk, key)
+                row = _find(leafkeys, key)
+                if row >= 0:
+                    if 2 * (inserted + 1) > seen.shape[0]:
+                        status = 2
+                        break
+                    if not _seen_or_add(seen, used, key):
+                        inserted += 1
+                        leaves += 1
+                        reason = _leaf_fails(
+                            row, leafkinds, leafargs, pairs, mirrors, mirror_ok, rule, goal,
+                            player, mover, k, line_cells, own, perms[best], canon, mark,
+                        )  # fmt: skip
+                        if reason != 0:
+                            status = 0
+                            break
+                    mode = RETURN
+                    continue
         c = iters[d]
         while c < cells and own[c] >= 0:
             c += 1
@@ -524,6 +745,7 @@ def walk(
     result[2] = d
     result[3] = reason
     result[4] = lookups
+    result[5] = leaves
 
 
 # -- the certificate -----------------------------------------------------------------------------
@@ -604,19 +826,34 @@ def check_strategy(certificate: Certificate) -> CheckReport:
         group = [tuple(range(len(board.cells)))]
     else:
         raise CertificateError("the header's 'symmetry' is 'board' or 'none'")
+    arrays = certificate.arrays
+    leaf_names = [n for n in arrays if n == "mirrors" or n.startswith(("leaf", "pairs"))]
+    if leaf_names and header["version"] < 2:
+        raise CertificateError(f"a version 1 certificate holds no leaves, but this one has {leaf_names[0]!r}")
+    mirrors, mirror_ok = _mirrors(board, arrays.get("mirrors"))
     checked = 0
     stored = 0
     lookups = 0
+    leaves_stored: dict[str, int] = {}
+    leaves_met = 0
     failure = None
     for index, (player, goal, words) in enumerate(parts):
-        keys = certificate.arrays.get(f"keys{index}")
-        moves = certificate.arrays.get(f"moves{index}")
+        keys = arrays.get(f"keys{index}")
+        moves = arrays.get(f"moves{index}")
         if keys is None or moves is None:
             raise CertificateError(f"strategy {index} needs the arrays 'keys{index}' and 'moves{index}'")
         stored += len(keys)
-        done, failed, looked = _check_one(board, rule, maker, marks, own, group, player, goal, keys, moves)
+        leaves = _leaves(board, arrays, index)
+        for name, code in LEAF_KINDS.items():
+            n = int((leaves[1] == code).sum())
+            if n:
+                leaves_stored[name] = leaves_stored.get(name, 0) + n
+        done, failed, looked, met = _check_one(
+            board, rule, maker, marks, own, group, player, goal, keys, moves, leaves, mirrors, mirror_ok
+        )
         checked += done
         lookups += looked
+        leaves_met += met
         if failed is not None:
             failure = f"{words}: {failed}"
             break
@@ -631,7 +868,12 @@ def check_strategy(certificate: Certificate) -> CheckReport:
         first_failure=failure,
         sha256=certificate.sha256,
         seconds=time.perf_counter() - started,
-        details={"proves": words, "stored_moves": stored, "lookups": lookups},
+        details={
+            "proves": words,
+            "stored_moves": stored,
+            "lookups": lookups,
+            **({"leaves": leaves_stored, "leaves_met": leaves_met} if leaves_stored else {}),
+        },
     )
 
 
@@ -646,8 +888,13 @@ def _check_one(
     goal: int,
     keys: np.ndarray,
     moves: np.ndarray,
-) -> tuple[int, str | None, int]:
-    """Check one strategy: ``(positions checked, the first failure or None, moves looked up)``."""
+    leaves: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    mirrors: np.ndarray,
+    mirror_ok: np.ndarray,
+) -> tuple[int, str | None, int, int]:
+    """Check one strategy: ``(positions checked, the first failure or None, moves looked up,
+    leaves met)``.
+    """
     cells = len(board.cells)
     w = (cells + 63) // 64
     if keys.dtype != np.uint64 or keys.ndim != 2 or keys.shape[1] != 2 * w:
@@ -656,17 +903,12 @@ def _check_one(
         raise CertificateError("a strategy's moves must hold one integer per row of its keys")
     if len(moves) and (int(moves.min()) < 0 or int(moves.max()) >= cells):
         raise CertificateError("a strategy's moves name a cell the board does not have")
-    if len(keys) > 1:
-        diff = keys[1:] != keys[:-1]
-        first = diff.argmax(axis=1)
-        rows = np.arange(len(keys) - 1)
-        if not diff.any(axis=1).all() or not (keys[1:][rows, first] > keys[:-1][rows, first]).all():
-            raise CertificateError("a strategy's keys must be sorted, without repeats")
+    _sorted_rows(keys, "a strategy's keys")
     over = _finished(board, rule, maker, root)
     if over is not None:
         if _reached_here(board, rule, root, over, player, goal):
-            return 1, None, 0
-        return 1, f"the position itself: {REASONS[6]}", 0
+            return 1, None, 0, 0
+        return 1, f"the position itself: {REASONS[6]}", 0, 0
     line_cells = np.array(board.lines, dtype=np.int64).reshape(len(board.lines), board.k)
     counts = np.zeros(cells, dtype=np.int64)
     for line in board.lines:
@@ -680,12 +922,15 @@ def _check_one(
             fill[c] += 1
     perms = np.array(group, dtype=np.int64)
     inverse = np.argsort(perms, axis=1)
+    # the memo table holds the player's positions and the leaves met: about the stored rows
     size = 1 << 16
+    while size < 4 * (len(keys) + len(leaves[0])):
+        size *= 2
     while True:
         seen = np.zeros((size, 2 * w), dtype=np.uint64)
         used = np.zeros(size, dtype=np.uint8)
         path = np.zeros(cells + 2, dtype=np.int64)
-        result = np.zeros(5, dtype=np.int64)
+        result = np.zeros(6, dtype=np.int64)
         work = root.copy()
         walk(
             rule,
@@ -701,6 +946,9 @@ def _check_one(
             work,
             np.ascontiguousarray(keys),
             moves.astype(np.int64),
+            *leaves,
+            mirrors,
+            mirror_ok,
             seen,
             used,
             path,
@@ -710,12 +958,136 @@ def _check_one(
             break
         size *= 4
     if result[0] == 1:
-        return int(result[1]), None, int(result[4])
+        return int(result[1]), None, int(result[4]), int(result[5])
     depth = int(result[2])
     names = [_cell_name(board, int(c)) for c in path[:depth]]
     where = "after " + " ".join(names) if names else "at the position itself"
     failed = f"{where} (position {_position_text(board, work, marks)}): {REASONS[int(result[3])]}"
-    return int(result[1]), failed, int(result[4])
+    return int(result[1]), failed, int(result[4]), int(result[5])
+
+
+def leaf_fails(
+    spec: str,
+    position: str,
+    player: int,
+    kind: str,
+    mirror: list[int] | None = None,
+    pairs: list[tuple[int, int]] | None = None,
+) -> str | None:
+    """The checker's verdict on one leaf, as it checks the leaves of a certificate: None if the
+    premise of a leaf of ``kind`` (a key of :data:`LEAF_KINDS`) holds for ``player`` (0 the
+    first, 1 the second) at ``position`` (its text) of the game ``spec``, else why it fails.
+    A mirror leaf names its ``mirror`` (a cell permutation), a pairing leaf its ``pairs``.
+    """
+    board, rule, maker = parse_game(spec)
+    marks = ("o", "x") if rule == MAKER_BREAKER and maker == 1 else ("x", "o")
+    own = parse_position(board, position, marks).astype(np.int64)
+    cells = len(board.cells)
+    mirrors, mirror_ok = _mirrors(board, np.array([mirror if mirror is not None else list(range(cells))]))
+    pair_rows = np.array(pairs if pairs else [], dtype=np.int64).reshape(-1, 2)
+    n0 = int((own == 0).sum())
+    mover = 0 if 2 * n0 == int((own >= 0).sum()) else 1
+    line_cells = np.array(board.lines, dtype=np.int64).reshape(len(board.lines), board.k)
+    code = _leaf_fails(
+        0,
+        np.array([LEAF_KINDS.get(kind, 0)], dtype=np.int64),
+        np.array([[0, len(pair_rows)]], dtype=np.int64),
+        pair_rows,
+        mirrors,
+        mirror_ok,
+        rule,
+        0,
+        player,
+        mover,
+        board.k,
+        line_cells,
+        own,
+        np.arange(cells, dtype=np.int64),
+        np.zeros(cells, dtype=np.int64),
+        np.zeros(cells, dtype=np.int64),
+    )
+    return None if code == 0 else REASONS[code]
+
+
+def _sorted_rows(keys: np.ndarray, what: str) -> None:
+    if len(keys) > 1:
+        diff = keys[1:] != keys[:-1]
+        first = diff.argmax(axis=1)
+        rows = np.arange(len(keys) - 1)
+        if not diff.any(axis=1).all() or not (keys[1:][rows, first] > keys[:-1][rows, first]).all():
+            raise CertificateError(f"{what} must be sorted, without repeats")
+
+
+def _leaves(
+    board: Geometry, arrays: dict[str, np.ndarray], index: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Strategy ``index``'s leaves as the walk takes them: ``(keys, kinds, args, pairs)``, empty
+    where the file has none; their shapes and types checked (their premises are the walk's).
+    """
+    cells = len(board.cells)
+    w = (cells + 63) // 64
+    names = [f"leafkeys{index}", f"leafkinds{index}", f"leafargs{index}"]
+    present = [n in arrays for n in names]
+    if not any(present):
+        if f"pairs{index}" in arrays:
+            raise CertificateError(f"strategy {index} has pairs but no leaves")
+        return (
+            np.zeros((0, 2 * w), dtype=np.uint64),
+            np.zeros(0, dtype=np.int64),
+            np.zeros((0, 2), dtype=np.int64),
+            np.zeros((0, 2), dtype=np.int64),
+        )
+    if not all(present):
+        raise CertificateError(f"strategy {index}'s leaves need the arrays {', '.join(names)}")
+    keys, kinds, args = (arrays[n] for n in names)
+    if keys.dtype != np.uint64 or keys.ndim != 2 or keys.shape[1] != 2 * w:
+        raise CertificateError(f"a strategy's leaf keys must be uint64 rows of {2 * w} words")
+    n = keys.shape[0]
+    if kinds.dtype.kind not in "iu" or kinds.shape != (n,):
+        raise CertificateError("a strategy's leaf kinds must hold one integer per leaf")
+    if args.dtype.kind not in "iu" or args.shape != (n, 2):
+        raise CertificateError("a strategy's leaf arguments must be integer rows of two, one per leaf")
+    pairs = arrays.get(f"pairs{index}", np.zeros((0, 2), dtype=np.int64))
+    if pairs.dtype.kind not in "iu" or pairs.ndim != 2 or pairs.shape[1] != 2:
+        raise CertificateError("a strategy's pairs must be integer rows of two cells")
+    _sorted_rows(keys, "a strategy's leaf keys")
+    return (
+        np.ascontiguousarray(keys),
+        kinds.astype(np.int64),
+        args.astype(np.int64),
+        pairs.astype(np.int64),
+    )
+
+
+def _mirrors(board: Geometry, perms: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """The certificate's mirrors (cell permutations) and, for each, whether the mirror argument
+    holds for it (1) or not (0): a permutation of the cells that is an involution, maps lines
+    onto lines, and every line through one of its fixed cells holds a cell c outside them whose
+    image is on the line too. A leaf naming a mirror that fails is a failing node.
+    """
+    cells = len(board.cells)
+    if perms is None:
+        return np.zeros((0, cells), dtype=np.int64), np.zeros(0, dtype=np.uint8)
+    if perms.dtype.kind not in "iu" or perms.ndim != 2 or perms.shape[1] != cells:
+        raise CertificateError(f"the mirrors must be integer rows of {cells} cells")
+    line_set = {frozenset(line) for line in board.lines}
+    ok = np.zeros(len(perms), dtype=np.uint8)
+    for m, row in enumerate(perms.tolist()):
+        if sorted(row) != list(range(cells)):
+            continue  # not a permutation of the cells
+        if any(row[row[c]] != c for c in range(cells)):
+            continue  # not an involution
+        if any(frozenset(row[c] for c in line) not in line_set for line in board.lines):
+            continue  # a line's image is not a line
+        fixed = {c for c in range(cells) if row[c] == c}
+        if any(
+            fixed & set(line) and not any(c not in fixed and row[c] in line for c in line)
+            for line in board.lines
+        ):
+            continue
+        ok[m] = 1
+    safe = np.where((perms >= 0) & (perms < cells), perms, 0).astype(np.int64)
+    return np.ascontiguousarray(safe), ok
 
 
 def _finished(board: Geometry, rule: int, maker: int, own: np.ndarray) -> int | None:
