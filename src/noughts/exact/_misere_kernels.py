@@ -10,6 +10,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from noughts.exact._kernels import bucket
+from noughts.kernels.bits import popcount
+from noughts.kernels.claim import completes
+
 DONE = 0
 PAUSED = 1
 NEED_TEST = 2
@@ -40,15 +44,6 @@ _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
 
-@njit(cache=True, inline="always")
-def _popcount(x: np.uint64) -> int:
-    n = 0
-    while x != _ZERO:
-        x &= x - _ONE
-        n += 1
-    return n
-
-
 @njit(cache=True)
 def _image(perm: np.ndarray, x: np.uint64) -> np.uint64:
     out = _ZERO
@@ -71,14 +66,14 @@ def _mirror_of(mperms: np.ndarray, mfixed: np.ndarray, mine: np.uint64, theirs: 
 
 @njit(cache=True)
 def _horizon(lines: np.ndarray, k: int, cells: int, mine: np.uint64, theirs: np.uint64, to_move: bool) -> int:
-    empty = cells - _popcount(mine | theirs)
+    empty = cells - popcount(mine | theirs)
     moves = (empty + 1) // 2 if to_move else empty // 2
     live = 0
     far = True
     for j in range(lines.shape[0]):
         if lines[j] & theirs == _ZERO:
             live += 1
-            if k - _popcount(lines[j] & mine) <= moves:
+            if k - popcount(lines[j] & mine) <= moves:
                 far = False
     if live == 0:
         return NO_LINE
@@ -105,10 +100,10 @@ def _pairing(
     if cells < 64:
         empty &= (_ONE << np.uint64(cells)) - _ONE
     n = 0
-    free = _popcount(empty)
+    free = popcount(empty)
     for j in range(lines.shape[0]):
         if lines[j] & theirs == _ZERO:
-            if _popcount(lines[j] & empty) < 2:
+            if popcount(lines[j] & empty) < 2:
                 return -1
             copies[n] = j
             copies[n + 1] = j
@@ -131,7 +126,7 @@ def _pairing(
             while cand != _ZERO:
                 low = cand & (~cand + _ONE)
                 cand ^= low
-                c = _popcount(low - _ONE)
+                c = popcount(low - _ONE)
                 seen |= low
                 came[c] = q
                 if owner[c] < 0:
@@ -174,13 +169,11 @@ def _key(perms: np.ndarray, b0: np.uint64, b1: np.uint64, out: np.ndarray) -> No
 @njit(cache=True)
 def _seen_or_add(table: np.ndarray, used: np.ndarray, key: np.ndarray) -> bool:
     cap = table.shape[0]
-    h = (key[0] * np.uint64(0x9E3779B97F4A7C15)) ^ (key[1] * np.uint64(0xC2B2AE3D27D4EB4F))
-    h ^= h >> np.uint64(29)
-    i = np.intp(h & np.uint64(cap - 1))
+    i = bucket(key, 2, cap - 1)
     while used[i] != 0:
         if table[i, 0] == key[0] and table[i, 1] == key[1]:
             return True
-        i = np.intp((i + 1) & (cap - 1))
+        i = (i + 1) & (cap - 1)
     used[i] = 1
     table[i, 0] = key[0]
     table[i, 1] = key[1]
@@ -192,16 +185,6 @@ def rehash(table: np.ndarray, used: np.ndarray, bigger: np.ndarray, bigger_used:
     for i in range(table.shape[0]):
         if used[i]:
             _seen_or_add(bigger, bigger_used, table[i])
-
-
-@njit(cache=True)
-def _completes(lines: np.ndarray, through: np.ndarray, nthrough: np.ndarray, mine: np.uint64, c: int) -> bool:
-    after = mine | (_ONE << np.uint64(c))
-    for t in range(nthrough[c]):
-        line = lines[through[c, t]]
-        if line & after == line:
-            return True
-    return False
 
 
 @njit(cache=True)
@@ -339,13 +322,15 @@ def defend(
             continue
         if mode == CHOOSE:
             occupied = b0 | b1
-            empty = cells - _popcount(occupied)
+            empty = cells - popcount(occupied)
             move = -1
             if iters[d] == -1:
                 # a move after which a mirror or the horizon settles it, then one after which a
                 # pairing does
                 for c in range(cells):
-                    if occupied >> np.uint64(c) & _ONE or _completes(lines, through, nthrough, mine, c):
+                    if occupied >> np.uint64(c) & _ONE or completes(
+                        mine | (_ONE << np.uint64(c)), c, lines, through, nthrough
+                    ):
                         continue
                     after = mine | (_ONE << np.uint64(c))
                     if _mirror_of(mperms, mfixed, after, theirs) >= 0 or _horizon(
@@ -355,7 +340,9 @@ def defend(
                         break
                 if move < 0:
                     for c in range(cells):
-                        if occupied >> np.uint64(c) & _ONE or _completes(lines, through, nthrough, mine, c):
+                        if occupied >> np.uint64(c) & _ONE or completes(
+                            mine | (_ONE << np.uint64(c)), c, lines, through, nthrough
+                        ):
                             continue
                         after = mine | (_ONE << np.uint64(c))
                         if _pairing(lines, cells, after, theirs, owner, copies, queue, came, via) >= 0:
@@ -374,7 +361,8 @@ def defend(
                         c += 1
                 if move < 0:
                     while c < cells and (
-                        occupied >> np.uint64(c) & _ONE or _completes(lines, through, nthrough, mine, c)
+                        occupied >> np.uint64(c) & _ONE
+                        or completes(mine | (_ONE << np.uint64(c)), c, lines, through, nthrough)
                     ):
                         c += 1
                     if c >= cells:
@@ -413,7 +401,7 @@ def defend(
             mode = RETURN
             continue
         iters[d] = c + 1
-        if _completes(lines, through, nthrough, theirs, c):
+        if completes(theirs | (_ONE << np.uint64(c)), c, lines, through, nthrough):
             continue  # the opponent completes a line: the player wins
         bit = _ONE << np.uint64(c)
         n0 = b0 | bit if player == 1 else b0

@@ -93,7 +93,8 @@ class _Board:
             mask ^= low
         return out
 
-    def completes(self, mine: int, c: int) -> bool:
+    def would_complete(self, mine: int, c: int) -> bool:
+        """Whether claiming ``c`` completes a line of ``mine`` (the reference's plain check)."""
         mine |= 1 << c
         return any(self.lines[j] & mine == self.lines[j] for j in self.through[c])
 
@@ -290,7 +291,7 @@ def mirror_strategy(position: Position, player: Player) -> Strategy | None:
         return rec.strategy(bd, position, player, 1, time.perf_counter() - started)
     empty = bd.cells - (mine | theirs).bit_count()
     for c in range(bd.cells):
-        if (mine | theirs) >> c & 1 or bd.completes(mine, c) or empty == 1:
+        if (mine | theirs) >> c & 1 or bd.would_complete(mine, c) or empty == 1:
             continue
         after = mine | 1 << c
         m = _mirror_of(bd, after, theirs)
@@ -390,7 +391,7 @@ def defence_strategy(
             continue
         top[3] = c + 1
         theirs = b1 if p == 0 else b0
-        if bd.completes(theirs, c):
+        if bd.would_complete(theirs, c):
             continue  # the opponent completes a line: the player wins
         n0, n1 = (b0, b1 | 1 << c) if p == 0 else (b0 | 1 << c, b1)
         if (n0 | n1) == full:
@@ -414,7 +415,7 @@ def _choose(
     mine, theirs = (b0, b1) if p == 0 else (b1, b0)
     occupied = b0 | b1
     empty = bd.cells - occupied.bit_count()
-    safe = [c for c in range(bd.cells) if not occupied >> c & 1 and not bd.completes(mine, c)]
+    safe = [c for c in range(bd.cells) if not occupied >> c & 1 and not bd.would_complete(mine, c)]
     for c in safe:
         after = mine | 1 << c
         if _mirror_of(bd, after, theirs) >= 0 or _horizon(bd, after, theirs, False):
