@@ -148,7 +148,7 @@ def split_child(
         position = position.play(m)
     jobs: list[dict[str, Any]] = []
 
-    def on_job(move: int, r: Any) -> None:
+    def on_job(move: Any, r: Any) -> None:
         row = {
             "first": game.format_move(move),
             "reply": r.text,
@@ -336,9 +336,9 @@ def main() -> None:
         threats = (
             f"{st['threat_searches']:,} ({st['threat_nodes']:,}, {st['threat_cutoffs']:,})" if st else ""
         )
-        opts = " ".join(f"{k}={v}" for k, v in sorted(r.get("options", {}).items())) or "default"
+        shown = " ".join(f"{k}={v}" for k, v in sorted(r.get("options", {}).items())) or "default"
         print(
-            f"| {r['plies']} | {r.get('symmetries', '?')} | {opts} | {answer} | {r.get('nodes', 0):,} | {threats} | "
+            f"| {r['plies']} | {r.get('symmetries', '?')} | {shown} | {answer} | {r.get('nodes', 0):,} | {threats} | "
             f"{r.get('seconds', 0):.1f} / {r.get('cpu_seconds', 0):.1f} | {r.get('peak_mib') or 0:.0f} | {cert} |"
         )
 

@@ -820,7 +820,7 @@ def prove_split(
                 None if budget.max_seconds is None else time.time() + budget.max_seconds - budget.elapsed()
             )
             memory = None if budget.max_memory is None else max(1, budget.max_memory // nworkers)
-            jobs = []
+            jobs: list[ProofJob] = []
             finished: dict[int, bool] = {}
             for reply, _ in replies:
                 p = child.play(reply)
@@ -1004,7 +1004,7 @@ def _automorphism(perms: np.ndarray, source: Position, target: Position) -> np.n
             dst[c] = int(p)
     for sigma in perms:
         if np.array_equal(dst[sigma], src):  # cell c of the source lands on sigma[c]
-            return sigma
+            return np.asarray(sigma, dtype=np.int64)
     raise AssertionError("no automorphism of the table maps the class's position onto the reply's")
 
 
