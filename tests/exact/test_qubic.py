@@ -137,3 +137,22 @@ def test_maker_breaker_qubic_is_proved_from_the_empty_board(tmp_path: Path) -> N
     assert checked.exit_code == 0, checked.output
     report = check_certificate(cert.with_suffix(".json"))
     assert report.valid and report.claim["value"] == "first"
+
+
+def test_threats_tried_first_prove_maker_breaker_qubic_from_four_plies(tmp_path: Path) -> None:
+    """Maker-Breaker Qubic after 4 plies of its line (1,1,1 1,1,4 1,4,1 1,2,1): with the threats
+    tried first (eager bit 4) the proof takes about a thousand nodes, where the engine before
+    it needed 83,187 (BENCHMARKS.md, round 5); the certificate passes the checker."""
+    from noughts.exact.proof import EAGER_WINS
+
+    assert EAGER_WINS & 4
+    game = noughts.game("maker_breaker(hypercube(4,3))")
+    position = game.start()
+    for text in ("1,1,1", "1,1,4", "1,4,1", "1,2,1"):
+        position = position.play(game.parse_move(text))
+    search = ProofSearch(game, Player.FIRST, WIN, eager=EAGER_WINS, max_nodes=10_000)
+    proof = search.prove(position)
+    assert proof.proved and proof.move is not None
+    write_strategies(tmp_path / "mb4", [extract_strategy(search, proof)], "first", {"engine": "proof"})
+    report = check_certificate(tmp_path / "mb4.json")
+    assert report.valid, report.first_failure
