@@ -19,6 +19,11 @@ and the positions the checker walked.
 changed (the previous engine beside the new one). Each row reports what the search did
 (``ProofSearch.statistics``: the threat searches, the positions they looked at, how many their
 node limit stopped).
+``--split N`` proves each position with :func:`noughts.exact.split.prove_split` instead: the
+mover's first move (most lines first, up to Qubic's 192 automorphisms), then the defender's
+replies up to the same automorphisms as jobs over N worker processes; ``--limit`` is then the
+wall-clock budget of the whole, and each row gives the jobs' CPU seconds summed, the wall
+seconds, the jobs proved, and (with ``--certificate``) the joined certificate checked.
 Run it as ``python bench/qubic.py --plies 10 8 6 --limit 300 --compare --certificate``.
 Writes ``bench/results/qubic.json`` and prints a Markdown table.
 """
@@ -126,6 +131,78 @@ def child(
     return out
 
 
+def split_child(
+    spec: str, moves: list[int], limit: float, workers: int, certificate: bool, options: dict[str, Any] | None
+) -> dict[str, Any]:
+    """Prove the position after ``moves`` split over ``workers`` processes (see the docstring)."""
+    import resource
+    import tempfile
+
+    import noughts
+    from noughts.core import LimitExceeded
+    from noughts.exact.split import prove_split
+
+    game = noughts.game(spec)
+    position = game.start()
+    for m in moves:
+        position = position.play(m)
+    jobs: list[dict[str, Any]] = []
+
+    def on_job(move: Any, r: Any) -> None:
+        row = {
+            "first": game.format_move(move),
+            "reply": r.text,
+            "proved": r.proved,
+            "nodes": r.nodes,
+            "cpu_seconds": round(r.cpu_seconds, 2),
+            "seconds": round(r.seconds, 2),
+            "stopped": r.stopped,
+        }
+        jobs.append(row)
+        print(json.dumps(row), file=sys.stderr, flush=True)
+
+    out: dict[str, Any] = {"workers": workers}
+    cpu0 = time.process_time()
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            r = prove_split(
+                game,
+                position,
+                workers=workers,
+                max_seconds=limit,
+                max_memory=8 * 2**30,
+                certificate=Path(tmp) / "qubic" if certificate else None,
+                options=options,
+                on_job=on_job,
+            )
+        except LimitExceeded as exc:
+            out.update(status="budget", reason=str(exc))
+        else:
+            out.update(
+                status="proved" if r.proved else "disproved",
+                move=None if r.move is None else game.format_move(r.move),
+            )
+            if r.certificate is not None:
+                from noughts.exact.certificates import check_certificate
+
+                out["stored_moves"] = sum(r.certificate["stored_moves"])
+                report = check_certificate(r.certificate["file"])
+                out["check"] = {
+                    "valid": report.valid,
+                    "checked": report.checked,
+                    "seconds": report.seconds,
+                    "first_failure": report.first_failure,
+                }
+    out["seconds"] = time.perf_counter() - t0
+    out["cpu_seconds"] = time.process_time() - cpu0 + sum(j["cpu_seconds"] for j in jobs)
+    out["nodes"] = sum(j["nodes"] for j in jobs)
+    out["jobs"] = jobs
+    out["jobs_proved"] = sum(1 for j in jobs if j["proved"])
+    out["peak_mib"] = max(peak_rss_mib() or 0, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--plies", type=int, nargs="+", default=[10, 8, 6])
@@ -148,11 +225,31 @@ def main() -> None:
         help="also prove each position with these options changed, interleaved (tss_memo=0: the previous engine)",
     )
     parser.add_argument("--spec", default=SPEC)
+    parser.add_argument(
+        "--split",
+        type=int,
+        metavar="WORKERS",
+        help="prove by prove_split over this many processes (--limit: wall s)",
+    )
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON)
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child is not None:
         job = json.loads(args.child)
+        if job.get("split"):
+            print(
+                json.dumps(
+                    split_child(
+                        args.spec,
+                        job["moves"],
+                        job["limit"],
+                        job["split"],
+                        job["certificate"],
+                        job.get("options"),
+                    )
+                )
+            )
+            return
         found = child(
             args.spec,
             job["moves"],
@@ -196,6 +293,7 @@ def main() -> None:
                 "automorphisms": automorphisms,
                 "certificate": certify,
                 "options": opts,
+                "split": args.split,
             }
             command = [sys.executable, __file__, "--spec", args.spec, "--child", json.dumps(job)]
             result = run_worker(command, args.limit * 10 + 300)
@@ -238,9 +336,9 @@ def main() -> None:
         threats = (
             f"{st['threat_searches']:,} ({st['threat_nodes']:,}, {st['threat_cutoffs']:,})" if st else ""
         )
-        opts = " ".join(f"{k}={v}" for k, v in sorted(r.get("options", {}).items())) or "default"
+        shown = " ".join(f"{k}={v}" for k, v in sorted(r.get("options", {}).items())) or "default"
         print(
-            f"| {r['plies']} | {r.get('symmetries', '?')} | {opts} | {answer} | {r.get('nodes', 0):,} | {threats} | "
+            f"| {r['plies']} | {r.get('symmetries', '?')} | {shown} | {answer} | {r.get('nodes', 0):,} | {threats} | "
             f"{r.get('seconds', 0):.1f} / {r.get('cpu_seconds', 0):.1f} | {r.get('peak_mib') or 0:.0f} | {cert} |"
         )
 

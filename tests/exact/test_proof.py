@@ -39,7 +39,8 @@ OPTIONS = {
     "no-null-move": {"null_move": False},
     "shallow-symmetry": {"sym_stones": 2},
     "eager": {"eager": 3},
-    "eager-threes": {"eager": 3, "threats": 2},
+    "eager-threats-first": {"eager": 7},
+    "eager-threes": {"eager": 7, "threats": 2},
     "no-threat-table": {"tss_memo": False},
 }
 

@@ -208,3 +208,82 @@ def test_the_tree_alone_can_settle_the_value() -> None:
     assert result.value.outcome is Outcome.FIRST
     assert result.split is not None and result.split["jobs_finished"] == 0
     assert result.split["jobs_stopped"] == result.split["jobs"] >= 1
+
+
+# -- the proof split at the defender's replies ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spec", "wins"), [("hypercube(3,3)", True), ("maker_breaker(mnk(4,4,3))", True), ("tictactoe", False)]
+)
+def test_a_split_proof_gives_the_engines_answer_and_a_certificate(
+    spec: str, wins: bool, tmp_path: Path
+) -> None:
+    from noughts.core import Player
+    from noughts.exact.proof import WIN, ProofSearch
+    from noughts.exact.split import prove_split
+
+    g = noughts.game(spec)
+    whole = ProofSearch(g, Player.FIRST, WIN).prove(g.start()).proved
+    assert whole is wins
+    result = prove_split(spec, workers=1, certificate=tmp_path / "cert")
+    assert result.proved is wins
+    assert result.nodes > 0 and result.tried
+    if wins:
+        assert result.move is not None and result.certificate is not None
+        report = check_certificate(result.certificate["file"])
+        assert report.valid, report.first_failure
+        assert report.claim["value"] == Outcome.win_for(Player.FIRST).value
+        # every reply class of the first move was a job that proved its position
+        move, jobs = result.tried[-1]
+        assert move == result.move and all(r.proved for r in jobs)
+    else:
+        assert result.move is None and result.certificate is None
+        assert all(any(r.proved is False for r in jobs) for _, jobs in result.tried)
+
+
+def test_a_split_proof_on_local_processes(tmp_path: Path) -> None:
+    from noughts.exact.split import prove_split
+
+    result = prove_split("hypercube(3,3)", workers=2, certificate=tmp_path / "cert")
+    assert result.proved and result.workers == 2
+    assert result.certificate is not None
+    assert check_certificate(result.certificate["file"]).valid
+
+
+def test_a_reply_s_strategy_is_carried_over_by_an_automorphism() -> None:
+    """Qubic's 192 line automorphisms (more than the cube's 48 symmetries) map a class's
+    position onto each of its members; the strategy's rows go with them, cell by cell."""
+    import numpy as np
+
+    from noughts.core import Player
+    from noughts.exact.proof import WIN, ProofSearch
+    from noughts.exact.split import _automorphism, _permute_words, _position_words
+
+    g = noughts.game("hypercube(4,3)")
+    search = ProofSearch(g, Player.FIRST, WIN)
+    perms = np.asarray(search.kernel_view().perms, dtype=np.int64)
+    board_syms = int(search.kernel_view().params[search._D.P_BOARD_SYMS])
+    assert len(perms) == 192 and board_syms == 48
+    source = g.start()
+    for m in (0, 1, 5, 22):
+        source = source.play(m)
+    sigma = perms[100]  # not one of the board's symmetries
+    image = g.start()
+    for m in (0, 1, 5, 22):
+        image = image.play(int(sigma[m]))
+    assert image.canonical_key() != source.canonical_key()  # not images under the 48
+    found = _automorphism(perms, source, image)
+    rows = _position_words(source, 1)[None, :]
+    assert np.array_equal(_permute_words(rows, found, 64, 1), _position_words(image, 1)[None, :])
+
+
+def test_a_split_proof_refuses_what_it_cannot_prove() -> None:
+    from noughts.exact.split import prove_split
+
+    with pytest.raises(NoughtsError, match="not a legal move"):
+        prove_split("tictactoe", moves=[99])
+    with pytest.raises(NoughtsError, match="claim games"):
+        prove_split("veto(tictactoe)")
+    with pytest.raises(NoughtsError, match="certificates of wins"):
+        prove_split("cumulative(tictactoe)", certificate="x")

@@ -100,7 +100,7 @@ P_THREATS = 14  # bit p: player p's lines win (threats apply to p)
 P_ROOT_EMPTY = 15
 P_ROOT_MOVER = 16
 P_SYM_STONES = 17  # positions with at most this many claimed cells are keyed under symmetry
-P_EAGER = 18  # bit 1: threat search for each child where the attacker moves; bit 2: for each attacker move, whether it threatens (its initial numbers)
+P_EAGER = 18  # bit 1: threat search for each child where the attacker moves; bit 2: for each attacker move, whether it threatens (its initial numbers); bit 4: a move that threatens starts at proof number 1
 P_TT_GROW = 19  # 1: the table may still grow (the kernel stops with GROW_TABLE once it is full)
 P_BOARD_SYMS = 20  # perms' first rows that are board symmetries (the rest: other automorphisms)
 NUM_PARAMS = 21
@@ -979,7 +979,12 @@ def dfpn(
                             stats[S_TSS_NODES] += tres[0]
                             if st == CUTOFF:
                                 stats[S_TSS_CUT] += 1
-                            replies = max(1, min(replies, tres[1])) if st == FOUND else 2 * replies
+                            if st != FOUND:
+                                replies = 2 * replies
+                            elif prm[P_EAGER] & 4:
+                                replies = 1  # as good as a four: the threat is what df-pn tries first
+                            else:
+                                replies = max(1, min(replies, tres[1]))
                         if (prm[P_THREATS] >> x) & 1:
                             for q in range(nthrough[c]):
                                 j = through[c, q]

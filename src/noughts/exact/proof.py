@@ -72,14 +72,18 @@ TSS_NODES = 4000
 """The positions one threat search at a node may look at before it gives up (it then settles
 nothing: the node is searched as any other)."""
 
-EAGER_WINS = 3
+EAGER_WINS = 7
 """The ``eager`` bits :class:`ValueSearches` gives the searches for a win (standard and
-Maker-Breaker rules). From positions of Qubic along a strong line (``bench/qubic.py --plies 10
-9 8 7 --options eager=3 --against eager=0 tss_memo=0``) they cut the nodes of the proof 17
-times from 7 and 9 plies (CPU 4.4 and 3.8 times), and prove 6, 5 and 4 plies, which the
-engine without them did not; from 8 plies they cost 2.3 times the CPU for the same nodes.
-Disproofs pay for them (the first player's win in ``mnk(5,5,4)``, disproved: 1.4 times the
-CPU), so only the searches for a win get them."""
+Maker-Breaker rules). Bits 1 and 2 (round 4): from positions of Qubic along a strong line
+(``bench/qubic.py --plies 10 9 8 7 --options eager=3 --against eager=0 tss_memo=0``) they cut
+the nodes of the proof 17 times from 7 and 9 plies (CPU 4.4 and 3.8 times), and prove 6, 5
+and 4 plies, which the engine without them did not; from 8 plies they cost 2.3 times the CPU
+for the same nodes. Bit 4 (round 5): a move that threatens a win by fours starts at proof
+number 1 instead of the length of its threat sequence, so df-pn tries the threatening moves
+first and deepest: from 4 plies of Qubic 12,213 nodes instead of 105,490, and Maker-Breaker
+Qubic from 2 plies 13,017 instead of 357,693 (BENCHMARKS.md, round 5). Disproofs pay for the
+eager searches (the first player's win in ``mnk(5,5,4)``, disproved: 1.4 times the CPU), so
+only the searches for a win get them."""
 
 FIRST_ENTRIES = 1 << 16
 """The table starts this small and grows eightfold, up to its budget, as entries are written."""
@@ -157,8 +161,9 @@ class ProofSearch:
     (a defence after which the attacker wins by fours is settled before it is searched: every
     winning sequence counts, not only the null move's); 2, for each of the attacker's moves
     whether it threatens a win by fours, and its initial proof number from that (the few
-    answers a threat leaves). :class:`ValueSearches` asks for both (:data:`EAGER_WINS`) where
-    the goal is a win. ``tss_memo``: each threat search keeps the positions it refuted, so that it searches a
+    answers a threat leaves); 4 (with 2), a move that threatens starts at proof number 1 (df-pn
+    tries the threats first). :class:`ValueSearches` asks for all three (:data:`EAGER_WINS`)
+    where the goal is a win. ``tss_memo``: each threat search keeps the positions it refuted, so that it searches a
     combination of independent threats once, not in every order (see
     :mod:`noughts.exact._tss_kernels`); off only for comparisons.
     """

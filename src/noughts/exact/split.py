@@ -48,7 +48,18 @@ from noughts.exact.api import DEFAULT_MAX_MEMORY, DEFAULT_MAX_SECONDS, ENGINE_NA
 from noughts.exact.reference import after_move, move_key, terminal_value
 from noughts.exact.result import MoveValue, SolveResult, Value
 
-__all__ = ["DEFAULT_DEPTH", "Job", "JobResult", "solve_job", "solve_split"]
+__all__ = [
+    "DEFAULT_DEPTH",
+    "Job",
+    "JobResult",
+    "ProofJob",
+    "ProofJobResult",
+    "SplitProof",
+    "prove_job",
+    "prove_split",
+    "solve_job",
+    "solve_split",
+]
 
 DEFAULT_DEPTH = 1
 """Plies from the position to the frontier: 1 gives one job per move (up to symmetry)."""
@@ -589,3 +600,422 @@ def _solve_here(
     )
     split = {"depth": 0, "depth_asked": depth, "jobs": 0, "jobs_finished": 0, "note": note}
     return dataclasses.replace(result, split={**split, "workers": 1, "backend": "in-process"})
+
+
+# -- a proof split at the defender's replies -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ProofJob:
+    """One of the defender's replies for a worker: prove that ``attacker`` reaches ``goal``
+    from the position ``text`` of ``spec`` with the proof engine (``options`` are
+    :class:`~noughts.exact.proof.ProofSearch`'s), under the budget (as :class:`Job`'s), and with
+    ``certificate`` write out the attacker's strategy.
+    """
+
+    spec: str
+    text: str
+    attacker: int
+    goal: int
+    deadline: float | None
+    cpu_seconds: float | None
+    memory: int | None
+    certificate: bool
+    options: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class ProofJobResult:
+    """A worker's answer to a :class:`ProofJob`: ``proved`` (None where the budget ran out:
+    ``stopped`` says how far it got), the nodes searched, the CPU and wall seconds, the search's
+    statistics, and with a certificate the attacker's strategy (``words``, ``moves``, the
+    positions played out and proved again).
+    """
+
+    text: str
+    proved: bool | None
+    nodes: int
+    cpu_seconds: float
+    seconds: float
+    statistics: dict[str, int]
+    stopped: str | None = None
+    words: np.ndarray | None = None
+    moves: np.ndarray | None = None
+    positions: int = 0
+    proofs: int = 0
+
+
+def prove_job(job: ProofJob) -> ProofJobResult:
+    """Prove one reply's position (runs in a worker; module-level so that it pickles)."""
+    from noughts.core import game as make_game
+    from noughts.exact.proof import ProofSearch
+    from noughts.exact.strategy import extract_strategy
+
+    game = make_game(job.spec)
+    position = game.parse(job.text)
+    began = time.perf_counter()
+    cpu0 = time.process_time()
+    seconds = None if job.deadline is None else max(0.001, job.deadline - time.time())
+    budget = Budget(max_seconds=seconds, max_memory=job.memory, max_cpu_seconds=job.cpu_seconds)
+    search = ProofSearch(game, Player(job.attacker), job.goal, budget, **dict(job.options))  # type: ignore[arg-type]
+    try:
+        proof = search.prove(position)
+        words = moves = None
+        positions = proofs = 0
+        if job.certificate and proof.proved:
+            st = extract_strategy(search, proof, budget)
+            words, moves, positions, proofs = st.words, st.moves, st.positions, st.proofs
+    except LimitExceeded as error:
+        return ProofJobResult(
+            job.text,
+            None,
+            search.nodes,
+            time.process_time() - cpu0,
+            time.perf_counter() - began,
+            search.statistics(),
+            str(error),
+        )
+    return ProofJobResult(
+        job.text,
+        proof.proved,
+        search.nodes,
+        time.process_time() - cpu0,
+        time.perf_counter() - began,
+        search.statistics(),
+        None,
+        words,
+        moves,
+        positions,
+        proofs,
+    )
+
+
+@dataclass(frozen=True)
+class SplitProof:
+    """The answer of :func:`prove_split`: whether ``attacker`` reaches ``goal`` from
+    ``position``; ``move`` its first move where it does; ``tried`` the first moves tried, in
+    order, each with its jobs' results (the defender's replies up to the line automorphisms);
+    ``certificate`` the header of the certificate written, if one was asked.
+    """
+
+    position: Position
+    attacker: Player
+    goal: int
+    proved: bool
+    move: Move | None
+    tried: tuple[tuple[Move, tuple[ProofJobResult, ...]], ...]
+    seconds: float
+    workers: int
+    certificate: dict[str, Any] | None = None
+
+    @property
+    def nodes(self) -> int:
+        return sum(r.nodes for _, results in self.tried for r in results)
+
+    @property
+    def cpu_seconds(self) -> float:
+        return sum(r.cpu_seconds for _, results in self.tried for r in results)
+
+
+def prove_split(
+    game: Game | str,
+    position: Position | str | None = None,
+    *,
+    goal: int | None = None,
+    workers: int | None = None,
+    address: str | None = None,
+    max_seconds: float | None = DEFAULT_MAX_SECONDS,
+    max_memory: int | None = DEFAULT_MAX_MEMORY,
+    max_cpu_seconds: float | None = None,
+    certificate: str | Path | None = None,
+    options: dict[str, int] | None = None,
+    first_moves: int | None = None,
+    moves: list[Move] | None = None,
+    progress: bool = False,
+    on_job: Callable[[Move, ProofJobResult], None] | None = None,
+) -> SplitProof:
+    """Prove that the side to move in ``position`` (the start by default) reaches ``goal``
+    (default :data:`~noughts.exact.proof.WIN`) by the proof engine, split over ``workers``
+    processes (or the Ray cluster at ``address``) at the defender's replies.
+
+    The mover's first moves are tried up to the line automorphisms that key the proof engine's
+    table (Qubic's 192), most lines through the cell first (``first_moves`` caps how many;
+    ``moves`` names the ones to try, in order); for each, the defender's replies up to the same automorphisms are independent jobs, each a
+    :class:`~noughts.exact.proof.ProofSearch` (``options``, with the eager threat searches a
+    search for a win gets by default) in a worker. The first reply disproved drops that move
+    (the jobs still running are stopped) and the next is tried; a move whose every reply is
+    proved proves the position. With ``certificate`` every job writes out its strategy and
+    they are joined under the first move (each reply's strategy is its class's, carried over by
+    the automorphism that maps one onto the other) into one certificate that ``noughts solve
+    check`` verifies. ``max_seconds`` bounds the whole, ``max_cpu_seconds`` each job,
+    ``max_memory`` is shared between the workers. ``on_job(move, result)`` is called in this
+    process as each job's answer arrives. Raises ``LimitExceeded`` where no answer came within
+    the budget.
+    """
+    from noughts.core import game as make_game
+    from noughts.exact.proof import EAGER_WINS, WIN, ProofSearch, supports
+    from noughts.parallel import executor
+
+    if isinstance(game, str):
+        game = make_game(game)
+    if position is None:
+        position = game.start()
+    elif isinstance(position, str):
+        position = game.parse(position)
+    elif position.game != game:
+        raise NoughtsError(f"the position is one of {position.game}, not of {game}")
+    if not supports(game):
+        raise NoughtsError(
+            f"the proof engine takes claim games (standard, misère, Maker-Breaker, cumulative), not {game}"
+        )
+    if position.is_terminal():
+        raise NoughtsError("the game is over: there is nothing to prove")
+    if goal is None:
+        goal = WIN
+    if certificate is not None and (game.properties.is_scored or goal != WIN):
+        raise NoughtsError("a split proof writes certificates of wins, in games without scores")
+    attacker = position.to_move
+    opts = dict(options or {})
+    if goal >= WIN and not game.properties.is_scored:
+        opts.setdefault("eager", EAGER_WINS)
+    budget = Budget(max_seconds=max_seconds, max_memory=max_memory, max_cpu_seconds=max_cpu_seconds)
+    started = time.perf_counter()
+    keyer = ProofSearch(game, attacker, goal, tt_bytes=1 << 16, **opts)  # type: ignore[arg-type]
+    tables = game.board.tables
+    firsts = _classes(keyer, position, key=lambda m: (-int(tables.nthrough[m]), m))  # type: ignore[index]
+    if moves is not None:
+        legal = set(position.legal_moves())
+        for m in moves:
+            if m not in legal:
+                raise NoughtsError(f"{m!r} is not a legal move here")
+        firsts = [(m, [m]) for m in moves]
+    if first_moves is not None:
+        firsts = firsts[: max(1, first_moves)]
+    tried: list[tuple[Move, tuple[ProofJobResult, ...]]] = []
+    with executor(workers, address) as ex:
+        nworkers = ex.workers
+        for move, _ in firsts:
+            child = position.play(move)
+            if child.is_terminal():
+                proved = _final_proves(child, attacker, goal)
+                tried.append((move, ()))
+                if proved:
+                    return _split_proved(
+                        game,
+                        position,
+                        attacker,
+                        goal,
+                        move,
+                        tried,
+                        [],
+                        {},
+                        started,
+                        nworkers,
+                        certificate,
+                        keyer,
+                    )
+                continue
+            replies = _classes(keyer, child, key=lambda m: m)
+            deadline = (
+                None if budget.max_seconds is None else time.time() + budget.max_seconds - budget.elapsed()
+            )
+            memory = None if budget.max_memory is None else max(1, budget.max_memory // nworkers)
+            jobs: list[ProofJob] = []
+            finished: dict[int, bool] = {}
+            for reply, _ in replies:
+                p = child.play(reply)
+                if p.is_terminal():
+                    finished[len(jobs)] = _final_proves(p, attacker, goal)
+                jobs.append(
+                    ProofJob(
+                        str(game),
+                        p.text(),
+                        int(attacker),
+                        goal,
+                        deadline,
+                        max_cpu_seconds,
+                        memory,
+                        certificate is not None,
+                        tuple(sorted(opts.items())),
+                    )
+                )
+            if any(not ok for ok in finished.values()):
+                tried.append((move, ()))
+                continue
+            pending = [i for i in range(len(jobs)) if i not in finished]
+
+            def until(_i: int, r: ProofJobResult, move: Move = move) -> bool:
+                if on_job is not None:
+                    on_job(move, r)
+                return r.proved is False  # a reply refutes the move: stop its other jobs
+
+            answers = ex.map_until(
+                prove_job,
+                [jobs[i] for i in pending],
+                until,
+                description=f"proving {game.format_move(move)} in {len(pending)} jobs" if progress else None,
+            )
+            results = [a for a in answers if a is not None]
+            tried.append((move, tuple(results)))
+            if any(r.proved is False for r in results):
+                continue
+            if len(results) < len(pending) or any(r.proved is None for r in results):
+                stopped = next((r.stopped for r in results if r.stopped), "not finished")
+                done = sum(1 for r in results if r.proved)
+                raise LimitExceeded(
+                    f"{stopped}; {done} of {len(pending)} replies to {game.format_move(move)} proved; "
+                    "the position is not proved yet"
+                )
+            by_job = dict(zip(pending, results, strict=True))
+            return _split_proved(
+                game,
+                position,
+                attacker,
+                goal,
+                move,
+                tried,
+                replies,
+                by_job,
+                started,
+                nworkers,
+                certificate,
+                keyer,
+            )
+    return SplitProof(
+        position, attacker, goal, False, None, tuple(tried), time.perf_counter() - started, nworkers
+    )
+
+
+def _classes(search: Any, position: Position, key: Callable[[Move], Any]) -> list[tuple[Move, list[Move]]]:
+    """The moves of ``position`` grouped by the table key of the position they make (the line
+    automorphisms of ``search``), each group led by its least move under ``key``, the groups in
+    that order.
+    """
+    groups: dict[tuple[int, ...], list[Move]] = {}
+    for move in sorted(position.legal_moves(), key=key):
+        groups.setdefault(search.key(position.play(move)), []).append(move)
+    return [(members[0], members) for members in groups.values()]
+
+
+def _final_proves(position: Position, attacker: Player, goal: int) -> bool:
+    from noughts.exact.proof import DRAW
+
+    outcome = position.outcome()
+    if outcome is Outcome.DRAW:
+        return goal <= DRAW
+    return outcome is Outcome.win_for(attacker)
+
+
+def _split_proved(
+    game: Game,
+    position: Position,
+    attacker: Player,
+    goal: int,
+    move: Move,
+    tried: list[tuple[Move, tuple[ProofJobResult, ...]]],
+    replies: list[tuple[Move, list[Move]]],
+    by_job: dict[int, ProofJobResult],
+    started: float,
+    workers: int,
+    certificate: str | Path | None,
+    keyer: Any,
+) -> SplitProof:
+    header = None
+    if certificate is not None:
+        header = _join_certificate(game, position, attacker, goal, move, replies, by_job, certificate, keyer)
+    return SplitProof(
+        position, attacker, goal, True, move, tuple(tried), time.perf_counter() - started, workers, header
+    )
+
+
+def _join_certificate(
+    game: Game,
+    position: Position,
+    attacker: Player,
+    goal: int,
+    move: Move,
+    replies: list[tuple[Move, list[Move]]],
+    by_job: dict[int, ProofJobResult],
+    path: str | Path,
+    keyer: Any,
+) -> dict[str, Any]:
+    """One certificate: the attacker's first move, then under every reply its class's strategy
+    carried over by an automorphism that maps the class's position onto the reply's (once per
+    position up to the board's symmetries, which the checker applies itself).
+    """
+    from noughts.core.certificates import certificate_paths
+    from noughts.exact.strategy import Strategy, write_strategies
+
+    words = max(1, (game.board.num_cells + 63) // 64)
+    child = position.play(move)
+    perms = np.asarray(keyer.kernel_view().perms, dtype=np.int64)
+    rows_w = [_position_words(position, words)[None, :]]
+    rows_m = [np.array([move], dtype=np.int32)]
+    played = proofs = 0
+    for i, (lead, members) in enumerate(replies):
+        result = by_job.get(i)
+        if result is None or result.words is None or result.moves is None:
+            continue  # a finished game: the checker sees it
+        played += result.positions
+        proofs += result.proofs
+        rep = child.play(lead)
+        covered: set[Any] = set()
+        for reply in members:
+            target = child.play(reply)
+            seen = target.canonical_key()
+            if seen in covered:
+                continue
+            covered.add(seen)
+            sigma = _automorphism(perms, rep, target)
+            rows_w.append(_permute_words(result.words, sigma, game.board.num_cells, words))
+            rows_m.append(sigma[result.moves.astype(np.int64)].astype(np.int32))
+    strategy = Strategy(
+        position,
+        attacker,
+        goal,
+        np.concatenate(rows_w),
+        np.concatenate(rows_m),
+        played,
+        proofs,
+        0.0,
+    )
+    extra = {"engine": "proof", "split": {"jobs": len(by_job), "at": "the defender's replies"}}
+    header = write_strategies(path, [strategy], Outcome.win_for(attacker).value, extra)
+    json_path, npz_path = certificate_paths(path)
+    return {
+        "file": str(json_path),
+        "arrays": str(npz_path),
+        "sha256": header["sha256"],
+        "stored_moves": header["stored_moves"],
+    }
+
+
+def _automorphism(perms: np.ndarray, source: Position, target: Position) -> np.ndarray:
+    """A row of ``perms`` (cell c to ``perms[s, c]``) that maps ``source``'s cells onto
+    ``target``'s, player by player.
+    """
+    cells = source.game.board.num_cells
+    src = np.full(cells, -1, dtype=np.int8)
+    dst = np.full(cells, -1, dtype=np.int8)
+    for p in (Player.FIRST, Player.SECOND):
+        for c in source.game.board.cells_in(source.owned(p)):
+            src[c] = int(p)
+        for c in target.game.board.cells_in(target.owned(p)):
+            dst[c] = int(p)
+    for sigma in perms:
+        if np.array_equal(dst[sigma], src):  # cell c of the source lands on sigma[c]
+            return np.asarray(sigma, dtype=np.int64)
+    raise AssertionError("no automorphism of the table maps the class's position onto the reply's")
+
+
+def _permute_words(rows: np.ndarray, sigma: np.ndarray, cells: int, words: int) -> np.ndarray:
+    """Strategy rows (each player's cells as ``words`` uint64 words) with cell c moved to
+    ``sigma[c]``.
+    """
+    out = np.zeros_like(rows)
+    for c in range(cells):
+        t = int(sigma[c])
+        for p in (0, 1):
+            bit = (rows[:, p * words + (c >> 6)] >> np.uint64(c & 63)) & np.uint64(1)
+            out[:, p * words + (t >> 6)] |= bit << np.uint64(t & 63)
+    return out
