@@ -441,32 +441,10 @@ def canonical_records(
     words: np.ndarray, moves: np.ndarray, perms: np.ndarray, keys: np.ndarray, out_moves: np.ndarray
 ) -> None:
     """Each record's least image under ``perms`` (``keys``) and its move in that image."""
-    n = words.shape[0]
-    nk = words.shape[1]
-    w = nk // 2
-    cells = perms.shape[1]
-    img = np.zeros(nk, dtype=np.uint64)
-    for r in range(n):
-        for s in range(perms.shape[0]):
-            for q in range(nk):
-                img[q] = 0
-            for c in range(cells):
-                q0 = c >> 6
-                b = _ONE << np.uint64(c & 63)
-                for p in range(2):
-                    if words[r, p * w + q0] & b:
-                        pc = perms[s, c]
-                        img[p * w + (pc >> 6)] |= _ONE << np.uint64(pc & 63)
-            less = s == 0
-            if not less:
-                for q in range(nk):
-                    if img[q] != keys[r, q]:
-                        less = img[q] < keys[r, q]
-                        break
-            if less:
-                for q in range(nk):
-                    keys[r, q] = img[q]
-                out_moves[r] = perms[s, moves[r]]
+    sym = np.zeros(words.shape[0], dtype=np.int64)
+    least_images(words, perms, keys, sym)
+    for r in range(words.shape[0]):
+        out_moves[r] = perms[sym[r], moves[r]]
 
 
 @njit(cache=True)
