@@ -243,8 +243,8 @@ def solve(
     package: :func:`noughts.solving.solve` adds the Breaker prover's row this way). With
     ``certificate`` and ``engine="auto"``, the rows that ``certify`` answer.
     """
-    game = _as_game(game)
-    position = _as_position(game, position)
+    game = as_game(game)
+    position = as_position(game, position)
     started = time.perf_counter()
     budget = Budget(max_seconds=max_seconds, max_memory=max_memory, max_cpu_seconds=max_cpu_seconds)
     policy = ENGINE_POLICY if policy is None else policy
@@ -641,9 +641,8 @@ class MisereCertifier:
         return self.solver.value(position)
 
     def write_certificate(self, position: Position, value: Value, path: str | Path) -> dict[str, Any]:
-        from noughts.core.certificates import certificate_paths
         from noughts.exact.misere_strategy import defence_strategy, mirror_strategy
-        from noughts.exact.strategy import write_strategies
+        from noughts.exact.strategy import certificate_record
 
         if value.outcome is not Outcome.DRAW:
             from noughts.exact.proof import ValueSearches
@@ -660,15 +659,7 @@ class MisereCertifier:
             if strategy is None:
                 strategy = defence_strategy(position, player, self.budget, tick, solver=self.solver)
             strategies.append(strategy)
-        header = write_strategies(path, strategies, "draw", {"engine": "alpha-beta"})
-        json_path, npz_path = certificate_paths(path)
-        return {
-            "file": str(json_path),
-            "arrays": str(npz_path),
-            "sha256": header["sha256"],
-            "stored_moves": header["stored_moves"],
-            **({"leaves": header["leaves"]} if "leaves" in header else {}),
-        }
+        return certificate_record(path, strategies, "draw", {"engine": "alpha-beta"})
 
 
 def _argument(engine: object) -> str | None:
@@ -749,7 +740,7 @@ def _write_certificate(
 ) -> dict[str, Any]:
     """The certificate of ``value`` from the searches that proved it (see :mod:`noughts.exact.strategy`)."""
     from noughts.exact.proof import DRAW, WIN
-    from noughts.exact.strategy import extract_strategy, write_strategies
+    from noughts.exact.strategy import certificate_record, extract_strategy
 
     game = position.game
     if game.properties.is_scored:
@@ -773,22 +764,15 @@ def _write_certificate(
         claim_value = value.outcome.value
     strategies = [extract_strategy(search, search.prove(position), budget) for search in parts]
     strategies.sort(key=lambda st: int(st.player))
-    from noughts.core.certificates import certificate_paths
 
-    header = write_strategies(path, strategies, claim_value, {"engine": "proof"})
-    json_path, npz_path = certificate_paths(path)
-    return {
-        "file": str(json_path),
-        "arrays": str(npz_path),
-        "sha256": header["sha256"],
-        "stored_moves": header["stored_moves"],
-    }
+    return certificate_record(path, strategies, claim_value, {"engine": "proof"})
 
 
 # -- helpers ------------------------------------------------------------------------------------------
 
 
-def _as_game(game: Game | str) -> Game:
+def as_game(game: Game | str) -> Game:
+    """``game``, or the game its spec names."""
     if isinstance(game, Game):
         return game
     if isinstance(game, str):
@@ -796,7 +780,8 @@ def _as_game(game: Game | str) -> Game:
     raise NoughtsError(f"a game is a spec string or a Game, not {type(game).__name__}")
 
 
-def _as_position(game: Game, position: Position | str | None) -> Position:
+def as_position(game: Game, position: Position | str | None) -> Position:
+    """``position`` (the start where None, parsed where text), refused where it is another game's."""
     if position is None:
         return game.start()
     if isinstance(position, str):
@@ -840,8 +825,8 @@ def prove(
     """
     from noughts.exact.pns import Prover
 
-    game = _as_game(game)
-    position = _as_position(game, position)
+    game = as_game(game)
+    position = as_position(game, position)
     prover = Prover(
         game,
         position.to_move if player is None else player,

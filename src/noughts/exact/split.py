@@ -44,7 +44,14 @@ import numpy as np
 
 from noughts.core import Game, LimitExceeded, Move, NoughtsError, Outcome, Player, Position
 from noughts.core.budget import Budget
-from noughts.exact.api import DEFAULT_MAX_MEMORY, DEFAULT_MAX_SECONDS, ENGINE_NAMES, value_of_best
+from noughts.exact.api import (
+    DEFAULT_MAX_MEMORY,
+    DEFAULT_MAX_SECONDS,
+    ENGINE_NAMES,
+    as_game,
+    as_position,
+    value_of_best,
+)
 from noughts.exact.reference import after_move, move_key, terminal_value
 from noughts.exact.result import MoveValue, SolveResult, Value
 
@@ -326,9 +333,8 @@ def _strategy_rows(
 
 
 def _write_certificate(root: _Node, results: list[JobResult], path: str | Path, depth: int) -> dict[str, Any]:
-    from noughts.core.certificates import certificate_paths
     from noughts.exact.proof import DRAW, WIN
-    from noughts.exact.strategy import Strategy, write_strategies
+    from noughts.exact.strategy import Strategy, certificate_record
 
     position = root.position
     game = position.game
@@ -352,14 +358,7 @@ def _write_certificate(root: _Node, results: list[JobResult], path: str | Path, 
         proofs = sum(int(s[5]) for r in results for s in r.strategies if s[0] == int(player))
         strategies.append(Strategy(position, player, goal, w, m, played, proofs, 0.0))
     extra = {"engine": "proof", "split": {"depth": depth, "jobs": len(results)}}
-    header = write_strategies(path, strategies, claim_value, extra)
-    json_path, npz_path = certificate_paths(path)
-    return {
-        "file": str(json_path),
-        "arrays": str(npz_path),
-        "sha256": header["sha256"],
-        "stored_moves": header["stored_moves"],
-    }
+    return certificate_record(path, strategies, claim_value, extra)
 
 
 # -- the driver ----------------------------------------------------------------------------------------
@@ -411,18 +410,11 @@ def solve_split(
     >>> r.value.describe(r.game), len(r.moves)
     ('draw', 9)
     """
-    from noughts.core import game as make_game
     from noughts.exact.strategy import certificate_group
     from noughts.parallel import executor
 
-    if isinstance(game, str):
-        game = make_game(game)
-    if position is None:
-        position = game.start()
-    elif isinstance(position, str):
-        position = game.parse(position)
-    elif position.game != game:
-        raise NoughtsError(f"the position is one of {position.game}, not of {game}")
+    game = as_game(game)
+    position = as_position(game, position)
     if depth < 1:
         raise NoughtsError(f"the split depth is at least 1, not {depth}")
     if solver is None and engine not in ENGINE_NAMES[:-1] and engine != "auto":  # a solver checks its own
@@ -752,18 +744,11 @@ def prove_split(
     process as each job's answer arrives. Raises ``LimitExceeded`` where no answer came within
     the budget.
     """
-    from noughts.core import game as make_game
     from noughts.exact.proof import EAGER_WINS, WIN, ProofSearch, supports
     from noughts.parallel import executor
 
-    if isinstance(game, str):
-        game = make_game(game)
-    if position is None:
-        position = game.start()
-    elif isinstance(position, str):
-        position = game.parse(position)
-    elif position.game != game:
-        raise NoughtsError(f"the position is one of {position.game}, not of {game}")
+    game = as_game(game)
+    position = as_position(game, position)
     if not supports(game):
         raise NoughtsError(
             f"the proof engine takes claim games (standard, misère, Maker-Breaker, cumulative), not {game}"
@@ -943,8 +928,7 @@ def _join_certificate(
     carried over by an automorphism that maps the class's position onto the reply's (once per
     position up to the board's symmetries, which the checker applies itself).
     """
-    from noughts.core.certificates import certificate_paths
-    from noughts.exact.strategy import Strategy, write_strategies
+    from noughts.exact.strategy import Strategy, certificate_record
 
     words = max(1, (game.board.num_cells + 63) // 64)
     child = position.play(move)
@@ -980,14 +964,7 @@ def _join_certificate(
         0.0,
     )
     extra = {"engine": "proof", "split": {"jobs": len(by_job), "at": "the defender's replies"}}
-    header = write_strategies(path, [strategy], Outcome.win_for(attacker).value, extra)
-    json_path, npz_path = certificate_paths(path)
-    return {
-        "file": str(json_path),
-        "arrays": str(npz_path),
-        "sha256": header["sha256"],
-        "stored_moves": header["stored_moves"],
-    }
+    return certificate_record(path, [strategy], Outcome.win_for(attacker).value, extra)
 
 
 def _automorphism(perms: np.ndarray, source: Position, target: Position) -> np.ndarray:

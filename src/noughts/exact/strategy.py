@@ -31,7 +31,7 @@ from noughts.core.errors import SpecError
 from noughts.core.text import format_grid
 from noughts.exact.proof import WIN, Proof, ProofSearch
 
-__all__ = ["MAX_GROUP", "Leaves", "Strategy", "extract_strategy", "write_strategies"]
+__all__ = ["MAX_GROUP", "Leaves", "Strategy", "certificate_record", "extract_strategy", "write_strategies"]
 
 MAX_GROUP = 4096
 """Boards with a larger symmetry group are certified without symmetry."""
@@ -226,6 +226,28 @@ def _claim_part(game: Game, strategy: Strategy) -> dict[str, Any]:
     # without draws (Maker-Breaker) not losing is winning
     wins = strategy.goal >= WIN or not game.properties.has_draws
     return {"player": who, "goal": "win" if wins else "draw"}
+
+
+def certificate_record(
+    path: Path | str,
+    strategies: list[Strategy],
+    value: Any = None,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """:func:`write_strategies`, then what a result reports of the certificate: its two files,
+    digest, stored moves (and leaves, where it has them).
+    """
+    from noughts.core.certificates import certificate_paths
+
+    header = write_strategies(path, strategies, value, extra)
+    json_path, npz_path = certificate_paths(path)
+    return {
+        "file": str(json_path),
+        "arrays": str(npz_path),
+        "sha256": header["sha256"],
+        "stored_moves": header["stored_moves"],
+        **({"leaves": header["leaves"]} if "leaves" in header else {}),
+    }
 
 
 def write_strategies(
