@@ -74,3 +74,17 @@ def test_readme_quickstart_runs_top_to_bottom(tmp_path: Path, monkeypatch: pytes
     assert '[Game "mnk(3,3,3)"]' in record and '[First "random"]' in record and '[Second "perfect"]' in record
     for made in ("games.db", "q3.json", "q3.npz", "d555.json", "td.json"):
         assert (tmp_path / made).is_file(), made
+
+
+def test_readme_and_benchmarks_stay_short_and_their_links_resolve() -> None:
+    """The front page stays a front page (issue 29: README under 400 lines, BENCHMARKS.md under
+    500), and every relative link in it names a file of the repository (mkdocs checks the
+    docs pages' links; the README is outside the site)."""
+    root = README.parent
+    assert len(README.read_text().splitlines()) < 400
+    assert len((root / "BENCHMARKS.md").read_text().splitlines()) < 500
+    links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", README.read_text())
+    local = [link for link in links if "://" not in link]
+    assert "docs/index.md" in local and "docs/sources.md" in local
+    missing = [link for link in local if not (root / link).is_file()]
+    assert not missing, missing
