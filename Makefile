@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint docs bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,12 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy
 
+## docs: the docs site into site/ (mkdocs, the API reference generated from the docstrings);
+## warnings are errors (--strict): a broken link or a docstring that does not render fails it
+docs: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[docs]"
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
 ## bench: the benchmarks in bench/ against their peers (installs the peers)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[dev,bench]"
@@ -44,4 +50,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/web.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache site

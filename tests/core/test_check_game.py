@@ -1,4 +1,4 @@
-"""noughts.testing.check_game on games written outside noughts: the README's example passes,
+"""noughts.testing.check_game on games written outside noughts: the docs' example passes,
 broken games fail with the promise they break, and games that need not end are checked too."""
 
 from __future__ import annotations
@@ -26,18 +26,18 @@ from noughts.core import (
 )
 from noughts.testing import ConformanceError, check_game
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "python-api.md"
 
 
 def _readme_example(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
-    """Run the README's user-defined game (the block after the check_game marker) as a module."""
-    text = README.read_text()
+    """Run the docs' user-defined game (the block after the check_game marker) as a module."""
+    text = EXAMPLE.read_text()
     marker = text.index("<!-- check_game example")
     block = re.search(r"```python\n(.*?)```", text[marker:], re.S)
     assert block is not None
     module = types.ModuleType("readme_example")
     monkeypatch.setitem(sys.modules, module.__name__, module)
-    exec(compile(block.group(1), "README.md", "exec"), module.__dict__)
+    exec(compile(block.group(1), str(EXAMPLE), "exec"), module.__dict__)
     return module.__dict__
 
 
