@@ -26,12 +26,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numba import njit
 
-from noughts.kernels.bits import internal
+from noughts.kernels.bits import INTERNAL, internal
 from noughts.kernels.codes import CUMULATIVE, DRAW, FIRST, MAKER_BREAKER, MISERE, RUNNING, SECOND
 from noughts.kernels.masks import covers_line, line_width, meets_line_besides
 
-__all__ = ["claim_after", "completes"]
+__all__ = ["claim_after", "completes", "cumulative_result", "line_result"]
 
 
 @internal
@@ -74,23 +75,40 @@ def claim_after(
         for t in range(nthrough[cell]):
             if covers_line(mine, lines, through[cell, t], w):
                 gained += 1
-        if mover == FIRST:
-            aux0 += gained
-        else:
-            aux1 += gained
-        if not full:
-            return RUNNING, aux0, aux1
-        if aux0 > aux1:
-            return FIRST, aux0, aux1
-        if aux1 > aux0:
-            return SECOND, aux0, aux1
-        return DRAW, aux0, aux1
+        return cumulative_result(mover, gained, full, aux0, aux1)
     if rule == MAKER_BREAKER and mover != maker:
         for t in range(nthrough[cell]):
             if not meets_line_besides(mine, lines, through[cell, t], cell, w):
                 aux0 -= 1  # a survivor no longer
         return (mover if aux0 == 0 else RUNNING), aux0, aux1
-    if completes(mine, cell, lines, through, nthrough):
+    return line_result(rule, mover, completes(mine, cell, lines, through, nthrough), full, aux0, aux1)
+
+
+@njit(cache=True, inline="always", no_cpython_wrapper=True, **INTERNAL)
+def cumulative_result(mover: int, gained: int, full: bool, aux0: int, aux1: int) -> tuple[int, int, int]:
+    """Under cumulative rules: ``mover``'s score (``aux0`` the first player's, ``aux1`` the
+    second's) goes up by the ``gained`` lines its claim completed; when the board is ``full``
+    the higher score wins and equal scores draw. The result code and the new scores.
+    """
+    if mover == FIRST:
+        aux0 += gained
+    else:
+        aux1 += gained
+    if not full:
+        return RUNNING, aux0, aux1
+    if aux0 > aux1:
+        return FIRST, aux0, aux1
+    if aux1 > aux0:
+        return SECOND, aux0, aux1
+    return DRAW, aux0, aux1
+
+
+@njit(cache=True, inline="always", no_cpython_wrapper=True, **INTERNAL)
+def line_result(rule: int, mover: int, won: bool, full: bool, aux0: int, aux1: int) -> tuple[int, int, int]:
+    """Under standard, misère and (a Maker claim's) Maker-Breaker rules: the result of a claim
+    that completed a line of ``mover``'s (``won``) or not, the board ``full`` after it or not.
+    """
+    if won:
         return (1 - mover if rule == MISERE else mover), aux0, aux1
     if full and rule != MAKER_BREAKER:
         return DRAW, aux0, aux1
