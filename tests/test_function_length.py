@@ -29,7 +29,6 @@ ALLOWED: dict[str, int] = {
     "exact/_tss_kernels.py:threat_search": 270,
     "exact/_kernels.py:_search_for": 259,
     "exact/_kernels.py:_search_for.search": 255,
-    "pairing/breaker_certificate.py:_check": 254,
     "exact/_misere_kernels.py:defend": 224,
     "exact/_strategy_kernels.py:extract": 221,
     "agents/_minimax_kernel.py:run": 217,
