@@ -23,7 +23,8 @@ but for Maker-Breaker ``aux0`` = the number of lines (:func:`noughts.kernels.cod
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 from numba import njit
@@ -33,6 +34,18 @@ from noughts.kernels.codes import CUMULATIVE, DRAW, FIRST, MAKER_BREAKER, MISERE
 from noughts.kernels.masks import covers_line, line_width, meets_line_besides
 
 __all__ = ["claim_after", "completes", "cumulative_result", "line_result"]
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _inlined(fn: _F) -> _F:
+    """:func:`~noughts.kernels.bits.internal`, inlined into its callers by numba (the judgement
+    at the end of every claim: no call in the playouts' inner loop).
+    """
+    jit: Any = njit
+    inlined: _F = jit(cache=True, inline="always", no_cpython_wrapper=True, **INTERNAL)(fn)
+    return inlined
 
 
 @internal
@@ -84,7 +97,7 @@ def claim_after(
     return line_result(rule, mover, completes(mine, cell, lines, through, nthrough), full, aux0, aux1)
 
 
-@njit(cache=True, inline="always", no_cpython_wrapper=True, **INTERNAL)
+@_inlined
 def cumulative_result(mover: int, gained: int, full: bool, aux0: int, aux1: int) -> tuple[int, int, int]:
     """Under cumulative rules: ``mover``'s score (``aux0`` the first player's, ``aux1`` the
     second's) goes up by the ``gained`` lines its claim completed; when the board is ``full``
@@ -103,7 +116,7 @@ def cumulative_result(mover: int, gained: int, full: bool, aux0: int, aux1: int)
     return DRAW, aux0, aux1
 
 
-@njit(cache=True, inline="always", no_cpython_wrapper=True, **INTERNAL)
+@_inlined
 def line_result(rule: int, mover: int, won: bool, full: bool, aux0: int, aux1: int) -> tuple[int, int, int]:
     """Under standard, misère and (a Maker claim's) Maker-Breaker rules: the result of a claim
     that completed a line of ``mover``'s (``won``) or not, the board ``full`` after it or not.
