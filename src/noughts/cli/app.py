@@ -369,7 +369,8 @@ SOLVE_HELP = (
     " exits 3. The engine is chosen automatically (the alpha-beta kernel on small boards, the proof"
     " engine beyond: --engine picks one; the JSON names it). --certificate FILE has the proof"
     " engine write a certificate of the value, which 'noughts solve check FILE' verifies (exit 0"
-    " valid, 1 invalid, 2 unreadable)."
+    " valid, 1 invalid, 2 unreadable or not a certificate); it checks every kind noughts writes (a"
+    " strategy, a Breaker strategy, a casework proof, a retrograde table), as 'noughts prove check' does."
 )
 
 
