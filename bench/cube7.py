@@ -56,8 +56,8 @@ elif mode == "computed":
     ok = result.failures == 0
     cases = sum(result.cases.values())
 else:
-    from noughts.pairing.certificate import check_certificate
-    ok = check_certificate(out).valid
+    from noughts.pairing.certificate import check_casework
+    ok = check_casework(out).valid
 wall = time.perf_counter() - start
 own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss

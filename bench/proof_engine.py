@@ -7,7 +7,7 @@ B, ...) ``--repeats`` times in one process after one warm-up of each (the kernel
 It reports both medians (wall and CPU), their ratio (proof / alpha-beta), both node counts,
 checks that the two engines agree on who wins, then writes the proof engine's certificate of
 the value (``noughts.solve(..., certificate=...)``) and checks it with the independent checker
-(``noughts.exact.certificates.check_certificate``): the moves stored, the positions the checker
+(``noughts.solving.check_certificate``): the moves stored, the positions the checker
 walked and its time.
 
 **The issue's table** (``--table``): each game of the issue's table runs ``noughts solve SPEC
@@ -73,9 +73,9 @@ def same_value(spec: str, repeats: int, limit: float) -> dict[str, Any]:
     import noughts
     from noughts.core import LimitExceeded
     from noughts.core.budget import Budget
-    from noughts.exact.certificates import check_certificate
     from noughts.exact.fast import FastSolver
     from noughts.exact.proof import ValueSearches
+    from noughts.solving import check_certificate
 
     game = noughts.game(spec)
     start = game.start()

@@ -10,7 +10,7 @@ own (a fresh table; the peak resident memory is the child's). With ``--compare``
 is proved twice, interleaved: the table keyed by Qubic's 192 line automorphisms (the default)
 and by the cube's 48 symmetries only (as before). With ``--certificate`` a proved position's
 winning strategy is written as a certificate and checked by the independent checker
-(``noughts.exact.certificates.check_certificate``): its stored moves (the first player's
+(``noughts.solving.check_certificate``): its stored moves (the first player's
 positions where a move is recorded: the figure to set beside Patashnik's 2,929 strategic moves)
 and the positions the checker walked.
 
@@ -109,8 +109,8 @@ def child(
     out["table_entries"] = search.table_entries
     out["table_mib"] = search.table_bytes / 2**20
     if certificate and out["status"] == "proved":
-        from noughts.exact.certificates import check_certificate
         from noughts.exact.strategy import extract_strategy, write_strategies
+        from noughts.solving import check_certificate
 
         t1 = time.perf_counter()
         strategy = extract_strategy(search, proof, Budget(max_seconds=None, max_cpu_seconds=limit))
@@ -184,7 +184,7 @@ def split_child(
                 move=None if r.move is None else game.format_move(r.move),
             )
             if r.certificate is not None:
-                from noughts.exact.certificates import check_certificate
+                from noughts.solving import check_certificate
 
                 out["stored_moves"] = sum(r.certificate["stored_moves"])
                 report = check_certificate(r.certificate["file"])

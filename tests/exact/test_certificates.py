@@ -15,8 +15,8 @@ from exact_cases import EXTRA_CORNER, EXTRA_CORNER_SIDE, EXTRA_SIDE
 
 import noughts
 from noughts.core.certificates import CertificateError, read_certificate, write_certificate
-from noughts.exact.certificates import CHECKERS, check_certificate
 from noughts.exact.strategy_check import parse_game
+from noughts.solving import CERTIFICATE_KINDS, check_certificate
 
 # the games the alpha-beta kernel solves quickly: the 3x3 family, the added squares, 4x4, 3x3x3
 GAMES = [
@@ -200,4 +200,4 @@ def test_the_checker_builds_the_same_board(spec: str) -> None:
 def test_the_rules_the_checker_reads() -> None:
     assert parse_game("maker_breaker(mnk(3,3,3),breaker_first=true)")[1:] == (2, 1)
     assert parse_game("misere(hypercube(3,3))")[1:] == (1, 0)
-    assert sorted(CHECKERS) == ["strategy"]
+    assert [k.name for k in CERTIFICATE_KINDS] == ["strategy", "breaker", "casework", "retrograde"]

@@ -25,10 +25,10 @@ import noughts
 from noughts.core import Outcome, Player, Position
 from noughts.core.certificates import CertificateError, read_certificate
 from noughts.exact import Value
-from noughts.exact.certificates import check_certificate
 from noughts.exact.misere_strategy import defence_strategy, leaf_at, mirror_strategy
 from noughts.exact.strategy import write_strategies
 from noughts.exact.strategy_check import leaf_fails, parse_game
+from noughts.solving import check_certificate
 
 SMALL = ["misere(tictactoe)", f"misere({EXTRA_SIDE})", f"misere({EXTRA_CORNER})"]
 

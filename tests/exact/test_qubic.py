@@ -12,9 +12,9 @@ import pytest
 
 import noughts
 from noughts.core import Player, Position
-from noughts.exact.certificates import check_certificate
 from noughts.exact.proof import WIN, ProofSearch
 from noughts.exact.strategy import extract_strategy, write_strategies
+from noughts.solving import check_certificate
 
 # ten plies of the engine agent's fixed-depth self-play (bench/qubic.py computes the line:
 # EngineAgent().search_depth(position, 5) from the start)

@@ -13,9 +13,9 @@ import pytest
 
 import noughts
 from noughts.core import LimitExceeded, NoughtsError, Outcome
-from noughts.exact.certificates import check_certificate
 from noughts.exact.result import Value
 from noughts.exact.split import JobResult, _combine, _frontier, solve_split
+from noughts.solving import check_certificate
 
 GAMES = [
     "tictactoe",

@@ -30,6 +30,8 @@ PRIMITIVES = {
     "claim_after": "kernels/claim.py",
     "claim_after_many": "kernels/claim_numpy.py",
     "completes": "kernels/claim.py",
+    "cumulative_result": "kernels/claim.py",
+    "line_result": "kernels/claim.py",
     "covers_line": "kernels/masks.py",
     "unowned": "kernels/masks.py",
     "ptr": "kernels/masks.py",
@@ -103,6 +105,26 @@ def test_rule_and_result_codes_are_declared_once() -> None:
         re.M,
     )
     assert len(derived.findall(FILES["kernels/codes.py"])) == 8
+
+
+def test_the_stack_machine_statuses_are_declared_once() -> None:
+    """DONE and PAUSED, the status of every call to a kernel that runs in slices, are
+    kernels.codes's; a kernel numbers its own statuses (a pool to grow) from OWN_STATUS on."""
+    statuses = re.compile(r"^(DONE|PAUSED|OWN_STATUS)\s*(:[^=]*)?=", re.M)
+    assert [path for path, text in FILES.items() if statuses.search(text)] == ["kernels/codes.py"]
+    machines = [path for path in KERNELS if re.search(r"\bPAUSED\b", FILES[path])]
+    assert len(machines) >= 5  # alpha-beta, df-pn, the Breaker prover, the strategy and misère walks
+    for path in machines:
+        assert re.search(r"^from noughts\.kernels\.codes import .*\bPAUSED\b", FILES[path], re.M), path
+
+
+def test_a_claim_is_judged_in_one_place() -> None:
+    """The masks' judge (claim_after) and the line counts' (claim_counted) end with the same
+    judgement, written once: the cumulative scores and the line rules in kernels/claim.py (the
+    NumPy twin judges whole arrays at once, its own way)."""
+    judge = re.compile(r"if aux0 > aux1:|return \(1 - mover if rule == MISERE else mover\)")
+    assert [path for path, text in FILES.items() if judge.search(text)] == ["kernels/claim.py"]
+    assert "cumulative_result(" in FILES["kernels/counts.py"] and "line_result(" in FILES["kernels/counts.py"]
 
 
 def test_no_kernel_driver_builds_its_own_tables() -> None:

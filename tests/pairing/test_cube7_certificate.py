@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 
-from noughts.pairing.certificate import CertificateError, check_certificate
+from noughts.pairing.certificate import CertificateError, check_casework
 from noughts.pairing.cube7 import prove
 
 
@@ -35,7 +35,7 @@ def _rewrite(src, dst, change, fix_digest):
 
 @pytest.mark.parametrize("fast", [True, False])
 def test_a_valid_certificate_checks(small_cert, fast):
-    result = check_certificate(small_cert, fast=fast)
+    result = check_casework(small_cert, fast=fast)
     assert result.valid, result.first_failure
     assert result.cases == {"mnk4": 3, "mnk4-2": 224}
     assert result.verified == 227
@@ -48,7 +48,7 @@ def test_digest_mismatch_is_refused(small_cert, tmp_path):
 
     bad = _rewrite(small_cert, tmp_path / "bad.json", change, fix_digest=False)
     with pytest.raises(CertificateError, match="does not match the certificate's digest"):
-        check_certificate(bad)
+        check_casework(bad)
 
 
 def test_a_wrong_pair_is_found_and_its_case_named(small_cert, tmp_path):
@@ -59,7 +59,7 @@ def test_a_wrong_pair_is_found_and_its_case_named(small_cert, tmp_path):
 
     bad = _rewrite(small_cert, tmp_path / "wrong.json", change, fix_digest=True)
     for fast in (True, False):
-        result = check_certificate(bad, fast=fast)
+        result = check_casework(bad, fast=fast)
         assert not result.valid
         assert result.first_failure.startswith("mnk4 case Maker ")
         assert "not a pairing" in result.first_failure
@@ -73,7 +73,7 @@ def test_a_wrong_pair_in_the_f0_leaf_is_found(small_cert, tmp_path):
 
     bad = _rewrite(small_cert, tmp_path / "f0.json", change, fix_digest=True)
     for fast in (True, False):
-        result = check_certificate(bad, fast=fast)
+        result = check_casework(bad, fast=fast)
         assert not result.valid
         assert result.first_failure.startswith("mnk4-2 case Maker ")
         assert result.first_failure.endswith("the stored pairing is not a pairing of its residual hypergraph")
@@ -88,7 +88,7 @@ def test_a_dropped_pair_is_found(small_cert, tmp_path):
         for key in ("mnk4-2__d1_copy", "mnk4-2__d1_cell"):
             arrays[key] = np.delete(arrays[key], start)
 
-    result = check_certificate(_rewrite(small_cert, tmp_path / "drop.json", change, fix_digest=True))
+    result = check_casework(_rewrite(small_cert, tmp_path / "drop.json", change, fix_digest=True))
     assert not result.valid
     assert result.first_failure.startswith("mnk4-2 case Maker ")
 
@@ -97,7 +97,7 @@ def test_claimed_counts_must_match_the_recomputed_case_set(small_cert, tmp_path)
     def change(doc, arrays):
         doc["classes"][1]["cases"] += 1
 
-    result = check_certificate(_rewrite(small_cert, tmp_path / "count.json", change, fix_digest=True))
+    result = check_casework(_rewrite(small_cert, tmp_path / "count.json", change, fix_digest=True))
     assert not result.valid
     assert "claims 225 cases, the case set has 224" in result.first_failure
 
@@ -107,7 +107,7 @@ def test_failing_casework_is_recorded_and_checked_invalid(tmp_path):
     result = prove(("mnk4-edge",), workers=1, out=str(out), progress=False)
     assert result.failures == 16 and result.class_failures == {"mnk4-edge": 16}
     assert result.failure_examples[0].startswith("mnk4-edge case Maker a1 / Breaker b1")
-    check = check_certificate(out)
+    check = check_casework(out)
     assert not check.valid
     assert "16 failing cases" in check.first_failure
 
@@ -125,9 +125,9 @@ def test_malformed_certificates(tmp_path, content, message):
     path = tmp_path / "c.json"
     path.write_text(content)
     with pytest.raises(CertificateError, match=message):
-        check_certificate(path)
+        check_casework(path)
     with pytest.raises(CertificateError, match="no certificate at"):
-        check_certificate(tmp_path / "missing.json")
+        check_casework(tmp_path / "missing.json")
 
 
 @pytest.mark.slow
@@ -137,7 +137,7 @@ def test_the_whole_7x7x7_proof_and_its_certificate(tmp_path):
     assert result.failures == 0
     assert result.cases == {"centre": 25_247_703, "other": 13_071_501}
     assert result.source_cases == {"centre": 22_163_142, "other": 12_824_370}
-    check = check_certificate(out)
+    check = check_casework(out)
     assert check.valid, check.first_failure
     assert check.verified == 25_247_703 + 13_071_501
 
@@ -146,19 +146,19 @@ def test_out_of_range_indices_are_refused_not_trusted(small_cert, tmp_path):
     def change(doc, arrays):
         arrays["mnk4-2__d1_copy"][3] = 10_000
 
-    result = check_certificate(_rewrite(small_cert, tmp_path / "range.json", change, fix_digest=True))
+    result = check_casework(_rewrite(small_cert, tmp_path / "range.json", change, fix_digest=True))
     assert not result.valid
     assert "line copy that does not exist" in result.first_failure
 
     def change2(doc, arrays):
         arrays["mnk4__chunk_nodes"] = arrays["mnk4__chunk_nodes"].reshape(1, 1)
 
-    result = check_certificate(_rewrite(small_cert, tmp_path / "shape.json", change2, fix_digest=True))
+    result = check_casework(_rewrite(small_cert, tmp_path / "shape.json", change2, fix_digest=True))
     assert not result.valid
 
     def change3(doc, arrays):
         doc["classes"][0]["cases"] = "three"
 
-    result = check_certificate(_rewrite(small_cert, tmp_path / "str.json", change3, fix_digest=True))
+    result = check_casework(_rewrite(small_cert, tmp_path / "str.json", change3, fix_digest=True))
     assert not result.valid
     assert "claims three cases" in result.first_failure

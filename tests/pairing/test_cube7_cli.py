@@ -37,14 +37,24 @@ def test_prove_and_check_json(tmp_path):
     assert isinstance(doc["seconds"], float)
     check = runner.invoke(app, ["prove", "check", str(out), "--json"])
     assert check.exit_code == 0, check.output
-    assert json.loads(check.stdout) | {"seconds": 0} == {
+    report = json.loads(check.stdout)
+    # the casework checker's fields, beside the report every kind gives (solve check's)
+    assert {key: report[key] for key in ("valid", "cases", "verified", "first_failure", "sha256")} == {
         "valid": True,
         "cases": {"mnk4": 3, "mnk4-2": 224},
         "verified": 227,
         "first_failure": None,
         "sha256": doc["sha256"],
-        "seconds": 0,
     }
+    assert (
+        report["kind"] == "casework"
+        and report["checked"] == 227
+        and report["game"] == "maker_breaker(mnk(4,4,4))"
+    )
+    assert isinstance(report["seconds"], float)
+    assert json.loads(runner.invoke(app, ["solve", "check", str(out), "--json"]).stdout) | {"seconds": 0} == (
+        report | {"seconds": 0}
+    )
     text = runner.invoke(app, ["prove", "check", str(out)])
     assert text.exit_code == 0 and "valid" in text.stdout
 
@@ -71,9 +81,9 @@ def test_tampered_certificate_exits_1_and_names_the_case(tmp_path):
     doc["sha256"] = hashlib.sha256(npz.read_bytes()).hexdigest()
     out.write_text(json.dumps(doc))
     result = runner.invoke(app, ["prove", "check", str(out)])
-    assert result.exit_code == 1
-    assert result.stderr.count("\n") == 1
-    assert "invalid: mnk4 case Maker " in result.stderr
+    assert result.exit_code == 1  # the answer "no", on stdout as every kind's
+    assert result.stdout.count("\n") == 1
+    assert "invalid: mnk4 case Maker " in result.stdout
     as_json = runner.invoke(app, ["prove", "check", str(out), "--json"])
     assert as_json.exit_code == 1
     assert json.loads(as_json.stdout)["valid"] is False

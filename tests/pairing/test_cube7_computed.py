@@ -10,7 +10,7 @@ import pytest
 
 from noughts.core.registry import game as make_game
 from noughts.pairing import cube7 as C
-from noughts.pairing.certificate import check_certificate, coverage
+from noughts.pairing.certificate import check_casework, coverage
 
 CUBE = "maker_breaker(hypercube(7,3))"
 MNK4 = "maker_breaker(mnk(4,4,4))"
@@ -77,7 +77,7 @@ def test_the_4x4_analogue_is_found_at_depth_one_and_certified(tmp_path):
     result, names = C.prove_computed(MNK4, workers=1, out=str(out), progress=False)
     assert names == (_name(MNK4, "all", 1),)
     assert result.failures == 0 and result.cases == {_name(MNK4, "all", 1): 3}
-    check = check_certificate(out)
+    check = check_casework(out)
     assert check.valid and check.verified == 3
 
 
@@ -141,7 +141,7 @@ def test_the_whole_7x7x7_proof_with_a_computed_opening(tmp_path):
     result, names = C.prove_computed(workers=2, out=str(out), progress=False)
     assert names == (_name(CUBE, "centre", 4), _name(CUBE, "other", 3))
     assert result.failures == 0
-    check = check_certificate(out)
+    check = check_casework(out)
     assert check.valid, check.first_failure
     assert check.verified == sum(result.cases.values())
 

@@ -15,7 +15,7 @@ import shlex
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -369,7 +369,8 @@ SOLVE_HELP = (
     " exits 3. The engine is chosen automatically (the alpha-beta kernel on small boards, the proof"
     " engine beyond: --engine picks one; the JSON names it). --certificate FILE has the proof"
     " engine write a certificate of the value, which 'noughts solve check FILE' verifies (exit 0"
-    " valid, 1 invalid, 2 unreadable)."
+    " valid, 1 invalid, 2 unreadable or not a certificate); it checks every kind noughts writes (a"
+    " strategy, a Breaker strategy, a casework proof, a retrograde table), as 'noughts prove check' does."
 )
 
 
@@ -453,7 +454,7 @@ def solve(
             raise NoughtsError("noughts solve check FILE: name the certificate's .json file")
         from noughts.cli.certify import check_command
 
-        check_command(file, as_json)
+        check_command(file, as_json, Budget(max_seconds, max_memory * 2**20, max_cpu_seconds))
         return
     if file is not None:
         raise NoughtsError(
@@ -474,23 +475,7 @@ def solve(
         _prove(spec, position, prove, as_json, max_seconds, max_memory, max_cpu_seconds, console)
         return
     if save is not None:
-        from noughts.exact.retro import solve_table
-        from noughts.exact.table import build_table
-
-        game = noughts.game(spec)
-        budget = Budget(max_seconds, max_memory * 2**20, max_cpu_seconds)
-        built = build_table(game, budget) if game.properties.bounded else solve_table(game, budget=budget)
-        try:
-            built.save(save)
-        except OSError as e:
-            raise NoughtsError(f"cannot write --save {save}: {e.strerror or e}") from None
-        summary = {"game": str(game), "positions": len(built), "file": str(save), "seconds": budget.elapsed()}
-        if as_json:
-            typer.echo(json.dumps(summary))
-        else:
-            console.print(
-                f"saved the value of {len(built):,} positions of {game} to {save} ({budget.elapsed():.2f} s)"
-            )
+        _save_table(spec, save, Budget(max_seconds, max_memory * 2**20, max_cpu_seconds), as_json, console)
         return
 
     if certificate is not None:
@@ -544,13 +529,37 @@ def solve(
     else:
         _solve_summary(console, result)
     if not result.complete:
-        # as every command over budget: one line on stderr, status 3 (what was proved is above)
-        total = result.moves_total if result.moves_total is not None else len(result.moves)
-        typer.echo(
-            f"noughts: error: {result.stopped}; the value was proved, and {len(result.moves)} of {total} moves",
-            err=True,
+        _stopped_after_the_value(result)
+
+
+def _save_table(spec: str, save: Path, budget: Budget, as_json: bool, console: Console) -> None:
+    """``solve SPEC --save FILE``: the value of every position reachable from the start, saved."""
+    from noughts.exact.retro import solve_table
+    from noughts.exact.table import build_table
+
+    game = noughts.game(spec)
+    built = build_table(game, budget) if game.properties.bounded else solve_table(game, budget=budget)
+    try:
+        built.save(save)
+    except OSError as e:
+        raise NoughtsError(f"cannot write --save {save}: {e.strerror or e}") from None
+    summary = {"game": str(game), "positions": len(built), "file": str(save), "seconds": budget.elapsed()}
+    if as_json:
+        typer.echo(json.dumps(summary))
+    else:
+        console.print(
+            f"saved the value of {len(built):,} positions of {game} to {save} ({budget.elapsed():.2f} s)"
         )
-        raise typer.Exit(Exit.BUDGET)
+
+
+def _stopped_after_the_value(result: SolveResult) -> NoReturn:
+    """As every command over budget: one line on stderr, status 3 (what was proved is above)."""
+    total = result.moves_total if result.moves_total is not None else len(result.moves)
+    typer.echo(
+        f"noughts: error: {result.stopped}; the value was proved, and {len(result.moves)} of {total} moves",
+        err=True,
+    )
+    raise typer.Exit(Exit.BUDGET)
 
 
 def _run_solve(

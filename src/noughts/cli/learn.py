@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from noughts.cli.paths import check_writable
 from noughts.core import NoughtsError
+
+if TYPE_CHECKING:
+    from noughts.learn.train import TrainResult
 
 __all__ = ["register"]
 
@@ -119,9 +122,6 @@ def train(
     ] = False,
 ) -> None:
     """Train a learning agent by self-play until a stopping criterion holds; save it."""
-    from rich.console import Console
-    from rich.table import Table
-
     import noughts
     from noughts.learn.train import learner_class
     from noughts.learn.train import resume as resume_from
@@ -197,6 +197,14 @@ def train(
     if as_json:
         typer.echo(json.dumps(doc))
         return
+    _print_trained(result, doc, out)
+
+
+def _print_trained(result: TrainResult, doc: dict[str, Any], out: Path) -> None:
+    """What ``train`` prints for people: the run's figures as a table."""
+    from rich.console import Console
+    from rich.table import Table
+
     console = Console(highlight=False)
     table = Table(show_header=False, box=None)
     oc = result.outcomes

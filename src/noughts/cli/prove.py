@@ -4,9 +4,10 @@
 (:mod:`noughts.pairing.breaker`); ``prove draw SPEC`` proves a standard game drawn;
 ``prove cube7`` re-runs 002 §4's casework (:mod:`noughts.pairing.cube7`); ``prove casework SPEC``
 runs such casework with a computed opening on any Maker-Breaker game; ``prove check CERT``
-verifies a certificate of either kind without trusting the search. Exit status: 0 proved (or
-valid), 1 the answer is no (disproved, or a certificate fails its check; a cube7 certificate
-that fails exits 2, as it always has), 2 bad input, 3 the budget ran out.
+verifies a certificate of any kind without trusting the search (``noughts.cli.certify``, the
+command ``solve check`` is too). Exit status: 0 proved (or valid), 1 the answer is no
+(disproved, or a certificate fails its check), 2 bad input (a file that is not a certificate, or
+whose digest does not match), 3 the budget ran out.
 """
 
 from __future__ import annotations
@@ -200,75 +201,22 @@ def _report_casework(result: object, chosen: tuple[str, ...], as_json: bool) -> 
 
 @prove_app.command("check")
 def check(
-    cert: Annotated[Path, typer.Argument(metavar="CERT", help="The certificate's .json file.")],
+    cert: Annotated[
+        Path, typer.Argument(metavar="CERT", help="The certificate's .json file (or a .npz table).")
+    ],
     as_json: JsonOpt = False,
 ) -> None:
-    """Verify a certificate independently: a Breaker certificate (every node of the strategy, every
-    pairing), one written by ``solve --certificate`` (as ``solve check`` does), or the 7x7x7
-    casework certificate (digest, case set, normalisation, every pairing).
+    """Verify a certificate independently (the same command as ``solve check``): a Breaker
+    certificate (every node of the strategy, every pairing), one written by ``solve
+    --certificate``, a casework certificate such as 7x7x7's (digest, case set, normalisation,
+    every pairing), or a retrograde table. The kind is the one the file declares.
 
     Exit status 0 when valid; 1 (with the failing node, position or case named) when the certificate does
-    not check; 2 when the file cannot be read at all.
+    not check; 2 when the file cannot be read at all or is not a certificate.
     """
-    if _kind(cert) == "breaker":
-        _check_breaker(cert, as_json)
-        return
-    from rich.console import Console
+    from noughts.cli.certify import check_command
 
-    from noughts.cli.certify import check_command, is_container
-
-    if is_container(cert):
-        check_command(cert, as_json)
-        return
-
-    from noughts.pairing.certificate import check_certificate
-
-    console = Console(stderr=True, highlight=False)
-    with console.status(f"checking {cert} ...", spinner="dots"):
-        result = check_certificate(cert)
-    if as_json:
-        typer.echo(json.dumps(result.to_json()))
-        answer(result.valid)
-        return
-    if not result.valid:
-        typer.echo(f"noughts: certificate {cert} is invalid: {result.first_failure}", err=True)
-        answer(False)
-    cases = ", ".join(f"{name} {count:,}" for name, count in result.cases.items())
-    Console(highlight=False).print(
-        f"[bold green]valid[/]: {result.verified:,} cases verified ({cases}) in {result.seconds:.1f} s; sha256 {result.digest}"
-    )
-
-
-def _kind(cert: Path) -> str | None:
-    """The kind a certificate's header declares (None for the 7x7x7 casework format)."""
-    path = cert if cert.suffix == ".json" else cert.with_suffix(".json")
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        return None  # the casework checker says what is wrong
-    return doc.get("kind") if isinstance(doc, dict) and isinstance(doc.get("kind"), str) else None
-
-
-def _check_breaker(cert: Path, as_json: bool) -> None:
-    from rich.console import Console
-
-    from noughts.pairing.breaker import check_breaker_certificate
-
-    console = Console(stderr=True, highlight=False)
-    with console.status(f"checking {cert} ...", spinner="dots"):
-        result = check_breaker_certificate(cert)
-    if as_json:
-        typer.echo(json.dumps(result.to_json()))
-    elif result.valid:
-        statement = result.claim.get("statement", "")
-        value = " (a draw)" if result.claim.get("value") == "draw" else ""
-        Console(highlight=False).print(
-            f"[bold green]valid[/]: {statement}{value}; {result.checked:,} nodes checked in {result.seconds:.1f} s; "
-            f"sha256 {result.digest}"
-        )
-    else:
-        Console(stderr=True, highlight=False).print(f"[bold red]invalid[/]: {result.first_failure}")
-    answer(result.valid)
+    check_command(cert, as_json)
 
 
 SpecArg = Annotated[

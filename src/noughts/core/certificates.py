@@ -2,7 +2,8 @@
 
 Every proof noughts writes (a winner's strategy, a Breaker's strategy with pairing leaves, ...)
 is one of these, so one reader validates them all before a checker of their *kind* looks at
-what they claim (:func:`noughts.exact.certificates.check_certificate` dispatches on the kind).
+what they claim (:func:`noughts.solving.check_certificate` dispatches on the kind, from the one
+table of kinds, :data:`noughts.solving.certificates.CERTIFICATE_KINDS`).
 
 **Format** (version 2; version 1 files still load). ``NAME.json`` is an object with at least::
 

@@ -62,7 +62,7 @@ from noughts.exact._tss_kernels import (
     winning_cells,
     wins_through,
 )
-from noughts.kernels.codes import CUMULATIVE, MAKER_BREAKER, MISERE, STANDARD
+from noughts.kernels.codes import CUMULATIVE, DONE, MAKER_BREAKER, MISERE, OWN_STATUS, PAUSED, STANDARD
 
 # rules: noughts.core.Rule, as the ints of noughts.kernels.codes (CUMULATIVE, MAKER_BREAKER,
 # MISERE, STANDARD are imported above)
@@ -70,10 +70,8 @@ from noughts.kernels.codes import CUMULATIVE, MAKER_BREAKER, MISERE, STANDARD
 INF = (1 << 31) - 1
 """The proof number of a disproven node (and the disproof number of a proven one)."""
 
-# kernel status
-DONE = 0
-PAUSED = 1
-GROW = 2  # the child pool is full: the driver enlarges it and calls again
+# kernel status: DONE, PAUSED (noughts.kernels.codes), or
+GROW = OWN_STATUS  # the child pool is full: the driver enlarges it and calls again
 GROW_TABLE = 3  # more entries were written than the table holds: the driver enlarges it
 
 # modes of the stack machine

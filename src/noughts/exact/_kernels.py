@@ -105,7 +105,7 @@ from numba.extending import overload
 
 from noughts.exact.result import WIN
 from noughts.kernels.bits import GOLDEN, INTERNAL, ONE, ZERO, entry, internal, lowest_cell
-from noughts.kernels.codes import CUMULATIVE, MAKER_BREAKER, MISERE, STANDARD
+from noughts.kernels.codes import CUMULATIVE, DONE, MAKER_BREAKER, MISERE, PAUSED, STANDARD
 from noughts.kernels.masks import (
     and_line,
     and_to,
@@ -135,9 +135,7 @@ from noughts.kernels.masks import (
 INF = 1 << 30
 """Above any value; the bounds of an empty table entry."""
 
-# search status
-DONE = 0
-PAUSED = 1
+# search status: DONE, PAUSED (noughts.kernels.codes)
 
 # modes of the stack machine
 ENTER = 0  # evaluate the node at depth d

@@ -13,10 +13,9 @@ from numba import njit
 from noughts.exact._kernels import bucket
 from noughts.kernels.bits import popcount
 from noughts.kernels.claim import completes
+from noughts.kernels.codes import DONE, OWN_STATUS, PAUSED
 
-DONE = 0
-PAUSED = 1
-NEED_TEST = 2
+NEED_TEST = OWN_STATUS  # DONE and PAUSED: noughts.kernels.codes
 GROW_SEEN = 3
 GROW_RECORDS = 4
 GROW_LEAVES = 5

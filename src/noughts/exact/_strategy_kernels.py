@@ -32,11 +32,9 @@ from noughts.exact._dfpn_kernels import (
 )
 from noughts.exact._kernels import bucket
 from noughts.exact._tss_kernels import DEF_BREAKER, DEF_LINES, FOUND, threat_search, winning_cells
-from noughts.kernels.codes import MAKER_BREAKER, STANDARD
+from noughts.kernels.codes import DONE, MAKER_BREAKER, OWN_STATUS, PAUSED, STANDARD
 
-DONE = 0
-PAUSED = 1
-NEED_PROOF = 2
+NEED_PROOF = OWN_STATUS  # DONE and PAUSED: noughts.kernels.codes
 GROW_SEEN = 3
 GROW_RECORDS = 4
 BAD = 5

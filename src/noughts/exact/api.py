@@ -23,7 +23,7 @@ A move's value is the value of the position it leads to: after c1 the game is ov
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -247,35 +247,9 @@ def solve(
     position = as_position(game, position)
     started = time.perf_counter()
     budget = Budget(max_seconds=max_seconds, max_memory=max_memory, max_cpu_seconds=max_cpu_seconds)
-    policy = ENGINE_POLICY if policy is None else policy
-    names = _engine_names(policy)
-    if engine not in ("auto", *names):
-        raise NoughtsError(f"unknown engine {engine!r}: choose auto, {', '.join(names)}")
-    certifying = tuple(
-        r for r in policy if r.certifies and (engine in ("auto", r.name)) and r.applies(game, position)
+    rules = _rules_for(
+        game, position, ENGINE_POLICY if policy is None else policy, engine, table, certificate
     )
-    if certificate is not None and not certifying:
-        raise NoughtsError(
-            f"certificates come from {' or '.join(_where(r) for r in policy if r.certifies)}; not {game} with {engine}"
-        )
-    if table is not None:
-        if getattr(table, "game", None) != game:
-            raise NoughtsError(f"the table is one of {getattr(table, 'game', '?')}, not of {game}")
-        rules: tuple[EngineRule, ...] = (EngineRule("table", "a solved table", lambda g, p: True),)
-    elif certificate is not None:
-        rules = certifying
-    elif engine == "proof":
-        if not proof_supports(game):
-            raise NoughtsError(f"the proof engine takes claim games, not {game}")
-        rules = tuple(r for r in policy if r.name == "proof")
-    elif engine == "auto":
-        rules = tuple(r for r in policy if r.applies(game, position) and not r.certificate_only)
-    else:
-        if engine == "alpha-beta" and not _kernel_supports(game):
-            raise NoughtsError(
-                f"the alpha-beta kernel does not take {game}; choose the python or auto engine"
-            )
-        rules = tuple(EngineRule(r.name, r.where, r.applies, make=r.make) for r in policy if r.name == engine)
     if position.is_terminal():
         over = terminal_value(position)
         if on_value is not None:
@@ -302,23 +276,10 @@ def solve(
             on_value(value)
         if certificate is not None:
             view.describe("the certificate")
-            made = engines.exact(value_engine)
-            if hasattr(made, "write_certificate"):  # an engine of its own certificates (a row's make)
-                header = made.write_certificate(position, value, certificate)
-            else:
-                header = _write_certificate(
-                    engines.proof_searches(), position, mover, value, certificate, budget
-                )
+            header = _certify(engines, value_engine, position, value, certificate, budget)
         if not value_only:
             view.describe("the moves")
-            for i, move in enumerate(moves):
-                child = position.play(move)
-                child_value = terminal_value(child) if child.is_terminal() else engines.value(child)[0]
-                mv = MoveValue(move, child_value)
-                rated.append(mv)
-                view.advance(engines.nodes)
-                if on_move is not None:
-                    on_move(mv, i, len(moves))
+            _rate_moves(engines, position, moves, rated, view, on_move)
             # with distances, the line they give; from the quotient, a line in which the winner
             # keeps the win (the proof engine gives neither)
             if value_engine == "quotient" or (
@@ -364,6 +325,90 @@ def solve(
         certificate=header,
         argument=argument,
     )
+
+
+def _rules_for(
+    game: Game,
+    position: Position,
+    policy: tuple[EngineRule, ...],
+    engine: str,
+    table: Any,
+    certificate: str | Path | None,
+) -> tuple[EngineRule, ...]:
+    """The rows :func:`solve` asks, in order: the table's, the certifying rows, the one engine
+    named, or the policy's rows that apply; ``NoughtsError`` for an engine or a request that
+    cannot be served, before any work.
+    """
+    names = _engine_names(policy)
+    if engine not in ("auto", *names):
+        raise NoughtsError(f"unknown engine {engine!r}: choose auto, {', '.join(names)}")
+    certifying = tuple(
+        r for r in policy if r.certifies and (engine in ("auto", r.name)) and r.applies(game, position)
+    )
+    if certificate is not None and not certifying:
+        raise NoughtsError(
+            f"certificates come from {' or '.join(_where(r) for r in policy if r.certifies)}; not {game} with {engine}"
+        )
+    if table is not None:
+        if getattr(table, "game", None) != game:
+            raise NoughtsError(f"the table is one of {getattr(table, 'game', '?')}, not of {game}")
+        rules: tuple[EngineRule, ...] = (EngineRule("table", "a solved table", lambda g, p: True),)
+    elif certificate is not None:
+        rules = certifying
+    elif engine == "proof":
+        if not proof_supports(game):
+            raise NoughtsError(f"the proof engine takes claim games, not {game}")
+        rules = tuple(r for r in policy if r.name == "proof")
+    elif engine == "auto":
+        rules = tuple(r for r in policy if r.applies(game, position) and not r.certificate_only)
+    else:
+        if engine == "alpha-beta" and not _kernel_supports(game):
+            raise NoughtsError(
+                f"the alpha-beta kernel does not take {game}; choose the python or auto engine"
+            )
+        rules = tuple(EngineRule(r.name, r.where, r.applies, make=r.make) for r in policy if r.name == engine)
+    return rules
+
+
+def _certify(
+    engines: _Engines,
+    value_engine: str,
+    position: Position,
+    value: Value,
+    certificate: str | Path,
+    budget: Budget,
+) -> dict[str, Any] | None:
+    """Write the certificate of ``value``: the answering engine's own (a row's ``make``), else
+    the proof engine's strategies; the certificate's header.
+    """
+    made = engines.exact(value_engine)
+    if hasattr(made, "write_certificate"):  # an engine of its own certificates (a row's make)
+        header: dict[str, Any] | None = made.write_certificate(position, value, certificate)
+        return header
+    return _write_certificate(
+        engines.proof_searches(), position, position.to_move, value, certificate, budget
+    )
+
+
+def _rate_moves(
+    engines: _Engines,
+    position: Position,
+    moves: Sequence[Move],
+    rated: list[MoveValue],
+    view: _ProgressView,
+    on_move: Callable[[MoveValue, int, int], None] | None,
+) -> None:
+    """Every move's value, appended to ``rated`` as it is proved (what a budget that runs out
+    leaves there is what was proved).
+    """
+    for i, move in enumerate(moves):
+        child = position.play(move)
+        child_value = terminal_value(child) if child.is_terminal() else engines.value(child)[0]
+        mv = MoveValue(move, child_value)
+        rated.append(mv)
+        view.advance(engines.nodes)
+        if on_move is not None:
+            on_move(mv, i, len(moves))
 
 
 # -- the engines ---------------------------------------------------------------------------------

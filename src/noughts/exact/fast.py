@@ -43,7 +43,7 @@ from noughts.core.budget import Budget
 from noughts.core.tables import split_words
 from noughts.exact import _kernels as K
 from noughts.exact.result import WIN, Value, from_int
-from noughts.kernels.codes import CUMULATIVE, MAKER_BREAKER, MISERE
+from noughts.kernels.codes import CUMULATIVE, DONE, MAKER_BREAKER, MISERE
 
 __all__ = ["MAX_CELLS", "WORD_CELLS", "FastSolver", "Slice", "supports"]
 
@@ -429,7 +429,7 @@ class FastSolver:
             worked = int(stats[K.S_WORK]) - self.work
             self.nodes = int(stats[K.S_NODES])
             self.work = int(stats[K.S_WORK])
-            if status != K.DONE:
+            if status != DONE:
                 self.slices.append(Slice(done, worked, work_limit))
             if worked >= work_limit:  # a full slice: size the next one to take about SLICE_SECONDS
                 per_step = took / max(worked, 1)
@@ -437,7 +437,7 @@ class FastSolver:
                 self._work_slice = int(min(GROWTH * work_limit, max(FIRST_WORK, wanted)))
             if growing:
                 self._grow_if_full()
-            if status == K.DONE:
+            if status == DONE:
                 return int(stats[K.S_RET])
             if self.progress is not None:
                 self.progress(self.nodes)

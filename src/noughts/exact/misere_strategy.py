@@ -31,6 +31,7 @@ import numpy as np
 from noughts.core import Game, NoughtsError, Player, Position, Rule
 from noughts.core.budget import Budget
 from noughts.exact.strategy import Leaves, Strategy
+from noughts.kernels.codes import DONE, PAUSED
 
 __all__ = ["LEAF_CODES", "defence_strategy", "leaf_at", "mirror_strategy"]
 
@@ -487,7 +488,7 @@ def _defend_kernel(
             b0s, b1s, iters, table, used, rec_words, rec_moves, leaf_words, leaf_kinds, leaf_mirror,
             leaf_pairs, pairs, scratch, state, SLICE_POSITIONS,
         )  # fmt: skip
-        if status == M.DONE:
+        if status == DONE:
             break
         if status == M.NEED_TEST:
             d = int(state[M.S_DEPTH])
@@ -515,7 +516,7 @@ def _defend_kernel(
         elif status == M.BAD:
             raise NoughtsError("the alpha-beta kernel finds no move that holds the draw: this is a bug")
         returns += 1
-        if status != M.PAUSED and returns % CHECK_EVERY:
+        if status != PAUSED and returns % CHECK_EVERY:
             continue  # a question answered (each well under a millisecond, mostly), an array grown
         if progress is not None:
             progress(int(state[M.S_POSITIONS]))

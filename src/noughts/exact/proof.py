@@ -41,6 +41,7 @@ import numpy.typing as npt
 from noughts.core import Game, LimitExceeded, Move, Outcome, Player, Position, Rule
 from noughts.core.budget import Budget
 from noughts.exact.result import Value
+from noughts.kernels.codes import DONE
 
 __all__ = [
     "DRAW",
@@ -482,7 +483,7 @@ class ProofSearch:
             )
             spent = time.perf_counter() - t0
             self.nodes = int(stats[D.S_NODES])
-            if status == D.DONE:
+            if status == DONE:
                 break
             if status == D.GROW:
                 self._grow_pool()

@@ -415,21 +415,7 @@ def solve_split(
 
     game = as_game(game)
     position = as_position(game, position)
-    if depth < 1:
-        raise NoughtsError(f"the split depth is at least 1, not {depth}")
-    if solver is None and engine not in ENGINE_NAMES[:-1] and engine != "auto":  # a solver checks its own
-        raise NoughtsError(f"unknown engine {engine!r}: choose auto, {', '.join(ENGINE_NAMES[:-1])}")
-    if certificate is not None and engine not in ("auto", "proof"):
-        raise NoughtsError(f"certificates come from the proof engine, not {engine}")
-    if not game.properties.bounded:
-        raise NoughtsError(f"{game} need not end: it is solved whole by retrograde analysis, not split")
-    if certificate is not None:
-        if game.claim_rule is None:
-            raise NoughtsError(
-                f"certificates come from the proof engine, which takes claim games; not {game}"
-            )
-        if game.properties.is_scored:
-            raise NoughtsError("a split solve writes certificates of games without scores only")
+    _check_split(game, depth, engine, certificate is not None, solver is not None)
     budget = Budget(max_seconds=max_seconds, max_memory=max_memory, max_cpu_seconds=max_cpu_seconds)
     started = time.perf_counter()
     if certificate is not None and certificate_group(game) is None:
@@ -454,8 +440,7 @@ def solve_split(
     with executor(workers, address) as ex:
         share = ex.workers
         backend = {"workers": ex.workers, "backend": ex.name}
-        deadline = None if budget.max_seconds is None else time.time() + budget.max_seconds - budget.elapsed()
-        memory = None if budget.max_memory is None else max(1, budget.max_memory // share)
+        deadline, memory = _job_limits(budget, share)
         jobs = [
             Job(str(game), p.text(), deadline, max_cpu_seconds, memory, certificate is not None, engine)
             for p in frontier
@@ -511,14 +496,7 @@ def solve_split(
             )
         header = _write_certificate(root, results, certificate, used)
     mover = position.to_move
-    rated: list[MoveValue] = []
-    if not value_only:
-        for i, (move, child) in enumerate(root.children):
-            if child.value is not None:
-                mv = MoveValue(move, child.value)
-                rated.append(mv)
-                if on_move is not None:
-                    on_move(mv, i, len(root.children))
+    rated = [] if value_only else _rated_children(root, on_move)
     engines = sorted({r.engine for r in results if r.engine})
     complete = value_only or len(rated) == len(root.children)
     return SolveResult(
@@ -536,6 +514,48 @@ def solve_split(
         certificate=header,
         split={"depth": used, "jobs": len(results), "jobs_finished": finished, **notes, **backend},
     )
+
+
+def _job_limits(budget: Budget, workers: int) -> tuple[float | None, int | None]:
+    """Each job's limits from the whole's budget: the wall-clock deadline it leaves (a time
+    stamp), and its share of the memory among ``workers``.
+    """
+    deadline = None if budget.max_seconds is None else time.time() + budget.max_seconds - budget.elapsed()
+    memory = None if budget.max_memory is None else max(1, budget.max_memory // workers)
+    return deadline, memory
+
+
+def _check_split(game: Game, depth: int, engine: str, certify: bool, own_solver: bool) -> None:
+    """``NoughtsError`` for a split :func:`solve_split` cannot do, before any work."""
+    if depth < 1:
+        raise NoughtsError(f"the split depth is at least 1, not {depth}")
+    if not own_solver and engine not in ENGINE_NAMES[:-1] and engine != "auto":  # a solver checks its own
+        raise NoughtsError(f"unknown engine {engine!r}: choose auto, {', '.join(ENGINE_NAMES[:-1])}")
+    if certify and engine not in ("auto", "proof"):
+        raise NoughtsError(f"certificates come from the proof engine, not {engine}")
+    if not game.properties.bounded:
+        raise NoughtsError(f"{game} need not end: it is solved whole by retrograde analysis, not split")
+    if certify:
+        if game.claim_rule is None:
+            raise NoughtsError(
+                f"certificates come from the proof engine, which takes claim games; not {game}"
+            )
+        if game.properties.is_scored:
+            raise NoughtsError("a split solve writes certificates of games without scores only")
+
+
+def _rated_children(root: _Node, on_move: Callable[[MoveValue, int, int], None] | None) -> list[MoveValue]:
+    """The values of the root's moves that the tree and the jobs settled, each reported to
+    ``on_move`` in the order of the moves.
+    """
+    rated: list[MoveValue] = []
+    for i, (move, child) in enumerate(root.children):
+        if child.value is not None:
+            mv = MoveValue(move, child.value)
+            rated.append(mv)
+            if on_move is not None:
+                on_move(mv, i, len(root.children))
+    return rated
 
 
 STOPPED = "stopped once the other jobs settled the value"
@@ -766,16 +786,7 @@ def prove_split(
     budget = Budget(max_seconds=max_seconds, max_memory=max_memory, max_cpu_seconds=max_cpu_seconds)
     started = time.perf_counter()
     keyer = ProofSearch(game, attacker, goal, tt_bytes=1 << 16, **opts)  # type: ignore[arg-type]
-    tables = game.board.tables
-    firsts = _classes(keyer, position, key=lambda m: (-int(tables.nthrough[m]), m))  # type: ignore[index]
-    if moves is not None:
-        legal = set(position.legal_moves())
-        for m in moves:
-            if m not in legal:
-                raise NoughtsError(f"{m!r} is not a legal move here")
-        firsts = [(m, [m]) for m in moves]
-    if first_moves is not None:
-        firsts = firsts[: max(1, first_moves)]
+    firsts = _first_moves(keyer, position, moves, first_moves)
     tried: list[tuple[Move, tuple[ProofJobResult, ...]]] = []
     with executor(workers, address) as ex:
         nworkers = ex.workers
@@ -801,29 +812,16 @@ def prove_split(
                     )
                 continue
             replies = _classes(keyer, child, key=lambda m: m)
-            deadline = (
-                None if budget.max_seconds is None else time.time() + budget.max_seconds - budget.elapsed()
+            deadline, memory = _job_limits(budget, nworkers)
+            jobs, finished = _reply_jobs(
+                child,
+                replies,
+                attacker,
+                goal,
+                (deadline, max_cpu_seconds, memory),
+                certificate is not None,
+                opts,
             )
-            memory = None if budget.max_memory is None else max(1, budget.max_memory // nworkers)
-            jobs: list[ProofJob] = []
-            finished: dict[int, bool] = {}
-            for reply, _ in replies:
-                p = child.play(reply)
-                if p.is_terminal():
-                    finished[len(jobs)] = _final_proves(p, attacker, goal)
-                jobs.append(
-                    ProofJob(
-                        str(game),
-                        p.text(),
-                        int(attacker),
-                        goal,
-                        deadline,
-                        max_cpu_seconds,
-                        memory,
-                        certificate is not None,
-                        tuple(sorted(opts.items())),
-                    )
-                )
             if any(not ok for ok in finished.values()):
                 tried.append((move, ()))
                 continue
@@ -869,6 +867,59 @@ def prove_split(
     return SplitProof(
         position, attacker, goal, False, None, tuple(tried), time.perf_counter() - started, nworkers
     )
+
+
+def _first_moves(
+    keyer: Any, position: Position, moves: list[Move] | None, first_moves: int | None
+) -> list[tuple[Move, list[Move]]]:
+    """The mover's first moves :func:`prove_split` tries, in order: ``moves`` where given (each
+    checked legal), else one per class of the proof engine's key, most lines through the cell
+    first; at most ``first_moves`` of them.
+    """
+    tables = position.game.board.tables
+    firsts = _classes(keyer, position, key=lambda m: (-int(tables.nthrough[m]), m))  # type: ignore[index]
+    if moves is not None:
+        legal = set(position.legal_moves())
+        for m in moves:
+            if m not in legal:
+                raise NoughtsError(f"{m!r} is not a legal move here")
+        firsts = [(m, [m]) for m in moves]
+    if first_moves is not None:
+        firsts = firsts[: max(1, first_moves)]
+    return firsts
+
+
+def _reply_jobs(
+    child: Position,
+    replies: list[tuple[Move, list[Move]]],
+    attacker: Player,
+    goal: int,
+    limits: tuple[float | None, float | None, int | None],
+    certify: bool,
+    opts: dict[str, int],
+) -> tuple[list[ProofJob], dict[int, bool]]:
+    """One proof job per class of the defender's replies to a first move (``limits``: each
+    job's deadline, CPU seconds and memory), and for the replies that end the game whether
+    that ending proves the goal (by the job's index).
+    """
+    jobs: list[ProofJob] = []
+    finished: dict[int, bool] = {}
+    for reply, _ in replies:
+        p = child.play(reply)
+        if p.is_terminal():
+            finished[len(jobs)] = _final_proves(p, attacker, goal)
+        jobs.append(
+            ProofJob(
+                str(child.game),
+                p.text(),
+                int(attacker),
+                goal,
+                *limits,
+                certify,
+                tuple(sorted(opts.items())),
+            )
+        )
+    return jobs, finished
 
 
 def _classes(search: Any, position: Position, key: Callable[[Move], Any]) -> list[tuple[Move, list[Move]]]:

@@ -30,6 +30,7 @@ from noughts.core.certificates import write_certificate
 from noughts.core.errors import SpecError
 from noughts.core.text import format_grid
 from noughts.exact.proof import WIN, Proof, ProofSearch
+from noughts.kernels.codes import DONE
 
 __all__ = ["MAX_GROUP", "Leaves", "Strategy", "certificate_record", "extract_strategy", "write_strategies"]
 
@@ -152,7 +153,7 @@ def extract_strategy(
             state,
             slice_nodes,
         )
-        if status == X.DONE:
+        if status == DONE:
             break
         if status == X.GROW_SEEN:
             bigger = np.zeros((2 * len(seen), 2 * w), dtype=np.uint64)

@@ -23,15 +23,29 @@ but for Maker-Breaker ``aux0`` = the number of lines (:func:`noughts.kernels.cod
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
+from numba import njit
 
-from noughts.kernels.bits import internal
+from noughts.kernels.bits import INTERNAL, internal
 from noughts.kernels.codes import CUMULATIVE, DRAW, FIRST, MAKER_BREAKER, MISERE, RUNNING, SECOND
 from noughts.kernels.masks import covers_line, line_width, meets_line_besides
 
-__all__ = ["claim_after", "completes"]
+__all__ = ["claim_after", "completes", "cumulative_result", "line_result"]
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _inlined(fn: _F) -> _F:
+    """:func:`~noughts.kernels.bits.internal`, inlined into its callers by numba (the judgement
+    at the end of every claim: no call in the playouts' inner loop).
+    """
+    jit: Any = njit
+    inlined: _F = jit(cache=True, inline="always", no_cpython_wrapper=True, **INTERNAL)(fn)
+    return inlined
 
 
 @internal
@@ -74,23 +88,40 @@ def claim_after(
         for t in range(nthrough[cell]):
             if covers_line(mine, lines, through[cell, t], w):
                 gained += 1
-        if mover == FIRST:
-            aux0 += gained
-        else:
-            aux1 += gained
-        if not full:
-            return RUNNING, aux0, aux1
-        if aux0 > aux1:
-            return FIRST, aux0, aux1
-        if aux1 > aux0:
-            return SECOND, aux0, aux1
-        return DRAW, aux0, aux1
+        return cumulative_result(mover, gained, full, aux0, aux1)
     if rule == MAKER_BREAKER and mover != maker:
         for t in range(nthrough[cell]):
             if not meets_line_besides(mine, lines, through[cell, t], cell, w):
                 aux0 -= 1  # a survivor no longer
         return (mover if aux0 == 0 else RUNNING), aux0, aux1
-    if completes(mine, cell, lines, through, nthrough):
+    return line_result(rule, mover, completes(mine, cell, lines, through, nthrough), full, aux0, aux1)
+
+
+@_inlined
+def cumulative_result(mover: int, gained: int, full: bool, aux0: int, aux1: int) -> tuple[int, int, int]:
+    """Under cumulative rules: ``mover``'s score (``aux0`` the first player's, ``aux1`` the
+    second's) goes up by the ``gained`` lines its claim completed; when the board is ``full``
+    the higher score wins and equal scores draw. The result code and the new scores.
+    """
+    if mover == FIRST:
+        aux0 += gained
+    else:
+        aux1 += gained
+    if not full:
+        return RUNNING, aux0, aux1
+    if aux0 > aux1:
+        return FIRST, aux0, aux1
+    if aux1 > aux0:
+        return SECOND, aux0, aux1
+    return DRAW, aux0, aux1
+
+
+@_inlined
+def line_result(rule: int, mover: int, won: bool, full: bool, aux0: int, aux1: int) -> tuple[int, int, int]:
+    """Under standard, misère and (a Maker claim's) Maker-Breaker rules: the result of a claim
+    that completed a line of ``mover``'s (``won``) or not, the board ``full`` after it or not.
+    """
+    if won:
         return (1 - mover if rule == MISERE else mover), aux0, aux1
     if full and rule != MAKER_BREAKER:
         return DRAW, aux0, aux1

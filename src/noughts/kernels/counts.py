@@ -24,7 +24,8 @@ import numpy as np
 from numba import njit
 
 from noughts.kernels.bits import popcount
-from noughts.kernels.codes import CUMULATIVE, DRAW, FIRST, MAKER_BREAKER, MISERE, RUNNING, SECOND
+from noughts.kernels.claim import cumulative_result, line_result
+from noughts.kernels.codes import CUMULATIVE, MAKER_BREAKER, RUNNING
 from noughts.kernels.masks import line_word, width, word
 
 __all__ = ["claim_counted", "line_counts", "unclaim_counted"]
@@ -72,17 +73,7 @@ def claim_counted(
             v = cnt[j, mover] + 1
             cnt[j, mover] = v
             gained += v == k
-        if mover == FIRST:
-            aux0 += gained
-        else:
-            aux1 += gained
-        if not full:
-            return RUNNING, aux0, aux1
-        if aux0 > aux1:
-            return FIRST, aux0, aux1
-        if aux1 > aux0:
-            return SECOND, aux0, aux1
-        return DRAW, aux0, aux1
+        return cumulative_result(mover, gained, full, aux0, aux1)
     if rule == MAKER_BREAKER and mover != maker:
         for t in range(nthrough[cell]):
             j = np.uint32(through[cell, t])
@@ -98,11 +89,7 @@ def claim_counted(
         v = cnt[j, mover] + 1
         cnt[j, mover] = v
         won |= v == k
-    if won:
-        return (1 - mover if rule == MISERE else mover), aux0, aux1
-    if full and rule != MAKER_BREAKER:
-        return DRAW, aux0, aux1
-    return RUNNING, aux0, aux1
+    return line_result(rule, mover, won, full, aux0, aux1)
 
 
 @njit(cache=True, inline="always")

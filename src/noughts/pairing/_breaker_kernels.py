@@ -39,17 +39,15 @@ import numpy as np
 from numba import njit
 
 from noughts.kernels.bits import lowest_cell
-from noughts.kernels.codes import STANDARD
+from noughts.kernels.codes import DONE, OWN_STATUS, PAUSED, STANDARD
 from noughts.pairing._cover_kernels import FOUND, find_cover
 
 __all__ = ["search"]
 
 INF = 1 << 40
 
-# status of a search call
-DONE = 0
-PAUSED = 1
-FULL = 2  # the proof store or the stack needs more room: grow and call again
+# status of a search call: DONE, PAUSED (noughts.kernels.codes), or
+FULL = OWN_STATUS  # the proof store or the stack needs more room: grow and call again
 
 # results
 OPEN = 0

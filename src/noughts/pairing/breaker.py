@@ -58,7 +58,6 @@ __all__ = [
     "DrawResult",
     "Progress",
     "ProofStore",
-    "check_breaker_certificate",
     "prove_breaker",
     "prove_draw",
 ]
@@ -330,16 +329,6 @@ def prove_draw(
     else:
         argument = "each side stops the other from completing a line first (two Breaker searches with pairing leaves)"
     return DrawResult(g, pos, True, argument, parts, time.perf_counter() - started)
-
-
-def check_breaker_certificate(path: str | Path) -> Any:
-    """Check a Breaker certificate with the independent checker
-    (:func:`noughts.pairing.breaker_certificate.check_breaker_certificate`); the entry the
-    ``kind -> checker`` dispatch of ``noughts solve check`` calls for kind ``"breaker"``.
-    """
-    from noughts.pairing.breaker_certificate import check_breaker_certificate as check
-
-    return check(path)
 
 
 def _side(breaker: Player | str | None) -> Player | None:

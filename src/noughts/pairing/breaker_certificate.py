@@ -343,105 +343,110 @@ def check_breaker_certificate(path: Path | str) -> BreakerCheck:
         ) from None
 
 
-def _check(doc: dict[str, Any], arrays: dict[str, np.ndarray], digest: str, start: float) -> BreakerCheck:
-    rules, breaker_first, board = _game(doc["game"])
+def _claimed_position(
+    doc: dict[str, Any], rules: str, breaker_first: bool, board: _Board
+) -> tuple[int, int, bool, bool] | str:
+    """The claim and the position it is about, checked: Maker's cells, Breaker's cells, whether
+    Maker is to move and whether the rules are standard; or why the claim cannot hold.
+    """
     claim = doc["claim"]
     n_cells = len(board.coords)
-
-    def done(failure: str | None, checked: int) -> BreakerCheck:
-        return BreakerCheck(
-            failure is None,
-            doc["game"],
-            doc["position"],
-            claim,
-            int(arrays["kind"].shape[0]),
-            checked,
-            failure,
-            digest,
-            time.perf_counter() - start,
-        )
-
     # the claim: who is Maker, under which rules
     claim_rules = claim.get("rules")
     if claim_rules not in ("standard", "maker_breaker"):
-        return done(f"the claim's rules {claim_rules!r} are not standard or maker_breaker", 0)
+        return f"the claim's rules {claim_rules!r} are not standard or maker_breaker"
     if rules == "maker_breaker" and claim_rules != "maker_breaker":
-        return done(f"{doc['game']} is a Maker-Breaker game; the claim's rules are {claim_rules!r}", 0)
+        return f"{doc['game']} is a Maker-Breaker game; the claim's rules are {claim_rules!r}"
     maker_name = claim.get("maker")
     if maker_name not in ("first", "second") or claim.get("breaker") != (
         "second" if maker_name == "first" else "first"
     ):
-        return done("the claim must name the maker and the breaker as first and second", 0)
+        return "the claim must name the maker and the breaker as first and second"
     maker_first = maker_name == "first"
     if rules == "maker_breaker" and maker_first == breaker_first:
-        return done(f"in {doc['game']} the maker is the {'second' if breaker_first else 'first'} player", 0)
+        return f"in {doc['game']} the maker is the {'second' if breaker_first else 'first'} player"
     standard_rules = claim_rules == "standard"
     # the position: one character per cell, in the order of the cells
     text = doc["position"].strip().lower()
     chars = [ch for ch in text if ch not in "/|-"]
     if len(chars) != n_cells or any(ch not in "xo." for ch in chars):
-        return done(f"the position {doc['position']!r} is not a position of {doc['game']}", 0)
+        return f"the position {doc['position']!r} is not a position of {doc['game']}"
     first_mark = "o" if (rules == "maker_breaker" and breaker_first) else "x"
     second_mark = "x" if first_mark == "o" else "o"
     first = sum(1 << c for c, ch in enumerate(chars) if ch == first_mark)
     second = sum(1 << c for c, ch in enumerate(chars) if ch == second_mark)
     if first.bit_count() - second.bit_count() not in (0, 1):
-        return done(f"the position {doc['position']!r} cannot arise: the players alternate", 0)
+        return f"the position {doc['position']!r} cannot arise: the players alternate"
     first_to_move = first.bit_count() == second.bit_count()
     maker_cells, breaker_cells = (first, second) if maker_first else (second, first)
     maker_to_move = first_to_move == maker_first
     # the claimed value
     value = claim.get("value")
     if value not in (None, "draw"):
-        return done(f"the claimed value {value!r} is not a draw", 0)
+        return f"the claimed value {value!r} is not a draw"
     if value == "draw" and not (rules == "standard" and maker_first and first == 0 and second == 0):
-        return done(
+        return (
             "a draw follows from a Breaker strategy only under standard rules, from the empty board, with the "
-            "first player as Maker (the second cannot win by strategy stealing)",
-            0,
+            "first player as Maker (the second cannot win by strategy stealing)"
         )
-    kind, a, b = arrays["kind"], arrays["a"], arrays["b"]
-    cells, branches, perms = arrays["cells"], arrays["branches"], arrays["perms"]
-    n = kind.shape[0]
-    root = doc["root"]
-    if not 0 <= root < n:
-        return done(f"the root {root} is not a node", 0)
+    return maker_cells, breaker_cells, maker_to_move, standard_rules
+
+
+def _symmetries(board: _Board, perms: np.ndarray) -> tuple[list[list[int]], list[list[int]]] | str:
+    """The certificate's symmetries as cell lists and their inverses, each checked to be a
+    permutation of the cells that maps the board's lines onto its lines; or why not.
+    """
+    n_cells = len(board.coords)
     # the symmetries must map lines onto lines
     line_set = set(board.lines)
     if perms.size and perms.shape[1] != n_cells:
-        return done("the certificate's symmetries are not permutations of the board's cells", 0)
+        return "the certificate's symmetries are not permutations of the board's cells"
     perm_lists: list[list[int]] = []
     for s in range(perms.shape[0]):
         p = [int(x) for x in perms[s]]
         if sorted(p) != list(range(n_cells)):
-            return done(f"symmetry {s} is not a permutation of the cells", 0)
+            return f"symmetry {s} is not a permutation of the cells"
         for line in board.lines:
-            image = 0
-            rest = line
-            while rest:
-                low = rest & -rest
-                image |= 1 << p[low.bit_length() - 1]
-                rest ^= low
-            if image not in line_set:
-                return done(f"symmetry {s} does not map the board's lines onto its lines", 0)
+            if _image_of(line, p) not in line_set:
+                return f"symmetry {s} does not map the board's lines onto its lines"
         perm_lists.append(p)
     inverse = [[0] * n_cells for _ in perm_lists]
     for s, p in enumerate(perm_lists):
         for c, v in enumerate(p):
             inverse[s][v] = c
+    return perm_lists, inverse
 
-    def image_of(bits: int, p: list[int]) -> int:
-        out = 0
-        while bits:
-            low = bits & -bits
-            out |= 1 << p[low.bit_length() - 1]
-            bits ^= low
-        return out
 
-    # the cells each node names, bottom-up (a cycle or a dangling reference is a failure)
-    node_cells: dict[int, int] = {}
+def _image_of(bits: int, p: list[int]) -> int:
+    """The cells ``bits`` through the permutation ``p``."""
+    out = 0
+    while bits:
+        low = bits & -bits
+        out |= 1 << p[low.bit_length() - 1]
+        bits ^= low
+    return out
 
-    def names(root_node: int) -> int:
+
+@dataclass
+class _Graph:
+    """A certificate's node graph and, as it is worked out bottom-up, the cells each node names."""
+
+    kind: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    cells: np.ndarray
+    branches: np.ndarray
+    perm_lists: list[list[int]]
+    n_cells: int
+    node_cells: dict[int, int]
+
+    def names(self, root_node: int) -> int:
+        """The cells node ``root_node`` and the nodes below it name (a cycle or a dangling
+        reference is a failure).
+        """
+        kind, a, b, cells, branches = self.kind, self.a, self.b, self.cells, self.branches
+        perm_lists, n_cells, node_cells = self.perm_lists, self.n_cells, self.node_cells
+        n = kind.shape[0]
         stack = [(root_node, False)]
         on_path: set[int] = set()
         while stack:
@@ -500,9 +505,49 @@ def _check(doc: dict[str, Any], arrays: dict[str, np.ndarray], digest: str, star
                         raise _Fail(i, f"Maker's move {c} is not a cell of the board")
                     bits |= (1 << c) | node_cells[int(branches[t, 1])]
             else:
-                bits = image_of(node_cells[children[0]], perm_lists[int(b[i])])
+                bits = _image_of(node_cells[children[0]], perm_lists[int(b[i])])
             node_cells[i] = bits
         return node_cells[root_node]
+
+
+def _check(doc: dict[str, Any], arrays: dict[str, np.ndarray], digest: str, start: float) -> BreakerCheck:
+    rules, breaker_first, board = _game(doc["game"])
+    claim = doc["claim"]
+    n_cells = len(board.coords)
+
+    def done(failure: str | None, checked: int) -> BreakerCheck:
+        return BreakerCheck(
+            failure is None,
+            doc["game"],
+            doc["position"],
+            claim,
+            int(arrays["kind"].shape[0]),
+            checked,
+            failure,
+            digest,
+            time.perf_counter() - start,
+        )
+
+    claimed = _claimed_position(doc, rules, breaker_first, board)
+    if isinstance(claimed, str):
+        return done(claimed, 0)
+    maker_cells, breaker_cells, maker_to_move, standard_rules = claimed
+    kind, a, b = arrays["kind"], arrays["a"], arrays["b"]
+    cells, branches, perms = arrays["cells"], arrays["branches"], arrays["perms"]
+    n = kind.shape[0]
+    root = doc["root"]
+    if not 0 <= root < n:
+        return done(f"the root {root} is not a node", 0)
+    # the symmetries must map lines onto lines
+    symmetries = _symmetries(board, perms)
+    if isinstance(symmetries, str):
+        return done(symmetries, 0)
+    perm_lists, inverse = symmetries
+    image_of = _image_of
+    # the cells each node names, bottom-up (a cycle or a dangling reference is a failure)
+    graph = _Graph(kind, a, b, cells, branches, perm_lists, n_cells, {})
+    node_cells = graph.node_cells
+    names = graph.names
 
     # the positions, top-down: (node, Maker's cells, Breaker's cells, Maker to move, parent entry, move)
     checked = 0

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from noughts.core import Budget, NoughtsError, Player, Rule
+from noughts.kernels.codes import DONE
 from noughts.pairing.breaker_setup import BreakerQuestion
 
 __all__ = [
@@ -428,7 +429,7 @@ class BreakerProver:
                 self.stats,
                 nodes,
             )
-            if status == K.DONE:
+            if status == DONE:
                 return int(self.stats[K.S_RESULT])
             took = time.perf_counter() - began
             if took < SLICE_SECONDS / 2:

@@ -14,7 +14,7 @@ to an unmatched cell found by breadth-first search from the unmatched cells in c
 (each copy on the path moves to the next cell). The ``f0`` leaf: its own stored matching
 (replay its stream).
 
-**Checking** (:func:`check_certificate`) trusts nothing of the search:
+**Checking** (:func:`check_casework`, kind ``"casework"`` of :mod:`noughts.solving.certificates`) trusts nothing of the search:
 
 1. the digest of the arrays file;
 2. the case set, recomputed here by its own enumeration of the plan, and the symmetry
@@ -50,7 +50,7 @@ __all__ = [
     "CertificateError",
     "CheckResult",
     "case_name",
-    "check_certificate",
+    "check_casework",
     "coverage",
     "write_certificate",
 ]
@@ -343,7 +343,7 @@ _REASONS = {
 
 @dataclass
 class CheckResult:
-    """What :func:`check_certificate` found."""
+    """What :func:`check_casework` found."""
 
     valid: bool
     cases: dict[str, int]
@@ -445,7 +445,7 @@ def _fetch(arrays: dict[str, np.ndarray], key: str) -> np.ndarray:
     return arrays[key]
 
 
-def check_certificate(path: Path, *, fast: bool = True) -> CheckResult:
+def check_casework(path: Path, *, fast: bool = True) -> CheckResult:
     """Check a certificate (see the module docstring); ``fast=False`` runs the checker in plain Python.
 
     Raises :class:`CertificateError` for a file that cannot be read or whose digest does not

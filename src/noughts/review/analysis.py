@@ -369,6 +369,55 @@ def _as_record(
     return Record(subject, texts, start=start)  # type: ignore[arg-type]
 
 
+def _default_oracle(game: Game, budget: Budget) -> ValueOracle | None:
+    """The exact engine :func:`noughts.exact.api.make_engine` gives ``game``; None where no
+    exact engine takes the game (the review then estimates only).
+    """
+    from noughts.exact.api import make_engine
+
+    try:
+        oracle: ValueOracle = make_engine(game, budget)
+    except LimitExceeded:
+        raise
+    except NoughtsError:  # no exact engine takes this game: estimates only
+        return None
+    return oracle
+
+
+def _move_reviews(
+    game: Game,
+    positions: Sequence[Position],
+    notation: Sequence[str],
+    played: Sequence[Move],
+    analyses: Sequence[_Analysis | None],
+    values: Sequence[Evaluation | None],
+) -> list[MoveReview]:
+    """Each move of the main line judged against the analysis of the position it was played in."""
+    reviews = []
+    for i in range(1, len(played) + 1):
+        a = analyses[i - 1]
+        p = positions[i - 1]
+        best: list[Move] = []
+        judgement = None
+        if a is not None and a.children:
+            best, judgement = _judge(a.children, played[i - 1], p.to_move, a.exact)
+        reviews.append(
+            MoveReview(
+                ply=i,
+                player=p.to_move,
+                move=notation[i - 1],
+                before=values[i - 1],
+                after=values[i],
+                best=tuple(game.format_move(m) for m in best),
+                judgement=judgement,
+                exact=a is not None and a.exact and judgement is not None,
+                forced=len(p.legal_moves()) == 1,
+                reviewed=a is not None,
+            )
+        )
+    return reviews
+
+
 def review(
     subject: Record | Game | str,
     moves: Sequence[Move | str] = (),
@@ -402,18 +451,9 @@ def review(
         budget = Budget(max_seconds=DEFAULT_MAX_SECONDS, max_memory=DEFAULT_MAX_MEMORY)
     if isinstance(estimator, str):
         estimator = make_estimator(estimator)
-    engine_label: str | None = None
     if oracle is None:
-        from noughts.exact.api import make_engine
-
-        try:
-            oracle = make_engine(game, budget)
-        except LimitExceeded:
-            raise
-        except NoughtsError:  # no exact engine takes this game: estimates only
-            oracle = None
-    if oracle is not None:
-        engine_label = _engine_label(oracle)
+        oracle = _default_oracle(game, budget)
+    engine_label = None if oracle is None else _engine_label(oracle)
     positions = record.positions()
     notation = [n.move for n in record.moves.moves]
     played = record.main_line()
@@ -490,28 +530,7 @@ def review(
         if oracle is not None and hasattr(oracle, "budget"):
             oracle.budget = budget
 
-    reviews = []
-    for i in range(1, n + 1):
-        a = analyses[i - 1]
-        p = positions[i - 1]
-        best: list[Move] = []
-        judgement = None
-        if a is not None and a.children:
-            best, judgement = _judge(a.children, played[i - 1], p.to_move, a.exact)
-        reviews.append(
-            MoveReview(
-                ply=i,
-                player=p.to_move,
-                move=notation[i - 1],
-                before=values[i - 1],
-                after=values[i],
-                best=tuple(game.format_move(m) for m in best),
-                judgement=judgement,
-                exact=a is not None and a.exact and judgement is not None,
-                forced=len(p.legal_moves()) == 1,
-                reviewed=a is not None,
-            )
-        )
+    reviews = _move_reviews(game, positions, notation, played, analyses, values)
     result = Review(
         record=record,
         values=tuple(values),

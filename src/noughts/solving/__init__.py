@@ -10,8 +10,8 @@ finishes), with a share of the budget, after which the proof engine takes the po
 Where the alpha-beta kernel answers within its trial (mnk(5,5,5)), it still answers, with the
 distance.
 :func:`solve` is :func:`noughts.exact.api.solve` under this policy (``noughts.solve`` and the
-``solve`` command call it); :func:`check_certificate` checks a certificate of any kind, the
-Breaker prover's included.
+``solve`` command call it); :func:`check_certificate` checks a certificate of any kind
+(:data:`CERTIFICATE_KINDS`, the one table of kinds: :mod:`noughts.solving.certificates`).
 
 >>> r = solve("mnk(6,6,5)", value_only=True)  # the alpha-beta kernel's trial, then the prover
 >>> r.value.describe(r.game), r.engine
@@ -23,17 +23,23 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from noughts.core import Budget, Game, Position
 from noughts.exact.api import DEFAULT_MAX_MEMORY, DEFAULT_MAX_SECONDS, ENGINE_POLICY, EngineRule
 from noughts.exact.api import solve as exact_solve
 from noughts.exact.result import MoveValue, SolveResult, Value
+from noughts.solving.certificates import CERTIFICATE_KINDS, check_certificate
 
-if TYPE_CHECKING:
-    from noughts.core.certificates import CheckReport
-
-__all__ = ["BREAKER_SHARE", "SOLVE_POLICY", "check_certificate", "choose_engine", "solve", "solve_split"]
+__all__ = [
+    "BREAKER_SHARE",
+    "CERTIFICATE_KINDS",
+    "SOLVE_POLICY",
+    "check_certificate",
+    "choose_engine",
+    "solve",
+    "solve_split",
+]
 
 BREAKER_SHARE = 0.5
 """The share of the budget left that the Breaker prover gets on a position before the exact
@@ -142,38 +148,3 @@ def choose_engine(game: Game, position: Position | None = None) -> str:
     from noughts.exact.api import choose_engine as choose
 
     return choose(game, position, SOLVE_POLICY)
-
-
-def check_certificate(path: Path | str) -> CheckReport:
-    """Check a certificate of any kind (``noughts solve check FILE``): the Breaker prover's
-    (kind ``"breaker"``) with :mod:`noughts.pairing.breaker_certificate`, the others with
-    :func:`noughts.exact.certificates.check_certificate`. ``CertificateError`` (or the Breaker
-    checker's error) for a file that cannot be read; a claim that does not hold gives
-    ``valid=False`` and the first failing node.
-    """
-    from noughts.core.certificates import CheckReport, read_certificate
-
-    certificate = read_certificate(path)  # the container: digest and arrays, before any checker
-    if certificate.kind != "breaker":
-        from noughts.exact.certificates import checker_for
-
-        return checker_for(certificate.kind)(certificate)
-    from noughts.pairing.breaker_certificate import check_breaker_certificate
-
-    found = check_breaker_certificate(certificate.path)
-    claim = found.claim if isinstance(found.claim, dict) else {}
-    proves = str(claim.get("statement", "Breaker stops Maker"))
-    if claim.get("value") == "draw":
-        proves += " (a draw)"
-    return CheckReport(
-        valid=found.valid,
-        kind="breaker",
-        game=found.game,
-        position=found.position,
-        claim=claim,
-        checked=found.checked,
-        first_failure=found.first_failure,
-        sha256=found.digest,
-        seconds=found.seconds,
-        details={"proves": proves, "nodes": found.nodes},
-    )
