@@ -104,6 +104,14 @@ def test_a_request_during_the_warm_up_waits_then_is_refused_with_its_progress() 
     assert pool.stats()["warmup"]["ready"] is False
 
 
+def test_past_the_warm_up_queue_a_request_is_refused_at_once() -> None:
+    pool = WorkerPool(Limits(warm_queue=0))
+    pool.started = True
+    pool.warm = WarmUp(total=17, done=5)
+    with pytest.raises(Busy, match=r"warming up \(5 of 17 kernels\)"):
+        pool.run("count", {"game": "tictactoe", "seconds": 1.0}, seconds=1.0)
+
+
 def test_a_request_during_the_warm_up_is_answered_once_it_ends() -> None:
     pool = WorkerPool(Limits(warm_wait=600, workers=1))
     pool.started = True

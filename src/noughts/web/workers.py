@@ -251,6 +251,7 @@ class WorkerPool:
         self.killed = {"time": 0, "memory": 0}
         """How many workers the pool has killed, and why."""
         self.warm: WarmUp | None = None
+        self._warm_waiters = 0
         self.compiled = {"compiles": 0, "seconds": 0.0}
         """Kernels the workers compiled inside tasks (the warm-up did not cover them), and the
         seconds it took: time their tasks' clocks did not count."""
@@ -474,11 +475,7 @@ class WorkerPool:
             wait = self.limits.queue_seconds
         warm = self.warm
         if warm is not None and not warm.finished.is_set():
-            if not warm.finished.wait(self.limits.warm_wait):
-                raise Busy(
-                    f"the arena is {warm.text()}: compiling its kernels once; your request waits for it",
-                    retry_after=2.0,
-                )
+            self._wait_for_warm_up(warm)
             since = None  # the warm-up is not the work's time
         with self._lock:
             if not any(w.ready for w in self._workers):  # the first requests wait for the start,
@@ -493,6 +490,28 @@ class WorkerPool:
                 if len(worker.games) > 8:
                     worker.games.pop()
             self._release(worker, client)
+
+    def _wait_for_warm_up(self, warm: WarmUp) -> None:
+        """Queue a request until the warm-up ends (:attr:`Limits.warm_wait` at most, and at
+        most :attr:`Limits.warm_queue` requests at once); else :class:`Busy` with its progress.
+        """
+        refused = Busy(
+            f"the arena is {warm.text()}: compiling its kernels once; your request waits for it",
+            retry_after=2.0,
+        )
+        with self._lock:
+            if self._warm_waiters >= self.limits.warm_queue:
+                raise refused
+            self._warm_waiters += 1
+        try:
+            if not warm.finished.wait(self.limits.warm_wait):
+                raise Busy(
+                    f"the arena is {warm.text()}: compiling its kernels once; your request waits for it",
+                    retry_after=2.0,
+                )
+        finally:
+            with self._lock:
+                self._warm_waiters -= 1
 
     def _exchange(
         self,
