@@ -493,7 +493,7 @@ def _watch_compiles(conn: Connection, worker: Worker) -> None:
                 with contextlib.suppress(OSError, ValueError):
                     conn.send(("progress", {"compiled": spent}))
 
-    event.register("numba:compile", _Listener())
+    event.register("numba:compile", _Listener())  # type: ignore[no-untyped-call]
 
 
 def serve(conn: Connection, memory: int) -> None:

@@ -209,6 +209,13 @@ def _follow(warm: WarmUp, path: str, pid: int | None) -> None:
             os.unlink(path)
 
 
+def _warming(warm: WarmUp) -> Busy:
+    """The answer to a request the warm-up cannot take now (429, with its progress)."""
+    return Busy(
+        f"the arena is {warm.text()}: compiling its kernels once; ask again in a moment", retry_after=2.0
+    )
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -495,20 +502,13 @@ class WorkerPool:
         """Queue a request until the warm-up ends (:attr:`Limits.warm_wait` at most, and at
         most :attr:`Limits.warm_queue` requests at once); else :class:`Busy` with its progress.
         """
-        refused = Busy(
-            f"the arena is {warm.text()}: compiling its kernels once; your request waits for it",
-            retry_after=2.0,
-        )
         with self._lock:
             if self._warm_waiters >= self.limits.warm_queue:
-                raise refused
+                raise _warming(warm)
             self._warm_waiters += 1
         try:
             if not warm.finished.wait(self.limits.warm_wait):
-                raise Busy(
-                    f"the arena is {warm.text()}: compiling its kernels once; your request waits for it",
-                    retry_after=2.0,
-                )
+                raise _warming(warm)
         finally:
             with self._lock:
                 self._warm_waiters -= 1
