@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from web_cases import client
+from web_cases import PATIENCE, client
 
 import noughts
 from noughts.exact.api import make_engine, move_values
@@ -206,7 +206,7 @@ def test_the_games_of_a_batch_are_listed_on_request_and_replay_as_records() -> N
             "/api/batches", json={"game": "tictactoe", "x": "random", "o": "random", "games": 3, "seed": 4}
         )
         assert b.status_code == 202, b.text
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + PATIENCE
         while (
             c.get(f"/api/batches/{b.json()['id']}").json()["status"] == "running"
             and time.monotonic() < deadline

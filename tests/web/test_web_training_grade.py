@@ -7,14 +7,14 @@ import time
 from typing import Any
 
 import pytest
-from web_cases import client
+from web_cases import PATIENCE, client
 
 import noughts
 from noughts.web.work import GRADE_POINTS
 
 
 def _wait(c: Any, run_id: int) -> dict[str, Any]:
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + PATIENCE
     while True:
         run = c.get(f"/api/training/{run_id}").json()
         if run["status"] != "running" or time.monotonic() > deadline:

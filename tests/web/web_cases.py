@@ -23,6 +23,9 @@ from noughts.store import Store
 from noughts.web import Limits, create_app
 
 CHROMIUM = os.environ.get("NOUGHTS_CHROMIUM", "/usr/bin/chromium")
+PATIENCE = 900.0
+"""Seconds a test waits for work a loaded machine may finish late (a job, a training run, a
+first compile): a bound against hanging forever, never a check of speed."""
 NOUGHTS = Path(sys.executable).with_name("noughts")
 
 

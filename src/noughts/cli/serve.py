@@ -9,7 +9,7 @@ import sys
 import threading
 import webbrowser
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -113,12 +113,39 @@ def serve(
         typer.echo(f"noughts arena ready at {address}  (records: {store.path}; Ctrl-C stops)")
         if open_browser:
             webbrowser.open(address)
+        _show_warm_up(app.state.arena.pool, server)
 
     threading.Thread(target=announce, daemon=True).start()
     try:
         server.run(sockets=[sock])
     finally:
         store.close()
+
+
+def _show_warm_up(pool: Any, server: Any) -> None:
+    """Say in the terminal how the kernels' warm-up goes (one line a kernel), and when every
+    kernel is ready: ``noughts: warm: ...`` (the page shows the same progress).
+    """
+    warm = pool.warm
+    if warm is None:
+        return
+    shown: tuple[int, str] = (-1, "")
+    while not server.should_exit:
+        done, total, current = warm.done, warm.total, warm.current
+        if warm.finished.is_set():
+            status = warm.status()
+            problems = f"; not warmed: {'; '.join(status['errors'])}" if status["errors"] else ""
+            typer.echo(
+                f"noughts: warm: {status['done']} of {status['total']} kernels ready in {status['seconds']:g} s"
+                f" ({status['compile_seconds']:g} s of it compiling, the rest loading from numba's cache){problems}"
+            )
+            return
+        if total and current and (done, current) != shown:
+            shown = (done, current)
+            typer.echo(
+                f"noughts: {warm.text()}: {current} (a move asked now waits; its clock has not started)"
+            )
+        threading.Event().wait(0.25)
 
 
 def _bind(host: str, port: int) -> socket.socket:

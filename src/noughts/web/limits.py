@@ -67,6 +67,16 @@ class Limits:
     """The longest a request waits for a free worker before it is refused (429)."""
     start_seconds: float = 60.0
     """The longest the first requests wait while the workers start."""
+    warm_wait: float = 600.0
+    """The longest a request waits for the kernels' warm-up (:mod:`noughts.web.warmup`): it is
+    queued and answered once the warm-up ends (its clock starts then), else answered 429 with
+    the warm-up's progress (the page asks again and shows the progress meanwhile)."""
+    warm_queue: int = 16
+    """The most requests queued for the warm-up at once; past it a request is answered 429 with
+    the warm-up's progress at once (the server's threads stay free for everything else)."""
+    compile_seconds: float = 600.0
+    """The longest a task's worker may compile a kernel the warm-up did not cover: the task's
+    clock stops while it compiles (a killed compile would be lost, and asked again each time)."""
     kill_grace: float = 1.0
     """Seconds past its budget after which a task's worker is killed."""
     load_seconds: float = 20.0

@@ -54,14 +54,28 @@ class Worker:
         """Sends a progress message to the server (set for each task by :func:`serve`)."""
         self.waited = 0.0
         """Seconds the task waited between the server sending it and this worker starting it."""
+        self.budgets: list[Budget] = []
+        """The budgets :meth:`budget` made for the task at work."""
         self.engines: OrderedDict[str, Any] = OrderedDict()
         self.agents: OrderedDict[str, Any] = OrderedDict()
         self.viewers: OrderedDict[str, Any] = OrderedDict()
         """One engine per game for the overlay's view of unsolved positions (its table kept)."""
 
     def budget(self, seconds: float, memory: int | None = None) -> Budget:
-        """A budget of ``seconds`` whose clock started when the server sent the task."""
-        return Budget(max_seconds=seconds, max_memory=memory, started=time.perf_counter() - self.waited)
+        """A budget of ``seconds`` whose clock started when the server sent the task (and stops
+        while a kernel compiles: :meth:`compiled`).
+        """
+        made = Budget(max_seconds=seconds, max_memory=memory, started=time.perf_counter() - self.waited)
+        self.budgets.append(made)
+        return made
+
+    def compiled(self, seconds: float) -> None:
+        """A kernel the warm-up did not cover took ``seconds`` to compile inside this task: the
+        task's budgets give that time back (a budget starts when its kernels are ready), and the
+        pool, told by :func:`serve`, moves its deadline likewise.
+        """
+        for made in self.budgets:
+            made.started += seconds
 
     # -- kept objects -------------------------------------------------------------------------
 
@@ -451,6 +465,37 @@ NICE = 5
 """How much lower a worker's scheduling priority is than the server's."""
 
 
+def _watch_compiles(conn: Connection, worker: Worker) -> None:
+    """Tell the pool when numba starts and ends a compile in this worker (a kernel the warm-up
+    did not cover): the pool stops the task's clock meanwhile, and the task's budgets give the
+    time back (:meth:`Worker.compiled`), so a compile is never killed half done and a task's
+    budget starts when its kernels are ready. Loading a kernel from numba's cache is no
+    compile and says nothing.
+    """
+    from numba.core import event
+
+    class _Listener(event.Listener):
+        depth = 0
+        began = 0.0
+
+        def on_start(self, ev: object) -> None:
+            if self.depth == 0:
+                self.began = time.perf_counter()
+                with contextlib.suppress(OSError, ValueError):
+                    conn.send(("progress", {"compiling": True}))
+            self.depth += 1
+
+        def on_end(self, ev: object) -> None:
+            self.depth -= 1
+            if self.depth == 0:
+                spent = time.perf_counter() - self.began
+                worker.compiled(spent)
+                with contextlib.suppress(OSError, ValueError):
+                    conn.send(("progress", {"compiled": spent}))
+
+    event.register("numba:compile", _Listener())  # type: ignore[no-untyped-call]
+
+
 def serve(conn: Connection, memory: int) -> None:
     """A worker's main loop (see the module docstring)."""
     try:
@@ -461,6 +506,8 @@ def serve(conn: Connection, memory: int) -> None:
     with contextlib.suppress(OSError):
         os.nice(NICE)  # the server's own process answers first (the health check, routing)
     worker = Worker(memory)
+    with contextlib.suppress(ImportError):  # without numba nothing compiles
+        _watch_compiles(conn, worker)
     conn.send(("ready", resident()))
     pending_stop = False
 
@@ -485,6 +532,7 @@ def serve(conn: Connection, memory: int) -> None:
             continue
         task, kwargs, sent_at = message
         pending_stop = False
+        worker.budgets.clear()
         worker.emit = emit
         worker.waited = max(0.0, time.time() - sent_at)  # the task's clock started when it was sent
         try:

@@ -8,6 +8,15 @@ can be killed) and the server keeps answering whatever is asked of it. The pool 
 (:mod:`noughts.web.warmup`, through multiprocessing's forkserver), so a worker starts warm and
 shares those pages.
 
+* **Warm-up.** The process the workers are forked from compiles (or loads from numba's cache)
+  every kernel the arena's presets, the engine and the solver use before the first worker
+  starts (:mod:`noughts.web.preload`, through :mod:`noughts.web.warmup`): a process no budget
+  kills, so a compile is never lost half done. Its progress (``n of m kernels``) is in
+  :meth:`WorkerPool.stats` and so in ``/api/health``; a request asked meanwhile waits for it
+  (at most :attr:`Limits.warm_wait`, then 429 with the progress; the page asks again), and its
+  clock starts once a worker takes it. A kernel the warm-up did not cover is compiled by the
+  worker that needs it, with the task's clock stopped meanwhile (the worker says when it
+  compiles; at most :attr:`Limits.compile_seconds`), so that compile too is never killed.
 * **Budgets.** A task is given its time budget; the work honours it cooperatively, and the pool
   kills the worker :attr:`Limits.kill_grace` seconds past it if it has not answered (then
   starts a fresh one). A request waits at most :attr:`Limits.queue_seconds` for a worker, so it
@@ -25,9 +34,11 @@ shares those pages.
 from __future__ import annotations
 
 import contextlib
+import json
 import multiprocessing
 import os
 import signal
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -38,7 +49,7 @@ from typing import Any
 from noughts.core import LimitExceeded, NoughtsError
 from noughts.web.limits import Limits
 
-__all__ = ["Busy", "WorkerFailed", "WorkerPool"]
+__all__ = ["Busy", "WarmUp", "WorkerFailed", "WorkerPool", "warm_up"]
 
 LANES = ("play", "work", "job")
 
@@ -61,6 +72,158 @@ def _rss(pid: int) -> int:
             return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return 0
+
+
+WARM_LOG = "NOUGHTS_WARMUP_LOG"
+"""The environment variable that names the file the warm-up writes its progress to (JSON lines,
+:func:`noughts.web.warmup.warm_up`'s reports), read by :class:`WarmUp`."""
+
+
+@dataclass(eq=False)
+class WarmUp:
+    """The kernels' warm-up as the server sees it: ``done`` of ``total`` kernels compiled (or
+    loaded from numba's cache), the one at work, the seconds spent and how many of them were
+    compiling; ``finished`` is set when it has ended (every kernel ready, or the warm-up gone).
+    One per server process, since the process the workers are forked from is one.
+    """
+
+    total: int = 0
+    done: int = 0
+    current: str = ""
+    compile_seconds: float = 0.0
+    compiles: int = 0
+    errors: list[str] = field(default_factory=list)
+    started: float = field(default_factory=time.monotonic)
+    ended: float | None = None
+    finished: threading.Event = field(default_factory=threading.Event)
+
+    def finish(self, error: str | None = None) -> None:
+        if error is not None:
+            self.errors.append(error)
+        if self.ended is None:
+            self.ended = time.monotonic()
+        self.current = ""
+        self.finished.set()
+
+    def status(self) -> dict[str, Any]:
+        """What ``/api/health`` shows of it."""
+        end = self.ended if self.ended is not None else time.monotonic()
+        return {
+            "ready": self.finished.is_set(),
+            "done": self.done,
+            "total": self.total,
+            "current": self.current,
+            "seconds": round(end - self.started, 1),
+            "compile_seconds": round(self.compile_seconds, 1),
+            "compiles": self.compiles,
+            "errors": list(self.errors),
+        }
+
+    def text(self) -> str:
+        """``warming up (n of m kernels)``, what the page and a refused request say."""
+        if self.total == 0:
+            return "warming up (starting)"
+        return f"warming up ({self.done} of {self.total} kernels)"
+
+    def read(self, line: str) -> None:
+        """Take one line of the warm-up's log (see :func:`noughts.web.warmup.warm_up`)."""
+        try:
+            report = json.loads(line)
+        except ValueError:
+            return
+        if not isinstance(report, dict):
+            return
+        if "total" in report:
+            self.total = int(report["total"])
+        if report.get("start"):
+            self.current = str(report.get("name", ""))
+        if report.get("done"):
+            self.done = int(report.get("step", self.done + 1))
+            self.compile_seconds += float(report.get("compile_seconds", 0.0))
+            self.compiles += int(report.get("compiles", 0))
+            if report.get("error"):
+                self.errors.append(f"{report.get('name', '')}: {report['error']}")
+        if report.get("finished"):
+            self.finish()
+
+
+_WARM: WarmUp | None = None
+_WARM_LOCK = threading.Lock()
+
+
+def warm_up(ctx: Any) -> WarmUp:
+    """Start the process the workers are forked from (multiprocessing's forkserver, which
+    imports :mod:`noughts.web.preload`: the warm-up) and follow its progress; once per server
+    process. Where there is no forkserver the warm-up is finished at once (each worker then
+    compiles what it needs, with its task's clock stopped).
+    """
+    global _WARM
+    with _WARM_LOCK:
+        if _WARM is not None:
+            return _WARM
+        warm = _WARM = WarmUp()
+        if ctx.get_start_method() != "forkserver":  # pragma: no cover (no forkserver)
+            warm.finish()
+            return warm
+        from multiprocessing import forkserver
+
+        server: Any = getattr(forkserver, "_forkserver", None)
+        if server is not None and getattr(server, "_forkserver_pid", None) is not None:
+            warm.finish()  # started before (by other code): whatever it loaded, it has loaded
+            return warm
+        fd, path = tempfile.mkstemp(prefix="noughts-warmup-", suffix=".jsonl")
+        os.close(fd)
+        os.environ[WARM_LOG] = path
+        try:
+            forkserver.ensure_running()
+        finally:
+            os.environ.pop(WARM_LOG, None)
+        pid = getattr(server, "_forkserver_pid", None)
+        threading.Thread(target=_follow, args=(warm, path, pid), name="noughts-warm-up", daemon=True).start()
+        return warm
+
+
+def _follow(warm: WarmUp, path: str, pid: int | None) -> None:
+    """Read the warm-up's log as it is written, until it says it has finished (or its process
+    is gone).
+    """
+    try:
+        with open(path) as f:
+            pending = ""
+            while not warm.finished.is_set():
+                chunk = f.read()
+                if chunk:
+                    pending += chunk
+                    *lines, pending = pending.split("\n")
+                    for line in lines:
+                        warm.read(line)
+                    continue
+                if pid is not None and not _alive(pid):
+                    warm.finish("the warm-up's process ended before the warm-up did")
+                    return
+                time.sleep(0.1)
+    except OSError as e:  # pragma: no cover (the temporary file went away)
+        warm.finish(f"the warm-up's progress could not be read ({e.strerror})")
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+def _warming(warm: WarmUp) -> Busy:
+    """The answer to a request the warm-up cannot take now (429, with its progress)."""
+    return Busy(
+        f"the arena is {warm.text()}: compiling its kernels once; ask again in a moment", retry_after=2.0
+    )
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # pragma: no cover (not ours to signal: alive)
+        return True
+    return True
 
 
 @dataclass(eq=False)
@@ -94,6 +257,11 @@ class WorkerPool:
         self.started = False
         self.killed = {"time": 0, "memory": 0}
         """How many workers the pool has killed, and why."""
+        self.warm: WarmUp | None = None
+        self._warm_waiters = 0
+        self.compiled = {"compiles": 0, "seconds": 0.0}
+        """Kernels the workers compiled inside tasks (the warm-up did not cover them), and the
+        seconds it took: time their tasks' clocks did not count."""
 
     # -- processes ---------------------------------------------------------------------------------
 
@@ -103,7 +271,8 @@ class WorkerPool:
             if self.started or self._closed:
                 return
             self.started = True
-        threading.Thread(target=self._fill, name="noughts-pool-start", daemon=True).start()
+        self.warm = warm_up(self._context())
+        threading.Thread(target=self._start, name="noughts-pool-start", daemon=True).start()
         self._watchdog = threading.Thread(target=self._watch, name="noughts-pool-watchdog", daemon=True)
         self._watchdog.start()
 
@@ -112,7 +281,7 @@ class WorkerPool:
             methods = multiprocessing.get_all_start_methods()
             if "forkserver" in methods:
                 ctx: Any = multiprocessing.get_context("forkserver")
-                ctx.set_forkserver_preload(["noughts.web.warmup"])
+                ctx.set_forkserver_preload(["noughts.web.preload"])
             else:  # pragma: no cover (Windows, macOS without forkserver)
                 ctx = multiprocessing.get_context("spawn")
             self._ctx = ctx
@@ -142,6 +311,16 @@ class WorkerPool:
             self._kill(worker)
             return None
         return worker
+
+    def _start(self) -> None:
+        """Fill the pool once the warm-up has ended: workers forked then start with every kernel
+        loaded.
+        """
+        assert self.warm is not None
+        while not self.warm.finished.wait(0.2):
+            if self._closed:
+                return
+        self._fill()
 
     def _fill(self) -> None:
         """Bring the pool back to its size (at start, and after a worker is killed)."""
@@ -301,6 +480,10 @@ class WorkerPool:
         self.start()
         if wait is None:
             wait = self.limits.queue_seconds
+        warm = self.warm
+        if warm is not None and not warm.finished.is_set():
+            self._wait_for_warm_up(warm)
+            since = None  # the warm-up is not the work's time
         with self._lock:
             if not any(w.ready for w in self._workers):  # the first requests wait for the start,
                 wait = max(wait, self.limits.start_seconds)
@@ -314,6 +497,21 @@ class WorkerPool:
                 if len(worker.games) > 8:
                     worker.games.pop()
             self._release(worker, client)
+
+    def _wait_for_warm_up(self, warm: WarmUp) -> None:
+        """Queue a request until the warm-up ends (:attr:`Limits.warm_wait` at most, and at
+        most :attr:`Limits.warm_queue` requests at once); else :class:`Busy` with its progress.
+        """
+        with self._lock:
+            if self._warm_waiters >= self.limits.warm_queue:
+                raise _warming(warm)
+            self._warm_waiters += 1
+        try:
+            if not warm.finished.wait(self.limits.warm_wait):
+                raise _warming(warm)
+        finally:
+            with self._lock:
+                self._warm_waiters -= 1
 
     def _exchange(
         self,
@@ -330,6 +528,7 @@ class WorkerPool:
         sent = now if since is None else min(since, now)
         deadline = sent + startup + seconds + self.limits.kill_grace
         asked_stop = False
+        left_then = 0.0  # the task's time left when a compile stopped its clock
         try:
             # the task's clock runs from now: the worker takes off the time the message waited
             worker.conn.send((task, args, time.time() - (now - sent)))
@@ -348,6 +547,18 @@ class WorkerPool:
                     continue
                 message = worker.conn.recv()
                 if message[0] == "progress":
+                    if message[1].get("compiling"):  # a kernel the warm-up missed: its clock stops
+                        paused = time.monotonic()
+                        left_then = deadline - paused
+                        deadline = paused + self.limits.compile_seconds
+                        continue
+                    if "compiled" in message[1]:
+                        spent = float(message[1]["compiled"])
+                        with self._lock:
+                            self.compiled["compiles"] += 1
+                            self.compiled["seconds"] += spent
+                        deadline = time.monotonic() + max(left_then, 0.0)
+                        continue
                     if message[1].get("clock"):  # loading done: only the loading is not the task's time
                         loaded = float(message[1].get("loaded", 0.0))
                         deadline = sent + min(startup, loaded) + seconds + self.limits.kill_grace
@@ -389,4 +600,9 @@ class WorkerPool:
                 "killed": dict(self.killed),
                 "worker_memory": self.share,
                 "pids": [w.pid for w in self._workers if w.ready],
+                "warmup": self.warm.status() if self.warm is not None else None,
+                "compiled_in_tasks": {
+                    "compiles": self.compiled["compiles"],
+                    "seconds": round(self.compiled["seconds"], 2),
+                },
             }

@@ -511,7 +511,11 @@ class GameController {
         this.show(state);
       } catch (e) {
         if (token !== this.token) return;
-        if (e.status === 429) { await sleep(1000 * (e.retryAfter || 1)); continue; }
+        if (e.status === 429) {
+          if (/warming up/.test(e.message)) $(this.prefix + "-status").textContent = `${this.state.name || this.state.game} · ${e.message}`;
+          await sleep(1000 * (e.retryAfter || 1));
+          continue;
+        }
         if (e.status === 409) { await this.open(this.state.id); return; }
         this.failed = true;
         try { this.state = await api(`/api/games/${this.state.id}`); } catch (e2) { /* keep what we have */ }
@@ -914,6 +918,25 @@ function setupZoom() {
   window.addEventListener("resize", () => { clearTimeout(timer); timer = setTimeout(redraw, 100); });
 }
 
+// the kernels' warm-up after a start: "warming up (n of m kernels)" until every kernel is ready
+// (a move asked meanwhile waits for it); data-warm on the body says "1" once it is
+async function showWarmUp() {
+  const banner = $("warmup");
+  for (;;) {
+    let warm = null;
+    try { warm = (await api("/api/health")).workers.warmup; } catch (e) { warm = null; }
+    if (warm && warm.ready) break;
+    if (warm) {
+      const n = warm.total ? `${warm.done} of ${warm.total} kernels` : "starting";
+      banner.textContent = `The arena is warming up (${n}${warm.current ? ": " + warm.current : ""}): compiled once, then every move answers at once. A move asked now waits for it.`;
+      banner.hidden = false;
+    }
+    await sleep(1000);
+  }
+  banner.hidden = true;
+  document.body.dataset.warm = "1";
+}
+
 async function main() {
   setupNav();
   setupZoom();
@@ -930,6 +953,7 @@ async function main() {
     try { if (featureSetup[feature]) await featureSetup[feature](arena); } catch (e) { toast(e.message); }
   }
   route();
+  showWarmUp();
   document.body.dataset.ready = "1";
 }
 
