@@ -178,3 +178,19 @@ def test_brain_in_process(line):
     r = CliRunner().invoke(app, ["brain", "--agent", "random"], input=f"{line}\n")
     assert r.exit_code == 0
     assert (r.stdout.startswith('name="noughts"')) == (line == "ABOUT")
+
+
+def test_the_pbrain_noughts_executable():
+    """The console script's entry point (pyproject's pbrain-noughts), run as a process."""
+    import subprocess
+    import sys
+
+    _, env = brain_command()
+    run = [sys.executable, "-c", "from noughts.cli.brain import main; main()"]
+    done = subprocess.run(run, input="ABOUT\nEND\n", capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0 and done.stdout.startswith('name="noughts"')
+    bad = subprocess.run([*run, "--agent", "nope"], capture_output=True, text=True, env=env, timeout=120)
+    assert bad.returncode == 2 and bad.stderr.strip().startswith(
+        "pbrain-noughts: error: unknown agent 'nope'"
+    )
+    assert len(bad.stderr.strip().splitlines()) == 1

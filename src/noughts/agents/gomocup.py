@@ -216,9 +216,10 @@ class Thinker(Protocol):
 
 class AgentThinker:
     """A noughts agent as a brain's player: each move is :func:`~noughts.agents.base.decide` with
-    a budget of the seconds the brain's clock gives it. ``prepare`` plays two short moves on a
-    board of the game so that the first real move does not pay for loading (or compiling) the
-    agent's kernels.
+    a budget of the seconds the brain's clock gives it. ``prepare`` plays short moves on a board
+    of the game (the empty board, and a position where the mover has two in a row, which sends
+    the engine's root to its proof searches) so that no real move pays for loading (or
+    compiling) the agent's kernels.
     """
 
     def __init__(self, agent: Agent, rng: np.random.Generator):
@@ -230,10 +231,17 @@ class AgentThinker:
     def prepare(self, game: Game) -> None:
         if game in self._prepared:
             return
-        position = game.start()
-        for _ in range(2):  # the empty board, then a reply: both paths of the engine's root
-            move = self.think(position, 0.05)
-            position = position.play(move)
+        self.think(game.start(), 0.05)
+        width, height = check_gomoku(game)
+        row, col = height // 2, width // 2 - 1
+
+        def at(x: int, y: int) -> int:
+            cell = cell_of(game, x, y)
+            assert cell is not None  # sides of 5 and more
+            return cell
+
+        mine, theirs = [at(col, row), at(col + 1, row)], [at(0, 0), at(width - 1, height - 1)]
+        self.think(_stones_position(game, mine, theirs), 0.1)
         self._prepared.add(game)
 
     def think(self, position: Position, seconds: float) -> Move:
@@ -383,14 +391,17 @@ class BrainSession:
     # -- moves ---------------------------------------------------------------------------------
 
     def _reply(self, game: Game, position: Position) -> list[str]:
-        if position.is_terminal():
+        outcome = position.outcome()
+        if outcome is not None:
             self.position = position
-            raise NoughtsError(f"the game is over ({game.outcome_text(position.outcome())}): no move to play")  # type: ignore[arg-type]
+            raise NoughtsError(f"the game is over ({game.outcome_text(outcome)}): no move to play")
         seconds = self.clock.move_seconds()
         started = self.now()
         move = self.thinker.think(position, seconds)
         if self.clock.match_ms > 0 and self.clock.left_ms is not None:
             self.clock.left_ms = max(0, self.clock.left_ms - round((self.now() - started) * 1000))
+        if not isinstance(move, int) or move not in position.legal_moves():
+            raise NoughtsError(f"{self.thinker.name} chose {move!r}, not a free cell")
         self.position = position.play(move)
         return [format_xy(game, move)]
 

@@ -5,8 +5,9 @@ Yixin-Board, the Gomocup manager (or noughts' own ``pbrain:`` agent) can run it.
 
 from __future__ import annotations
 
+import functools
 import sys
-from typing import IO, Annotated
+from typing import IO, Annotated, Any
 
 import typer
 
@@ -73,10 +74,23 @@ def register(app: typer.Typer) -> None:
 
 
 def main() -> None:
-    """Entry point of the ``pbrain-noughts`` executable: ``noughts brain`` with its options."""
-    from noughts.cli.app import app
+    """Entry point of the ``pbrain-noughts`` executable: ``noughts brain`` with its options (bad
+    input: one line on stderr, exit status 2, as from ``noughts``).
+    """
+    from noughts.cli.exits import status_of
+    from noughts.core import NoughtsError
 
-    app(["brain", *sys.argv[1:]], prog_name="pbrain-noughts")
+    @functools.wraps(brain)
+    def checked(*args: Any, **kwargs: Any) -> None:
+        try:
+            brain(*args, **kwargs)
+        except NoughtsError as error:
+            typer.echo(f"pbrain-noughts: error: {error}", err=True)
+            raise typer.Exit(status_of(error)) from None
+
+    single = typer.Typer(add_completion=False, rich_markup_mode=None)
+    single.command(help=BRAIN_HELP)(checked)
+    single(prog_name="pbrain-noughts")
 
 
 if __name__ == "__main__":
