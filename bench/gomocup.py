@@ -40,7 +40,7 @@ import numpy as np
 from _common import command_line, finish
 from noughts.agents import make_agent
 from noughts.agents.base import AgentForfeit, decide
-from noughts.arena.match import elo_from_score, score_interval
+from noughts.arena.match import close_agents, elo_from_score, score_interval
 from noughts.core import Outcome, Player, Position
 from noughts.core import game as make_game
 
@@ -92,7 +92,7 @@ def make_openings(args: argparse.Namespace) -> None:
     doc = {
         "format": "noughts-gomocup-openings",
         "version": 1,
-        "command": "python bench/gomocup.py openings " + " ".join(sys.argv[2:]),
+        "command": " ".join(["python bench/gomocup.py openings", *sys.argv[2:]]),
         "game": GAME,
         "rule": "freestyle (Gomocup INFO rule 0)",
         "how": (
@@ -237,6 +237,7 @@ def run_match(args: argparse.Namespace) -> int:
         if warm.is_terminal():
             break
         warm = warm.play(decide(helper, warm, np.random.default_rng(0)).move)
+    close_agents(helper)  # a pbrain agent's process
     played: list[dict[str, Any]] = []
     started = time.perf_counter()
     for i in range(args.start, args.start + args.games):
@@ -252,7 +253,7 @@ def run_match(args: argparse.Namespace) -> int:
             flush=True,
         )
     elapsed = time.perf_counter() - started
-    sides["engine"].agent.close()
+    close_agents(*(side.agent for side in sides.values()))
     w = sum(p["noughts_score"] == 1 for p in played)
     d = sum(p["noughts_score"] == 0.5 for p in played)
     lo = sum(p["noughts_score"] == 0 for p in played)

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 __all__ = [
     "GamePlayed",
     "MatchResult",
+    "close_agents",
     "game_rng",
     "play_game",
     "play_match",
