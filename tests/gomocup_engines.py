@@ -40,6 +40,9 @@ def move(last):
     if MODE == "occupied" and last is not None:
         say("%d,%d" % last)  # the opponent's own stone
         return
+    if MODE == "garbage" and turns >= 2:
+        say("SWAP")
+        return
     if MODE == "offboard" and turns >= 2:
         say("%d,%d" % (width, 0))
         return
@@ -101,7 +104,7 @@ def _executable(path: Path, text: str) -> Path:
 def fake_engine(folder: Path, mode: str = "legal") -> Path:
     """A fake engine's executable: ``legal`` plays the first free cell; ``crash`` exits on its
     second move, ``hang`` sleeps on it, ``occupied`` answers the opponent's own stone,
-    ``offboard`` plays off the board, ``refuse`` answers START with ERROR, ``chatty`` sends
+    ``offboard`` plays off the board, ``garbage`` answers SWAP, ``refuse`` answers START with ERROR, ``chatty`` sends
     MESSAGE and DEBUG lines before each move.
     """
     folder.mkdir(parents=True, exist_ok=True)

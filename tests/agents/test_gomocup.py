@@ -82,6 +82,7 @@ def test_parse_xy_and_answers():
         "message",
         "about",
     ]
+    assert read_answer("SWAP").kind == "other" and read_answer("1,2 3,4").kind == "other"
 
 
 def test_a_game_through_the_session():

@@ -80,6 +80,7 @@ def test_a_fake_engine_through_turn_board_and_restart(tmp_path):
         ("hang", "did not give its move"),
         ("occupied", "a taken cell: an illegal move"),
         ("offboard", "off the board: an illegal move"),
+        ("garbage", "answered 'SWAP', not a move x,y"),
         ("refuse", "refused START 9: ERROR fake engine: no such board"),
     ],
 )

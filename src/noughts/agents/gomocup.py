@@ -565,8 +565,8 @@ def move_commands(known: Position | None, position: Position) -> list[str]:
 @dataclass(frozen=True)
 class Answer:
     """One line a brain wrote, read: ``kind`` is ``move`` (``xy`` set), ``ok``, ``error``,
-    ``unknown``, ``message`` (MESSAGE, DEBUG and anything else a manager shows and skips), or
-    ``about``; ``text`` is the line.
+    ``unknown``, ``message`` (MESSAGE and DEBUG: free text a manager shows and skips), ``about``,
+    or ``other`` (nothing the protocol has: ``SWAP``, two moves, garbage); ``text`` is the line.
     """
 
     kind: str
@@ -579,6 +579,8 @@ def read_answer(line: str) -> Answer:
 
     >>> read_answer("7,8"), read_answer("OK").kind, read_answer("ERROR bad size").kind
     (Answer(kind='move', text='7,8', xy=(7, 8)), 'ok', 'error')
+    >>> read_answer("MESSAGE depth 3").kind, read_answer("7,8 8,8").kind
+    ('message', 'other')
     """
     text = line.strip()
     xy = parse_xy(text)
@@ -593,4 +595,6 @@ def read_answer(line: str) -> Answer:
         return Answer("unknown", text)
     if text.startswith("name="):
         return Answer("about", text)
-    return Answer("message", text)
+    if word in ("MESSAGE", "DEBUG") or not text:
+        return Answer("message", text)
+    return Answer("other", text)

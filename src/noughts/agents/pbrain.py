@@ -100,11 +100,15 @@ class _Process:
         self.finalizer = weakref.finalize(self, _kill, self.proc)
         self.answered = 0.0
 
-    def send(self, lines: list[str]) -> None:
-        assert self.proc.stdin is not None
+    def settle(self) -> None:
+        """Wait until :data:`SETTLE` has passed since the engine's last answer."""
         wait = self.answered + SETTLE - time.perf_counter()
         if wait > 0:
             time.sleep(wait)
+
+    def send(self, lines: list[str]) -> None:
+        assert self.proc.stdin is not None
+        self.settle()
         try:
             self.proc.stdin.write("".join(line + "\n" for line in lines))
             self.proc.stdin.flush()
@@ -255,6 +259,7 @@ class PbrainAgent:
             process.send(["RESTART"])
             self._expect_ok("RESTART", time.perf_counter() + self.start_seconds)
             ask = ask[1:]
+        process.settle()  # not on the engine's clock
         started = time.perf_counter()
         process.send(info + ask)
         deadline = started + seconds + self.grace
@@ -265,6 +270,8 @@ class PbrainAgent:
                 break
             if answer.kind in ("error", "unknown"):
                 notes.append(answer.text)
+            if answer.kind == "other":
+                raise AgentForfeit(f"{self.name} answered {answer.text[:80]!r}, not a move x,y")
         took = time.perf_counter() - started
         self._used += took
         move = self._check_move(position, answer)
