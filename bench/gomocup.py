@@ -123,6 +123,7 @@ class Side:
         self.overruns = 0
         self.slowest = 0.0
         self.times: list[float] = []
+        self.over: list[dict[str, Any]] = []  # the moves over the limit: game, ply, seconds
         self.forfeits: list[str] = []
 
     def summary(self) -> dict[str, Any]:
@@ -133,6 +134,7 @@ class Side:
             "overruns": self.overruns,
             "slowest_seconds": round(self.slowest, 3),
             "median_seconds": round(statistics.median(self.times), 3) if self.times else None,
+            "over_limit": self.over,
             "forfeits": len(self.forfeits),
             "forfeit_reasons": self.forfeits,
         }
@@ -169,6 +171,7 @@ def play_one(
         side.slowest = max(side.slowest, took)
         if side.limit is not None and took > side.limit:
             side.overruns += 1
+            side.over.append({"game": game_index, "ply": len(moves) + 1, "seconds": round(took, 3)})
         moves.append(game.format_move(decision.move))
         position = position.play(decision.move)
     else:

@@ -217,9 +217,9 @@ class Thinker(Protocol):
 class AgentThinker:
     """A noughts agent as a brain's player: each move is :func:`~noughts.agents.base.decide` with
     a budget of the seconds the brain's clock gives it. ``prepare`` plays short moves on a board
-    of the game (the empty board, and a position where the mover has two in a row, which sends
-    the engine's root to its proof searches) so that no real move pays for loading (or
-    compiling) the agent's kernels.
+    of the game (the empty board, and four plies from a position where the mover has two in a
+    row, which sends the engine's root to its proof searches) so that no real move pays for
+    loading (or compiling) the agent's kernels.
     """
 
     def __init__(self, agent: Agent, rng: np.random.Generator):
@@ -241,7 +241,11 @@ class AgentThinker:
             return cell
 
         mine, theirs = [at(col, row), at(col + 1, row)], [at(0, 0), at(width - 1, height - 1)]
-        self.think(_stones_position(game, mine, theirs), 0.1)
+        position = _stones_position(game, mine, theirs)
+        for _ in range(4):  # and a few plies on from there, each search path met once
+            if position.is_terminal():
+                break
+            position = position.play(self.think(position, 0.1))
         self._prepared.add(game)
 
     def think(self, position: Position, seconds: float) -> Move:
