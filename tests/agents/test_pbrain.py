@@ -85,7 +85,7 @@ def test_a_fake_engine_through_turn_board_and_restart(tmp_path):
     ],
 )
 def test_a_misbehaving_engine_forfeits(tmp_path, mode, said):
-    spec = f"pbrain:{fake_engine(tmp_path, mode)},seconds=0.3,grace=0.3"
+    spec = f"pbrain:{fake_engine(tmp_path, mode)},seconds=1,grace=0.5"
     r = play_match(GOMOKU, spec, "random", games=2, seed=1)
     doc = r.to_json()
     assert r.a_losses == 2 and r.a_wins == 0, doc

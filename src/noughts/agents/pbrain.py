@@ -137,7 +137,7 @@ class _Process:
         return status + (f" (it said: {said})" if said else "")
 
     def close(self, grace: float = 0.5) -> None:
-        if self.proc.poll() is None:
+        if self.proc.poll() is None and grace > 0:
             self.send(["END"])
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.proc.wait(timeout=grace)
@@ -231,13 +231,15 @@ class PbrainAgent:
         except AgentForfeit as e:
             self.stats.forfeits += 1
             self.stats.last_forfeit = str(e)
-            self.close()
+            self.close(grace=0.0)  # no END to a hung or broken engine: a kill
             raise
 
-    def close(self) -> None:
-        """End the engine's process (``END``, then a kill); the next move starts a new one."""
+    def close(self, grace: float = 0.5) -> None:
+        """End the engine's process (``END``, ``grace`` seconds to exit, then a kill); the next
+        move starts a new one.
+        """
         if self._process is not None:
-            self._process.close()
+            self._process.close(grace)
         self._process = None
         self._game = None
         self._known = None
