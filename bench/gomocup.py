@@ -27,6 +27,7 @@ game as a noughts record (``--records``) that ``noughts review`` opens.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -155,6 +156,11 @@ def play_one(
     rng = np.random.default_rng([seed, game_index])
     moves = list(opening)
     termination = ""
+    for side in by_player.values():  # a pbrain engine's process and START: not on a move's clock
+        prepare = getattr(side.agent, "prepare", None)
+        if callable(prepare):
+            with contextlib.suppress(AgentForfeit):  # it forfeits again at its first move, counted there
+                prepare(game)
     while not position.is_terminal():
         side = by_player[position.to_move]
         started = time.perf_counter()

@@ -62,8 +62,14 @@ def test_a_fake_engine_through_turn_board_and_restart(tmp_path):
     engine = PbrainAgent(fake_engine(tmp_path, "chatty"), seconds=1)
     game = noughts.game(GOMOKU)
     rng = np.random.default_rng(0)
+    with pytest.raises(NoughtsError, match="freestyle gomoku"):
+        engine.prepare(noughts.game("tictactoe"))
+    engine.prepare(game)  # the process and START before any move's clock
+    started = engine._process
+    assert started is not None and started.proc.poll() is None
     p = game.start().play(40)
     first = decide(engine, p, rng)  # a fresh board: BOARD
+    assert engine._process is started  # the same process
     assert first.move == 0 and "answered 0,0" in first.note and engine.stats.moves == 1
     p2 = p.play(first.move).play(41)
     assert decide(engine, p2, rng).move == 1  # TURN 5,4: the engine saw the stone (41 is row 4, col 5)

@@ -234,6 +234,18 @@ class PbrainAgent:
             self.close(grace=0.0)  # no END to a hung or broken engine: a kill
             raise
 
+    def prepare(self, game: Game) -> None:
+        """Start the engine and set up ``game``'s board now (``START``, its settings), so that no
+        move's clock includes the engine's start; a no-op when it is already set up for it.
+        """
+        check_gomoku(game)
+        if self._process is None or self._game != game:
+            try:
+                self._begin(game)
+            except AgentForfeit:
+                self.close(grace=0.0)
+                raise
+
     def close(self, grace: float = 0.5) -> None:
         """End the engine's process (``END``, ``grace`` seconds to exit, then a kill); the next
         move starts a new one.
