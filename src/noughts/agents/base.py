@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 __all__ = [
     "COMMON_OPTIONS",
     "Agent",
+    "AgentForfeit",
     "Decision",
     "RandomAgent",
     "TimeLimited",
@@ -61,6 +62,13 @@ class RandomAgent:
         if not moves:
             raise NoughtsError("the game is over: there is no move to choose")
         return moves[int(rng.integers(len(moves)))]
+
+
+class AgentForfeit(NoughtsError):
+    """An agent that cannot go on with its game (an engine process that crashed, hung or played
+    an illegal move): the game is lost by the agent that raised it, with this message as the
+    reason (:func:`noughts.arena.match.play_game` scores it so).
+    """
 
 
 @dataclass(frozen=True)
@@ -152,6 +160,7 @@ _FACTORIES: dict[str, str] = {
     "minimax": "noughts.agents.minimax:from_options",  # minimax:depth=3
     "mcts": "noughts.agents.mcts:from_options",  # mcts:sims=2000
     "engine": "noughts.agents.engine:from_options",  # engine:seconds=0.5
+    "pbrain": "noughts.agents.pbrain:from_options",  # pbrain:PATH,seconds=1: an external Gomocup engine
     "pairing": "noughts.agents.pairing:from_options",
     "qlearning": "noughts.agents.qlearning:from_options",  # 003's tiers without a table: qlearning:depth=2
 }
@@ -166,6 +175,11 @@ def _factory(name: str) -> Callable[..., Agent] | None:
     for part in attr.split("."):
         found = getattr(found, part)
     return cast("Callable[..., Agent]", found)
+
+
+_POSITIONAL: dict[str, str] = {"pbrain": "path"}
+"""Agents whose spec starts with a value without a key (``pbrain:PATH,seconds=1``): that
+value is the option named here."""
 
 
 _TRUTH = {
@@ -276,6 +290,10 @@ def make_agent(spec: str) -> Agent:
         seconds = _seconds(Path(path).name, options, exact=True)
         agent: Agent = load_agent(Path(path))
         return agent if seconds is None else TimeLimited(agent, seconds)
+    name, colon, rest = text.partition(":")
+    key = _POSITIONAL.get(name.strip())
+    if key is not None and colon and "=" not in rest.split(",", 1)[0]:
+        text = f"{name}:{key}={rest}"  # pbrain:PATH,... is pbrain:path=PATH,...
     name, kwargs = split_spec(text)
     factory = _factory(name)
     if factory is None:

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from noughts.agents import Agent, make_agent
+from noughts.agents.base import AgentForfeit
 from noughts.core import Game, IllegalMoveError, Move, NoughtsError, Outcome, Player, Position
 from noughts.core import game as make_game
 
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
 __all__ = [
     "GamePlayed",
     "MatchResult",
+    "close_agents",
     "game_rng",
     "play_game",
     "play_match",
@@ -54,7 +56,8 @@ CONFIDENCE = 0.95
 @dataclass(frozen=True)
 class GamePlayed:
     """One finished game of a match: ``first`` and ``second`` are ``"A"`` or ``"B"`` (which agent
-    moved first), the outcome, and the moves in notation.
+    moved first), the outcome, and the moves in notation; ``forfeit``: why the loser forfeited
+    (an engine that crashed, hung or played an illegal move), or None.
     """
 
     index: int
@@ -62,6 +65,7 @@ class GamePlayed:
     second: str
     outcome: Outcome
     moves: tuple[str, ...]
+    forfeit: str | None = None
 
 
 def game_rng(seed: int, index: int) -> np.random.Generator:
@@ -76,13 +80,16 @@ def play_game(
     rng: np.random.Generator,
     on_move: Callable[[Position, Move], None] | None = None,
     max_plies: int | None = None,
+    on_forfeit: Callable[[Player, str], None] | None = None,
 ) -> tuple[Outcome, list[Move]]:
     """Play ``first`` (the player who moves first) against ``second`` from ``start`` to the end.
 
     An agent that answers an illegal move raises ``IllegalMoveError`` naming the agent. A game
     that need not end (marks vanish or move) is stopped after ``max_plies`` moves (default: the
     game's ``properties.truncation``) and scored a draw by the move cap, the value of a game
-    that goes on for ever.
+    that goes on for ever. An agent that raises :class:`~noughts.agents.base.AgentForfeit` (an
+    external engine that crashed, hung or played an illegal move) loses the game there;
+    ``on_forfeit(player, reason)`` hears of it.
     """
     position = start
     moves: list[Move] = []
@@ -92,7 +99,12 @@ def play_game(
         if cap is not None and len(moves) >= cap:
             return Outcome.DRAW, moves
         agent = players[position.to_move]
-        move = agent.choose(position, rng)
+        try:
+            move = agent.choose(position, rng)
+        except AgentForfeit as e:
+            if on_forfeit is not None:
+                on_forfeit(position.to_move, str(e))
+            return Outcome.win_for(position.to_move.other), moves
         try:
             following = position.play(move)
         except IllegalMoveError as e:
@@ -236,6 +248,7 @@ class MatchResult:
                 "second": sum(g.outcome is Outcome.SECOND for g in self.played),
                 "draw": sum(g.outcome is Outcome.DRAW for g in self.played),
             },
+            "forfeits": [{"game": g.index, "reason": g.forfeit} for g in self.played if g.forfeit],
             "match_id": self.match_id,
             "seconds": self.seconds,
         }
@@ -258,19 +271,36 @@ def play_chunk(job: tuple[str, str, str, int, bool, Sequence[int], str | None]) 
     game = make_game(spec)
     a, b = make_agent(a_spec), make_agent(b_spec)
     begin = game.start() if start is None else game.parse(start)
-    return [_one(game, a, b, seed, swap, i, begin) for i in indices]
+    played = [_one(game, a, b, seed, swap, i, begin) for i in indices]
+    close_agents(a, b)
+    return played
+
+
+def close_agents(*agents: Agent) -> None:
+    """End what agents hold (a pbrain engine's process): each one's ``close()``, if it has one."""
+    for agent in agents:
+        close = getattr(agent, "close", None)
+        if callable(close):
+            close()
 
 
 def _one(game: Game, a: Agent, b: Agent, seed: int, swap: bool, index: int, start: Position) -> GamePlayed:
     a_first = not swap or index % 2 == 0
     first, second = (a, b) if a_first else (b, a)
-    outcome, moves = play_game(first, second, start, game_rng(seed, index))
+    forfeits: list[str] = []
+    names = ("A", "B") if a_first else ("B", "A")
+
+    def forfeit(player: Player, reason: str) -> None:
+        forfeits.append(f"{names[player]} forfeits: {reason}")
+
+    outcome, moves = play_game(first, second, start, game_rng(seed, index), on_forfeit=forfeit)
     return GamePlayed(
         index,
-        "A" if a_first else "B",
-        "B" if a_first else "A",
+        names[0],
+        names[1],
         outcome,
         tuple(game.format_move(m) for m in moves),
+        forfeits[0] if forfeits else None,
     )
 
 
@@ -381,12 +411,14 @@ class MatchRun:
                 played.outcome,
                 played.moves,
                 start=self.start_text,
-                metadata={"index": played.index, "seed": self.seed},
+                metadata={"index": played.index, "seed": self.seed}
+                | ({"forfeit": played.forfeit} if played.forfeit else {}),
             )
         if self.progress is not None:
             self.progress(len(result.played), self.games)
 
     def finish(self) -> MatchResult:
+        close_agents(self.a, self.b)
         result = self.result
         result.played.sort(key=lambda p: p.index)
         result.seconds = time.perf_counter() - self.started

@@ -782,6 +782,9 @@ def _register_command_groups() -> None:
 
     for module in (pairing, prove, quotient, arena, learn, serve, retro):
         module.register(app)
+    from noughts.cli import brain  # the Gomocup engine (noughts brain, pbrain-noughts)
+
+    brain.register(app)
     records.register(app, games_app)
 
 

@@ -290,6 +290,8 @@ def match(
         f"A's score {_pct(doc['a_score'])} (95% CI {_pct(lo)}-{_pct(hi)}); Elo difference "
         f"{_elo(doc['elo_difference'])} ({_elo(doc['elo_difference_ci'][0])} to {_elo(doc['elo_difference_ci'][1])})"
     )
+    for forfeit in doc["forfeits"]:  # engines that crashed, hung or played an illegal move
+        console.print(f"game {forfeit['game'] + 1}: {forfeit['reason']}", markup=False)
     if doc["match_id"] is not None:
         console.print(f"recorded as match {doc['match_id']} in {db or 'the per-user store'}", style="dim")
     console.print(f"{doc['seconds']:.2f} s", style="dim")
