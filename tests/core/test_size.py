@@ -76,6 +76,18 @@ def test_every_small_mnk_and_hypercube_has_its_built_size() -> None:
                 assert hypercube_size(n, d, k) == built(f"hypercube({n},{d},k={k})"), (n, d, k)
 
 
+def test_random_shapes_have_their_built_size() -> None:
+    import random
+
+    rng = random.Random(28)
+    for _ in range(60):
+        rows, cols, k = rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 4)
+        mask = "/".join("".join(rng.choice("##.") for _ in range(cols)) for _ in range(rows))
+        if "#" not in mask or not shape_size(mask, k).lines:
+            continue
+        assert shape_size(mask, k) == built(f'shape("{mask}",{k})'), (mask, k)
+
+
 def test_the_known_line_counts() -> None:
     # Qubic's 76 lines, 7^3's 193, 15x15 with five in a row 572: 002 §2.2 and the Gomoku literature
     assert hypercube_size(4, 3).lines == 76

@@ -401,9 +401,7 @@ def _review_seconds(limits: Limits, asked: float | None) -> float:
 
 def _record(doc: dict[str, Any], limits: Limits) -> Record:
     """A record from its JSON, its game checked against the arena's limits first."""
-    spec = doc.get("game")
-    if isinstance(spec, str):
-        check_game(spec, limits)
+    records.check_record_doc(doc, limits)  # size before work: nothing built yet
     return Record.from_json(doc)
 
 
@@ -790,10 +788,8 @@ def _routes(app: FastAPI, arena: Arena) -> None:
         """Read a game record (text or JSON): every game with each move's ply, player and
         position (variations too), its text form and the game's name.
         """
-        doc = records.read_document(request.text)
-        for game in doc["games"]:
-            check_game(game["game"], limits)
-        return doc
+        records.check_record_text(request.text, limits)  # size before work: nothing built yet
+        return records.read_document(request.text)
 
     @app.post("/api/records/write", tags=["records"])
     def write_record(request: RecordWrite) -> dict[str, Any]:
@@ -811,11 +807,8 @@ def _routes(app: FastAPI, arena: Arena) -> None:
         from noughts.record import load_records
         from noughts.record.store import import_records as store_records
 
+        records.check_record_text(request.text, limits)  # size before work: nothing built yet
         read = load_records(request.text)
-        if len(read) > records.MAX_RECORD_GAMES:
-            raise NoughtsError(f"an import holds at most {records.MAX_RECORD_GAMES} games, not {len(read)}")
-        for r in read:
-            check_game(str(r.game), limits)
         return {"ids": store_records(arena.store, read, source="web-import")}
 
     @app.get("/api/games/{game_id}/record", tags=["records"], response_model=None)

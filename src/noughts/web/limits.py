@@ -18,6 +18,9 @@ class Limits:
 
     max_cells: int = 1024
     """The largest board (cells on one board) a game may have; 7x7x7 has 343."""
+    max_lines: int = 16_384
+    """The most winning lines a board may have (32x32 with five in a row has 3,712; 2^8 with
+    two in a row 32,640)."""
     max_solve_seconds: float = 10.0
     """The longest the solver may search for one answer (analysis, overlay, a perfect move)."""
     default_solve_seconds: float = 2.0

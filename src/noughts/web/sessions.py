@@ -22,7 +22,6 @@ works, and any seat can be handed to a person or to another agent at any time.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import hmac
 import secrets
@@ -40,6 +39,7 @@ from noughts.web.boards import board_view, move_at_slot, move_info
 from noughts.web.engines import HUMAN, AgentCatalogue
 from noughts.web.limits import Limits
 from noughts.web.records import game_name
+from noughts.web.specs import GAMES, check_game
 from noughts.web.workers import Busy, WorkerPool
 
 __all__ = ["GameNotFound", "GameService", "LiveGame", "NotOwner", "StaleGame", "check_game"]
@@ -66,25 +66,6 @@ class NotOwner(NoughtsError):
 def token_hash(token: str) -> str:
     """What the store keeps of a game's token."""
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-@functools.lru_cache(maxsize=256)
-def _game(spec: str) -> Game:
-    return noughts.game(spec)
-
-
-def check_game(spec: str, limits: Limits) -> Game:
-    """The game a spec names, if the arena serves it (boards up to ``limits.max_cells`` cells).
-
-    Games are values, so one object per spec is kept and shared: building a board again for
-    every request (its lines, its lookup tables) would cost more than the request itself.
-    """
-    game = _game(spec.strip())
-    if game.board.num_cells > limits.max_cells:
-        raise NoughtsError(
-            f"{game} has {game.board.num_cells} cells; the arena serves boards of at most {limits.max_cells}"
-        )
-    return game
 
 
 @dataclass
@@ -238,7 +219,7 @@ class GameService:
         return live
 
     def _replay(self, record: GameRecord) -> LiveGame:
-        game = _game(record.spec)
+        game = GAMES.get(record.spec)
         position = game.start() if record.start is None else game.parse(record.start)
         positions, moves = [position], []
         for text in record.moves:
@@ -273,7 +254,7 @@ class GameService:
             result = None
             if r.outcome is not None:
                 try:
-                    game = _game(r.spec)
+                    game = GAMES.get(r.spec)
                     result = game.outcome_text(noughts.Outcome(r.outcome))
                 except NoughtsError:
                     result = r.outcome
