@@ -99,7 +99,7 @@ def check_size(spec: str, limits: Limits) -> SpecSize | None:
     name = " ".join(spec.split())
     if size.cells > limits.max_cells:
         raise NoughtsError(
-            f"{name} has {size.cells:,} cells; the arena serves boards of at most {limits.max_cells:,}"
+            f"{name} has {size.cells} cells; the arena serves boards of at most {limits.max_cells}"
         )
     if size.lines > limits.max_lines:
         raise NoughtsError(

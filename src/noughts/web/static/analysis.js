@@ -451,6 +451,7 @@ export function setupAnalysis(ctx) {
   $("an-save").addEventListener("click", async () => {
     try {
       const out = await api("/api/records/import", { text: (await exportRecord(false)) || "" });
+      for (const [id, token] of Object.entries(out.tokens || {})) ctx.tokens.set(id, token);  // yours to play on
       $("an-record-note").textContent = `Saved to the store as game ${out.ids.join(", ")} (see Games).`;
     } catch (e) { toast(e.message); }
   });

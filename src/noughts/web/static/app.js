@@ -21,6 +21,18 @@ const tokens = {
   },
 };
 
+// batches and training runs are stopped (and saved) with their token, given when they start
+const jobTokens = {
+  get(kind, id) { try { return JSON.parse(localStorage.getItem("noughts.jobs") || "{}")[`${kind}/${id}`] || null; } catch (e) { return null; } },
+  set(kind, id, token) {
+    if (!token) return;
+    let all = {};
+    try { all = JSON.parse(localStorage.getItem("noughts.jobs") || "{}"); } catch (e) { all = {}; }
+    all[`${kind}/${id}`] = token;
+    try { localStorage.setItem("noughts.jobs", JSON.stringify(all)); } catch (e) { /* private mode: kept for this page only */ }
+  },
+};
+
 async function api(path, body, method) {
   const init = { method: method || (body === undefined ? "GET" : "POST"), headers: {} };
   if (init.method !== "GET") init.headers["X-Noughts-Client"] = "page";
@@ -30,6 +42,8 @@ async function api(path, body, method) {
   }
   const game = path.match(/^\/api\/games\/(\d+)\//);
   if (game && tokens.get(game[1])) init.headers["X-Game-Token"] = tokens.get(game[1]);
+  const job = path.match(/^\/api\/(batches|training)\/(\d+)\//);
+  if (job && jobTokens.get(job[1], job[2])) init.headers["X-Job-Token"] = jobTokens.get(job[1], job[2]);
   const response = await fetch(path, init);
   let data = null;
   try { data = await response.json(); } catch (e) { data = null; }
@@ -668,6 +682,7 @@ function setupWatch() {
     try {
       const state = await api("/api/batches", { game: $("watch-spec").value.trim(), x: $("watch-x").value, o: $("watch-o").value, games: Number($("batch-games").value) });
       batchId = state.id;
+      jobTokens.set("batches", state.id, state.token);
       showBatch(state);
       while (batchId === state.id) {
         await sleep(300);
@@ -806,6 +821,7 @@ async function setupTrain(arena) {
     try {
       const run = await api("/api/training", { game: $("train-spec").value.trim(), learner: $("train-learner").value, options, episodes: Number($("train-episodes").value) });
       training.id = run.id;
+      jobTokens.set("training", run.id, run.token);
       $("train-download").hidden = true;
       while (training.id === run.id) {
         const now = await api(`/api/training/${run.id}`);
