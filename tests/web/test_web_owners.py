@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from web_cases import client
 
@@ -132,3 +133,71 @@ def test_analysis_is_answered_while_two_jobs_run() -> None:
         assert c.get("/api/health").json()["workers"]["busy"]["job"] == 2  # the jobs ran throughout
         c.post(f"/api/batches/{jobs[0].json()['id']}/stop")
         c.post(f"/api/training/{jobs[1].json()['id']}/stop")
+
+
+# -- a training run keeps what it learned --------------------------------------------------------------
+
+
+def test_a_training_run_writes_checkpoints_that_load_as_its_agent(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from noughts.agents.saved import load_agent
+    from noughts.web import work
+
+    monkeypatch.setattr(work, "CHECKPOINT_SECONDS", 0.0)  # a checkpoint after every chunk
+    sent: list[dict[str, Any]] = []
+    out = tmp_path / "run.json"
+    result = work.Worker(2**28).train(
+        sent.append, lambda: False, "tictactoe", "qlearning", {}, 1000, 60.0, str(out)
+    )
+    checkpoints = [p for p in sent if "checkpoint" in p]
+    assert len(checkpoints) >= 2 and {p["checkpoint"] for p in checkpoints} == {
+        str(tmp_path / "run.checkpoint0.json"),
+        str(tmp_path / "run.checkpoint1.json"),
+    }  # two slots, in turn
+    assert [p["episodes"] for p in checkpoints] == sorted(p["episodes"] for p in checkpoints)
+    last = checkpoints[-1]
+    agent = load_agent(last["checkpoint"])
+    assert agent is not None and result["episodes"] == 1000
+
+
+class _KilledPool:
+    """A pool whose training worker writes a checkpoint, then is killed at its memory cap."""
+
+    def __init__(self, checkpoint: str):
+        self.checkpoint = checkpoint
+
+    def run(self, task: str, args: dict[str, Any], **kw: Any) -> Any:
+        from noughts.core import LimitExceeded
+
+        kw["on_progress"]({"started": True})
+        kw["on_progress"]({"checkpoint": self.checkpoint, "episodes": 700})
+        raise LimitExceeded(
+            "the work ran out of the memory the arena gives one task (64 MiB) and was stopped"
+        )
+
+
+def test_a_run_killed_at_its_memory_cap_keeps_its_last_checkpoint(tmp_path: Any) -> None:
+    import noughts
+    from noughts.store import Store
+    from noughts.web.training import TrainingJob
+
+    store = Store(":memory:")
+    run_id = store.new_run("test", {})
+    ckpt = str(tmp_path / "run.checkpoint0.json")
+    job = TrainingJob(
+        run_id,
+        noughts.game("tictactoe"),
+        "qlearning",
+        {},
+        10_000,
+        store,
+        _KilledPool(ckpt),  # type: ignore[arg-type]
+        Limits(),
+        tmp_path / "run.json",
+    )
+    job.start(lambda j: None)
+    job.join(30)
+    assert job.status == "stopped" and job.done == 700 and str(job.file) == ckpt
+    assert "memory" in (job.error or "") and "700 episodes" in (job.error or "")
+    assert store.run(run_id).status == "stopped"
