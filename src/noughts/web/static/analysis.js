@@ -410,7 +410,7 @@ export function setupAnalysis(ctx) {
     try {
       const state = await api("/api/games", { game: an.game, x, o, position: n.position });
       ctx.tokens.set(state.id, state.token);
-      location.hash = `#/play/${state.id}/${state.token}`;
+      location.hash = `#/play/${state.id}`;  // the token stays in this browser
     } catch (e) { toast(e.message); }
   }
 

@@ -378,7 +378,7 @@ class GameController {
     tokens.set(state.id, state.token);
     this.paused = false;
     this.show(state);
-    if (!this.watch) location.hash = `#/play/${state.id}/${state.token}`;
+    if (!this.watch) location.hash = `#/play/${state.id}`;  // the token stays in this browser, never in the address bar
     this.drive();
   }
 
@@ -420,18 +420,29 @@ class GameController {
     const humanVeto = !this.watch && s.turn === "human";
     extraInfo($(this.prefix + "-extra"), s.view, s, humanVeto ? () => this.send({ move: "pass", ply: s.ply }) : null);
     const status = $(this.prefix + "-status");
+    const watching = this.watch || (s.owned && !tokens.get(s.id));  // not this browser's game
     if (s.over) {
-      status.replaceChildren(`${s.name || s.game} · `, el("span", { class: "win", text: `Game over: ${s.result}` }), ` after ${s.ply} moves`);
+      const result = String(s.result).replace(/ wins$/, " won");
+      status.replaceChildren(`${s.name || s.game} · `, el("span", { class: "win", text: `Game over: ${result}` }), ` after ${s.ply} ${s.ply === 1 ? "move" : "moves"}`);
     } else {
-      const who = s.turn === "human" ? "your move" : this.failed ? `${s.turn} could not move` : `${s.turn} is thinking…`;
+      const who = s.turn === "human" ? (watching ? "watching" : "your move") : this.failed ? `${s.turn} could not move` : `${s.turn} is thinking…`;
       status.textContent = `${s.name || s.game} · ${s.to_move} to move · ${who}`;
+    }
+    const links = $(this.prefix + "-links");
+    if (links) {  // share the watch link; the play link (with the token) is for the player alone
+      const base = `${location.origin}${location.pathname}#/play/${s.id}`;
+      const token = tokens.get(s.id);
+      links.hidden = false;
+      links.replaceChildren("Share to watch: ", el("a", { href: `#/play/${s.id}`, class: "watch-link", text: base }),
+        ...(token ? [" · your play link (whoever has it can move): ", el("a", { href: `${base}/${token}`, class: "play-link", text: "copy this link" })] : []));
     }
     const decision = $(this.prefix + "-decision");
     if (decision) {
       const d = s.decision;
       decision.replaceChildren();
       if (d) {
-        const proven = d.proven === true ? "proven best" : d.proven === false ? `not proven: ${d.note}` : "";
+        const note = String(d.note || "");
+        const proven = d.proven === true ? "proven best" : d.proven === false ? (note.startsWith("not proven") ? note : `not proven: ${note}`) : "";
         decision.append(`${d.by} played ${d.move}`, proven ? el("span", { class: d.proven ? "proven" : "unproven", text: ` (${proven})` }) : "", ` · ${d.seconds.toFixed(2)} s`);
       }
     }
@@ -740,7 +751,7 @@ async function showGames() {
       ...games.map((g) => el("tr", {},
         el("td", { text: g.id }), el("td", { text: g.game }), el("td", { text: g.x }), el("td", { text: g.o }), el("td", { text: g.plies }),
         el("td", { text: g.result || g.status }), el("td", { text: (g.updated || "").replace("T", " ").slice(0, 19) }),
-        el("td", {}, el("a", { href: `#/play/${g.id}` + (tokens.get(g.id) ? `/${tokens.get(g.id)}` : ""), text: g.status === "playing" ? (tokens.get(g.id) ? "resume" : "watch") : "open" }),
+        el("td", {}, el("a", { href: `#/play/${g.id}`, text: g.status === "playing" ? (tokens.get(g.id) ? "resume" : "watch") : "open" }),
           " · ", el("a", { href: `#/analyse?record=${g.id}`, text: "analyse" }),
           " · ", el("a", { href: `/api/games/${g.id}/record?download=1`, download: `game-${g.id}.ntr`, text: "record" })))),
     );
@@ -906,7 +917,11 @@ function route() {
   if (!$("page-" + page) || document.querySelector(`nav a[data-page=${page}]`)?.hidden) page = "play";
   for (const section of document.querySelectorAll(".page")) section.hidden = section.id !== "page-" + page;
   for (const a of document.querySelectorAll("nav a[data-page]")) a.classList.toggle("active", a.dataset.page === page);
-  if (page === "play" && parts[1] && (!play.state || String(play.state.id) !== parts[1])) play.open(Number(parts[1]), parts[2]).catch((e) => toast(e.message));
+  if (page === "play" && parts[2]) {  // a play link: keep its token here, and take it out of the address bar
+    tokens.set(parts[1], parts[2]);
+    history.replaceState(null, "", `#/play/${parts[1]}`);
+  }
+  if (page === "play" && parts[1] && (!play.state || String(play.state.id) !== parts[1])) play.open(Number(parts[1])).catch((e) => toast(e.message));
   if (page === "analyse" && query && analysis && !analysis.isWriting()) analysis.readUrl(query);
   if (pageHooks[page]) pageHooks[page]();
   const current = page === "play" ? play : page === "watch" ? watch : null;
