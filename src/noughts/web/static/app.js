@@ -622,12 +622,23 @@ class GameController {
       this.hint = analysis.evaluation.best;
       toast(`Best: ${this.hint.join(", ")} (${analysis.evaluation.describe})`, "info");
     } else {
+      // the engine's view (as the overlay shows it), where it values the moves of this game
+      try {
+        const view = await api("/api/evaluate", { game: s.game, position: s.position });
+        if (this.state !== s) return;
+        if (view.best && view.best.length) {
+          this.hint = view.best;
+          toast(`The engine's best: ${view.best.join(", ")} (${view.describe})`, "info");
+          this.render();
+          return;
+        }
+      } catch (e) { /* not a claim game: another agent suggests */ }
       const helper = common.agents.find((a) => a.spec.startsWith("mcts")) || common.agents.find((a) => a.spec.startsWith("minimax"));
-      if (!helper) { toast("No hint: the solver ran out of budget here."); return; }
+      if (!helper) { toast("No hint: the solver ran out of time here."); return; }
       try {
         const suggestion = await api("/api/suggest", { game: s.game, position: s.position, agent: helper.spec });
         this.hint = [suggestion.move.move];
-        toast(`${helper.name} suggests ${suggestion.move.move} (the solver ran out of budget)`, "info");
+        toast(`${helper.name} suggests ${suggestion.move.move} (the solver ran out of time)`, "info");
       } catch (e) { toast(e.message); return; }
     }
     this.render();
