@@ -141,13 +141,13 @@ def _size(call: Call) -> SpecSize | None:
         m, n, k = (_int(values.get(p)) for p in ("m", "n", "k"))
         return None if m is None or n is None or k is None else mnk_size(m, n, k)
     if name == "hypercube":
-        n, d, k = _int(values.get("n")), _int(values.get("d")), values.get("k")
-        if n is None or d is None or d > MAX_DIMENSIONS or (k is not None and _int(k) is None):
+        side, d, given = _int(values.get("n")), _int(values.get("d")), values.get("k")
+        if side is None or d is None or d > MAX_DIMENSIONS or (given is not None and _int(given) is None):
             return None
-        return hypercube_size(n, d, _int(k))
+        return hypercube_size(side, d, _int(given))
     if name == "shape":
-        mask, k = values.get("mask"), _int(values.get("k"))
-        return None if not isinstance(mask, str) or k is None else shape_size(mask, k)
+        mask, length = values.get("mask"), _int(values.get("k"))
+        return None if not isinstance(mask, str) or length is None else shape_size(mask, length)
     inner = values.get("board", values.get("game"))
     if inner is None:
         default = ENTRIES[name].params[0].default
