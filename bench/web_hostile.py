@@ -13,6 +13,17 @@ throwaway store; this script is the clients, all at once:
   to 1.6 GB). Each has a budget: its ``max_seconds`` or its agent's move time limit (uploads
   and refusals: 5 s, the worker's check of the file included). A request passes when it
   answers within its budget plus 2 s with a status below 500 (a 429 "busy" is an answer).
+* **Attacks on sizes, hosts and connections** (issue 28), alongside: 60 ``GET /api/game-info``
+  of ``mnk(64,64,5)`` spelled with ever more spaces (each must be refused within 2 s, and the
+  cache must not grow); ``POST /api/records/read`` and ``/api/records/import`` of 40 games of
+  ``hypercube(3,7)`` (1.7 KB that took 57.8 s and 848 MiB before the fix); a ``Host:
+  localhost:8766@evil.example``; 300 half-open connections (half a request line each, never
+  finished), each of which must be dropped within the read timeout (10 s) + 2 s.
+* **Owners and lanes** (afterwards, on the same server): two clients (source addresses
+  127.0.0.2 and 127.0.0.3) each start a long job (a training run, a batch); a third
+  (127.0.0.4) asks for 5 analyses and 5 counts while both run: each must be answered (200, not
+  429) within its budget + 2 s; each client's attempts to stop or save the other's job, with no
+  token or a forged one, must all be 403; then each stops its own.
 * **Ordinary games alongside**: 4 people (random legal moves) against the perfect player on
   3x3, to the end, asking again after ``Retry-After`` when the arena is busy; afterwards every
   game's record in the store must hold exactly the moves played.
@@ -225,18 +236,167 @@ def _fire(
 ) -> None:
     with httpx.Client(base_url=url, timeout=budget + 30, headers=HEADERS) as c:
         t = time.perf_counter()
+        job = None
         try:
             r = c.request(method, path, **request)
             status, text = r.status_code, r.text[:160]
+            if status == 202:  # a job started: its token, for stopping it afterwards (only its owner may)
+                job = [path, r.json()["id"], r.json()["token"]]
         except httpx.HTTPError as e:
             status, text = 0, str(e)
         seconds = time.perf_counter() - t
     queue.put(
         (
             "request",
-            {"name": name, "status": status, "seconds": round(seconds, 3), "budget": budget, "answer": text},
+            {
+                "name": name,
+                "status": status,
+                "seconds": round(seconds, 3),
+                "budget": budget,
+                "answer": text,
+                "job": job,
+            },
         )
     )
+
+
+def _spec_flood(url: str, queue: Any) -> None:
+    """60 game-info requests for a 4,096-cell board, each spelled with more spaces."""
+    worst, statuses = 0.0, set()
+    with httpx.Client(base_url=url, timeout=30, headers=HEADERS) as c:
+        for i in range(60):
+            t = time.perf_counter()
+            try:
+                statuses.add(
+                    c.get("/api/game-info", params={"spec": "mnk(" + " " * i + "64,64,5)"}).status_code
+                )
+            except httpx.HTTPError:
+                statuses.add(0)
+            worst = max(worst, time.perf_counter() - t)
+    status = max(statuses) if statuses != {400} else 400
+    queue.put(
+        (
+            "request",
+            {
+                "name": "60 x game-info 64x64",
+                "status": status,
+                "seconds": round(worst, 3),
+                "budget": 0.0,
+                "answer": f"statuses {sorted(statuses)} (the slowest shown)",
+            },
+        )
+    )
+
+
+def _record_bomb(url: str, queue: Any, path: str) -> None:
+    text = '[Format "noughts-record 1"]\n' + '[Game "hypercube(3,7)"]\n\n1. 1,1,1,1,1,1,1 *\n' * 40
+    _fire(url, queue, f"{path.rsplit('/', 1)[1]} 40 x 3^7", "POST", path, {"json": {"text": text}}, 0.0)
+
+
+def _bad_host(url: str, queue: Any) -> None:
+    request = {"headers": {"Host": "localhost:8766@evil.example"}}
+    _fire(url, queue, "Host with @", "GET", "/api/presets", request, 0.0)
+
+
+def _half_open(url: str, queue: Any, count: int = 300, read_seconds: float = 10.0) -> None:
+    """``count`` connections that send half a request line and nothing more: when each is dropped."""
+    import select
+
+    host, port = url.removeprefix("http://").split(":")
+    socks = []
+    for _ in range(count):
+        s = socket.create_connection((host, int(port)))
+        s.sendall(b"GET /api/health HT")
+        socks.append(s)
+    started = time.perf_counter()
+    open_ = set(socks)
+    while open_ and time.perf_counter() - started < read_seconds + 30:
+        ready, _, _ = select.select(list(open_), [], [], 1.0)
+        for s in ready:
+            try:
+                data = s.recv(1024)
+            except OSError:
+                data = b""
+            if not data:
+                open_.discard(s)
+    seconds = time.perf_counter() - started
+    for s in socks:
+        s.close()
+    queue.put(
+        (
+            "request",
+            {
+                "name": f"{count} half-open conns",
+                "status": 0 if open_ else 408,
+                "seconds": round(seconds, 3),
+                "budget": read_seconds,
+                "answer": f"{count - len(open_)} of {count} dropped by the server",
+            },
+        )
+    )
+
+
+def _as(address: str, url: str, timeout: float = 60) -> httpx.Client:
+    """A client whose connections come from ``address`` (another client to the arena)."""
+    transport = httpx.HTTPTransport(local_address=address)
+    return httpx.Client(base_url=url, timeout=timeout, headers=HEADERS, transport=transport)
+
+
+def jobs_phase(url: str) -> dict[str, Any]:
+    """Two clients' jobs, a third client's analyses meanwhile, and every foreign stop or save."""
+    a, b, third = _as("127.0.0.2", url), _as("127.0.0.3", url), _as("127.0.0.4", url)
+    with a, b, third:
+        run = a.post("/api/training", json={"game": "tictactoe", "learner": "td", "episodes": 2_000_000})
+        batch = b.post(
+            "/api/batches", json={"game": "tictactoe", "x": "random", "o": "random", "games": 10_000}
+        )
+        started = [run.status_code, batch.status_code]
+        run_id = run.json().get("id")
+        batch_id = batch.json().get("id")
+        forged = {"X-Job-Token": "x" * 32}
+        foreign = [
+            b.post(f"/api/training/{run_id}/stop").status_code,
+            b.post(f"/api/training/{run_id}/stop", headers=forged).status_code,
+            a.post(f"/api/batches/{batch_id}/stop").status_code,
+            a.post(f"/api/batches/{batch_id}/stop", headers=forged).status_code,
+            b.post(f"/api/training/{run_id}/save", json={"name": "stolen"}).status_code,
+            third.post(f"/api/training/{run_id}/stop").status_code,
+        ]
+        analyses = []
+        for _ in range(5):
+            for path, body in (
+                ("/api/analyse", {"game": "mnk(4,4,3)", "max_seconds": 2}),
+                ("/api/count", {"game": "tictactoe", "max_seconds": 2}),
+            ):
+                t = time.perf_counter()
+                r = third.post(path, json=body)
+                analyses.append(
+                    {"path": path, "status": r.status_code, "seconds": round(time.perf_counter() - t, 3)}
+                )
+        busy = third.get("/api/health").json()["workers"]["busy"]
+        statuses = [
+            a.get(f"/api/training/{run_id}").json()["status"],
+            b.get(f"/api/batches/{batch_id}").json()["status"],
+        ]
+        own = [
+            a.post(f"/api/training/{run_id}/stop", headers={"X-Job-Token": run.json()["token"]}).status_code,
+            b.post(
+                f"/api/batches/{batch_id}/stop", headers={"X-Job-Token": batch.json()["token"]}
+            ).status_code,
+        ]
+    return {
+        "jobs_started": started,
+        "jobs_running_during_analyses": statuses,
+        "workers_busy_after_analyses": busy,
+        "foreign_stop_or_save": foreign,
+        "no_job_stoppable_or_savable_by_another": all(code == 403 for code in foreign),
+        "analyses_during_two_jobs": analyses,
+        "analysis_answered_during_two_jobs": all(
+            x["status"] == 200 and x["seconds"] <= 2 + 2 for x in analyses
+        )
+        and statuses == ["running", "running"],
+        "own_stops": own,
+    }
 
 
 def _ordinary(url: str, queue: Any, seed: int) -> None:
@@ -311,6 +471,13 @@ def run() -> dict[str, Any]:
             # every client in a process of its own, so that one client's work does not delay another's clock
             procs = [ctx.Process(target=_fire, args=(url, queue, *r)) for r in requests]
             procs += [ctx.Process(target=_ordinary, args=(url, queue, i)) for i in range(4)]
+            procs += [  # issue 28's attacks
+                ctx.Process(target=_spec_flood, args=(url, queue)),
+                ctx.Process(target=_record_bomb, args=(url, queue, "/api/records/read")),
+                ctx.Process(target=_record_bomb, args=(url, queue, "/api/records/import")),
+                ctx.Process(target=_bad_host, args=(url, queue)),
+                ctx.Process(target=_half_open, args=(url, queue)),
+            ]
             for p in procs:
                 p.start()
             found = [queue.get(timeout=300) for _ in procs]
@@ -319,9 +486,16 @@ def run() -> dict[str, Any]:
             results = [r for kind, r in found if kind == "request"]
             games = [r for kind, r in found if kind == "game"]
             with httpx.Client(base_url=url, timeout=30, headers=HEADERS) as c:  # stop what is still training
-                for run_ in c.get("/api/training").json():
-                    if run_["status"] == "running":
-                        c.post(f"/api/training/{run_['id']}/stop")
+                for r in results:
+                    if r.get("job"):
+                        path, job_id, token = r["job"]
+                        c.post(f"{path}/{job_id}/stop", headers={"X-Job-Token": token})
+                deadline = time.monotonic() + 60
+                while time.monotonic() < deadline and any(
+                    j["status"] == "running" for j in c.get("/api/training").json()
+                ):
+                    time.sleep(0.5)
+            jobs = jobs_phase(url)
             time.sleep(0.5)
         from noughts.store import Store
 
@@ -357,6 +531,7 @@ def run() -> dict[str, Any]:
         "peak_pss_mib": round(watch.peak_pss / 2**20, 1),
         "peak_rss_sum_mib": round(watch.peak_rss / 2**20, 1),
         "ceiling_mib": CEILING // 2**20,
+        **jobs,
         "ordinary_games": len(games),
         "ordinary_moves": sum(len(g["moves"]) for g in games),
         "ordinary_retries_after_429": sum(g["retries"] for g in games),
@@ -383,7 +558,9 @@ def main() -> int:
         "idle_health_median_ms", "idle_health_p99_ms", "idle_health_max_ms", "health_checks",
         "health_median_ms", "health_p99_ms", "health_max_ms", "peak_pss_mib", "peak_rss_sum_mib", "ceiling_mib",
         "ordinary_games", "ordinary_moves", "ordinary_retries_after_429", "games_with_a_lost_move",
-        "load_average_at_start", "load_average",
+        "load_average_at_start", "load_average", "jobs_started", "jobs_running_during_analyses",
+        "foreign_stop_or_save", "no_job_stoppable_or_savable_by_another", "analysis_answered_during_two_jobs",
+        "own_stops",
     ):  # fmt: skip
         print(f"{key}: {doc[key]}")
     if args.json:
@@ -394,6 +571,8 @@ def main() -> int:
         and doc["peak_pss_mib"] < doc["ceiling_mib"]
         and doc["health_max_ms"] < 100
         and not doc["games_with_a_lost_move"]
+        and doc["no_job_stoppable_or_savable_by_another"]
+        and doc["analysis_answered_during_two_jobs"]
     )
     return 0 if ok else 1
 

@@ -215,7 +215,10 @@ def test_play_records_every_move_in_the_store(tmp_path: Path) -> None:
     (rec,) = Store(db).games()
     assert rec.moves == replay("veto(tictactoe)", result.stdout).moves
     assert (rec.first, rec.second, rec.status, rec.source) == ("random", "random", "finished", "play")
-    assert rec.metadata == {"seed": 4}
+    assert (
+        rec.metadata["seed"] == 4 and len(rec.metadata["token"]) == 64
+    )  # the token's SHA-256, not the token
+    assert set(rec.metadata) == {"seed", "token"}
     # a person: undo takes moves back in the store too; quitting leaves the game to resume
     script = "b2\nundo\na1\nquit\n"
     result = invoke(
@@ -224,10 +227,12 @@ def test_play_records_every_move_in_the_store(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     rec = Store(db).game(2)
     assert rec.status == "playing" and rec.moves[0] == "a1" and len(rec.moves) == 2
+    token = result.stderr.split("#/play/2/")[1].split(";")[0]  # the play link: who holds it may play on
     assert (
-        "recorded as game 2 (the web arena's Games page resumes it); review it: noughts games export 2 --db"
-        in result.stderr
+        len(token) >= 24
+        and Store(db).game(2).metadata["token"] == __import__("hashlib").sha256(token.encode()).hexdigest()
     )
+    assert "without the token it is watched only); review it: noughts games export 2 --db" in result.stderr
     # started from a position
     invoke(
         "play", "tictactoe", "--x", "random", "--o", "random", "--position", "x../.o./...", "--db", str(db)

@@ -190,6 +190,9 @@ def test_a_game_played_at_the_terminal_is_listed_resumed_and_exported_in_the_are
         assert log.id in listed and listed[log.id]["source"] == "play" and listed[log.id]["plies"] == 2
         s = c.get(f"/api/games/{log.id}").json()
         assert s["moves"] == ["b2", "a1"] and s["movers"] == ["x", "o"] and s["name"] == "Tic-tac-toe"
+        watched = c.post(f"/api/games/{log.id}/move", json={"move": "c3", "ply": 2})
+        assert watched.status_code == 403, watched.text  # watched by anyone, played by its token's holder
+        c.tokens[log.id] = log.token
         resumed = c.post(f"/api/games/{log.id}/move", json={"move": "c3", "ply": 2})
         assert resumed.status_code == 200, resumed.text
         doc = c.get(f"/api/games/{log.id}/record").json()

@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient
 
 from noughts.store import Store
 from noughts.web import Limits, create_app
+from noughts.web.timeouts import timed_protocol
 
 CHROMIUM = os.environ.get("NOUGHTS_CHROMIUM", "/usr/bin/chromium")
 PATIENCE = 900.0
@@ -38,6 +39,8 @@ class OwnerClient(TestClient):
     def __init__(self, app: Any, **kwargs: Any):
         super().__init__(app, headers={"X-Noughts-Client": "tests"}, **kwargs)
         self.tokens: dict[int, str] = {}
+        self.job_tokens: dict[tuple[str, int], str] = {}
+        """The tokens of the batches and training runs this client started."""
 
     def request(self, method: str, url: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         path = str(url)
@@ -48,10 +51,34 @@ class OwnerClient(TestClient):
             if token is not None and "X-Game-Token" not in headers:
                 headers["X-Game-Token"] = token
             kwargs["headers"] = headers
+        if (
+            len(parts) >= 3
+            and parts[0] == "api"
+            and parts[1] in ("batches", "training")
+            and parts[2].isdigit()
+        ):
+            token = self.job_tokens.get((parts[1], int(parts[2])))
+            headers = dict(kwargs.pop("headers", None) or {})
+            if token is not None and "X-Job-Token" not in headers:
+                headers["X-Job-Token"] = token
+            kwargs["headers"] = headers
         response = super().request(method, url, **kwargs)
         if method.upper() == "POST" and path.rstrip("/") == "/api/games" and response.status_code == 201:
             data = response.json()
             self.tokens[int(data["id"])] = data["token"]
+        if (
+            method.upper() == "POST"
+            and path.rstrip("/") == "/api/records/import"
+            and response.status_code == 200
+        ):
+            self.tokens.update({int(k): v for k, v in response.json().get("tokens", {}).items()})
+        if (
+            method.upper() == "POST"
+            and path.rstrip("/") in ("/api/batches", "/api/training")
+            and response.status_code == 202
+        ):
+            data = response.json()
+            self.job_tokens[(path.strip("/").split("/")[1], int(data["id"]))] = data["token"]
         return response
 
 
@@ -84,7 +111,14 @@ def live_server(db: str | Path = ":memory:", store: Store | None = None, **limit
     sock.bind(("127.0.0.1", 0))
     sock.listen(2048)
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, backlog=2048))
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        backlog=2048,
+        http=timed_protocol(app.state.arena.limits.read_seconds),  # as `noughts serve`
+    )
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

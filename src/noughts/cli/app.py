@@ -245,7 +245,11 @@ def play(
         session.run()
         if log is not None and None in players.values():  # a person played: say where the game is kept
             where = "" if db is None else f" --db {shlex.quote(str(db))}"
-            resume = "" if session.position.is_terminal() else " (the web arena's Games page resumes it)"
+            resume = (
+                ""
+                if session.position.is_terminal()
+                else f" (the web arena resumes it: open #/play/{log.id}/{log.token}; without the token it is watched only)"
+            )
             typer.echo(
                 f"recorded as game {log.id}{resume}; review it: "
                 f"noughts games export {log.id}{where} | noughts review -",

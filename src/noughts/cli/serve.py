@@ -102,7 +102,15 @@ def serve(
     shown = f"[{host}]" if ":" in host else host
     address = f"http://{shown}:{bound_port}"
 
-    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=3)
+    from noughts.web.timeouts import timed_protocol
+
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=3,
+        http=timed_protocol(limits.read_seconds),  # a request arrives whole within its time, or is dropped
+    )
     server = uvicorn.Server(config)
 
     def announce() -> None:

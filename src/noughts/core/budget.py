@@ -103,10 +103,12 @@ class Budget:
         over the memory limit; the message ends with ``progress`` (how far the work got).
         """
         if self.max_seconds is not None and self.elapsed() > self.max_seconds:
-            raise LimitExceeded(f"stopped after {self.max_seconds:g} s (the time budget){_so_far(progress)}")
+            raise LimitExceeded(
+                f"stopped after {_seconds(self.max_seconds)} s (the time budget){_so_far(progress)}"
+            )
         if self.max_cpu_seconds is not None and self.cpu_elapsed() > self.max_cpu_seconds:
             raise LimitExceeded(
-                f"stopped after {self.max_cpu_seconds:g} s of CPU (the CPU budget){_so_far(progress)}"
+                f"stopped after {_seconds(self.max_cpu_seconds)} s of CPU (the CPU budget){_so_far(progress)}"
             )
         if self.max_memory is not None and memory > self.max_memory:
             raise LimitExceeded(
@@ -122,6 +124,13 @@ def format_bytes(n: int) -> str:
             return f"{value:.0f} {unit}" if value == int(value) or unit == "B" else f"{value:.1f} {unit}"
         value /= 1024
     raise AssertionError("unreachable")
+
+
+def _seconds(x: float) -> str:
+    """Seconds as a person reads them: ``0.49``, ``2``, ``2.5``, ``3600`` (never ``0.488681``)."""
+    if x >= 100:
+        return f"{x:.0f}"
+    return f"{x:.2f}".rstrip("0").rstrip(".") if x >= 1 else f"{x:.2g}"
 
 
 def _so_far(progress: str) -> str:

@@ -14,11 +14,18 @@ as they agree, and where they part the stored continuation becomes a variation o
 played. A game with no ``record`` metadata (one played here) gets its tags from the store:
 ``Date`` and ``Time`` (UTC) from when it was created, ``Source`` (``play``, ``web``, ``match``),
 ``Match`` and ``Round`` for a match's games, ``Seed`` where the players drew from a seeded
-generator.
+generator (once the game is finished: a seed published while the game runs tells an opponent
+every move a seeded agent will make).
+
+A game played at the terminal gets an unguessable token (:attr:`GameLog.token`; only its
+SHA-256 is stored, as the web arena does for its games): the arena lets anyone watch the game
+and only the token's holder play on in it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -72,7 +79,7 @@ def _derived_tags(rec: GameRecord) -> dict[str, str]:
         if type(index) is int:
             tags["Round"] = str(index + 1)
     seed = rec.metadata.get("seed")
-    if type(seed) is int:
+    if type(seed) is int and rec.status == "finished":
         tags["Seed"] = str(seed)
     return tags
 
@@ -102,9 +109,14 @@ def from_store(rec: GameRecord) -> Record:
         raise RecordError(f"game {rec.id} of the store does not make a record: {e}") from None
 
 
-def to_store(store: Store, record: Record, *, source: str = "import") -> int:
+def token_hash(token: str) -> str:
+    """What the store keeps of a game's token (its SHA-256, hex)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def to_store(store: Store, record: Record, *, source: str = "import", token: str | None = None) -> int:
     """Record ``record`` in ``store`` as one game (finished if it has a result, else in play and
-    resumable); its id.
+    resumable); its id. ``token``: the game's token (its hash is stored), for whoever may play on.
     """
     meta: dict[str, Any] = {"version": METADATA_VERSION, "tags": dict(record.tags)}
     if not _bare(record.moves):
@@ -117,7 +129,7 @@ def to_store(store: Store, record: Record, *, source: str = "import") -> int:
         outcome=record.result,
         start=None if record.start is None else record.start.text(),
         source=source,
-        metadata={"record": meta},
+        metadata={"record": meta} | ({} if token is None else {"token": token_hash(token)}),
     )
 
 
@@ -164,7 +176,10 @@ class GameLog:
     ):
         self.store = store
         self.game = game
+        self.token = secrets.token_urlsafe(24)
+        """The game's token: who holds it may play on in the web arena (see the module docstring)."""
         start_text = None if start is None or start == game.start() else start.text()
+        metadata = (metadata or {}) | {"token": token_hash(self.token)}
         self.id = store.new_game(str(game), first, second, source, start=start_text, metadata=metadata)
         if start is not None and start.is_terminal():
             outcome = start.outcome()

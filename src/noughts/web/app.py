@@ -65,6 +65,7 @@ from noughts.web.models import (
     ReviewRequest,
     SaveRequest,
     SeatsRequest,
+    StartedBatch,
     StepRequest,
     Suggestion,
     SuggestRequest,
@@ -401,9 +402,7 @@ def _review_seconds(limits: Limits, asked: float | None) -> float:
 
 def _record(doc: dict[str, Any], limits: Limits) -> Record:
     """A record from its JSON, its game checked against the arena's limits first."""
-    spec = doc.get("game")
-    if isinstance(spec, str):
-        check_game(spec, limits)
+    records.check_record_doc(doc, limits)  # size before work: nothing built yet
     return Record.from_json(doc)
 
 
@@ -442,6 +441,17 @@ TokenQuery = Annotated[
 
 def _token(header: str | None, query: str | None) -> str | None:
     return header or query
+
+
+# -- owners of jobs (batches, training runs): a token each, as games have --------------------------------
+
+JobTokenHeader = Annotated[
+    str | None,
+    Header(alias="X-Job-Token", max_length=200, description="The job's token, as given when it started."),
+]
+JobTokenQuery = Annotated[
+    str | None, Query(alias="token", max_length=200, description="The job's token (or send X-Job-Token).")
+]
 
 
 def _routes(app: FastAPI, arena: Arena) -> None:
@@ -790,10 +800,8 @@ def _routes(app: FastAPI, arena: Arena) -> None:
         """Read a game record (text or JSON): every game with each move's ply, player and
         position (variations too), its text form and the game's name.
         """
-        doc = records.read_document(request.text)
-        for game in doc["games"]:
-            check_game(game["game"], limits)
-        return doc
+        records.check_record_text(request.text, limits)  # size before work: nothing built yet
+        return records.read_document(request.text)
 
     @app.post("/api/records/write", tags=["records"])
     def write_record(request: RecordWrite) -> dict[str, Any]:
@@ -806,17 +814,19 @@ def _routes(app: FastAPI, arena: Arena) -> None:
     @app.post("/api/records/import", tags=["records"])
     def import_records(request: RecordText) -> dict[str, Any]:
         """Keep the games of a record in the store (they show on the Games page; unfinished ones
-        can be resumed): their ids.
+        can be resumed): their ids, and each game's token (``tokens``, by id, given only here:
+        playing on in a game needs it).
         """
         from noughts.record import load_records
-        from noughts.record.store import import_records as store_records
+        from noughts.record.store import to_store
 
+        records.check_record_text(request.text, limits)  # size before work: nothing built yet
         read = load_records(request.text)
-        if len(read) > records.MAX_RECORD_GAMES:
-            raise NoughtsError(f"an import holds at most {records.MAX_RECORD_GAMES} games, not {len(read)}")
-        for r in read:
-            check_game(str(r.game), limits)
-        return {"ids": store_records(arena.store, read, source="web-import")}
+        tokens = [secrets.token_urlsafe(24) for _ in read]  # the importer's, as a new game's
+        ids = [
+            to_store(arena.store, r, source="web-import", token=t) for r, t in zip(read, tokens, strict=True)
+        ]
+        return {"ids": ids, "tokens": {str(i): t for i, t in zip(ids, tokens, strict=True)}}
 
     @app.get("/api/games/{game_id}/record", tags=["records"], response_model=None)
     def game_record(
@@ -862,9 +872,12 @@ def _routes(app: FastAPI, arena: Arena) -> None:
 
     # -- batches ----------------------------------------------------------------------------------
 
-    @app.post("/api/batches", tags=["watch"], response_model=BatchState, status_code=202)
-    def new_batch(request: BatchRequest) -> dict[str, Any]:
-        """Play a batch of games between two agents in the background (poll its state)."""
+    @app.post("/api/batches", tags=["watch"], response_model=StartedBatch, status_code=202)
+    def new_batch(request: BatchRequest, http: Request) -> dict[str, Any]:
+        """Play a batch of games between two agents in the background (poll its state). The
+        answer carries the batch's ``token``, given only here: stopping it needs it
+        (``X-Job-Token``, or ``?token=``).
+        """
         game = check_game(request.game, limits)
         x, o = arena.agents.check(request.x), arena.agents.check(request.o)
         if "human" in (x, o):
@@ -875,18 +888,20 @@ def _routes(app: FastAPI, arena: Arena) -> None:
                 raise NoughtsError(f"{spec} cannot play {game}: {why}")
         if request.games > limits.max_batch_games:
             raise NoughtsError(f"a batch has at most {limits.max_batch_games:,} games, not {request.games:,}")
-        arena.jobs.reserve()
+        client = _client(http)
+        arena.jobs.reserve(client)
         try:
             seed = request.seed if request.seed is not None else secrets.randbits(63)
             match_id = arena.store.new_match(
                 str(game), x, o, {"games": request.games, "seed": seed, "source": "web"}
             )
             job = BatchJob(match_id, game, x, o, request.games, seed, arena.agents, pool, arena.store, limits)
+            token = job.claim(client)
         except BaseException:
-            arena.jobs.release()
+            arena.jobs.release(client)
             raise
         arena.jobs.start(job)
-        return job.state()
+        return job.state() | {"token": token}
 
     @app.get("/api/batches", tags=["watch"], response_model=list[BatchState])
     def list_batches() -> list[dict[str, Any]]:
@@ -905,9 +920,14 @@ def _routes(app: FastAPI, arena: Arena) -> None:
         return _batch(batch_id).state()
 
     @app.post("/api/batches/{batch_id}/stop", tags=["watch"], response_model=BatchState)
-    def stop_batch(batch_id: BatchId) -> dict[str, Any]:
-        """Stop a batch now; the games it finished stay recorded (the one in play is dropped)."""
+    def stop_batch(
+        batch_id: BatchId, token: JobTokenHeader = None, token_q: JobTokenQuery = None
+    ) -> dict[str, Any]:
+        """Stop a batch now (needs its token); the games it finished stay recorded (the one in
+        play is dropped).
+        """
         job = _batch(batch_id)
+        job.check_owner(_token(token, token_q))
         job.stop()
         return job.state()
 
@@ -919,9 +939,11 @@ def _routes(app: FastAPI, arena: Arena) -> None:
         return learners()
 
     @app.post("/api/training", tags=["train"], status_code=202)
-    def new_training(request: TrainingRequest) -> dict[str, Any]:
+    def new_training(request: TrainingRequest, http: Request) -> dict[str, Any]:
         """Train a learner by self-play in the background, in a worker; poll its state for the
-        charts. Bad options and games too large for the learner are refused in the answer.
+        charts. Bad options and games too large for the learner are refused in the answer. The
+        answer carries the run's ``token``, given only here: stopping the run and saving its
+        agent need it (``X-Job-Token``, or ``?token=``).
         """
         game = check_game(request.game, limits)
         if request.learner not in learners_kinds():
@@ -930,7 +952,8 @@ def _routes(app: FastAPI, arena: Arena) -> None:
             raise NoughtsError(
                 f"a run has at most {limits.max_training_episodes:,} episodes in the arena, not {request.episodes:,}"
             )
-        arena.jobs.reserve()
+        client = _client(http)
+        arena.jobs.reserve(client)
         try:
             config = {
                 "game": str(game),
@@ -952,12 +975,13 @@ def _routes(app: FastAPI, arena: Arena) -> None:
                 limits,
                 out,
             )
+            token = job.claim(client)
         except BaseException:
-            arena.jobs.release()
+            arena.jobs.release(client)
             raise
         arena.jobs.start(job)
         wait_started(job)
-        return job.state()
+        return job.state() | {"token": token}
 
     def _run(run_id: int) -> TrainingJob:
         job = arena.jobs.get("training", run_id)
@@ -976,22 +1000,34 @@ def _routes(app: FastAPI, arena: Arena) -> None:
         return _run(run_id).state()
 
     @app.post("/api/training/{run_id}/stop", tags=["train"])
-    def stop_training(run_id: BatchId) -> dict[str, Any]:
-        """Stop a run after the chunk of episodes in hand (its agent can then be saved)."""
+    def stop_training(
+        run_id: BatchId, token: JobTokenHeader = None, token_q: JobTokenQuery = None
+    ) -> dict[str, Any]:
+        """Stop a run after the chunk of episodes in hand (needs its token; its agent can then
+        be saved).
+        """
         job = _run(run_id)
+        job.check_owner(_token(token, token_q))
         job.stop()
         return {k: v for k, v in job.state().items() if k != "series"}
 
     @app.post("/api/training/{run_id}/save", tags=["train"])
-    def save_training(run_id: BatchId, request: SaveRequest) -> dict[str, Any]:
-        """Save a finished or stopped run's agent to the registry as ``saved:NAME``."""
+    def save_training(
+        run_id: BatchId, request: SaveRequest, token: JobTokenHeader = None, token_q: JobTokenQuery = None
+    ) -> dict[str, Any]:
+        """Save a finished or stopped run's agent to the registry as ``saved:NAME`` (needs the
+        run's token; the agent keeps its owner's token hash).
+        """
         job = _run(run_id)
+        job.check_owner(_token(token, token_q))
         if job.status == "running":
             raise NoughtsError("the run is still training: stop it or wait for it to finish, then save")
         if job.status == "failed" or job.file is None:
             raise NoughtsError(f"the run failed ({job.error}); there is no agent to save")
         check_name(request.name)
-        saved = arena.agent_files.register(request.name, job.file, {"run": job.id, "episodes": job.done})
+        saved = arena.agent_files.register(
+            request.name, job.file, {"run": job.id, "episodes": job.done, "owner": job.owner}
+        )
         job.saved = request.name
         return saved
 

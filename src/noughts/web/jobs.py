@@ -8,10 +8,19 @@ the number of users); a request for one more is refused with status 429. Every g
 plays is recorded in the store as one game of a match, when it ends; game ``i`` of a batch
 seeded ``s`` draws its randomness from :func:`noughts.arena.match.game_rng` ``(s, i)``, as in
 ``noughts arena`` matches, so a batch repeats exactly.
+
+**Owners and lanes.** A job belongs to the client that started it: it is given an unguessable
+token when it starts (returned once; only its SHA-256 is kept), and stopping it or saving its
+agent needs the token (:class:`~noughts.web.sessions.NotOwner`, HTTP 403, otherwise); anyone may
+watch its progress. One client (an address) runs at most :attr:`Limits.jobs_per_client` jobs at
+once. Jobs run in the pool's ``job`` lane, whose workers are their own
+(:attr:`Limits.max_jobs` of them), so analyses and moves never wait behind them.
 """
 
 from __future__ import annotations
 
+import hmac
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -21,6 +30,7 @@ from noughts.core import Game, NoughtsError, Outcome
 from noughts.store import Store
 from noughts.web.engines import AgentCatalogue
 from noughts.web.limits import Limits
+from noughts.web.sessions import NotOwner, token_hash
 from noughts.web.workers import Busy, WorkerPool
 
 __all__ = ["BatchJob", "Busy", "Job", "JobBoard"]
@@ -39,6 +49,26 @@ class Job:
         self.finished_at: float | None = None
         self.stop_event = threading.Event()
         self._thread: threading.Thread | None = None
+        self.client = "local"
+        """Who started it (an address: its share of the job lane)."""
+        self.owner: str | None = None
+        """The SHA-256 of the job's token (see the module docstring)."""
+
+    def claim(self, client: str) -> str:
+        """Give the job to ``client``: its token (returned once; only its hash is kept)."""
+        token = secrets.token_urlsafe(24)
+        self.client, self.owner = client, token_hash(token)
+        return token
+
+    def check_owner(self, token: str | None) -> None:
+        """``NotOwner`` unless ``token`` is this job's."""
+        if self.owner is None:
+            return
+        if not token or not hmac.compare_digest(token_hash(token), self.owner):
+            raise NotOwner(
+                f"this {self.kind} belongs to whoever started it: you can watch it, but only they can stop it"
+                + (" or save its agent" if self.kind == "training" else "")
+            )
 
     def run(self) -> None:
         """The work itself (in the job's thread)."""
@@ -85,22 +115,37 @@ class JobBoard:
         self.limits = limits
         self._jobs: dict[tuple[str, int], Job] = {}
         self._running = 0
+        self._clients: dict[str, int] = {}
         self._lock = threading.Lock()
 
-    def reserve(self) -> None:
-        """Take a place for a job about to start; ``Busy`` if there is none."""
+    def reserve(self, client: str = "local") -> None:
+        """Take a place for a job of ``client`` about to start; ``Busy`` if there is none (the
+        arena's :attr:`Limits.max_jobs`, or the client's :attr:`Limits.jobs_per_client`).
+        """
         with self._lock:
+            mine = self._clients.get(client, 0)
+            if mine >= self.limits.jobs_per_client:
+                raise Busy(
+                    f"you already have {mine} {'job' if mine == 1 else 'jobs'} running (batches or training), "
+                    "the limit for one client; wait for it to finish or stop it",
+                    retry_after=5.0,
+                )
             if self._running >= self.limits.max_jobs:
                 raise Busy(
                     f"the arena is already running {self._running} jobs (batches or training), its limit; "
-                    "wait for one to finish or stop one"
+                    "wait for one to finish",
+                    retry_after=5.0,
                 )
             self._running += 1
+            self._clients[client] = mine + 1
 
-    def release(self) -> None:
+    def release(self, client: str = "local") -> None:
         """Give back a place reserved with :meth:`reserve` for a job that never started."""
         with self._lock:
             self._running -= 1
+            self._clients[client] = self._clients.get(client, 1) - 1
+            if self._clients[client] <= 0:
+                del self._clients[client]
 
     def start(self, job: Job) -> None:
         """Run ``job`` in its place reserved with :meth:`reserve`."""
@@ -109,8 +154,7 @@ class JobBoard:
         job.start(self._done)
 
     def _done(self, job: Job) -> None:
-        with self._lock:
-            self._running -= 1
+        self.release(job.client)
 
     def get(self, kind: str, job_id: int) -> Job | None:
         """The job of ``kind`` with id ``job_id``, if this arena ran it."""

@@ -18,6 +18,9 @@ class Limits:
 
     max_cells: int = 1024
     """The largest board (cells on one board) a game may have; 7x7x7 has 343."""
+    max_lines: int = 16_384
+    """The most winning lines a board may have (32x32 with five in a row has 3,712; 2^8 with
+    two in a row 32,640)."""
     max_solve_seconds: float = 10.0
     """The longest the solver may search for one answer (analysis, overlay, a perfect move)."""
     default_solve_seconds: float = 2.0
@@ -35,7 +38,10 @@ class Limits:
     max_batch_games: int = 10_000
     """The most games one batch may play."""
     max_jobs: int = 2
-    """Batches or training runs running at once (the machine's cores, not the users, bound this)."""
+    """Batches or training runs running at once (the machine's cores, not the users, bound this);
+    they run in workers of their own, beside the :attr:`workers`."""
+    jobs_per_client: int = 1
+    """Batches or training runs one client (an address) may have running at once."""
     max_live_games: int = 4096
     """Games kept in memory at once (older ones are reloaded from the store when asked for)."""
     max_engines: int = 16
@@ -56,9 +62,10 @@ class Limits:
     """The ceiling on the server's memory, its workers included (1.5 GiB)."""
     server_memory: int = 512 * 2**20
     """What the ceiling keeps for the server's own process and the process workers are forked
-    from; the rest is shared among the workers."""
+    from; the rest is shared among the workers (the job lane's included)."""
     workers: int = 3
-    """Worker processes for the heavy work (solves, counts, analyses, moves, batches, training)."""
+    """Worker processes for solves, counts, analyses and moves (batches and training runs have
+    :attr:`max_jobs` more of their own)."""
     play_reserve: int = 1
     """Workers kept for the moves of games in play, whatever analyses and jobs are running."""
     per_client: int = 8
@@ -82,10 +89,14 @@ class Limits:
     load_seconds: float = 20.0
     """Seconds a worker may take to build or load an agent (a saved agent's tables) before its
     move's clock starts."""
+    read_seconds: float = 10.0
+    """The time a client has to send one whole request, headers and body, before its connection
+    is dropped (:mod:`noughts.web.timeouts`; ``noughts serve`` and the tests' live servers)."""
     allowed_hosts: tuple[str, ...] | None = None
     """Host headers the arena answers (None: any); ``noughts serve`` on a loopback address sets
     the loopback names, so a web page elsewhere cannot reach it by rebinding a name."""
 
     def worker_memory(self) -> int:
         """Each worker's share of the memory ceiling, in bytes."""
-        return max(64 * 2**20, (self.max_memory - self.server_memory) // max(1, self.workers))
+        processes = max(1, self.workers) + max(0, self.max_jobs)  # the job lane's workers too
+        return max(64 * 2**20, (self.max_memory - self.server_memory) // processes)

@@ -32,6 +32,7 @@ __all__ = [
     "ReviewRequest",
     "SaveRequest",
     "SeatsRequest",
+    "StartedBatch",
     "StepRequest",
     "SuggestRequest",
     "Suggestion",
@@ -295,6 +296,12 @@ class BatchState(BaseModel):
     status: str
     error: str | None
     seconds: float
+
+
+class StartedBatch(BatchState):
+    """A batch just started, with its token (given only here: stopping it needs it)."""
+
+    token: str
 
 
 class TrainingRequest(_Strict):

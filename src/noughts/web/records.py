@@ -11,16 +11,26 @@ decides a rule: moves are read and played by the game, records checked by
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from noughts.core import Game, NoughtsError, Outcome, Position
 from noughts.record import Record, load_records
 from noughts.record.files import records_json
 from noughts.web.boards import board_view, move_at_slot, move_info
+from noughts.web.limits import Limits
+from noughts.web.specs import check_size
 
 __all__ = [
+    "MAX_RECORD_BOARDS",
+    "MAX_RECORD_CELLS",
     "MAX_RECORD_GAMES",
+    "MAX_RECORD_PLIES",
+    "RecordSize",
     "board",
+    "check_record_doc",
+    "check_record_text",
     "game_name",
     "position_document",
     "read_document",
@@ -32,6 +42,17 @@ __all__ = [
 
 MAX_RECORD_GAMES = 200
 """The most games one request may read or import (the request's size is bounded too)."""
+
+MAX_RECORD_PLIES = 20_000
+"""The most moves (variations included) one request's records may hold in all."""
+
+MAX_RECORD_BOARDS = 40_000
+"""The most cells and lines of the games' boards, summed over the games of one request (each
+game's board is built once: 40 games of 7x7x7, or 8 of a 32x32 board)."""
+
+MAX_RECORD_CELLS = 2_000_000
+"""The most cells of all the positions one request's records go through (each game's cells
+times its moves and one), which bounds the positions written in the answer."""
 
 NAMES: dict[str, str] = {}
 """Canonical spec to the human name of the game (filled by :func:`register_names`)."""
@@ -143,3 +164,125 @@ def position_document(game: Game, position: Position) -> dict[str, Any]:
         "outcome": None if outcome is None else outcome.value,
         "result": None if outcome is None else game.outcome_text(outcome),
     }
+
+
+# -- size before work ----------------------------------------------------------------------------
+
+_COMMENT = re.compile(r"\{(?:[^}\\]|\\.)*\}", re.DOTALL)
+_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\\n]|\\.)*)"\s*\]')
+_NOT_A_MOVE = re.compile(r"\d{1,9}\.+|\$\d+|1-0|0-1|1/2-1/2|\*")
+
+
+class RecordSize:
+    """What a record's text holds, read from the text alone: each game's spec and moves (an
+    upper bound: every word that is not a move number, an annotation or a result).
+    """
+
+    def __init__(self, games: list[tuple[str | None, int]]):
+        self.games = games
+
+    @property
+    def plies(self) -> int:
+        """Moves over every game, variations included."""
+        return sum(n for _, n in self.games)
+
+
+def _plies_json(line: Any, depth: int = 0) -> int:
+    moves = line.get("moves", []) if isinstance(line, dict) else line
+    if not isinstance(moves, list) or depth > 64:
+        return 0
+    total = 0
+    for node in moves:
+        total += 1
+        if isinstance(node, dict) and isinstance(node.get("variations"), list):
+            total += sum(_plies_json(v, depth + 1) for v in node["variations"])
+    return total
+
+
+def _scan_json(text: str) -> RecordSize:
+    try:
+        doc = json.loads(text)
+    except (ValueError, RecursionError):
+        return RecordSize([])  # the reader says what is wrong with it, before building anything
+    return _scan_doc(doc)
+
+
+def _scan_doc(doc: Any) -> RecordSize:
+    games = doc.get("games", [doc]) if isinstance(doc, dict) else []
+    if not isinstance(games, list):
+        return RecordSize([])
+    return RecordSize(
+        [
+            (g.get("game") if isinstance(g.get("game"), str) else None, _plies_json(g))
+            for g in games
+            if isinstance(g, dict)
+        ]
+    )
+
+
+def _scan_text(text: str) -> RecordSize:
+    text = _COMMENT.sub(" ", text)
+    games: list[tuple[str | None, int]] = []
+    words = 0
+    last = 0
+    for m in _TAG.finditer(text):
+        between = text[last : m.start()]
+        words += sum(1 for w in re.split(r"[\s()\[\]]+", between) if w and not _NOT_A_MOVE.fullmatch(w))
+        last = m.end()
+        if m.group(1) == "Game":
+            if games:
+                games[-1] = (games[-1][0], games[-1][1] + words)
+            words = 0
+            games.append((m.group(2).replace('\\"', '"').replace("\\\\", "\\"), 0))
+    words += sum(1 for w in re.split(r"[\s()\[\]]+", text[last:]) if w and not _NOT_A_MOVE.fullmatch(w))
+    if games:
+        games[-1] = (games[-1][0], games[-1][1] + words)
+    return RecordSize(games)
+
+
+def check_record_doc(doc: Any, limits: Limits) -> RecordSize:
+    """:func:`check_record_text` for a record given as JSON (a game, or a collection)."""
+    return _check(_scan_doc(doc), limits)
+
+
+def check_record_text(text: str, limits: Limits) -> RecordSize:
+    """Check a record's text (or JSON) before any of its games is built: at most
+    :data:`MAX_RECORD_GAMES` games and :data:`MAX_RECORD_PLIES` moves, each game's board within
+    the arena's limits (sized from its spec: :func:`noughts.web.specs.check_size`), and the
+    boards' cells and lines, and the cells of every position, within :data:`MAX_RECORD_BOARDS`
+    and :data:`MAX_RECORD_CELLS`. So reading a record costs at most what these allow, whatever
+    the body holds. ``NoughtsError`` saying which limit otherwise.
+    """
+    is_json = text.lstrip("\ufeff \t\r\n").startswith("{")
+    return _check(_scan_json(text) if is_json else _scan_text(text), limits)
+
+
+def _check(size: RecordSize, limits: Limits) -> RecordSize:
+    if len(size.games) > MAX_RECORD_GAMES:
+        raise NoughtsError(
+            f"a record read here holds at most {MAX_RECORD_GAMES} games, not {len(size.games)}"
+        )
+    if size.plies > MAX_RECORD_PLIES:
+        raise NoughtsError(
+            f"a record read here holds at most {MAX_RECORD_PLIES:,} moves in all, not {size.plies:,}"
+        )
+    boards = cells = 0
+    for spec, plies in size.games:
+        if spec is None:
+            continue
+        game_size = check_size(spec, limits)
+        if game_size is None:
+            continue  # the reader refuses it, before building
+        boards += game_size.slots + game_size.lines
+        cells += game_size.slots * (plies + 1)
+    if boards > MAX_RECORD_BOARDS:
+        raise NoughtsError(
+            f"the games of this record have {boards:,} cells and lines in all; a request may hold "
+            f"at most {MAX_RECORD_BOARDS:,} (send fewer games, or games on smaller boards)"
+        )
+    if cells > MAX_RECORD_CELLS:
+        raise NoughtsError(
+            f"the positions of this record have {cells:,} cells in all; a request may hold at most "
+            f"{MAX_RECORD_CELLS:,} (send fewer or shorter games)"
+        )
+    return size

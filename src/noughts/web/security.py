@@ -2,7 +2,9 @@
 
 * **Host allowlist** (:attr:`Limits.allowed_hosts`, set by ``noughts serve`` on a loopback
   address): a request naming any other host is refused (421), so a web page elsewhere cannot
-  reach the arena by pointing a name of its own at 127.0.0.1 (DNS rebinding).
+  reach the arena by pointing a name of its own at 127.0.0.1 (DNS rebinding). The header is
+  read strictly: a name or an address and perhaps a port, nothing else
+  (``localhost:8766@evil.example`` is no host).
 * **No cross-site writes**: a request that changes anything (POST, PUT, PATCH, DELETE) must
   send a JSON body (``Content-Type: application/json``) or the header ``X-Noughts-Client``.
   A form on another site can send neither without the browser asking first (a CORS
@@ -19,6 +21,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import time
 from typing import Any
 
@@ -45,11 +48,19 @@ access_log = logging.getLogger("noughts.web.access")
 _WRITES = ("POST", "PUT", "PATCH", "DELETE")
 
 
-def _host(value: bytes) -> str:
-    text = value.decode("latin-1").strip().lower()
-    if text.startswith("["):  # [::1]:8000
-        return text[1 : text.find("]")] if "]" in text else text
-    return text.rsplit(":", 1)[0] if text.count(":") == 1 else text
+_HOST = re.compile(
+    r"(?:\[(?P<v6>[0-9a-f:.]+)\]|(?P<name>[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?))(?::[0-9]{1,5})?"
+)
+"""A Host header as RFC 9110 §7.2 has it: a name (or an IPv4 address), or an IPv6 address in
+brackets, then perhaps a port; nothing else (no user info, no path, no spaces)."""
+
+
+def _host(value: bytes) -> str | None:
+    """The host a Host header names, or None when the header is not a host (and a port)."""
+    m = _HOST.fullmatch(value.decode("latin-1").strip().lower())
+    if m is None:
+        return None
+    return m.group("v6") or m.group("name")
 
 
 class Guard:
@@ -100,8 +111,11 @@ class Guard:
             )
 
     def _refusal(self, scope: Scope, headers: dict[bytes, bytes]) -> Any:
+        given = headers.get(b"host")
+        if given is not None and _host(given) is None:
+            return JSONResponse({"error": "the request's Host is not a host name and port"}, status_code=400)
         if self.allowed is not None:
-            host = _host(headers.get(b"host", b""))
+            host = _host(given or b"")
             if host not in self.allowed:
                 return JSONResponse(
                     {"error": f"this arena answers requests for {', '.join(sorted(self.allowed))} only"},

@@ -11,7 +11,10 @@ A game that need not end (marks vanish or move) between two agents stops after t
 on as long as they like.
 **Ownership.** A game is created with an unguessable token (returned once, with the new game;
 only its SHA-256 is recorded). Anyone may watch a game; moving, undoing, asking its agent to
-move and changing its seats need the token (:class:`NotOwner`, HTTP 403, otherwise).
+move and changing its seats need the token (:class:`NotOwner`, HTTP 403, otherwise). Games
+imported here get a token for the importer; games played at the terminal (``noughts play``)
+have the token it printed; a game recorded without a token (imported by ``noughts games
+import``, or recorded before tokens) can be watched by anyone and played by no one.
 
 **Games that cannot die.** An agent's move is made in a worker process under the agent's move
 time limit, without holding the game's lock: a person may undo or change a seat meanwhile (the
@@ -22,8 +25,6 @@ works, and any seat can be handed to a person or to another agent at any time.
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import hmac
 import secrets
 import threading
@@ -35,11 +36,13 @@ import numpy as np
 
 import noughts
 from noughts.core import Game, LimitExceeded, Move, NotationError, NoughtsError, Outcome, Player, Position
+from noughts.record.store import token_hash as store_token_hash
 from noughts.store import GameRecord, Store, StoreError
 from noughts.web.boards import board_view, move_at_slot, move_info
 from noughts.web.engines import HUMAN, AgentCatalogue
 from noughts.web.limits import Limits
 from noughts.web.records import game_name
+from noughts.web.specs import GAMES, check_game
 from noughts.web.workers import Busy, WorkerPool
 
 __all__ = ["GameNotFound", "GameService", "LiveGame", "NotOwner", "StaleGame", "check_game"]
@@ -64,27 +67,8 @@ class NotOwner(NoughtsError):
 
 
 def token_hash(token: str) -> str:
-    """What the store keeps of a game's token."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-@functools.lru_cache(maxsize=256)
-def _game(spec: str) -> Game:
-    return noughts.game(spec)
-
-
-def check_game(spec: str, limits: Limits) -> Game:
-    """The game a spec names, if the arena serves it (boards up to ``limits.max_cells`` cells).
-
-    Games are values, so one object per spec is kept and shared: building a board again for
-    every request (its lines, its lookup tables) would cost more than the request itself.
-    """
-    game = _game(spec.strip())
-    if game.board.num_cells > limits.max_cells:
-        raise NoughtsError(
-            f"{game} has {game.board.num_cells} cells; the arena serves boards of at most {limits.max_cells}"
-        )
-    return game
+    """What the store keeps of a game's token (:func:`noughts.record.store.token_hash`)."""
+    return store_token_hash(token)
 
 
 @dataclass
@@ -100,7 +84,7 @@ class LiveGame:
     finished: bool = False
     capped: bool = False
     """Stopped at the move cap of a game that need not end (two agents): a draw."""
-    token: str | None = None  # the token's SHA-256 (None: a game recorded before tokens)
+    token: str | None = None  # the token's SHA-256 (None: a game recorded without one: watch only)
     last: dict[str, Any] | None = None  # the last agent move: proven or not, and why
     error: str | None = None  # the last agent failure, until the game moves on
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -155,13 +139,16 @@ class LiveGame:
         }
 
     def check_token(self, token: str | None) -> None:
-        """``NotOwner`` unless ``token`` is this game's (games recorded before tokens are open)."""
+        """``NotOwner`` unless ``token`` is this game's (a game recorded without one is watched only)."""
         if self.token is None:
-            return
+            raise NotOwner(
+                f"game {self.id} was recorded without a token: anyone can watch it, and no one can play on in it"
+                " (start a new game from its position on the analysis board)"
+            )
         if not token or not hmac.compare_digest(token_hash(token), self.token):
             raise NotOwner(
-                f"game {self.id} belongs to whoever started it: you can watch it, but moving, undoing and "
-                "changing seats need its token (the X-Game-Token header or ?token=, as given when it started)"
+                f"game {self.id} belongs to whoever started it: you can watch it, but only its player can move,"
+                " take back moves or change seats (with the game's token, in the play link given when it started)"
             )
 
 
@@ -238,7 +225,7 @@ class GameService:
         return live
 
     def _replay(self, record: GameRecord) -> LiveGame:
-        game = _game(record.spec)
+        game = GAMES.get(record.spec)
         position = game.start() if record.start is None else game.parse(record.start)
         positions, moves = [position], []
         for text in record.moves:
@@ -273,7 +260,7 @@ class GameService:
             result = None
             if r.outcome is not None:
                 try:
-                    game = _game(r.spec)
+                    game = GAMES.get(r.spec)
                     result = game.outcome_text(noughts.Outcome(r.outcome))
                 except NoughtsError:
                     result = r.outcome

@@ -110,10 +110,15 @@ class TrainingJob(Job):
         self.exception: NoughtsError | None = None
         self.started_event = threading.Event()
         self.file: Path | None = None
+        self.checkpoint: tuple[Path, int] | None = None
+        """The last checkpoint the worker wrote: its file and the episodes it had learned."""
 
     def _point(self, point: dict[str, Any]) -> None:
         if point.get("started"):
             self.started_event.set()
+            return
+        if "checkpoint" in point:  # the agent as of ``episodes``, written whole
+            self.checkpoint = (Path(point["checkpoint"]), int(point["episodes"]))
             return
         self.series.append(point)
         if len(self.series) > MAX_POINTS:
@@ -141,6 +146,13 @@ class TrainingJob(Job):
                 wait=5.0,
             )
         except NoughtsError as e:
+            if self.checkpoint is not None and self.started_event.is_set() and self.exception is None:
+                # killed at its memory cap or its time: it keeps what it learned, as of its checkpoint
+                self.file, self.done = self.checkpoint
+                self.error = f"{e}; its agent as of its last checkpoint ({self.done:,} episodes) can be saved"
+                self.stop_event.set()
+                self.store.set_run_status(self.id, "stopped")
+                return
             self.exception = e
             self.store.set_run_status(self.id, "failed")
             raise

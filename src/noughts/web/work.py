@@ -247,7 +247,10 @@ class Worker:
         out: str,
     ) -> dict[str, Any]:
         """Train a learner, sending a point of its series after each chunk; save its agent to
-        ``out`` (a ``.json`` path the server chose) when it ends or is stopped.
+        ``out`` (a ``.json`` path the server chose) when it ends or is stopped. Every
+        :data:`CHECKPOINT_SECONDS` the agent is also saved as a checkpoint (two slots beside
+        ``out``, written in turn, each announced only once written whole), so a run killed at its
+        memory cap or its time keeps what it learned up to its last checkpoint.
         """
         from noughts.agents.saved import save_agent
         from noughts.learn.train import DEFAULT_RATE, learner_class
@@ -262,6 +265,13 @@ class Worker:
         grade_every = max(chunk, episodes // GRADE_POINTS)
         next_grade = [grade_every]
         last: list[dict[str, Any]] = []
+        checkpoint = [time.monotonic(), 0]  # when the last was written, which slot is next
+
+        def save_checkpoint(done: int) -> None:
+            slot = out.removesuffix(".json") + f".checkpoint{checkpoint[1]}.json"
+            save_agent(learner_obj.agent(), slot)
+            checkpoint[:] = [time.monotonic(), 1 - checkpoint[1]]
+            emit({"checkpoint": slot, "episodes": int(done)})
 
         def on_chunk(done: int) -> None:
             counts = [int(rate.counts[i]) for i in range(3)]
@@ -285,6 +295,8 @@ class Worker:
             emit(point)
             if halt:
                 raise _Stop
+            if time.monotonic() - checkpoint[0] >= CHECKPOINT_SECONDS:
+                save_checkpoint(done)
 
         stop = "finished"
         try:
@@ -436,6 +448,10 @@ one chunk apart), and once at its end: a schedule of episodes, never of wall tim
 
 GRADE_SECONDS = 5.0
 """The most one grade of a training run may take."""
+
+CHECKPOINT_SECONDS = 20.0
+"""How often a training run saves its agent as a checkpoint (what a run killed at its memory cap
+or its time keeps)."""
 
 GRADE_SAMPLE = 300
 """Positions on which a learner without a fast grade of its own is graded (through its agent)."""

@@ -26,9 +26,10 @@ shares those pages.
   whose resident memory grows past its share. The server's total stays under the ceiling.
 * **Fairness.** One client (an address) has at most :attr:`Limits.per_client` tasks at once;
   work of the analysis kind (``work`` lane: analyses, counts, estimates, jobs) leaves
-  :attr:`Limits.play_reserve` workers to the moves of games in play (``play`` lane); jobs take at
-  most :attr:`Limits.max_jobs` workers. Past any of these the request is refused at once with
-  :class:`Busy` (HTTP 429 with ``Retry-After``).
+  :attr:`Limits.play_reserve` workers to the moves of games in play (``play`` lane); jobs
+  (batches, training: ``job`` lane) have :attr:`Limits.max_jobs` workers of their own beside
+  the :attr:`Limits.workers`, so two long jobs never leave analyses without a worker. Past any
+  of these the request is refused at once with :class:`Busy` (HTTP 429 with ``Retry-After``).
 """
 
 from __future__ import annotations
@@ -246,7 +247,7 @@ class WorkerPool:
 
     def __init__(self, limits: Limits):
         self.limits = limits
-        self.size = max(1, limits.workers)
+        self.size = max(1, limits.workers) + max(0, limits.max_jobs)  # the job lane's own workers
         self.share = limits.worker_memory()
         self._ctx: Any = None
         self._workers: list[_Worker] = []
@@ -398,10 +399,9 @@ class WorkerPool:
         counts = self._counts()
         if lane == "play":
             return True
-        heavy = counts["work"] + counts["job"]
-        if heavy >= self.size - self.limits.play_reserve:
-            return False
-        return not (lane == "job" and counts["job"] >= self.limits.max_jobs)
+        if lane == "job":  # the job lane's own workers, never the analyses'
+            return counts["job"] < self.limits.max_jobs
+        return counts["work"] < max(1, self.limits.workers - self.limits.play_reserve)
 
     def _acquire(self, lane: str, client: str, game: str | None, wait: float) -> _Worker:
         deadline = time.monotonic() + wait

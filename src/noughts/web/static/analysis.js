@@ -5,6 +5,8 @@
 "use strict";
 
 // ctx: the page's helpers (api, el, toast, renderBoard, extraInfo, common, agentsFor, fitBoard, showLegend)
+const SOLVE_DEBOUNCE_MS = 250;  // the pause after the last step before its position is analysed
+
 export function setupAnalysis(ctx) {
   const { api, el, toast } = ctx;
   const $ = (id) => document.getElementById(id);
@@ -131,7 +133,14 @@ export function setupAnalysis(ctx) {
     $("an-continue").disabled = Boolean(n.result);
     an.shown = n;  // the board, the status and the list now show `n` (tests wait for this)
     if (an.overlay && an.overlay.node === n) showVerdict(an.overlay.analysis, an.overlay.view);
-    else if ($("an-auto").checked && cellsOf(view) <= AUTO_SOLVE_CELLS) solve();
+    else if ($("an-auto").checked && cellsOf(view) <= AUTO_SOLVE_CELLS) solveSoon(n);
+  }
+
+  // stepping through a game with the arrow keys asks for one analysis: of the position it stops at
+  let solveTimer = null;
+  function solveSoon(n) {
+    clearTimeout(solveTimer);
+    solveTimer = setTimeout(() => { if (an.current === n) solve(); }, SOLVE_DEBOUNCE_MS);
   }
 
   function mark(n) {
@@ -236,7 +245,9 @@ export function setupAnalysis(ctx) {
       el("tr", {}, el("th", { text: "move" }), el("th", { text: "for the mover" }), el("th", { text: "plies" }), el("th", { text: "result" })),
       ...ev.moves.map((m) => el("tr", {}, el("td", { text: m.move }), el("td", { class: "t-" + m.verdict, text: m.verdict }), el("td", { text: m.plies === null ? "?" : m.plies }), el("td", { text: m.describe }))),
     );
-    $("an-cost").textContent = `${sv.nodes.toLocaleString()} positions searched in ${sv.seconds.toFixed(3)} s`;
+    $("an-cost").textContent = sv.nodes > 0
+      ? `${sv.nodes.toLocaleString()} positions searched in ${sv.seconds < 0.01 ? "under a hundredth of a second" : `${sv.seconds.toFixed(2)} s`}`
+      : "";  // known without a search (the game's end, a table): nothing to report
   }
 
   async function solve() {
@@ -410,7 +421,7 @@ export function setupAnalysis(ctx) {
     try {
       const state = await api("/api/games", { game: an.game, x, o, position: n.position });
       ctx.tokens.set(state.id, state.token);
-      location.hash = `#/play/${state.id}/${state.token}`;
+      location.hash = `#/play/${state.id}`;  // the token stays in this browser
     } catch (e) { toast(e.message); }
   }
 
@@ -451,6 +462,7 @@ export function setupAnalysis(ctx) {
   $("an-save").addEventListener("click", async () => {
     try {
       const out = await api("/api/records/import", { text: (await exportRecord(false)) || "" });
+      for (const [id, token] of Object.entries(out.tokens || {})) ctx.tokens.set(id, token);  // yours to play on
       $("an-record-note").textContent = `Saved to the store as game ${out.ids.join(", ")} (see Games).`;
     } catch (e) { toast(e.message); }
   });

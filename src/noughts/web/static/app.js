@@ -21,6 +21,18 @@ const tokens = {
   },
 };
 
+// batches and training runs are stopped (and saved) with their token, given when they start
+const jobTokens = {
+  get(kind, id) { try { return JSON.parse(localStorage.getItem("noughts.jobs") || "{}")[`${kind}/${id}`] || null; } catch (e) { return null; } },
+  set(kind, id, token) {
+    if (!token) return;
+    let all = {};
+    try { all = JSON.parse(localStorage.getItem("noughts.jobs") || "{}"); } catch (e) { all = {}; }
+    all[`${kind}/${id}`] = token;
+    try { localStorage.setItem("noughts.jobs", JSON.stringify(all)); } catch (e) { /* private mode: kept for this page only */ }
+  },
+};
+
 async function api(path, body, method) {
   const init = { method: method || (body === undefined ? "GET" : "POST"), headers: {} };
   if (init.method !== "GET") init.headers["X-Noughts-Client"] = "page";
@@ -30,6 +42,8 @@ async function api(path, body, method) {
   }
   const game = path.match(/^\/api\/games\/(\d+)\//);
   if (game && tokens.get(game[1])) init.headers["X-Game-Token"] = tokens.get(game[1]);
+  const job = path.match(/^\/api\/(batches|training)\/(\d+)\//);
+  if (job && jobTokens.get(job[1], job[2])) init.headers["X-Job-Token"] = jobTokens.get(job[1], job[2]);
   const response = await fetch(path, init);
   let data = null;
   try { data = await response.json(); } catch (e) { data = null; }
@@ -364,7 +378,7 @@ class GameController {
     tokens.set(state.id, state.token);
     this.paused = false;
     this.show(state);
-    if (!this.watch) location.hash = `#/play/${state.id}/${state.token}`;
+    if (!this.watch) location.hash = `#/play/${state.id}`;  // the token stays in this browser, never in the address bar
     this.drive();
   }
 
@@ -406,18 +420,29 @@ class GameController {
     const humanVeto = !this.watch && s.turn === "human";
     extraInfo($(this.prefix + "-extra"), s.view, s, humanVeto ? () => this.send({ move: "pass", ply: s.ply }) : null);
     const status = $(this.prefix + "-status");
+    const watching = this.watch || (s.owned && !tokens.get(s.id));  // not this browser's game
     if (s.over) {
-      status.replaceChildren(`${s.name || s.game} · `, el("span", { class: "win", text: `Game over: ${s.result}` }), ` after ${s.ply} moves`);
+      const result = String(s.result).replace(/ wins$/, " won");
+      status.replaceChildren(`${s.name || s.game} · `, el("span", { class: "win", text: `Game over: ${result}` }), ` after ${s.ply} ${s.ply === 1 ? "move" : "moves"}`);
     } else {
-      const who = s.turn === "human" ? "your move" : this.failed ? `${s.turn} could not move` : `${s.turn} is thinking…`;
+      const who = s.turn === "human" ? (watching ? "watching" : "your move") : this.failed ? `${s.turn} could not move` : `${s.turn} is thinking…`;
       status.textContent = `${s.name || s.game} · ${s.to_move} to move · ${who}`;
+    }
+    const links = $(this.prefix + "-links");
+    if (links) {  // share the watch link; the play link (with the token) is for the player alone
+      const base = `${location.origin}${location.pathname}#/play/${s.id}`;
+      const token = tokens.get(s.id);
+      links.hidden = false;
+      links.replaceChildren("Share to watch: ", el("a", { href: `#/play/${s.id}`, class: "watch-link", text: base }),
+        ...(token ? [" · your play link (whoever has it can move): ", el("a", { href: `${base}/${token}`, class: "play-link", text: "copy this link" })] : []));
     }
     const decision = $(this.prefix + "-decision");
     if (decision) {
       const d = s.decision;
       decision.replaceChildren();
       if (d) {
-        const proven = d.proven === true ? "proven best" : d.proven === false ? `not proven: ${d.note}` : "";
+        const note = String(d.note || "");
+        const proven = d.proven === true ? "proven best" : d.proven === false ? (note.startsWith("not proven") ? note : `not proven: ${note}`) : "";
         decision.append(`${d.by} played ${d.move}`, proven ? el("span", { class: d.proven ? "proven" : "unproven", text: ` (${proven})` }) : "", ` · ${d.seconds.toFixed(2)} s`);
       }
     }
@@ -601,12 +626,23 @@ class GameController {
       this.hint = analysis.evaluation.best;
       toast(`Best: ${this.hint.join(", ")} (${analysis.evaluation.describe})`, "info");
     } else {
+      // the engine's view (as the overlay shows it), where it values the moves of this game
+      try {
+        const view = await api("/api/evaluate", { game: s.game, position: s.position });
+        if (this.state !== s) return;
+        if (view.best && view.best.length) {
+          this.hint = view.best;
+          toast(`The engine's best: ${view.best.join(", ")} (${view.describe})`, "info");
+          this.render();
+          return;
+        }
+      } catch (e) { /* not a claim game: another agent suggests */ }
       const helper = common.agents.find((a) => a.spec.startsWith("mcts")) || common.agents.find((a) => a.spec.startsWith("minimax"));
-      if (!helper) { toast("No hint: the solver ran out of budget here."); return; }
+      if (!helper) { toast("No hint: the solver ran out of time here."); return; }
       try {
         const suggestion = await api("/api/suggest", { game: s.game, position: s.position, agent: helper.spec });
         this.hint = [suggestion.move.move];
-        toast(`${helper.name} suggests ${suggestion.move.move} (the solver ran out of budget)`, "info");
+        toast(`${helper.name} suggests ${suggestion.move.move} (the solver ran out of time)`, "info");
       } catch (e) { toast(e.message); return; }
     }
     this.render();
@@ -672,6 +708,7 @@ function setupWatch() {
     try {
       const state = await api("/api/batches", { game: $("watch-spec").value.trim(), x: $("watch-x").value, o: $("watch-o").value, games: Number($("batch-games").value) });
       batchId = state.id;
+      jobTokens.set("batches", state.id, state.token);
       showBatch(state);
       while (batchId === state.id) {
         await sleep(300);
@@ -729,7 +766,7 @@ async function showGames() {
       ...games.map((g) => el("tr", {},
         el("td", { text: g.id }), el("td", { text: g.game }), el("td", { text: g.x }), el("td", { text: g.o }), el("td", { text: g.plies }),
         el("td", { text: g.result || g.status }), el("td", { text: (g.updated || "").replace("T", " ").slice(0, 19) }),
-        el("td", {}, el("a", { href: `#/play/${g.id}` + (tokens.get(g.id) ? `/${tokens.get(g.id)}` : ""), text: g.status === "playing" ? (tokens.get(g.id) ? "resume" : "watch") : "open" }),
+        el("td", {}, el("a", { href: `#/play/${g.id}`, text: g.status === "playing" ? (tokens.get(g.id) ? "resume" : "watch") : "open" }),
           " · ", el("a", { href: `#/analyse?record=${g.id}`, text: "analyse" }),
           " · ", el("a", { href: `/api/games/${g.id}/record?download=1`, download: `game-${g.id}.ntr`, text: "record" })))),
     );
@@ -810,6 +847,7 @@ async function setupTrain(arena) {
     try {
       const run = await api("/api/training", { game: $("train-spec").value.trim(), learner: $("train-learner").value, options, episodes: Number($("train-episodes").value) });
       training.id = run.id;
+      jobTokens.set("training", run.id, run.token);
       $("train-download").hidden = true;
       while (training.id === run.id) {
         const now = await api(`/api/training/${run.id}`);
@@ -894,7 +932,11 @@ function route() {
   if (!$("page-" + page) || document.querySelector(`nav a[data-page=${page}]`)?.hidden) page = "play";
   for (const section of document.querySelectorAll(".page")) section.hidden = section.id !== "page-" + page;
   for (const a of document.querySelectorAll("nav a[data-page]")) a.classList.toggle("active", a.dataset.page === page);
-  if (page === "play" && parts[1] && (!play.state || String(play.state.id) !== parts[1])) play.open(Number(parts[1]), parts[2]).catch((e) => toast(e.message));
+  if (page === "play" && parts[2]) {  // a play link: keep its token here, and take it out of the address bar
+    tokens.set(parts[1], parts[2]);
+    history.replaceState(null, "", `#/play/${parts[1]}`);
+  }
+  if (page === "play" && parts[1] && (!play.state || String(play.state.id) !== parts[1])) play.open(Number(parts[1])).catch((e) => toast(e.message));
   if (page === "analyse" && query && analysis && !analysis.isWriting()) analysis.readUrl(query);
   if (pageHooks[page]) pageHooks[page]();
   const current = page === "play" ? play : page === "watch" ? watch : null;
