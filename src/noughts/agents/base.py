@@ -154,7 +154,13 @@ _FACTORIES: dict[str, str] = {
     "engine": "noughts.agents.engine:from_options",  # engine:seconds=0.5
     "pairing": "noughts.agents.pairing:from_options",
     "qlearning": "noughts.agents.qlearning:from_options",  # 003's tiers without a table: qlearning:depth=2
+    # the neural learners' checkpoints (the [neural] extra: JAX), az:FILE[,sims=N] and dqn:FILE
+    "az": "noughts.neural.agents:az_from_options",
+    "dqn": "noughts.neural.agents:dqn_from_options",
 }
+
+_FILE_FIRST = ("az", "dqn")
+"""Agents whose spec names a file first: ``az:runs/az.json,sims=64``."""
 
 
 def _factory(name: str) -> Callable[..., Agent] | None:
@@ -262,13 +268,17 @@ def _seconds(agent: str, options: Mapping[str, str], exact: bool = False) -> flo
 
 def make_agent(spec: str) -> Agent:
     """An agent from a spec ``name`` or ``name:key=value,...``, or a saved agent's ``FILE.json``
-    (``FILE.json:seconds=S`` for a time limit); ``NoughtsError`` if unknown. Names are read
+    (``FILE.json:seconds=S`` for a time limit), or a neural checkpoint ``az:FILE[,sims=N]`` /
+    ``dqn:FILE`` (the ``[neural]`` extra); ``NoughtsError`` if unknown. Names are read
     exactly as written (``Random`` is not ``random``). ``seconds=S`` gives any agent a move time
     limit (:class:`TimeLimited`).
     """
     text = spec.strip()
+    name = text.partition(":")[0].strip()
     head, sep, tail = text.partition(".json:")
-    if text.endswith(".json") or (sep and head.partition(":")[0] not in _FACTORIES):
+    if name not in _FILE_FIRST and (
+        text.endswith(".json") or (sep and head.partition(":")[0] not in _FACTORIES)
+    ):
         # a saved agent (versioned JSON metadata + .npz arrays), validated on load
         from noughts.agents.saved import load_agent
 
@@ -276,7 +286,15 @@ def make_agent(spec: str) -> Agent:
         seconds = _seconds(Path(path).name, options, exact=True)
         agent: Agent = load_agent(Path(path))
         return agent if seconds is None else TimeLimited(agent, seconds)
-    name, kwargs = split_spec(text)
+    if name in _FILE_FIRST and ":" in text:  # az:FILE,key=value: the first item without '=' is the file
+        path, _, rest = text.partition(":")[2].partition(",")
+        if "=" in path:
+            path, rest = "", text.partition(":")[2]
+        name, kwargs = split_spec(f"{name}:{rest}")
+        if path.strip():
+            kwargs["file"] = path.strip()
+    else:
+        name, kwargs = split_spec(text)
     factory = _factory(name)
     if factory is None:
         hint = next((n for n in _FACTORIES if n == name.lower()), None)
