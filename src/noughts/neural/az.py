@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 import jax
 import jax.numpy as jnp
@@ -109,7 +109,7 @@ class AZTrainer:
         self.losses: tuple[float, float] = (float("nan"), float("nan"))
 
     def __eq__(self, other: object) -> bool:  # equal trainers share JAX's compiled functions
-        return type(other) is type(self) and (self.model, self.config) == (other.model, other.config)  # type: ignore[attr-defined]
+        return type(other) is type(self) and (self.model, self.config) == (other.model, other.config)
 
     def __hash__(self) -> int:
         return hash((self.kind, self.model, self.config))
@@ -141,7 +141,9 @@ class AZTrainer:
         obs, legal, policy, value = batch
 
         def loss_fn(p: Any) -> tuple[jax.Array, jax.Array]:
-            logits, v = self.model.net.apply(p, obs, self.model.env.tables())
+            logits, v = cast(
+                "tuple[jax.Array, jax.Array]", self.model.net.apply(p, obs, self.model.env.tables())
+            )
             logits = jnp.where(legal, logits, -1e9)
             policy_loss = optax.softmax_cross_entropy(logits, policy).mean()
             value_loss = jnp.mean((v - value) ** 2)
@@ -156,7 +158,11 @@ class AZTrainer:
         self.key, sub = jax.random.split(self.key)
         obs, legal, policy, value, real, winner = (np.asarray(a) for a in self._selfplay(self.params, sub))
         keep = real.reshape(-1)
-        flat = lambda a: a.reshape((-1, *a.shape[2:]))[keep]  # noqa: E731
+
+        def flat(a: np.ndarray) -> np.ndarray:  # (moves, games, ...) -> (positions played, ...)
+            out: np.ndarray = a.reshape((-1, *a.shape[2:]))[keep]
+            return out
+
         self.buffer.add(flat(obs), flat(legal), flat(policy), flat(value))
         parts = np.zeros(2)
         for _ in range(self.config.updates):

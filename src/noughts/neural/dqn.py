@@ -110,7 +110,7 @@ class DQNTrainer:
         self.update_count = 0
 
     def __eq__(self, other: object) -> bool:  # equal trainers share JAX's compiled functions
-        return type(other) is type(self) and (self.model, self.config) == (other.model, other.config)  # type: ignore[attr-defined]
+        return type(other) is type(self) and (self.model, self.config) == (other.model, other.config)
 
     def __hash__(self) -> int:
         return hash((self.kind, self.model, self.config))
@@ -159,7 +159,8 @@ class DQNTrainer:
         def loss_fn(p: Any) -> jax.Array:
             q = self._q(p, batch["obs"])
             chosen = jnp.take_along_axis(q, batch["action"][:, None], axis=-1)[:, 0]
-            return optax.huber_loss(chosen, jax.lax.stop_gradient(y)).mean()
+            loss: jax.Array = optax.huber_loss(chosen, jax.lax.stop_gradient(y)).mean()
+            return loss
 
         loss, grads = jax.value_and_grad(loss_fn)(params)
         updates, opt_state = self.optimizer.update(grads, opt_state, params)
@@ -178,7 +179,11 @@ class DQNTrainer:
             np.asarray(a) for a in self._play(self.params, sub, jnp.float32(eps))
         )
         keep = ~was_done.reshape(-1)
-        flat = lambda a: a.reshape((-1, *a.shape[2:]))[keep]  # noqa: E731
+
+        def flat(a: np.ndarray) -> np.ndarray:  # (moves, games, ...) -> (positions played, ...)
+            out: np.ndarray = a.reshape((-1, *a.shape[2:]))[keep]
+            return out
+
         self.replay.add(
             {
                 "obs": flat(obs),

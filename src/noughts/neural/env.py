@@ -102,8 +102,9 @@ class Env:
         done = np.zeros(n, bool)
         winner = np.zeros(n, np.int8)
         survivors = np.full(n, self.num_lines, np.int32)
+        game: Any = self.game  # a claim game: cell_owners, claim_aux
         for i, p in enumerate(positions):
-            owners = np.asarray(self.game.cell_owners(p))
+            owners = np.asarray(game.cell_owners(p))
             cells[i] = np.where(owners == 0, 1, np.where(owners == 1, -1, 0))
             to_move[i] = int(p.to_move)
             outcome = p.outcome()
@@ -112,7 +113,7 @@ class Env:
                 0 if outcome is None or outcome is Outcome.DRAW else (1 if outcome is Outcome.FIRST else -1)
             )
             if self.rule is Rule.MAKER_BREAKER:
-                survivors[i] = self.game.claim_aux(p)[0]
+                survivors[i] = game.claim_aux(p)[0]
         return State(
             jnp.asarray(cells),
             jnp.asarray(to_move),

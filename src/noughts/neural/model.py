@@ -12,7 +12,7 @@ discount is -1 (the next value is the opponent's), 0 once the game is over.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 import jax
 import jax.numpy as jnp
@@ -47,7 +47,10 @@ class Model:
 
     def evaluate(self, params: Any, state: State) -> tuple[jax.Array, jax.Array]:
         """(B, C) policy logits, illegal cells masked out, and (B,) values from the mover's side."""
-        logits, value = self.net.apply(params, self.env.observation(state), self.env.tables())
+        logits, value = cast(
+            "tuple[jax.Array, jax.Array]",
+            self.net.apply(params, self.env.observation(state), self.env.tables()),
+        )
         legal = self.env.legal(state)
         logits = jnp.where(legal, logits - jnp.max(logits, axis=-1, keepdims=True), NEG)
         return logits, value
@@ -83,9 +86,5 @@ class Model:
     def greedy(self, params: Any, state: State) -> jax.Array:
         """The network's own move in each state: the legal cell of the highest prior."""
         logits, _ = self.evaluate(params, state)
-        return jnp.argmax(logits, axis=-1)
-
-    @partial(jax.jit, static_argnums=(0,))
-    def greedy_q(self, params: Any, state: State) -> jax.Array:
-        """DQN's move: the legal cell of the highest action value."""
-        return self.greedy(params, state)
+        best: jax.Array = jnp.argmax(logits, axis=-1)
+        return best

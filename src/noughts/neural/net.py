@@ -51,7 +51,8 @@ class _Block(nn.Module):
         count = jnp.maximum(valid.sum(axis=1), 1)[None, :, None].astype(h.dtype)
         total = gathered.sum(axis=2)
         update = nn.Dense(self.width)(jnp.concatenate([h, total / count, total / 8.0], axis=-1))
-        return nn.LayerNorm()(h + nn.relu(update))
+        out: jax.Array = nn.LayerNorm()(h + nn.relu(update))
+        return out
 
 
 class LineNet(nn.Module):

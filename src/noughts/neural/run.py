@@ -227,14 +227,11 @@ def _read_csv(path: Path) -> list[GradeRow]:
     with path.open(newline="") as f:
         for rec in csv.DictReader(f):
             try:
-                out.append(
-                    GradeRow(
-                        **{
-                            fl.name: (float if fl.type in ("float", float) else int)(rec[fl.name])
-                            for fl in fields(GradeRow)
-                        }
-                    )
-                )
+                values: dict[str, Any] = {
+                    fl.name: (float if fl.type in ("float", float) else int)(rec[fl.name])
+                    for fl in fields(GradeRow)
+                }
+                out.append(GradeRow(**values))
             except (KeyError, ValueError, TypeError):
                 raise NoughtsError(f"cannot resume: {path.name} is not a grade file of this run") from None
     return out
@@ -282,11 +279,15 @@ def train(
         ckpt = load_checkpoint(last, kind)
         if ckpt.game != game:
             raise NoughtsError(f"{last.name} was trained on {ckpt.game}, not {game}")
-        info = ckpt.info
+        saved = ckpt.info
         try:
-            settings, config = read_settings(kind, {k: str(v) for k, v in info["settings"].items()})
-            games, iterations, elapsed = int(info["games"]), int(info["iterations"]), float(info["seconds"])
-            seed = int(info["seed"])
+            settings, config = read_settings(kind, {k: str(v) for k, v in saved["settings"].items()})
+            games, iterations, elapsed = (
+                int(saved["games"]),
+                int(saved["iterations"]),
+                float(saved["seconds"]),
+            )
+            seed = int(saved["seed"])
         except (KeyError, TypeError, ValueError):
             raise NoughtsError(f"cannot resume: {last.name} does not record its run's settings") from None
         rows = _read_csv(csv_path)
