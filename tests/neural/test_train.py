@@ -97,3 +97,34 @@ def test_settings_are_read_and_checked() -> None:
         read_settings("az", {"sims": "1"})
     with pytest.raises(NoughtsError, match="unknown dqn setting 'sims'"):
         read_settings("dqn", {"sims": "4"})
+
+
+def _invoke(*args: str):
+    from typer.testing import CliRunner
+
+    from noughts.cli.app import app
+
+    return CliRunner().invoke(app, list(args), env={"COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"})
+
+
+def test_the_train_command(tmp_path, tiny_options) -> None:
+    out = tmp_path / "c.json"
+    sets = [x for k, v in tiny_options.items() for x in ("--set", f"{k}={v}")]
+    r = _invoke("train", "az", "tictactoe", "--out", str(out), *sets, "--max-episodes", "32", "--json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    assert doc["games"] == 32 and doc["stopped"] == "games" and len(doc["grades"]) == 1
+    assert doc["files"]["best"] == str(out) and out.is_file()
+    r = _invoke("train", "az", "tictactoe", "--out", str(out), "--resume", "--max-episodes", "64")
+    assert r.exit_code == 0, r.output
+    assert "64 games" in r.output and "optimal-move rate" in r.output
+    for bad, says in (
+        (["--epsilon", "0.1"], "takes no --epsilon"),
+        (["--set", "simz=3"], "unknown az setting 'simz'"),
+        (["--set", "sims=x"], "sims is a whole number"),
+    ):
+        r = _invoke("train", "az", "tictactoe", "--out", str(tmp_path / "d.json"), *bad)
+        assert r.exit_code == 2 and says in r.output and "Traceback" not in r.output, r.output
+    r = _invoke("train", "dqn", "cumulative(tictactoe)", "--out", str(tmp_path / "d.json"))
+    assert r.exit_code == 2 and "claim games" in r.output
+    assert not (tmp_path / "d.json").exists()
