@@ -110,12 +110,19 @@ def _invoke(*args: str):
 def test_the_train_command(tmp_path, tiny_options) -> None:
     out = tmp_path / "c.json"
     sets = [x for k, v in tiny_options.items() for x in ("--set", f"{k}={v}")]
-    r = _invoke("train", "az", "tictactoe", "--out", str(out), *sets, "--max-episodes", "32", "--json")
+    db = str(tmp_path / "store.db")
+    r = _invoke("train", "az", "tictactoe", "--out", str(out), *sets, "--max-episodes", "32", "--json",
+                "--db", db, "--name", "tiny")  # fmt: skip
     assert r.exit_code == 0, r.output
     doc = json.loads(r.output)
     assert doc["games"] == 32 and doc["stopped"] == "games" and len(doc["grades"]) == 1
     assert doc["files"]["best"] == str(out) and out.is_file()
-    r = _invoke("train", "az", "tictactoe", "--out", str(out), "--resume", "--max-episodes", "64")
+    # recorded in the store: its best checkpoint plays as saved:NAME
+    r = _invoke("match", "saved:tiny", "random", "tictactoe", "--games", "2", "--db", db, "--json")
+    assert r.exit_code == 0 and json.loads(r.output)["games"] == 2, r.output
+    r = _invoke(
+        "train", "az", "tictactoe", "--out", str(out), "--resume", "--max-episodes", "64", "--no-record"
+    )
     assert r.exit_code == 0, r.output
     assert "64 games" in r.output and "optimal-move rate" in r.output
     for bad, says in (

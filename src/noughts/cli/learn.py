@@ -137,10 +137,11 @@ def train(
     from noughts.cli.neural import NEURAL_LEARNERS, train_neural
 
     if learner in NEURAL_LEARNERS:  # AlphaZero and DQN (the [neural] extra)
-        refused = {"--epsilon": epsilon, "--alpha": alpha, "--criterion": criterion, "--name": name}
+        refused = {"--epsilon": epsilon, "--alpha": alpha, "--criterion": criterion}
         train_neural(
             learner, spec, out, seed=seed, options=_options(option or []), max_episodes=max_episodes,
             max_seconds=max_seconds, resume=resume, as_json=as_json, refused=refused,
+            store=_store(db, no_record), name=name,
         )  # fmt: skip
         return
     if criterion is not None and criterion not in CRITERIA:

@@ -2,7 +2,8 @@
 
 ``noughts train`` (in :mod:`noughts.cli.learn`) hands these two learners here; they share its
 options where they mean the same (``--out``, ``--seed``, ``--set``, ``--max-episodes`` counted in
-self-play games, ``--max-seconds``, ``--resume``, ``--json``) and refuse the tabular learners'
+self-play games, ``--max-seconds``, ``--resume``, ``--json``; ``--db``, ``--no-record`` and
+``--name``: the run and its best checkpoint recorded in the store) and refuse the tabular learners'
 own (``--epsilon``, ``--alpha``, ``--criterion``: set ``epsilon`` with ``--set`` for dqn).
 """
 
@@ -33,6 +34,8 @@ def train_neural(
     resume: bool,
     as_json: bool,
     refused: dict[str, Any],
+    store: Any = None,
+    name: str | None = None,
 ) -> None:
     """Run the neural learner ``learner`` (see the module docstring) and print its grades."""
     given = [name for name, value in refused.items() if value is not None]
@@ -75,10 +78,27 @@ def train_neural(
 
     if not as_json:
         console.print(f"training {learner} on {game}{' (resumed)' if resume else ''}; grades as it learns:")
-    result = train(
-        learner, game, out, options=options, seed=seed, max_games=max_episodes, max_seconds=max_seconds,
-        resume=resume, init=init_path, on_grade=show,
-    )  # fmt: skip
+    run_id = (
+        None
+        if store is None
+        else store.new_run(f"train {learner}", {"game": str(game), "learner": learner}, out)
+    )
+    try:
+        result = train(
+            learner, game, out, options=options, seed=seed, max_games=max_episodes, max_seconds=max_seconds,
+            resume=resume, init=init_path, on_grade=show,
+        )  # fmt: skip
+    except BaseException:
+        if store is not None and run_id is not None:
+            store.set_run_status(run_id, "failed")
+        raise
+    if store is not None and run_id is not None:  # the best checkpoint, as saved:NAME (the web arena's list)
+        store.set_run_status(run_id, "finished" if result.stopped == "games" else "stopped")
+        best_rate = None if result.best is None else result.best.optimal_move_rate
+        store.register_agent(
+            name or str(out), learner, path=out.resolve(), spec=result.game,
+            metadata={"games": result.games, "optimal_move_rate": best_rate}, replace=True,
+        )  # fmt: skip
     if as_json:
         typer.echo(json.dumps(result.to_json()))
         return
