@@ -1,5 +1,6 @@
 """The JAX environment held to the Position API: every transition of tic-tac-toe under each
-rule, and random games of bigger boards (2D and 3D), played side by side."""
+rule and of Notakto (one board, and three 2x2 boards), and random games of bigger boards (2D and
+3D, Notakto on several boards), played side by side."""
 
 from __future__ import annotations
 
@@ -37,8 +38,9 @@ def _legal_cells(game, p):
 
 
 @pytest.mark.parametrize("spec", ["tictactoe", "misere(tictactoe)", "maker_breaker(tictactoe)",
-                                  "maker_breaker(tictactoe,breaker_first=true)"])  # fmt: skip
-def test_every_transition_of_tictactoe(spec: str) -> None:
+                                  "maker_breaker(tictactoe,breaker_first=true)", "notakto",
+                                  "notakto(mnk(2,2,2),boards=3)"])  # fmt: skip
+def test_every_transition_of_the_small_games(spec: str) -> None:
     game = noughts.game(spec)
     env = Env(game)
     positions = _positions(game)
@@ -48,7 +50,7 @@ def test_every_transition_of_tictactoe(spec: str) -> None:
             before.append(p)
             moves.append(game.action(m))
             after.append(p.play(m))
-    assert len(before) > 5000  # every claim of every position
+    assert len(before) > 1000  # every claim of every position
     stepped = jax.jit(env.step)(env.encode(before), jnp.asarray(moves))
     want = env.encode(after)
     for name in ("cells", "to_move", "done", "winner", "survivors"):
@@ -65,6 +67,7 @@ def test_every_transition_of_tictactoe(spec: str) -> None:
     reward = np.asarray(env.reward(env.encode(before), stepped))
     for i, q in enumerate(after):
         o = q.outcome()
+        assert o is not Outcome.DRAW or not game.properties.same_marks
         exp = 0.0 if o is None or o is Outcome.DRAW else (1.0 if o.winner is before[i].to_move else -1.0)
         assert reward[i] == exp
 
@@ -72,7 +75,8 @@ def test_every_transition_of_tictactoe(spec: str) -> None:
 @pytest.mark.parametrize(
     "spec",
     ["mnk(4,4,4)", "misere(mnk(4,4,4))", "maker_breaker(mnk(4,4,4))", "mnk(5,5,4)", "hypercube(3,3)",
-     "maker_breaker(hypercube(3,3))", "misere(hypercube(3,3))"],
+     "maker_breaker(hypercube(3,3))", "notakto(mnk(4,4,3),boards=3)",
+     "notakto(hypercube(3,3),boards=2,misere=false)"],
 )  # fmt: skip
 def test_random_games_of_bigger_boards(spec: str) -> None:
     game = noughts.game(spec)
@@ -83,7 +87,7 @@ def test_random_games_of_bigger_boards(spec: str) -> None:
     positions = [game.start()] * n
     step = jax.jit(env.step)
     ended = 0
-    for _ in range(game.board.num_cells):
+    for _ in range(env.num_cells):
         legal = np.asarray(env.legal(state))
         actions = np.zeros(n, np.int32)
         for i, p in enumerate(positions):
@@ -113,7 +117,7 @@ def test_stepping_a_finished_game_or_a_claimed_cell_changes_nothing() -> None:
 
 
 def test_games_it_does_not_play_are_refused() -> None:
-    for spec in ("cumulative(tictactoe)", "notakto", "veto(tictactoe)"):
+    for spec in ("cumulative(tictactoe)", "veto(tictactoe)", "otrio"):
         assert not supports(noughts.game(spec))
         with pytest.raises(NoughtsError, match="claim games"):
             Env(noughts.game(spec))

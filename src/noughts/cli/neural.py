@@ -57,7 +57,7 @@ def train_neural(
 
     if not supports(game):
         raise NoughtsError(
-            f"the neural learners play standard, misère and Maker-Breaker claim games; not {game}"
+            f"the neural learners play standard, misère and Maker-Breaker claim games and Notakto; not {game}"
         )
     from rich.console import Console
 

@@ -9,7 +9,11 @@ the lines through the claimed cell (``board.tables.through``, ``line_cells``):
 * standard: the mover wins by owning a whole line; a full board is a draw;
 * misère: the mover loses by owning a whole line; a full board is a draw;
 * Maker-Breaker: Maker wins by owning a line; Breaker wins once every line holds a Breaker
-  cell (no survivor left); no draws.
+  cell (no survivor left); no draws;
+* Notakto (:mod:`noughts.core.notakto`): ``boards`` copies of the board side by side (cell
+  ``b * n + c``, the action of ``NotaktoMove(b, c)``), one mark for both players; a board dies
+  with a whole line of marks (or full) and no one plays on it; whoever kills the last live board
+  loses (wins with ``misere=false``). ``survivors`` counts the live boards.
 
 Every game of the batch is stepped; a game that is over stays as it is (so a search may step
 past the end, as mctx does). The arrays and the rule are plain JAX, so :func:`step` runs under
@@ -20,6 +24,7 @@ bigger boards (4x4, 5x5, the 3x3x3 cube).
 The network reads a batch from the mover's side (:func:`observation`): per cell, whether the
 mover owns it, the opponent owns it, it is empty, and whether the mover is the first player
 (which matters where the players differ: Maker and Breaker, and the parity of a full board).
+In Notakto the first two are: the cell is marked, the cell is on a dead board.
 """
 
 from __future__ import annotations
@@ -45,9 +50,17 @@ _SUPPORTED = (Rule.STANDARD, Rule.MISERE, Rule.MAKER_BREAKER)
 
 def supports(game: Game) -> bool:
     """Whether the JAX environment plays ``game``: standard, misère or Maker-Breaker claim rules
-    on any board (not cumulative scores, veto steps, Notakto or Otrio).
+    on any board, or Notakto on any number of copies of any board (not cumulative scores, veto
+    steps or Otrio).
     """
-    return game.claim_rule in _SUPPORTED and game.cell_moves and getattr(game, "board", None) is not None
+    if getattr(game, "board", None) is None or not game.cell_moves:
+        return False
+    return game.claim_rule in _SUPPORTED or _is_notakto(game)
+
+
+def _is_notakto(game: Game) -> bool:
+    """Notakto's capabilities: both players draw the same mark, on boards that die (``live_boards``)."""
+    return game.properties.same_marks and hasattr(game, "live_boards") and hasattr(game, "board_marks")
 
 
 class State(NamedTuple):
@@ -57,7 +70,7 @@ class State(NamedTuple):
     to_move: jax.Array  # (B,) int32: 0 first, 1 second
     done: jax.Array  # (B,) bool
     winner: jax.Array  # (B,) int8: 1 first won, -1 second won, 0 draw or running
-    survivors: jax.Array  # (B,) int32: Maker-Breaker's untouched lines (the line count otherwise)
+    survivors: jax.Array  # (B,) int32: Maker-Breaker's untouched lines, Notakto's live boards
 
 
 class Env:
@@ -66,21 +79,34 @@ class Env:
     def __init__(self, game: Game):
         if not supports(game):
             raise NoughtsError(
-                f"the neural learners play standard, misère and Maker-Breaker claim games; not {game}"
+                f"the neural learners play standard, misère and Maker-Breaker claim games and Notakto; not {game}"
             )
         self.game = game
         board = game.board
         tables = board.tables
-        self.num_cells = board.num_cells
-        self.num_lines = len(board.lines)
+        self.notakto = _is_notakto(game)
+        # Notakto: ``boards`` copies of the board side by side (cell b * n + c, line b * L + j)
+        self.boards = int(getattr(game, "boards", 1)) if self.notakto else 1
+        self.misere = bool(getattr(game, "misere", True))
+        n, lines = board.num_cells, len(board.lines)
+        self.board_cells = n
+        self.num_cells = n * self.boards
+        self.num_lines = lines * self.boards
         self.k = board.k
-        self.rule = Rule(game.claim_rule)  # type: ignore[arg-type]
+        self.rule = Rule.MISERE if self.notakto else Rule(game.claim_rule)  # type: ignore[arg-type]
         maker = game.maker
         self.maker = int(maker) if maker is not None else 0
-        self.line_cells = jnp.asarray(tables.line_cells)  # (L, k)
+        offsets = np.arange(self.boards)
+        line_cells = np.asarray(tables.line_cells)[None] + (offsets * n)[:, None, None]
+        self.line_cells = jnp.asarray(line_cells.reshape(self.num_lines, self.k))  # (L, k)
         through = np.asarray(tables.through)
-        self.through_valid = jnp.asarray(through >= 0)  # (C, T)
-        self.through = jnp.asarray(np.where(through >= 0, through, 0))
+        valid = np.tile(through >= 0, (self.boards, 1))
+        through = (np.where(through >= 0, through, 0)[None] + (offsets * lines)[:, None, None]).reshape(
+            self.num_cells, -1
+        )
+        self.through_valid = jnp.asarray(valid)  # (C, T)
+        self.through = jnp.asarray(through)
+        self.cell_board = jnp.asarray(np.repeat(offsets, n))  # (C,): the board of each cell
 
     # -- states --------------------------------------------------------------------------------
 
@@ -91,7 +117,7 @@ class Env:
             to_move=jnp.zeros((batch,), jnp.int32),
             done=jnp.zeros((batch,), bool),
             winner=jnp.zeros((batch,), jnp.int8),
-            survivors=jnp.full((batch,), self.num_lines, jnp.int32),
+            survivors=jnp.full((batch,), self.boards if self.notakto else self.num_lines, jnp.int32),
         )
 
     def encode(self, positions: Sequence[Position]) -> State:
@@ -101,11 +127,19 @@ class Env:
         to_move = np.zeros(n, np.int32)
         done = np.zeros(n, bool)
         winner = np.zeros(n, np.int8)
-        survivors = np.full(n, self.num_lines, np.int32)
-        game: Any = self.game  # a claim game: cell_owners, claim_aux
+        survivors = np.full(n, self.boards if self.notakto else self.num_lines, np.int32)
+        game: Any = self.game  # a claim game (cell_owners, claim_aux) or Notakto (board_marks, live_boards)
         for i, p in enumerate(positions):
-            owners = np.asarray(game.cell_owners(p))
-            cells[i] = np.where(owners == 0, 1, np.where(owners == 1, -1, 0))
+            if self.notakto:
+                marks = game.board_marks(p)
+                cells[i] = [
+                    (marks[c // self.board_cells] >> (c % self.board_cells)) & 1
+                    for c in range(self.num_cells)
+                ]
+                survivors[i] = len(game.live_boards(p))
+            else:
+                owners = np.asarray(game.cell_owners(p))
+                cells[i] = np.where(owners == 0, 1, np.where(owners == 1, -1, 0))
             to_move[i] = int(p.to_move)
             outcome = p.outcome()
             done[i] = outcome is not None
@@ -125,8 +159,19 @@ class Env:
     # -- the rules -------------------------------------------------------------------------------
 
     def legal(self, state: State) -> jax.Array:
-        """(B, C) bool: the cells each game's mover may claim (none once the game is over)."""
-        return (state.cells == 0) & ~state.done[:, None]
+        """(B, C) bool: the cells each game's mover may claim (none once the game is over; in
+        Notakto none of a dead board).
+        """
+        legal = (state.cells == 0) & ~state.done[:, None]
+        if self.notakto:
+            legal = legal & ~self.dead_boards(state.cells)[:, self.cell_board]
+        return legal
+
+    def dead_boards(self, cells: jax.Array) -> jax.Array:
+        """(B, boards) bool: Notakto's dead boards (a whole line of marks, or full)."""
+        lines = jnp.all(cells[:, self.line_cells] != 0, axis=-1).reshape(cells.shape[0], self.boards, -1)
+        full = jnp.all(cells.reshape(cells.shape[0], self.boards, -1) != 0, axis=-1)
+        return jnp.any(lines, axis=-1) | full
 
     def step(self, state: State, action: jax.Array) -> State:
         """Every game of the batch after its mover claims ``action`` (B,) (see the module docstring).
@@ -135,6 +180,8 @@ class Env:
         (the search) may step anything; :func:`legal` says what a real move is.
         """
         rows = jnp.arange(state.cells.shape[0])
+        if self.notakto:
+            return self._step_notakto(state, action, rows)
         sign = (1 - 2 * state.to_move).astype(jnp.int8)  # the mover's mark
         ok = ~state.done & (state.cells[rows, action] == 0)
         cells = state.cells.at[rows, action].set(jnp.where(ok, sign, state.cells[rows, action]))
@@ -171,6 +218,32 @@ class Env:
             survivors=jnp.where(ok, survivors, state.survivors),
         )
 
+    def _step_notakto(self, state: State, action: jax.Array, rows: jax.Array) -> State:
+        """Notakto: the claim kills its board if it completes a line of marks (or fills the
+        board); whoever kills the last live board loses (wins, with ``misere=false``).
+        """
+        ok = ~state.done & (state.cells[rows, action] == 0)
+        ok = ok & ~self.dead_boards(state.cells)[rows, self.cell_board[action]]
+        cells = state.cells.at[rows, action].set(jnp.where(ok, 1, state.cells[rows, action]).astype(jnp.int8))
+        lines = self.through[action]
+        valid = self.through_valid[action]
+        marks = cells[rows[:, None, None], self.line_cells[lines]]
+        killed = jnp.any(valid & jnp.all(marks != 0, axis=-1), axis=-1)
+        board = self.cell_board[action]
+        board_cells = cells.reshape(cells.shape[0], self.boards, -1)[rows, board]
+        killed = ok & (killed | jnp.all(board_cells != 0, axis=-1))
+        live = state.survivors - killed.astype(jnp.int32)
+        over = ok & (live == 0)
+        mover_wins = jnp.where(state.to_move == 0, 1, -1).astype(jnp.int8)
+        winner = jnp.where(over, -mover_wins if self.misere else mover_wins, state.winner).astype(jnp.int8)
+        return State(
+            cells=cells,
+            to_move=jnp.where(ok, 1 - state.to_move, state.to_move),
+            done=state.done | over,
+            winner=winner,
+            survivors=live,
+        )
+
     def reward(self, before: State, after: State) -> jax.Array:
         """(B,) float: +1 if the move from ``before`` to ``after`` won the game for its mover, -1 if
         it lost it, 0 otherwise (also for games that were over already).
@@ -183,6 +256,9 @@ class Env:
         """(B, C, FEATURES) float32: each cell from the mover's side (see the module docstring)."""
         sign = (1 - 2 * state.to_move).astype(jnp.int8)[:, None]
         first = jnp.broadcast_to((state.to_move == 0)[:, None], state.cells.shape)
+        if self.notakto:  # one mark for both: marked, on a dead board, empty, first to move
+            dead = self.dead_boards(state.cells)[:, self.cell_board]
+            return jnp.stack([state.cells != 0, dead, state.cells == 0, first], axis=-1).astype(jnp.float32)
         return jnp.stack(
             [state.cells == sign, state.cells == -sign, state.cells == 0, first], axis=-1
         ).astype(jnp.float32)
