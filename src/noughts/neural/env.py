@@ -99,9 +99,9 @@ class Env:
         offsets = np.arange(self.boards)
         line_cells = np.asarray(tables.line_cells)[None] + (offsets * n)[:, None, None]
         self.line_cells = jnp.asarray(line_cells.reshape(self.num_lines, self.k))  # (L, k)
-        through = np.asarray(tables.through)
-        valid = np.tile(through >= 0, (self.boards, 1))
-        through = (np.where(through >= 0, through, 0)[None] + (offsets * lines)[:, None, None]).reshape(
+        one = np.asarray(tables.through)
+        valid = np.tile(one >= 0, (self.boards, 1))
+        through = (np.where(one >= 0, one, 0)[None] + (offsets * lines)[:, None, None]).reshape(
             self.num_cells, -1
         )
         self.through_valid = jnp.asarray(valid)  # (C, T)
