@@ -145,3 +145,14 @@ def test_agent_specs_are_checked(tiny_run) -> None:
 
 def test_jax_is_not_imported_by_the_rest(tiny_run) -> None:
     assert jax is not None  # (this process imported it; tests/test_architecture.py checks fresh ones)
+
+
+def test_the_web_arena_takes_no_checkpoint_files() -> None:
+    from noughts.web.engines import check_agent_spec
+    from noughts.web.limits import Limits
+
+    for spec in ("az:runs/az.json", "az:file=az", "dqn:file=x"):
+        with pytest.raises(NoughtsError, match="file"):
+            check_agent_spec(spec, Limits())
+    with pytest.raises(NoughtsError, match="write key=value"):  # a bare name is no option either
+        check_agent_spec("az:x.json,sims=4", Limits())
