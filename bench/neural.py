@@ -1,5 +1,5 @@
-"""The neural learners from scratch, graded against the exact solver: the commands behind the
-figures in /work/handoff/neural.md (and, once merged, BENCHMARKS.md).
+"""The neural learners from scratch, graded against the exact solver: the commands behind their
+published figures.
 
 Runs, one after another, each as the ``noughts`` command a user would type (``--max-seconds``
 of training each; the time a run takes depends on the machine's load, so the figures say it):
