@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,neural]"
 	touch $(STAMP)
 
 ## run: install everything, show a board, then serve the web arena at http://127.0.0.1:8000 (Ctrl-C stops it)

@@ -330,7 +330,19 @@ def f(position, game, rng, self):
 
 # -- a light start, in fresh interpreters ----------------------------------------------------------
 
-HEAVY = ("numba", "scipy", "matplotlib", "fastapi", "uvicorn", "pygments", "markdown_it")
+HEAVY = (
+    "numba",
+    "scipy",
+    "matplotlib",
+    "fastapi",
+    "uvicorn",
+    "pygments",
+    "markdown_it",
+    "jax",
+    "flax",
+    "optax",
+    "mctx",
+)
 HEAVY_RICH = ("rich.markdown", "rich.traceback", "rich.progress", "rich.syntax", "rich.pretty")
 
 
@@ -350,7 +362,7 @@ def _loaded_after(code: str, stdin: str = "") -> set[str]:
 def test_import_noughts_loads_the_core_only() -> None:
     loaded = _loaded_after("import noughts")
     assert "noughts.core" in loaded
-    assert not loaded & {*HEAVY, "numpy", "rich", "noughts.exact"}
+    assert not loaded & {*HEAVY, "numpy", "rich", "noughts.exact", "noughts.neural"}
 
 
 def _command(*argv: str) -> str:

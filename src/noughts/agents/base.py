@@ -163,6 +163,9 @@ _FACTORIES: dict[str, str] = {
     "pbrain": "noughts.agents.pbrain:from_options",  # pbrain:PATH,seconds=1: an external Gomocup engine
     "pairing": "noughts.agents.pairing:from_options",
     "qlearning": "noughts.agents.qlearning:from_options",  # 003's tiers without a table: qlearning:depth=2
+    # the neural learners' checkpoints (the [neural] extra: JAX), az:FILE[,sims=N] and dqn:FILE
+    "az": "noughts.neural.agents:az_from_options",
+    "dqn": "noughts.neural.agents:dqn_from_options",
 }
 
 
@@ -177,8 +180,9 @@ def _factory(name: str) -> Callable[..., Agent] | None:
     return cast("Callable[..., Agent]", found)
 
 
-_POSITIONAL: dict[str, str] = {"pbrain": "path"}
-"""Agents whose spec starts with a value without a key (``pbrain:PATH,seconds=1``): that
+_POSITIONAL: dict[str, str] = {"pbrain": "path", "az": "file", "dqn": "file"}
+"""Agents whose spec starts with a value without a key (``pbrain:PATH,seconds=1``,
+``az:FILE,sims=64``): that
 value is the option named here."""
 
 
@@ -276,13 +280,17 @@ def _seconds(agent: str, options: Mapping[str, str], exact: bool = False) -> flo
 
 def make_agent(spec: str) -> Agent:
     """An agent from a spec ``name`` or ``name:key=value,...``, or a saved agent's ``FILE.json``
-    (``FILE.json:seconds=S`` for a time limit); ``NoughtsError`` if unknown. Names are read
+    (``FILE.json:seconds=S`` for a time limit), or a neural checkpoint ``az:FILE[,sims=N]`` /
+    ``dqn:FILE`` (the ``[neural]`` extra); ``NoughtsError`` if unknown. Names are read
     exactly as written (``Random`` is not ``random``). ``seconds=S`` gives any agent a move time
     limit (:class:`TimeLimited`).
     """
     text = spec.strip()
+    name = text.partition(":")[0].strip()
     head, sep, tail = text.partition(".json:")
-    if text.endswith(".json") or (sep and head.partition(":")[0] not in _FACTORIES):
+    if name not in _POSITIONAL and (
+        text.endswith(".json") or (sep and head.partition(":")[0] not in _FACTORIES)
+    ):
         # a saved agent (versioned JSON metadata + .npz arrays), validated on load
         from noughts.agents.saved import load_agent
 

@@ -69,6 +69,8 @@ KINDS: dict[str, str] = {
     "td": "noughts.agents.td",
     "qlearning": "noughts.agents.qlearning",
     "linear": "noughts.agents.linear",
+    "az": "noughts.neural.agents",  # the neural learners' checkpoints (the [neural] extra)
+    "dqn": "noughts.neural.agents",
 }
 """Agent kinds that can be saved, and the module whose ``from_saved`` loads each."""
 
@@ -271,6 +273,9 @@ def load_saved(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, 
     return meta, arrays
 
 
+NEURAL_ARRAY_BYTES = 256 * 2**20
+"""The most bytes a neural checkpoint's arrays (weights and optimiser state) may unpack to."""
+
 MAX_POSITIONS = 20_000_000
 """The most positions a tabular agent may have numbered (the learners' own largest limit)."""
 
@@ -281,6 +286,8 @@ def array_budget(meta: Mapping[str, Any], game: Game) -> int:
     :data:`MAX_POSITIONS`), the convergence window of its training, and 1 MiB to spare. A file
     that unpacks to more is refused before it is unpacked.
     """
+    if meta.get("kind") in ("az", "dqn"):  # a network's weights do not grow with the game
+        return NEURAL_ARRAY_BYTES
     positions = min(3 ** min(game.num_actions, 40), MAX_POSITIONS)
     training = meta.get("training")
     window = training.get("window") if isinstance(training, dict) else None

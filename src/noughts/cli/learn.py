@@ -59,7 +59,13 @@ def _criterion(name: str, window: int, delta: float, stable_for: int, target: fl
 
 
 def train(
-    learner: Annotated[str, typer.Argument(metavar="LEARNER", help="The learner: td, qlearning or linear.")],
+    learner: Annotated[
+        str,
+        typer.Argument(
+            metavar="LEARNER",
+            help="The learner: td, qlearning, linear, or az (AlphaZero) or dqn (the [neural] extra).",
+        ),
+    ],
     spec: Annotated[str, typer.Argument(metavar="SPEC", help="The game, e.g. 'cumulative(tictactoe)'.")],
     out: Annotated[
         Path, typer.Option("--out", metavar="FILE", help="Save the agent here (.json plus .npz beside it).")
@@ -128,6 +134,16 @@ def train(
     from noughts.learn.train import train as run_train
 
     check_writable(out, "--out", (".json",))
+    from noughts.cli.neural import NEURAL_LEARNERS, train_neural
+
+    if learner in NEURAL_LEARNERS:  # AlphaZero and DQN (the [neural] extra)
+        refused = {"--epsilon": epsilon, "--alpha": alpha, "--criterion": criterion}
+        train_neural(
+            learner, spec, out, seed=seed, options=_options(option or []), max_episodes=max_episodes,
+            max_seconds=max_seconds, resume=resume, as_json=as_json, refused=refused,
+            store=_store(db, no_record), name=name,
+        )  # fmt: skip
+        return
     if criterion is not None and criterion not in CRITERIA:
         raise NoughtsError(f"unknown criterion {criterion!r}; known: {', '.join(CRITERIA)}")
     rate = None

@@ -31,7 +31,7 @@ INLINE = ("random",)
 """Agents whose moves cost nothing: made in the server's process, not a worker's."""
 
 _NUMERIC_LIMITS = {("minimax", "depth"): "max_minimax_depth", ("mcts", "sims"): "max_mcts_simulations"}
-_FILE_OPTIONS = {("perfect", "table"), ("pairing", "file")}
+_FILE_OPTIONS = {("perfect", "table"), ("pairing", "file"), ("az", "file"), ("dqn", "file")}
 
 
 def check_agent_spec(spec: str, limits: Limits) -> tuple[str, dict[str, str]]:
