@@ -210,12 +210,13 @@ def check(
     Exit status 0 when valid; 1 (with the failing node, position or case named) when the certificate does
     not check; 2 when the file cannot be read at all.
     """
+    from noughts.cli.certify import certificate_file, check_command, is_container
+
+    certificate_file(cert)  # /etc/passwd is not a certificate, a folder is a folder
     if _kind(cert) == "breaker":
         _check_breaker(cert, as_json)
         return
     from rich.console import Console
-
-    from noughts.cli.certify import check_command, is_container
 
     if is_container(cert):
         check_command(cert, as_json)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 import noughts
+from noughts.cli.paths import check_writable
 from noughts.core.budget import Budget
 
 # Rich and the views are imported inside the command: ``noughts --help`` starts light.
@@ -67,6 +68,8 @@ def retro(
     from noughts.exact.retro import analyse
 
     game = noughts.game(spec)
+    if save is not None:
+        check_writable(save, "--save")  # before the solve, not after it
     console = Console(highlight=False, stderr=as_json)
     budget = Budget(max_seconds, max_memory * 2**20)
     if verify is not None:
