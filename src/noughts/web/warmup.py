@@ -42,5 +42,8 @@ def _warm() -> None:
     prove_breaker("mnk(5,2,5)", budget=Budget(max_seconds=1, max_memory=2**26))
 
 
-with contextlib.suppress(ImportError):  # numba missing: the workers run the Python paths
-    _warm()
+try:
+    with contextlib.suppress(ImportError):  # numba missing: the workers run the Python paths
+        _warm()
+except KeyboardInterrupt:  # Ctrl-C while the server starts: the forkserver ends without a traceback
+    raise SystemExit(130) from None
