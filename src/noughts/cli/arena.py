@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 import noughts
+from noughts.cli import plural
 from noughts.cli.specs import resolve_agent
+from noughts.cli.stores import DbOpt
 from noughts.core import NoughtsError
 
 if TYPE_CHECKING:
@@ -33,10 +35,6 @@ AgentArg = Annotated[
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document (schema in the README).")]
 SeedOpt = Annotated[
     int | None, typer.Option(min=0, help="Seed for every random choice (default: a fresh one, printed).")
-]
-DbOpt = Annotated[
-    Path | None,
-    typer.Option("--db", metavar="FILE", help="The SQLite store to record in (default: the per-user store)."),
 ]
 NoRecordOpt = Annotated[bool, typer.Option("--no-record", help="Do not record the games in the store.")]
 WorkersOpt = Annotated[
@@ -265,7 +263,7 @@ def match(
         return
     console = Console(highlight=False)
     console.print(
-        f"[bold]{game}[/]: {doc['a']} (A) vs {doc['b']} (B), {doc['games']} games, seed {doc['seed']}"
+        f"[bold]{game}[/]: {doc['a']} (A) vs {doc['b']} (B), {plural(doc['games'], 'game')}, seed {doc['seed']}"
     )
     table = Table(box=box.SIMPLE_HEAD)
     for col in ("A moved", "games", "A wins", "draws", "B wins", "A win rate (95% CI)"):
@@ -326,7 +324,9 @@ def tournament(
         typer.echo(json.dumps(doc))
         return
     console = Console(highlight=False)
-    console.print(f"[bold]{game}[/]: {len(agents)} agents, {games} games per pair, seed {doc['seed']}")
+    console.print(
+        f"[bold]{game}[/]: {len(agents)} agents, {plural(games, 'game')} per pair, seed {doc['seed']}"
+    )
     console.print(_standings_table(doc["standings"]))
     console.print(
         "rating: Bradley-Terry on the Elo scale (mean 0) ± its standard error; elo: sequential Elo (k=16)",
@@ -407,10 +407,11 @@ def ratings(
     if all_games:
         kinds = len(played)
         console.print(
-            f"every game pooled: {len(results):,} games of {kinds} game(s) in one table", style="bold"
+            f"every game pooled: {plural(len(results), 'game')} of {plural(kinds, 'kind')} of game in one table",
+            style="bold",
         )
     else:
-        console.print(f"{canonical}: {len(results):,} games", style="bold")
+        console.print(f"{canonical}: {plural(len(results), 'game')}", style="bold")
     table = Table(box=box.SIMPLE_HEAD)
     for col in ("agent", "games", "rating"):
         table.add_column(col, justify="left" if col == "agent" else "right")
