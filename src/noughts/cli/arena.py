@@ -16,7 +16,7 @@ import typer
 import noughts
 from noughts.cli import plural
 from noughts.cli.specs import resolve_agent
-from noughts.cli.stores import DbOpt
+from noughts.cli.stores import DbOpt, store_label
 from noughts.core import NoughtsError
 
 if TYPE_CHECKING:
@@ -289,7 +289,7 @@ def match(
         f"{_elo(doc['elo_difference'])} ({_elo(doc['elo_difference_ci'][0])} to {_elo(doc['elo_difference_ci'][1])})"
     )
     if doc["match_id"] is not None:
-        console.print(f"recorded as match {doc['match_id']} in {db or 'the per-user store'}", style="dim")
+        console.print(f"recorded as match {doc['match_id']} in {store_label(db)}", style="dim")
     console.print(f"{doc['seconds']:.2f} s", style="dim")
 
 
@@ -412,6 +412,7 @@ def ratings(
         )
     else:
         console.print(f"{canonical}: {plural(len(results), 'game')}", style="bold")
+    console.print(f"from {store_label(db)}", style="dim")  # a fresh clone's store holds only its games
     table = Table(box=box.SIMPLE_HEAD)
     for col in ("agent", "games", "rating"):
         table.add_column(col, justify="left" if col == "agent" else "right")

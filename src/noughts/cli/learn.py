@@ -243,8 +243,10 @@ def train(
     else:
         _print_training(result, doc, out)
     if result.stopped == "interrupted":
+        left = max_episodes - result.episodes  # the rest of this run's episodes
         again = (
             f"noughts train {learner} {shlex.quote(str(result.game))} --out {shlex.quote(str(out))} --resume"
+            f" --episodes {left}"
         )
         typer.echo(
             f"noughts: stopped by Ctrl-C after {result.episodes_this_run:,} episodes of this run; "
@@ -307,6 +309,8 @@ def _pairs(settings: dict[str, Any]) -> str:
 def _criterion_text(criterion: dict[str, Any]) -> str:
     """A stopping criterion as ``name: setting value, ...``."""
     rest = {k: v for k, v in criterion.items() if k != "name"}
+    if set(rest) == {criterion.get("name")}:  # {"name": "episodes", "episodes": N}
+        return f"{_word(rest[criterion['name']])} {criterion['name']}"
     return str(criterion.get("name", "?")) + (f": {_pairs(rest)}" if rest else "")
 
 
