@@ -133,6 +133,8 @@ def test_ctrl_c_while_the_server_warms_up_prints_no_traceback(tmp_path: Path) ->
         "NOUGHTS_PROJECT_STORE": "0",
         "TERM": "dumb",
     }
+    if "PYTHONPATH" in os.environ:  # the tree under test, where it is not the installed one
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     proc = subprocess.Popen(
         [str(NOUGHTS), "serve", "--port", "0", "--db", str(tmp_path / "s.db")],
         stdout=subprocess.PIPE,
