@@ -245,6 +245,13 @@ def test_count_json_prints_a_document_when_its_budget_stops_it() -> None:
     assert doc["game"] == "otrio" and doc["complete"] is False and "stopped" in doc["stopped"]
 
 
+def test_every_json_prints_a_document_when_a_budget_stops_the_work() -> None:
+    r = invoke("explain", "otrio", "--max-seconds", "0.5", "--json")
+    assert r.exit_code == 3, r.output
+    doc = json.loads(r.stdout)  # one document, then the one line on stderr
+    assert doc["complete"] is False and doc["stopped"] in r.stderr
+
+
 def test_train_prints_labelled_rows_not_a_python_dict(tmp_path: Path) -> None:
     r = invoke(
         "train", "td", "tictactoe", "--out", str(tmp_path / "t.json"), "--no-record", "--episodes", "100"

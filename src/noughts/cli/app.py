@@ -64,9 +64,18 @@ class NoughtsGroup(TyperGroup):
         guard_numbers(self)  # bounds on every number option (noughts.cli.options)
 
     def invoke(self, ctx: Any) -> Any:
+        raw = [*getattr(ctx, "_protected_args", ()), *getattr(ctx, "args", ())]  # before click takes them
         try:
             return super().invoke(ctx)
         except NoughtsError as error:
+            if (
+                isinstance(error, LimitExceeded)
+                and "--json" in raw
+                and not getattr(error, "json_printed", False)
+            ):
+                # every --json prints a document, also when a budget stops the work
+                typer.echo(json.dumps({"complete": False, "stopped": str(error)}))
+                error.json_printed = True  # type: ignore[attr-defined]
             typer.echo(f"noughts: error: {error}", err=True)
             raise typer.Exit(status_of(error)) from None
         except UsageError as error:  # a bad value, an unknown option: one line too
@@ -556,6 +565,7 @@ def solve(
                     {"game": str(game), "position": start.text(), "complete": False, "stopped": str(error)}
                 )
             )
+            error.json_printed = True  # type: ignore[attr-defined]
         raise error from None  # one line on stderr and status 3, as every command over budget
     if as_json:
         typer.echo(json.dumps(result.to_json()))
@@ -726,6 +736,7 @@ def count(
     except LimitExceeded as error:
         if as_json:  # a document even when the budget stops the count, as solve's
             typer.echo(json.dumps({"game": str(game), "complete": False, "stopped": str(error)}))
+            error.json_printed = True  # type: ignore[attr-defined]
         raise
     if as_json:
         typer.echo(json.dumps(result.to_json()))
