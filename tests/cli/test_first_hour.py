@@ -193,7 +193,7 @@ def test_games_list_shows_the_ids_that_export_takes(tmp_path: Path) -> None:
     only = json.loads(invoke("games", "list", "--db", db, "--json", "--limit", "1").stdout)
     assert [g["id"] for g in only["games"]] == [4] and only["more"]
     text = invoke("games", "list", "--db", db).stdout
-    assert re.search(r"^\s*1\s+mnk\(3,3,3\)\s+random\s+perfect\s", text, re.M), text
+    assert re.search(r"^\s*1\s+mnk\(3,3,3\)\s+random vs perfect\s", text, re.M), text
     assert "misere(mnk(3,3,3))" in text and "4 games, the newest first" in text
     bad = invoke("games", "list", "--db", db, "--spec", "foo(3)")
     assert bad.exit_code == 2 and bad.stderr.startswith("noughts: error: unknown game or board 'foo'")

@@ -111,6 +111,8 @@ def games_list(
 ) -> None:
     """List the stored games, newest first: id, game, players, result, moves, date; the store's path.
 
+    The JSON document (--json) also gives each game's status and source (play, web, match, import).
+
     The ids are what 'noughts games export ID' and the web arena's Games page take. Without
     --db the store is the project's (.noughts/noughts.db in the nearest folder up from here
     that has a .noughts folder; 'make run' makes one in a clone), else the per-user store.
@@ -165,24 +167,20 @@ def games_list(
             "no games match" if asked else "no games yet: 'noughts play tictactoe' plays one and records it"
         )
         return
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     table.add_column("id", justify="right", no_wrap=True)
-    table.add_column("game", overflow="fold")
-    table.add_column("first", overflow="fold")
-    table.add_column("second", overflow="fold")
+    table.add_column("game", no_wrap=True)  # a spec whole (the players' names give way first)
+    table.add_column("players (first vs second)", overflow="fold", ratio=1)
     table.add_column("result")
     table.add_column("moves", justify="right")
-    table.add_column("source")
     table.add_column("updated (UTC)", no_wrap=True)
     for r in records:
         table.add_row(
             str(r.id),
             r.spec,
-            r.first,
-            r.second,
+            f"{r.first} vs {r.second}",
             _result(r.spec, r.outcome, r.status, labels),
             str(r.plies),
-            r.source,
             r.updated[:16].replace("T", " "),
         )
     console.print(table)
