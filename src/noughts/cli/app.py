@@ -749,8 +749,9 @@ def count(
 games_app = typer.Typer(
     cls=NoughtsGroup,
     help=(
-        "List the boards and rules that specs can name, with examples; 'games export' and"
-        " 'games import' move recorded games between the store and record files."
+        "List the boards and rules that specs can name, with examples; 'games list' shows the stored"
+        " games and their ids; 'games export' and 'games import' move recorded games between the store"
+        " and record files."
     ),
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
