@@ -53,7 +53,9 @@ def _check(param: Any, value: object) -> None:
     if isinstance(value, bool) or value is None:
         return
     if isinstance(value, PurePath) and str(value) == "." and getattr(param, "metavar", None) != "DIR":
-        raise typer.BadParameter("give a file name (an empty name, or '.', is the current folder)", param=param)
+        raise typer.BadParameter(
+            "give a file name (an empty name, or '.', is the current folder)", param=param
+        )
     name = next((o for o in getattr(param, "opts", ()) if o.startswith("--")), None)
     if isinstance(value, float):
         if not math.isfinite(value):
