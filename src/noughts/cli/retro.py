@@ -51,10 +51,10 @@ def retro(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
     max_seconds: Annotated[
-        float, typer.Option("--max-seconds", min=0.001, help="Stop (exit 2) after this.")
+        float, typer.Option("--max-seconds", min=0.001, help="Stop (exit 3) after this.")
     ] = 600.0,
     max_memory: Annotated[
-        int, typer.Option("--max-memory", metavar="MIB", min=1, help="Stop (exit 2) past this many MiB.")
+        int, typer.Option("--max-memory", metavar="MIB", min=1, help="Stop (exit 3) past this many MiB.")
     ] = 4096,
 ) -> None:
     """Solve a game that need not end (forget, vanishing, morris) by retrograde analysis."""
