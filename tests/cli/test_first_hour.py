@@ -155,6 +155,7 @@ def test_ctrl_c_while_the_server_warms_up_prints_no_traceback(tmp_path: Path) ->
 
 def test_games_list_shows_the_ids_that_export_takes(tmp_path: Path) -> None:
     db = str(tmp_path / "s.db")
+    Store(db).close()  # a fresh, empty store
     r = invoke("games", "list", "--db", db)
     assert r.exit_code == 0 and "no games yet" in r.stdout and f"store: {db}" in r.stdout
     for seed in ("1", "2"):
@@ -201,6 +202,7 @@ def test_games_list_shows_the_ids_that_export_takes(tmp_path: Path) -> None:
 
 def test_a_missing_game_id_says_how_to_find_one(tmp_path: Path) -> None:
     db = str(tmp_path / "s.db")
+    Store(db).close()  # a fresh store, as after 'make run'
     line = _one_line_2(invoke("games", "export", "12", "--out", str(tmp_path / "g.ntr"), "--db", db))
     assert "there is no game 12" in line and "'noughts games list'" in line
 

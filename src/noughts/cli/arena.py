@@ -16,7 +16,7 @@ import typer
 import noughts
 from noughts.cli import plural
 from noughts.cli.specs import resolve_agent
-from noughts.cli.stores import DbOpt, store_label
+from noughts.cli.stores import DbOpt, existing_store, store_label
 from noughts.core import NoughtsError
 
 if TYPE_CHECKING:
@@ -384,6 +384,7 @@ def ratings(
     if spec is not None and all_games:
         raise NoughtsError("give a game or --all-games, not both")
     canonical = None if spec is None else str(noughts.game(spec))
+    existing_store(db)
     with Store(db) as store:
         played = store.game_counts(source=source)
         if canonical is None and not all_games and len(played) == 1:

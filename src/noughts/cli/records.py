@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from noughts.cli import plural
-from noughts.cli.stores import DbOpt, games_list, missing_game
+from noughts.cli.stores import DbOpt, existing_store, games_list, missing_game
 from noughts.core import NoughtsError
 
 if TYPE_CHECKING:
@@ -287,6 +287,7 @@ def games_export(
         raise NoughtsError("--source and --status choose among all games: give --all with them")
     if out is not None and out.is_dir():
         raise NoughtsError(f"{out.name} is a folder: --out names the file to write")
+    existing_store(db)
     with Store(db) as store:
         for gid in ids or ():
             try:

@@ -19,7 +19,16 @@ import typer
 from noughts.cli.paths import check_db
 from noughts.core import NoughtsError
 
-__all__ = ["DB_HELP", "DbOpt", "checked_db", "games_list", "missing_game", "store_label", "where_stored"]
+__all__ = [
+    "DB_HELP",
+    "DbOpt",
+    "checked_db",
+    "existing_store",
+    "games_list",
+    "missing_game",
+    "store_label",
+    "where_stored",
+]
 
 DB_HELP = (
     "The SQLite store (default: .noughts/noughts.db in the nearest folder up from here that has a"
@@ -55,6 +64,16 @@ def store_label(db: Path | None) -> str:
     """``PATH (how it was chosen)``: where a command's records are, in its words."""
     path, why = where_stored(db)
     return str(path) if why == "--db" else f"{path} ({why})"
+
+
+def existing_store(db: Path | None) -> None:
+    """For commands that only read: ``NoughtsError`` if ``--db`` names a file that does not exist
+    (opening it would make an empty store and answer from it, hiding the typo).
+    """
+    if db is not None and str(db) != ":memory:" and not db.exists():
+        raise NoughtsError(
+            f"there is no store at {db} (a store is made when the first game is recorded in it)"
+        )
 
 
 def missing_game(game_id: int, db: Path | None) -> NoughtsError:
@@ -123,6 +142,7 @@ def games_list(
     if status is not None and status not in ("finished", "playing"):
         raise NoughtsError(f"--status is finished or playing, not {status!r}")
     canonical = None if spec is None else str(noughts.game(spec))
+    existing_store(db)
     path, why = where_stored(db)
     if db is None and not path.exists():  # do not make a store only to say it is empty
         records: list[Any] = []
