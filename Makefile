@@ -3,21 +3,31 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# the light install (playing, solving, serving) for make run; the test and lint tools on top for the rest
+BASE   := $(VENV)/.installed-base
+PORT   ?= 8000
 
 .PHONY: run test lint docs bench clean
 
-$(STAMP): pyproject.toml
+$(BASE): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(BASE)
+
+$(STAMP): $(BASE)
 	$(BIN)/python -m pip install --quiet -e ".[dev,neural]"
 	touch $(STAMP)
 
-## run: install everything, show a board, then serve the web arena at http://127.0.0.1:8000 (Ctrl-C stops it)
-run: $(STAMP)
+## run: install what playing and serving need, show a board, then serve the web arena at
+## http://127.0.0.1:$(PORT) (make run PORT=8080 for another port; Ctrl-C stops it). The clone gets
+## its own store, .noughts/noughts.db (noughts finds it from any folder inside the clone).
+run: $(BASE)
+	mkdir -p .noughts
 	$(BIN)/noughts show tictactoe
-	$(BIN)/noughts serve --open
+	$(BIN)/noughts serve --open --port $(PORT)
 
-## test: install everything and run the test suite (slow tests excluded), one worker per core
+## test: install the test and lint tools too and run the test suite (slow tests excluded), one worker per core
 ## (each test file stays in one worker, so the kernels it compiles are compiled once)
 test: $(STAMP)
 	$(BIN)/python -m pytest -m "not slow" -q -n auto --dist loadfile

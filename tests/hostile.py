@@ -1,4 +1,6 @@
-"""Hostile files for the tests of every loader: damaged, encrypted, unsupported and bomb archives.
+"""Hostile files for the tests of every loader: damaged, encrypted, unsupported and bomb archives;
+and hostile command-line values (paths, numbers, specs, agents, positions, Ray addresses) for the
+test that tries them on every option of every command (``tests/cli/test_hostile_options.py``).
 
 Each builder returns the bytes of a zip (or ``.npz``) the way an attacker or a broken disk would
 make it: a flipped CRC byte, the encryption flag, compression method 99 (WinZip's AES), a 510 KB
@@ -21,6 +23,13 @@ from pathlib import Path
 import numpy as np
 
 __all__ = [
+    "HOSTILE_AGENTS",
+    "HOSTILE_NUMBERS",
+    "HOSTILE_PATHS",
+    "HOSTILE_POSITIONS",
+    "HOSTILE_RAY",
+    "HOSTILE_SPECS",
+    "HOSTILE_WORDS",
     "agent_zip",
     "bomb_npz",
     "bomb_zip",
@@ -186,3 +195,45 @@ def saved_agent_with_npz(folder: Path, npz: bytes, game: str = "cumulative(ticta
     path = folder / "agent.json"
     path.write_text(json.dumps(doc))
     return path
+
+
+# -- hostile command-line values ---------------------------------------------------------------
+# Each is tried on every option (or argument) of its kind; "{tmp}" is a fresh temporary folder.
+
+HOSTILE_NUMBERS = ("-1", "0", "nan", "inf", "-inf", "1e400", "99999999999999999999", "many", "")
+"""Numbers: negative, zero, not finite, too large for 64 bits, not numbers."""
+
+HOSTILE_PATHS = (
+    "/proc/x.json",  # a folder nobody can write in (os.access says yes to root)
+    "{tmp}/nonexistent/x.json",  # a folder that does not exist (some commands make it: never "/...")
+    "/etc/passwd",  # a file that is not ours
+    "/etc/passwd/x.json",  # a "folder" that is a file
+    "{tmp}",  # a folder where a file is wanted
+    "",
+)
+"""Paths to read or write."""
+
+HOSTILE_SPECS = ("", "foo(3)", "mnk(3,3", "mnk(99999,99999,3)", "hypercube(20,20)", "mnk(3,3,3,3)", "x" * 300)
+"""Game specs: empty, unknown, malformed, far too large."""
+
+HOSTILE_AGENTS = (
+    "",
+    "bogus",
+    "minimax:depth=-1",
+    "mcts:sims=99999999999999999999",
+    "random:seconds=nan",
+    "random:seconds=inf",
+    "saved:nobody",
+    "/etc/passwd",
+)
+"""Agent specs: unknown, out of range, not finite, a saved agent that does not exist, a file that
+is not an agent."""
+
+HOSTILE_POSITIONS = ("", "xxxx", "x" * 2000, "xo./.../...;...")
+"""Positions in a game's text form."""
+
+HOSTILE_RAY = ("127.0.0.1:1", "", "nonsense", "ray://256.1.1.1:99999")
+"""Ray addresses: nothing listening, empty, not host:port, out of range."""
+
+HOSTILE_WORDS = ("", "bogus", "x" * 300)
+"""Any other text option (a name, a source, a method)."""

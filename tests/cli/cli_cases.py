@@ -30,8 +30,9 @@ def invoke(*args: str, input: str | None = None) -> Result:
 def run_script(*args: str, stdin: int | None = subprocess.DEVNULL) -> subprocess.CompletedProcess[str]:
     """Run the installed console script (``.venv/bin/noughts``) as a user would."""
     env = {"PATH": "/usr/bin:/bin", "COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"}
-    if "XDG_DATA_HOME" in os.environ:  # the tests' own store folder (tests/conftest.py)
-        env["XDG_DATA_HOME"] = os.environ["XDG_DATA_HOME"]
+    for name in ("XDG_DATA_HOME", "NOUGHTS_PROJECT_STORE"):  # the tests' own store (tests/conftest.py)
+        if name in os.environ:
+            env[name] = os.environ[name]
     return subprocess.run(
         [str(NOUGHTS), *args], stdin=stdin, capture_output=True, text=True, timeout=120, env=env
     )

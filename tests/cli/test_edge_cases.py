@@ -61,7 +61,8 @@ def test_solve_save_to_a_missing_folder_is_refused_before_the_table_is_built(tmp
 def test_bad_output_paths_are_one_line_and_status_2(
     tmp_path: Path, args: tuple[str, ...], option: str
 ) -> None:
-    bad = str(tmp_path / "missing")
+    bad = tmp_path / "missing"
+    bad.write_text("a file, where the command needs a folder")  # train --out makes a folder that is missing
     r = invoke(*(a.format(bad=bad) for a in args))
     assert r.exit_code == 2, r.output
     assert r.stderr.startswith("noughts: error: ") and option in r.stderr
@@ -86,9 +87,12 @@ def test_resume_honours_the_criterion_and_refuses_an_episode_cap_already_reached
     first = invoke("train", "td", "tictactoe", "--out", out, "--no-record", "--json", "--criterion", "none")
     assert first.exit_code == 0, first.output
     assert json.loads(first.stdout)["episodes"] == 1_000_000
-    again = invoke("train", "td", "tictactoe", "--out", out, "--no-record", "--resume", "--criterion", "none")
+    again = invoke(
+        "train", "td", "tictactoe", "--out", out, "--no-record", "--resume", "--criterion", "none",
+        "--max-episodes", "1000000",
+    )  # fmt: skip
     assert again.exit_code == 2, again.output  # was: trained nothing (or one episode) in silence
-    assert "already trained 1,000,000 episodes" in again.stderr
+    assert "already trained 1,000,000 episodes" in again.stderr and "--episodes N" in again.stderr
     more = invoke(
         "train", "td", "tictactoe", "--out", out, "--no-record", "--resume", "--json",
         "--criterion", "none", "--max-episodes", "1000100",
@@ -96,6 +100,25 @@ def test_resume_honours_the_criterion_and_refuses_an_episode_cap_already_reached
     doc = json.loads(more.stdout)
     assert more.exit_code == 0 and doc["episodes_this_run"] == 100
     assert doc["criterion"] == {"name": "episodes", "episodes": 1_000_100}
+    further = invoke(
+        "train", "td", "tictactoe", "--out", out, "--no-record", "--resume", "--json", "--episodes", "300"
+    )  # --resume runs the further episodes asked for
+    doc = json.loads(further.stdout)
+    assert further.exit_code == 0 and doc["episodes_this_run"] == 300 and doc["episodes"] == 1_000_400
+
+
+def test_resume_of_a_converged_run_trains_the_further_episodes(tmp_path: Path) -> None:
+    out = tmp_path / "agents" / "td.json"  # a missing folder is made (the README's quickstart)
+    first = invoke("train", "td", "tictactoe", "--out", str(out), "--no-record", "--json", "--window", "200")
+    assert first.exit_code == 0, first.output
+    doc = json.loads(first.stdout)
+    assert doc["converged"], doc  # so its criterion holds when it is resumed
+    again = invoke(
+        "train", "td", "tictactoe", "--out", str(out), "--no-record", "--resume", "--episodes", "500"
+    )
+    assert again.exit_code == 0, again.output  # was: "(1 this run)"
+    assert "had converged" in again.stderr and "training 500 further episodes" in again.stderr
+    assert f"{doc['episodes'] + 500:,} (500 this run)" in again.stdout
 
 
 # -- potential criterion, classify's example -----------------------------------------------------
@@ -169,7 +192,7 @@ def test_ratings_are_per_game_unless_all_games_is_asked(tmp_path: Path) -> None:
     r = invoke("ratings", "tictactoe", "--db", db, "--json")
     assert r.exit_code == 0 and json.loads(r.stdout)["games"] == 4
     r = invoke("ratings", "--all-games", "--db", db)
-    assert r.exit_code == 0 and "every game pooled: 8 games of 2 game(s)" in r.stdout
+    assert r.exit_code == 0 and "every game pooled: 8 games of 2 kinds of game" in r.stdout
 
 
 # -- boards labelled as moves are typed ----------------------------------------------------------

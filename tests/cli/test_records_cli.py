@@ -201,9 +201,21 @@ def test_export_and_import_round_trip(tmp_path: Path) -> None:
     ],
 )
 def test_export_and_import_refuse_clearly(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+    Store(tmp_path / "s.db").close()  # an empty store (a --db that names no file is refused: below)
     result = invoke(*args, "--db", str(tmp_path / "s.db"))
     assert result.exit_code == 2, result.output
     assert message in result.stderr and result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", [("games", "export", "1"), ("games", "list"), ("ratings", "tictactoe")])
+def test_reading_a_store_that_does_not_exist_is_refused(tmp_path: Path, command: tuple[str, ...]) -> None:
+    missing = tmp_path / "typo.db"
+    result = invoke(*command, "--db", str(missing))
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"noughts: error: there is no store at {missing} (a store is made when the first game is recorded in it)\n"
+    )
+    assert not missing.exists()  # was: an empty store made, and "no games"
 
 
 def test_play_records_every_move_in_the_store(tmp_path: Path) -> None:

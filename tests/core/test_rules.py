@@ -157,7 +157,7 @@ def test_veto_then_claim() -> None:
 
 def test_veto_steps_must_alternate() -> None:
     g = noughts.game("veto(tictactoe)")
-    with pytest.raises(IllegalMoveError, match="b2 is illegal: it is second's veto step"):
+    with pytest.raises(IllegalMoveError, match="b2 is illegal: it is o's veto step"):
         g.start().play(4)
     with pytest.raises(IllegalMoveError, match="!c3 is illegal: the veto step is over; claim a cell"):
         g.start().play(Veto(None)).play(Veto(8))

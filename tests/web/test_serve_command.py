@@ -35,7 +35,8 @@ def test_a_port_in_use_is_one_line_and_exit_status_2(tmp_path: Path) -> None:
         )
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        f"noughts: error: cannot listen on 127.0.0.1:{port}: Address already in use"
+        f"noughts: error: cannot listen on 127.0.0.1:{port}: the port is in use (another server?); choose"
+        " another with --port N (make run PORT=N), or --port 0 for any free one"
     ]
 
 

@@ -15,6 +15,7 @@ web arena), the caller runs the move in a process it kills at the limit.
 from __future__ import annotations
 
 import importlib
+import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -224,6 +225,10 @@ def read_options(agent: str, options: Mapping[str, object], types: Mapping[str, 
     return {name: _read_value(agent, name, value, types[name]) for name, value in options.items()}
 
 
+MAX_OPTION_INT = 10**9
+"""The largest whole number an agent option takes (simulations, depth, ...)."""
+
+
 def _read_value(agent: str, name: str, value: object, kind: type) -> Any:
     if isinstance(value, kind) and not (kind is int and isinstance(value, bool)):
         out: Any = value
@@ -239,6 +244,10 @@ def _read_value(agent: str, name: str, value: object, kind: type) -> Any:
             raise NoughtsError(f"{agent} option {name} is {what}, not {value!r}") from None
     else:
         out = str(value).strip()
+    if kind is int and abs(out) > MAX_OPTION_INT:  # a search's sims or depth: 10**20 never ends
+        raise NoughtsError(f"{agent} option {name} is at most {MAX_OPTION_INT:,}, not {value!r}")
+    if kind is float and name != "seconds" and not math.isfinite(out):
+        raise NoughtsError(f"{agent} option {name} is a finite number, not {value!r}")
     if name == "seconds" and not (0 < out < float("inf")):
         raise NoughtsError(f"{agent} option seconds is a number of seconds above 0, not {value!r}")
     return out

@@ -284,13 +284,15 @@ class EngineAgent:
         r = self.analyse(position, seconds)
         if r.proven == "win":
             said = (
-                "a proven win (the proof engine)" if r.plies is None else f"a proven win in {r.plies} plies"
+                "a proven win (the proof engine)"
+                if r.plies is None
+                else f"a proven win in {r.plies} {'ply' if r.plies == 1 else 'plies'}"
             )
             return Decision(r.move, True, said, time.perf_counter() - started)
         if r.proven == "loss":
-            note = f"a proven loss in {r.plies} plies"
+            note = f"a proven loss in {r.plies} {'ply' if r.plies == 1 else 'plies'}"
         else:
-            note = f"searched {r.depth} plies deep, score {r.label()}"
+            note = f"searched {r.depth} {'ply' if r.depth == 1 else 'plies'} deep, score {r.label()}"
         return Decision(r.move, None, note, time.perf_counter() - started)
 
     def analyse(self, position: Position, seconds: float | None = None) -> EngineResult:

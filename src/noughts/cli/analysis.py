@@ -21,6 +21,7 @@ __all__ = [
     "cost_line",
     "count_table",
     "marked_board",
+    "move_header",
     "move_line",
     "moves_table",
     "value_text",
@@ -61,12 +62,26 @@ def move_line(game: Game, mover: Player, mv: MoveValue, index: int, total: int) 
     verdict = _verdict(mv.value, mover)
     text = Text.assemble(
         (f"  {game.format_move(mv.move):>6}  ", "bold"),
-        (f"{verdict:<5}", VALUE_STYLES[verdict]),
+        (f"{verdict:<{_verdict_width(game, mover)}}", VALUE_STYLES[verdict]),
         "  ",
         styled_line(move_value_text(game, mv.value)),
         (f"  ({index + 1} of {total})", "dim"),
     )
     return text
+
+
+def _verdict_width(game: Game, mover: Player) -> int:
+    return max(5, len(f"for {game.player_label(mover)}"))
+
+
+def move_header(game: Game, mover: Player) -> Text:
+    """The labels over :func:`move_line`'s columns (plies are counted with the move itself)."""
+    label = f"for {game.player_label(mover)}"
+    return Text(
+        f"  {'move':>6}  {label:<{_verdict_width(game, mover)}}  result with perfect play"
+        " (plies counting the move)  (proved)",
+        style="dim",
+    )
 
 
 def move_value_text(game: Game, value: Value) -> str:

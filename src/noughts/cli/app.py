@@ -18,14 +18,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
+from typer._click.exceptions import UsageError
 from typer.core import TyperGroup
 
 import noughts
 from noughts.agents import agent_names
 from noughts.cli import HUMAN
 from noughts.cli.exits import Exit, answer, status_of
+from noughts.cli.options import guard_numbers, usage_line
 from noughts.cli.paths import check_writable
 from noughts.cli.specs import resolve_agent
+from noughts.cli.stores import checked_db
 from noughts.core import ENTRIES, LimitExceeded, NoughtsError, Player
 from noughts.core.budget import Budget
 
@@ -56,12 +59,28 @@ class NoughtsGroup(TyperGroup):
     :func:`noughts.cli.exits.status_of` (2 bad input, 3 a budget ran out).
     """
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        guard_numbers(self)  # bounds on every number option (noughts.cli.options)
+
     def invoke(self, ctx: Any) -> Any:
+        raw = [*getattr(ctx, "_protected_args", ()), *getattr(ctx, "args", ())]  # before click takes them
         try:
             return super().invoke(ctx)
         except NoughtsError as error:
+            if (
+                isinstance(error, LimitExceeded)
+                and "--json" in raw
+                and not getattr(error, "json_printed", False)
+            ):
+                # every --json prints a document, also when a budget stops the work
+                typer.echo(json.dumps({"complete": False, "stopped": str(error)}))
+                error.json_printed = True  # type: ignore[attr-defined]
             typer.echo(f"noughts: error: {error}", err=True)
             raise typer.Exit(status_of(error)) from None
+        except UsageError as error:  # a bad value, an unknown option: one line too
+            typer.echo(usage_line(error), err=True)
+            raise typer.Exit(BAD_INPUT) from None
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         """The commands, each with its whole summary (click's own list cuts them short)."""
@@ -207,8 +226,10 @@ def play(
             metavar="FILE",
             help=(
                 "The store that records the game, move by move, and where saved:NAME agents are"
-                " registered (default: the per-user store)."
+                " registered (default: the project's .noughts/noughts.db if there is one, else the"
+                " per-user store; 'noughts games list' prints which)."
             ),
+            callback=checked_db,
         ),
     ] = None,
     no_record: Annotated[
@@ -221,6 +242,7 @@ def play(
     from rich.text import Text
 
     from noughts.agents import make_agent
+    from noughts.agents.base import check_plays
     from noughts.cli.session import PlaySession
 
     game = noughts.game(spec)
@@ -232,13 +254,16 @@ def play(
     players: dict[Player, Agent | None] = {
         p: None if name == HUMAN else make_agent(resolve_agent(name, db)) for p, name in names.items()
     }
+    for agent in players.values():  # an agent that cannot play this game says so before the board
+        if agent is not None:
+            check_plays(agent, game)
     console = Console(highlight=False)
     intro = f"{game}: " + ", ".join(f"{game.player_label(p)} {names[p]}" for p in Player)
     if any(agent is not None for agent in players.values()):
         seed = secrets.randbelow(1_000_000) if seed is None else seed
         intro += f" (seed {seed})"
-    console.print(Text(intro, style="bold"))
-    with _game_log(db, no_record, game, names, start, seed) as log:
+    with _game_log(db, no_record, game, names, start, seed) as log:  # the store opens before any output
+        console.print(Text(intro, style="bold"))
         session = PlaySession(
             game, start, players, names, np.random.default_rng(seed), console, delay, log=log
         )
@@ -449,7 +474,7 @@ def solve(
     """Solve a position exactly (the help Typer shows is ``SOLVE_HELP``)."""
     from rich.console import Console
 
-    from noughts.cli.analysis import move_line, value_text
+    from noughts.cli.analysis import move_header, move_line, value_text
     from noughts.cli.views import styled_line
 
     console = Console(highlight=False)
@@ -497,6 +522,8 @@ def solve(
 
     def shown_move(mv: MoveValue, i: int, n: int) -> None:
         if not as_json:
+            if i == 0:  # the columns' labels, once
+                console.print(move_header(game, mover))
             console.print(move_line(game, mover, mv, i, n))
 
     from noughts.cli.progress import compile_notice
@@ -527,6 +554,7 @@ def solve(
                     {"game": str(game), "position": start.text(), "complete": False, "stopped": str(error)}
                 )
             )
+            error.json_printed = True  # type: ignore[attr-defined]
         raise error from None  # one line on stderr and status 3, as every command over budget
     if as_json:
         typer.echo(json.dumps(result.to_json()))
@@ -704,7 +732,8 @@ def count(
     """Count a game exactly: positions, games by outcome and length, terminal positions, tree nodes.
 
     Positions are counted per ply and up to symmetry; docs/counting.md defines every count.
-    Over budget it stops within about a second, says how far it got, and exits 3.
+    Over budget it stops within about a second, says how far it got, and exits 3 (with --json, after
+    a document saying "complete": false and why).
     """
     from rich.console import Console
 
@@ -714,8 +743,14 @@ def count(
 
     game = noughts.game(spec)
     budget = Budget(max_seconds, max_memory * 2**20, max_cpu_seconds)
-    with step_bar(not as_json, f"counting {game}") as progress:
-        result = run_count(game, budget=budget, progress=progress)
+    try:
+        with step_bar(not as_json, f"counting {game}") as progress:
+            result = run_count(game, budget=budget, progress=progress)
+    except LimitExceeded as error:
+        if as_json:  # a document even when the budget stops the count, as solve's
+            typer.echo(json.dumps({"game": str(game), "complete": False, "stopped": str(error)}))
+            error.json_printed = True  # type: ignore[attr-defined]
+        raise
     if as_json:
         typer.echo(json.dumps(result.to_json()))
         return
@@ -727,8 +762,9 @@ def count(
 games_app = typer.Typer(
     cls=NoughtsGroup,
     help=(
-        "List the boards and rules that specs can name, with examples; 'games export' and"
-        " 'games import' move recorded games between the store and record files."
+        "List the boards and rules that specs can name, with examples; 'games list' shows the stored"
+        " games and their ids; 'games export' and 'games import' move recorded games between the store"
+        " and record files."
     ),
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -766,14 +802,29 @@ def games(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     table.add_column("name", style="bold", no_wrap=True)
     table.add_column("makes")
     table.add_column("parameters")
-    table.add_column("summary and examples", overflow="fold")
+    # wide enough for the longest example, so Rich wraps between specs and never inside one
+    longest = max(len(spec) for entry in ENTRIES.values() for spec in example_specs(entry))
+    table.add_column("summary and examples", min_width=longest, overflow="fold")
     for entry in ENTRIES.values():
         examples = Text(" ".join(example_specs(entry)), style="green")
         params = params_text(entry)
         if len(params) > 60:  # one parameter a line
             params = "\n".join(params_parts(entry))
         table.add_row(entry.name, entry.makes, params, Text("\n").join([Text(entry.summary), examples]))
-    console.print(table)
+    widest = (  # the narrowest table that cuts no name, parameter or spec: columns and padding
+        max(len(e.name) for e in ENTRIES.values())
+        + max(len(e.makes) for e in ENTRIES.values())
+        + max(len(part) for e in ENTRIES.values() for part in params_parts(e))
+        + longest
+        + 2 * 4
+    )
+    if widest <= console.width:
+        console.print(table)
+    else:  # too narrow for the table without cutting a spec: one entry a paragraph, wrapped by Rich
+        for entry in ENTRIES.values():
+            console.print(Text.assemble((entry.name, "bold"), f" ({entry.makes}): {entry.summary}"))
+            console.print(Text.assemble("  parameters: ", params_text(entry)))
+            console.print(Text.assemble("  e.g. ", (" ".join(example_specs(entry)), "green")))
     console.print(
         "A bare board is played under standard rules; rules nest, e.g. veto(misere(mnk(4,4,4))). "
         "Try: noughts show SPEC, noughts play SPEC."

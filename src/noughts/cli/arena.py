@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 import noughts
+from noughts.cli import plural
 from noughts.cli.specs import resolve_agent
+from noughts.cli.stores import DbOpt, existing_store, store_label
 from noughts.core import NoughtsError
 
 if TYPE_CHECKING:
@@ -33,10 +35,6 @@ AgentArg = Annotated[
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document (schema in the README).")]
 SeedOpt = Annotated[
     int | None, typer.Option(min=0, help="Seed for every random choice (default: a fresh one, printed).")
-]
-DbOpt = Annotated[
-    Path | None,
-    typer.Option("--db", metavar="FILE", help="The SQLite store to record in (default: the per-user store)."),
 ]
 NoRecordOpt = Annotated[bool, typer.Option("--no-record", help="Do not record the games in the store.")]
 WorkersOpt = Annotated[
@@ -265,7 +263,7 @@ def match(
         return
     console = Console(highlight=False)
     console.print(
-        f"[bold]{game}[/]: {doc['a']} (A) vs {doc['b']} (B), {doc['games']} games, seed {doc['seed']}"
+        f"[bold]{game}[/]: {doc['a']} (A) vs {doc['b']} (B), {plural(doc['games'], 'game')}, seed {doc['seed']}"
     )
     table = Table(box=box.SIMPLE_HEAD)
     for col in ("A moved", "games", "A wins", "draws", "B wins", "A win rate (95% CI)"):
@@ -293,7 +291,7 @@ def match(
     for forfeit in doc["forfeits"]:  # engines that crashed, hung or played an illegal move
         console.print(f"game {forfeit['game'] + 1}: {forfeit['reason']}", markup=False)
     if doc["match_id"] is not None:
-        console.print(f"recorded as match {doc['match_id']} in {db or 'the per-user store'}", style="dim")
+        console.print(f"recorded as match {doc['match_id']} in {store_label(db)}", style="dim")
     console.print(f"{doc['seconds']:.2f} s", style="dim")
 
 
@@ -328,7 +326,9 @@ def tournament(
         typer.echo(json.dumps(doc))
         return
     console = Console(highlight=False)
-    console.print(f"[bold]{game}[/]: {len(agents)} agents, {games} games per pair, seed {doc['seed']}")
+    console.print(
+        f"[bold]{game}[/]: {len(agents)} agents, {plural(games, 'game')} per pair, seed {doc['seed']}"
+    )
     console.print(_standings_table(doc["standings"]))
     console.print(
         "rating: Bradley-Terry on the Elo scale (mean 0) ± its standard error; elo: sequential Elo (k=16)",
@@ -386,6 +386,7 @@ def ratings(
     if spec is not None and all_games:
         raise NoughtsError("give a game or --all-games, not both")
     canonical = None if spec is None else str(noughts.game(spec))
+    existing_store(db)
     with Store(db) as store:
         played = store.game_counts(source=source)
         if canonical is None and not all_games and len(played) == 1:
@@ -409,10 +410,12 @@ def ratings(
     if all_games:
         kinds = len(played)
         console.print(
-            f"every game pooled: {len(results):,} games of {kinds} game(s) in one table", style="bold"
+            f"every game pooled: {plural(len(results), 'game')} of {plural(kinds, 'kind')} of game in one table",
+            style="bold",
         )
     else:
-        console.print(f"{canonical}: {len(results):,} games", style="bold")
+        console.print(f"{canonical}: {plural(len(results), 'game')}", style="bold")
+    console.print(f"from {store_label(db)}", style="dim")  # a fresh clone's store holds only its games
     table = Table(box=box.SIMPLE_HEAD)
     for col in ("agent", "games", "rating"):
         table.add_column(col, justify="left" if col == "agent" else "right")

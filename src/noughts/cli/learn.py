@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import math
+import shlex
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from noughts.cli.paths import check_writable
+from noughts.cli import plural
+from noughts.cli.paths import check_folder, check_writable
+from noughts.cli.stores import DbOpt
 from noughts.core import NoughtsError
 
 if TYPE_CHECKING:
@@ -18,11 +22,21 @@ if TYPE_CHECKING:
 __all__ = ["register"]
 
 CRITERIA = ("rate-window", "policy-stable", "grade", "none")
+FRESH_EPISODES = 1_000_000
+"""A new run's cap on episodes when none is given."""
+RESUME_EPISODES = 100_000
+"""The further episodes a resumed run trains when --episodes is not given."""
 
-DbOpt = Annotated[
-    Path | None,
-    typer.Option("--db", metavar="FILE", help="The SQLite store to record in (default: the per-user store)."),
-]
+
+def _converged(path: Path) -> bool:
+    """Whether the run saved at ``path`` had stopped because its criterion held."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        return bool(doc["training"]["result"]["converged"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
 NoRecordOpt = Annotated[bool, typer.Option("--no-record", help="Do not record the run in the store.")]
 
 
@@ -107,15 +121,31 @@ def train(
         int, typer.Option(min=1, help="policy-stable, grade: episodes between checks.")
     ] = 10_000,
     max_episodes: Annotated[
-        int, typer.Option(min=1, help="Stop after this many episodes in all (a resumed run's included).")
-    ] = 1_000_000,
+        int | None,
+        typer.Option(
+            min=1,
+            help="Stop after this many episodes in all, a resumed run's included (default 1,000,000;"
+            " with --resume, --episodes is the simpler way to ask for more).",
+        ),
+    ] = None,
+    episodes: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Train at most this many episodes in this run: with --resume, this many further"
+            f" episodes (default {RESUME_EPISODES:,}).",
+        ),
+    ] = None,
     max_seconds: Annotated[
         float | None, typer.Option(min=0.001, help="Stop after this many seconds (the agent is saved).")
     ] = None,
     resume: Annotated[
         bool,
         typer.Option(
-            "--resume", help="Continue the training saved in --out, with its settings and criterion."
+            "--resume",
+            help="Continue the training saved in --out, with its settings, for --episodes further"
+            f" episodes (default {RESUME_EPISODES:,}), stopping early when its criterion holds; a run"
+            " that had converged is trained on for those episodes (its criterion already holds).",
         ),
     ] = False,
     name: Annotated[
@@ -133,11 +163,13 @@ def train(
     from noughts.learn.train import resume as resume_from
     from noughts.learn.train import train as run_train
 
-    check_writable(out, "--out", (".json",))
+    if episodes is not None and max_episodes is not None:
+        raise NoughtsError("give --episodes (this run) or --max-episodes (in all), not both")
     from noughts.cli.neural import NEURAL_LEARNERS, train_neural
 
     if learner in NEURAL_LEARNERS:  # AlphaZero and DQN (the [neural] extra)
-        refused = {"--epsilon": epsilon, "--alpha": alpha, "--criterion": criterion}
+        check_writable(out, "--out", (".json",), make_folder=not resume)
+        refused = {"--epsilon": epsilon, "--alpha": alpha, "--criterion": criterion, "--episodes": episodes}
         train_neural(
             learner, spec, out, seed=seed, options=_options(option or []), max_episodes=max_episodes,
             max_seconds=max_seconds, resume=resume, as_json=as_json, refused=refused,
@@ -146,6 +178,9 @@ def train(
         return
     if criterion is not None and criterion not in CRITERIA:
         raise NoughtsError(f"unknown criterion {criterion!r}; known: {', '.join(CRITERIA)}")
+    if not resume:
+        noughts.game(spec)  # a bad spec is refused before --out's folder is made
+    check_writable(out, "--out", (".json",), make_folder=not resume)
     rate = None
     if resume:
         agent_learner, rate, saved_criterion = resume_from(out)
@@ -159,13 +194,25 @@ def train(
             if criterion is None
             else _criterion(criterion, window, delta, stable_for, target, check_every)
         )
+        if max_episodes is None:
+            max_episodes = learner_obj.episodes + (episodes or RESUME_EPISODES)
         if learner_obj.episodes >= max_episodes:
             raise NoughtsError(
                 f"{out} has already trained {learner_obj.episodes:,} episodes and --max-episodes counts every "
                 f"episode of the run, resumes included: ask for more than {learner_obj.episodes:,} "
-                f"(e.g. --max-episodes {learner_obj.episodes + 100_000})"
+                f"(e.g. --max-episodes {learner_obj.episodes + 100_000}), or give --episodes N for N more"
             )
+        if criterion is None and saved_criterion is not None and _converged(out):
+            crit = None  # it holds already: it would stop the run after one episode
+            if not as_json:
+                typer.echo(
+                    f"noughts: {out} had converged ({saved_criterion.to_json()['name']} held):"
+                    f" training {max_episodes - learner_obj.episodes:,} further episodes",
+                    err=True,
+                )
     else:
+        if max_episodes is None:
+            max_episodes = episodes or FRESH_EPISODES
         game = noughts.game(spec)
         cls = learner_class(learner)
         from_options = getattr(cls, "from_options", None)
@@ -193,6 +240,7 @@ def train(
             rate=rate,
             progress=not as_json,
             checkpoint=out,
+            interruptible=True,  # Ctrl-C stops after the chunk in play and saves, ready to --resume
         )
     except BaseException:
         if store is not None and run_id is not None:
@@ -212,12 +260,24 @@ def train(
         doc["policy_grade"] = grade()
     if as_json:
         typer.echo(json.dumps(doc))
-        return
-    _print_trained(result, doc, out)
+    else:
+        _print_training(result, doc, out)
+    if result.stopped == "interrupted":
+        left = max_episodes - result.episodes  # the rest of this run's episodes
+        again = (
+            f"noughts train {learner} {shlex.quote(str(result.game))} --out {shlex.quote(str(out))} --resume"
+            f" --episodes {left}"
+        )
+        typer.echo(
+            f"noughts: stopped by Ctrl-C after {result.episodes_this_run:,} episodes of this run; "
+            f"saved to {out}; go on with: {again}",
+            err=True,
+        )
+        raise typer.Exit(130)
 
 
-def _print_trained(result: TrainResult, doc: dict[str, Any], out: Path) -> None:
-    """What ``train`` prints for people: the run's figures as a table."""
+def _print_training(result: TrainResult, doc: dict[str, Any], out: Path) -> None:
+    """``train``'s labelled table (``--json`` prints ``doc`` instead)."""
     from rich.console import Console
     from rich.table import Table
 
@@ -228,16 +288,22 @@ def _print_trained(result: TrainResult, doc: dict[str, Any], out: Path) -> None:
     v1, vd = result.rate_variances
     rows = [
         ("game", result.game),
-        ("learner", f"{result.learner} {result.config}"),
+        ("learner", result.learner),
+        ("settings", _pairs(result.config)),
         ("episodes", f"{result.episodes:,} ({result.episodes_this_run:,} this run)"),
         ("time", f"{result.seconds:.2f} s, {result.episodes_per_second:,.0f} episodes/s"),
         ("stopped", f"{result.stopped} ({'converged' if result.converged else 'not converged'})"),
-        ("criterion", json.dumps(result.criterion)),
+        ("criterion", _criterion_text(result.criterion)),
         (
             "outcomes",
             f"x {oc['first_wins'] / n:.4f}, draw {oc['draws'] / n:.4f}, o {oc['second_wins'] / n:.4f} (exploration included)",
         ),
-        ("rate variances", f"first wins {v1:.3g}, draws {vd:.3g} (000 §4.2 window)"),
+        (
+            "rate variances",
+            f"first wins {v1:.3g}, draws {vd:.3g} (000 §4.2 window)"
+            if math.isfinite(v1) and math.isfinite(vd)
+            else "none yet (fewer episodes than the 000 §4.2 window)",
+        ),
     ]
     if "policy_grade" in doc:
         rows.append(("policy grade", f"{doc['policy_grade']:.4f} of positions: every greedy move optimal"))
@@ -245,6 +311,27 @@ def _print_trained(result: TrainResult, doc: dict[str, Any], out: Path) -> None:
     for k, v in rows:
         table.add_row(f"[bold]{k}[/bold]", v)
     console.print(table)
+
+
+def _word(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return str(value)
+
+
+def _pairs(settings: dict[str, Any]) -> str:
+    """Settings as ``name value, ...`` (the JSON document keeps them as an object)."""
+    return ", ".join(f"{key.replace('_', ' ')} {_word(value)}" for key, value in settings.items()) or "-"
+
+
+def _criterion_text(criterion: dict[str, Any]) -> str:
+    """A stopping criterion as ``name: setting value, ...``."""
+    rest = {k: v for k, v in criterion.items() if k != "name"}
+    if set(rest) == {criterion.get("name")}:  # {"name": "episodes", "episodes": N}
+        return f"{_word(rest[criterion['name']])} {criterion['name']}"
+    return str(criterion.get("name", "?")) + (f": {_pairs(rest)}" if rest else "")
 
 
 def experiment(
@@ -277,10 +364,6 @@ def experiment(
             typer.echo(f"{n:16} {_description(n)}")
         return
     module = find(name)
-    if out is not None:
-        if out.exists() and not out.is_dir():
-            raise NoughtsError(f"--out {out} is a file; give a folder (it is made if missing)")
-        check_writable(out / "config.json" if out.is_dir() else out, "--out")
     config: dict[str, Any] = {}
     for key, value in _options(option or []).items():
         try:
@@ -288,6 +371,7 @@ def experiment(
         except json.JSONDecodeError:
             raise NoughtsError(f"the value of {key} is not JSON: {value!r}") from None
     folder = out if out is not None else Path("experiments") / (name + ("-quick" if quick else ""))
+    check_folder(folder, "--out")  # made and written in before the work, so the results are not lost
     from noughts.parallel import executor as make_executor
 
     store = _store(db, no_record)
@@ -296,6 +380,16 @@ def experiment(
     try:
         with make_executor(workers, address) as ex:
             result = module.run(config or None, folder, quick=quick, executor=ex)
+    except KeyboardInterrupt:
+        if store is not None and run_id is not None:
+            store.set_run_status(run_id, "stopped")
+        written = sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
+        typer.echo(
+            f"noughts: stopped by Ctrl-C; {folder} holds {', '.join(written) or 'nothing yet'}"
+            " (an experiment's tables and figures are written at its end); run the same command to start again",
+            err=True,
+        )
+        raise typer.Exit(130) from None
     except BaseException:
         if store is not None and run_id is not None:
             store.set_run_status(run_id, "failed")
@@ -318,7 +412,7 @@ def experiment(
         )
         return
     console = Console(highlight=False)
-    console.print(f"[bold]{name}[/bold]: wrote {len(files)} files to {result} in {seconds:.1f} s")
+    console.print(f"[bold]{name}[/bold]: wrote {plural(len(files), 'file')} to {result} in {seconds:.1f} s")
     for f in files:
         console.print(f"  {f}")
 

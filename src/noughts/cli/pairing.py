@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 import noughts
+from noughts.cli import plural
 from noughts.cli.exits import answer
 from noughts.cli.paths import check_writable
 from noughts.core import Game, NoughtsError, Player, Position
@@ -366,7 +367,7 @@ def simulate(
         "D_i: the danger just after Maker's i-th move (002 §6.1); after: just after Breaker's reply.",
         style="dim",
     )
-    console.print(f"{sim.winner} wins after {len(sim.rounds)} rounds")
+    console.print(f"{sim.winner} wins after {plural(len(sim.rounds), 'round')}")
     below = "never" if sim.first_below_half is None else f"round {sim.first_below_half}"
     console.print(f"first round with D_i < 1/2: {below}")
     one = "never" if sim.first_below_one is None else f"round {sim.first_below_one}"

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from noughts.cli import plural
+from noughts.cli.stores import DbOpt, existing_store, games_list, missing_game
 from noughts.core import NoughtsError
 
 if TYPE_CHECKING:
@@ -27,10 +29,6 @@ __all__ = ["BUDGET", "register"]
 BUDGET = 3
 """Exit status when a budget ran out (what was finished is printed first)."""
 
-DbOpt = Annotated[
-    Path | None,
-    typer.Option("--db", metavar="FILE", help="The SQLite store (default: the per-user store)."),
-]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document (schema in the README).")]
 
 
@@ -124,7 +122,7 @@ def review(
         oracle = SolvedTable.load(table, chosen.game)
     budget = Budget(max_seconds=max_seconds, max_memory=max_memory * 2**20)
     stopped = None
-    with _review_progress(not as_json, f"reviewing {chosen.plies} moves of {chosen.game}") as tick:
+    with _review_progress(not as_json, f"reviewing {plural(chosen.plies, 'move')} of {chosen.game}") as tick:
         try:
             result = run_review(
                 chosen,
@@ -250,7 +248,7 @@ def _print_review(r: Review) -> None:
         notes.append(f"exact values by {r.engine}")
     if any(v is not None and not v.is_exact for v in r.values):
         notes.append(f"~ an estimate by {r.estimator}, not an exact value")
-    notes.append(f"{r.reviewed} of {len(r.moves)} moves reviewed in {r.seconds:.2f} s")
+    notes.append(f"{r.reviewed} of {plural(len(r.moves), 'move')} reviewed in {r.seconds:.2f} s")
     console.print("; ".join(notes), style="dim")
 
 
@@ -281,7 +279,7 @@ def games_export(
     """Export games from the store as records (text, or JSON with --json)."""
     from noughts.record import dump_records
     from noughts.record.store import export_games
-    from noughts.store import Store
+    from noughts.store import Store, StoreError
 
     if bool(ids) == every:
         raise NoughtsError("name the games to export (noughts games export 3 7) or give --all, not both")
@@ -289,7 +287,13 @@ def games_export(
         raise NoughtsError("--source and --status choose among all games: give --all with them")
     if out is not None and out.is_dir():
         raise NoughtsError(f"{out.name} is a folder: --out names the file to write")
+    existing_store(db)
     with Store(db) as store:
+        for gid in ids or ():
+            try:
+                store.game(gid)
+            except StoreError:
+                raise missing_game(gid, db) from None
         records = list(export_games(store, ids if not every else None, status=status, source=source))
     text = dump_records(records, as_json=as_json)
     if out is None:
@@ -326,7 +330,8 @@ def games_import(
 
 
 def register(app: typer.Typer, games: typer.Typer) -> None:
-    """Add ``review`` to ``app`` and ``export``, ``import`` to the ``games`` group."""
+    """Add ``review`` to ``app`` and ``list``, ``export``, ``import`` to the ``games`` group."""
     app.command()(review)
+    games.command("list")(games_list)
     games.command("export")(games_export)
     games.command("import")(games_import)

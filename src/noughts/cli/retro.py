@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 import noughts
+from noughts.cli.paths import check_writable
 from noughts.core.budget import Budget
 
 # Rich and the views are imported inside the command: ``noughts --help`` starts light.
@@ -50,10 +51,10 @@ def retro(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
     max_seconds: Annotated[
-        float, typer.Option("--max-seconds", min=0.001, help="Stop (exit 2) after this.")
+        float, typer.Option("--max-seconds", min=0.001, help="Stop (exit 3) after this.")
     ] = 600.0,
     max_memory: Annotated[
-        int, typer.Option("--max-memory", metavar="MIB", min=1, help="Stop (exit 2) past this many MiB.")
+        int, typer.Option("--max-memory", metavar="MIB", min=1, help="Stop (exit 3) past this many MiB.")
     ] = 4096,
 ) -> None:
     """Solve a game that need not end (forget, vanishing, morris) by retrograde analysis."""
@@ -67,6 +68,8 @@ def retro(
     from noughts.exact.retro import analyse
 
     game = noughts.game(spec)
+    if save is not None:
+        check_writable(save, "--save")  # before the solve, not after it
     console = Console(highlight=False, stderr=as_json)
     budget = Budget(max_seconds, max_memory * 2**20)
     if verify is not None:

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 import logging
 import socket
 import sys
 import threading
 import webbrowser
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from noughts.cli.stores import DbOpt
 from noughts.core import NoughtsError
 
 __all__ = ["register", "serve"]
@@ -32,12 +33,7 @@ def serve(
         str, typer.Option(help="The address to listen on (127.0.0.1: this machine only).")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="The port (0: any free one).")] = 8000,
-    db: Annotated[
-        Path | None,
-        typer.Option(
-            metavar="FILE", help="The SQLite store for game records (default: the per-user data folder)."
-        ),
-    ] = None,
+    db: DbOpt = None,
     open_browser: Annotated[
         bool, typer.Option("--open/--no-open", help="Open the arena in a browser once it is ready.")
     ] = False,
@@ -167,7 +163,12 @@ def _bind(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
     except OSError as e:
         sock.close()
-        raise NoughtsError(f"cannot listen on {host}:{port}: {e.strerror}") from None
+        if e.errno == errno.EADDRINUSE:
+            raise NoughtsError(
+                f"cannot listen on {host}:{port}: the port is in use (another server?); choose another"
+                " with --port N (make run PORT=N), or --port 0 for any free one"
+            ) from None
+        raise NoughtsError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
     sock.listen(2048)
     sock.set_inheritable(True)
     return sock

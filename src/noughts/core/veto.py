@@ -139,7 +139,7 @@ class VetoGame(Game):
         if veto is None:
             if not isinstance(move, Veto):
                 raise IllegalMoveError(
-                    f"{self._name(move)} is illegal: it is {position.to_move}'s veto step; "
+                    f"{self._name(move)} is illegal: it is {self.player_label(position.to_move)}'s veto step; "
                     "forbid a cell (e.g. '!b2') or pass ('pass')"
                 )
             if move.cell is None:

@@ -73,7 +73,9 @@ PYTHON_SEARCH_CELLS = 12
 and loading the compiled kernel would cost more than the search."""
 
 
-def make_engine(game: Game, budget: Budget | None = None, *, prefer_fast: bool | None = None) -> ValueOracle:
+def make_engine(
+    game: Game, budget: Budget | None = None, *, prefer_fast: bool | None = None, quotient: bool = True
+) -> ValueOracle:
     """The best exact solver for ``game``: for Notakto on more than
     :data:`~noughts.exact.quotient.SEARCH_BOARDS` boards the board's misère quotient
     (:class:`~noughts.exact.quotient.QuotientEngine`: outcomes and winning moves, distances
@@ -81,11 +83,12 @@ def make_engine(game: Game, budget: Budget | None = None, *, prefer_fast: bool |
     :class:`~noughts.exact.search.Searcher`. ``prefer_fast`` forces the choice between the two
     searches; by default the kernel serves boards of more than :data:`PYTHON_SEARCH_CELLS` cells.
     A game that need not end is solved whole by retrograde analysis on the first question
-    (:class:`~noughts.exact.retro.RetroOracle`).
+    (:class:`~noughts.exact.retro.RetroOracle`). ``quotient=False`` leaves the quotient out (a
+    search was asked for by name: ``solve --engine python``).
     """
-    quotient = quotient_engine(game)
-    if quotient is not None:
-        return quotient
+    by_quotient = quotient_engine(game) if quotient else None
+    if by_quotient is not None:
+        return by_quotient
     if not game.properties.bounded:
         from noughts.exact.retro import RetroOracle
 
@@ -585,8 +588,8 @@ class _Engines:
                 made = make(self.game, self.budget)
             elif name == "table":
                 made = self.table
-            elif name == "python":
-                made = make_engine(self.game, self.budget, prefer_fast=False)
+            elif name == "python":  # the search itself, also where the quotient would answer
+                made = make_engine(self.game, self.budget, prefer_fast=False, quotient=False)
             elif name == "quotient":
                 made = quotient_engine(self.game)
             elif name == "alpha-beta":

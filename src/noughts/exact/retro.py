@@ -418,7 +418,8 @@ def fast_graph(
             found.append(sorted_unique(kids))
             budget.check(
                 memory=seen.nbytes * 3 + sum(f.nbytes for f in found),
-                progress=f"{seen.size:,} states of {g} found, {len(levels)} plies from the start",
+                progress=f"{seen.size:,} state{'' if seen.size == 1 else 's'} of {g} found,"
+                f" {len(levels)} pl{'y' if len(levels) == 1 else 'ies'} from the start",
             )
         kids = sorted_unique(np.concatenate(found)) if found else np.zeros(0, dtype=np.uint64)
         new = kids[~_in_sorted(kids, seen)]

@@ -32,6 +32,7 @@ from __future__ import annotations
 import importlib
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -40,6 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from noughts.core import Game, NoughtsError
+from noughts.core.interrupt import Interrupt, deferred_interrupt
 from noughts.learn.convergence import (
     Criterion,
     GradeTarget,
@@ -113,7 +115,7 @@ class TrainResult:
     seconds: float
     converged: bool
     criterion: dict[str, Any]
-    stopped: str  # "converged", "max-episodes" or "max-seconds"
+    stopped: str  # "converged", "max-episodes", "max-seconds" or "interrupted" (Ctrl-C)
     outcomes: dict[str, int]  # over all training episodes (exploration included)
     rate_variances: tuple[float, float]
     grade: float | None = None
@@ -181,6 +183,11 @@ class _Bar:
             self.progress.stop()
 
 
+CHUNK_SECONDS = 0.25
+"""About how long one chunk of episodes plays when no check fixes the chunks (Ctrl-C is taken
+between chunks)."""
+
+
 def train(
     learner: Any,
     *,
@@ -193,6 +200,7 @@ def train(
     checkpoint: str | Path | None = None,
     checkpoint_seconds: float = 60.0,
     on_chunk: Callable[[int], None] | None = None,
+    interruptible: bool = False,
 ) -> TrainResult:
     """Train ``learner`` until ``criterion`` holds or ``max_episodes`` (counted over the whole
     run, resumes included) or ``max_seconds`` (this call) runs out.
@@ -200,6 +208,10 @@ def train(
     ``criterion`` None trains for ``max_episodes``. ``rate``: the 000 §4.2 state to continue
     (from :func:`resume`). ``checkpoint``: a ``.json`` path written every ``checkpoint_seconds``
     and at the end. ``progress`` shows a Rich bar with episodes per second and the running rates.
+    With ``interruptible`` (``noughts train``), Ctrl-C (SIGINT, in the main thread) stops the run
+    after the chunk in play (about :data:`CHUNK_SECONDS` of play where no check fixes the chunks):
+    ``stopped`` is ``"interrupted"`` and the checkpoint is saved, ready to resume. Without it (an
+    experiment's runs), Ctrl-C raises ``KeyboardInterrupt`` as usual.
     """
     if max_episodes < 1:
         raise NoughtsError(f"max_episodes must be at least 1, not {max_episodes}")
@@ -208,7 +220,7 @@ def train(
     window = criterion if isinstance(criterion, RateWindow) else DEFAULT_RATE
     if rate is None:
         rate = window.new_state()
-    elif rate.window != window.window:
+    elif rate.window != window.window and isinstance(criterion, RateWindow):  # else the window is only kept
         raise NoughtsError(f"the resumed convergence window has {rate.window} episodes, not {window.window}")
     stop_on_rate = isinstance(criterion, RateWindow)
     delta = window.delta
@@ -231,11 +243,22 @@ def train(
     grade_now: float | None = None
     bar = _Bar(progress, max_episodes, f"training {learner.kind} on {learner.game}")
     bar.update(start_episodes, "")
+    # without checks to align with, chunks are sized to about CHUNK_SECONDS of play, so Ctrl-C
+    # (taken between chunks: the kernels cannot be interrupted) stops the run within about a second
+    size = chunk if every is not None else min(chunk, 1_000)
+    guard = (
+        deferred_interrupt() if interruptible else nullcontext(Interrupt())
+    )  # Ctrl-C: stop after this chunk
+    stop = guard.__enter__()
     try:
         while learner.episodes < max_episodes:
-            n = min(chunk, max_episodes - learner.episodes)
-            _, fired = learner.play(n, rate, delta, stop_on_rate)
+            n = min(size, max_episodes - learner.episodes)
+            before = time.perf_counter()
+            played, fired = learner.play(n, rate, delta, stop_on_rate)
             now = time.perf_counter()
+            if every is None and played == n:
+                per = (now - before) / max(played, 1)
+                size = max(1, min(chunk, int(CHUNK_SECONDS / max(per, 1e-9))))
             if fired:
                 converged, stopped = True, "converged"
             elif isinstance(criterion, PolicyStable):
@@ -261,6 +284,9 @@ def train(
             )
             if converged:
                 break
+            if stop.requested:
+                stopped = "interrupted"
+                break
             if max_seconds is not None and now - started >= max_seconds:
                 stopped = "max-seconds"
                 break
@@ -268,6 +294,7 @@ def train(
                 save_checkpoint(learner, rate, criterion, checkpoint)
                 last_ckpt = now
     finally:
+        guard.__exit__(None, None, None)
         bar.close()
     seconds = time.perf_counter() - started
     c = rate.counts

@@ -26,6 +26,7 @@ from noughts.parallel.backends import (
     ParallelError,
     ProcessExecutor,
     RayExecutor,
+    check_ray_address,
     default_workers,
     executor,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "ParallelError",
     "ProcessExecutor",
     "RayExecutor",
+    "check_ray_address",
     "default_workers",
     "executor",
 ]

@@ -25,6 +25,7 @@ __all__ = [
     "ParallelError",
     "ProcessExecutor",
     "RayExecutor",
+    "check_ray_address",
     "default_workers",
     "executor",
 ]
@@ -279,6 +280,17 @@ class ProcessExecutor(Executor):
             self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
         return self._pool
 
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if kind is not None and issubclass(kind, KeyboardInterrupt) and self._pool is not None:
+            # Ctrl-C: end the workers now rather than wait for the jobs in flight to finish
+            for process in list((getattr(self._pool, "_processes", None) or {}).values()):
+                process.terminate()
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+        self.close()
+
     def _map(
         self, fn: Callable[[T], R], seq: list[T], chunksize: int, bar: _Bar, description: str | None
     ) -> list[R]:
@@ -364,6 +376,31 @@ class ProcessExecutor(Executor):
             self._pool = None
 
 
+REACH_SECONDS = 3.0
+"""How long :func:`check_ray_address` waits for a Ray head to accept a connection."""
+
+
+def check_ray_address(address: str, timeout: float = REACH_SECONDS) -> None:
+    """``NoughtsError`` at once unless ``address`` is ``local``, ``auto`` or a ``[ray://]host:port``
+    that accepts a TCP connection within ``timeout`` seconds: ``ray.init`` retries an address
+    where nothing listens for a minute or more, past any budget of the work.
+    """
+    import socket
+
+    if address in ("local", "auto"):
+        return
+    hint = "give 'local' or the head's host:port ('ray start --head' prints it)"
+    host, colon, port_text = address.removeprefix("ray://").rpartition(":")
+    host = host.strip("[]")
+    if not colon or not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise NoughtsError(f"the Ray address {address!r} is not host:port: {hint}")
+    try:
+        socket.create_connection((host, int(port_text)), timeout=timeout).close()
+    except OSError as error:
+        why = "no answer" if isinstance(error, TimeoutError) else (error.strerror or str(error))
+        raise NoughtsError(f"cannot reach Ray at {address!r}: {why.lower()}; {hint}") from None
+
+
 class RayExecutor(Executor):
     """Ray tasks on a cluster at ``address`` (``"local"``: start a local Ray with ``workers`` CPUs)."""
 
@@ -379,6 +416,7 @@ class RayExecutor(Executor):
         self.address = address
         self._owns = False
         if not ray.is_initialized():
+            check_ray_address(address)
             options: dict[str, Any] = {
                 "include_dashboard": False,
                 "log_to_driver": False,

@@ -19,6 +19,8 @@ from noughts.store.sqlite import (
     Store,
     StoreError,
     default_path,
+    project_path,
+    store_path,
 )
 
 __all__ = [
@@ -31,4 +33,6 @@ __all__ = [
     "Store",
     "StoreError",
     "default_path",
+    "project_path",
+    "store_path",
 ]

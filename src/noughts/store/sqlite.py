@@ -1,6 +1,8 @@
 """The SQLite store: game records move by move, matches, tournaments, saved agents, runs.
 
-One file (WAL mode) per user by default (:func:`default_path`), or any path (``--db``).
+One file (WAL mode): the project's (``.noughts/noughts.db`` in the nearest folder, from the
+current one up, that has a ``.noughts`` folder; ``make run`` makes one in a clone) or else the
+per-user one (:func:`default_path`), as :func:`store_path` chooses; or any path (``--db``).
 Records are written when they happen: :meth:`Store.append_move` commits each move, so a
 process that dies mid-game loses nothing already played, and :meth:`Store.game` reopens the
 game where it stopped. The store knows nothing of the rules: games, agents and moves are
@@ -41,6 +43,8 @@ __all__ = [
     "Store",
     "StoreError",
     "default_path",
+    "project_path",
+    "store_path",
 ]
 
 SCHEMA_VERSION = 1
@@ -127,6 +131,37 @@ def default_path() -> Path:
     else:
         base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return base / "noughts" / "noughts.db"
+
+
+PROJECT_FOLDER = ".noughts"
+"""The folder that gives a project its own store (``PROJECT_FOLDER/noughts.db``)."""
+
+NO_PROJECT_ENV = "NOUGHTS_PROJECT_STORE"
+"""Set to ``0`` to ignore project stores (the per-user store is then the default; the tests do)."""
+
+
+def project_path(start: str | os.PathLike[str] | None = None) -> Path | None:
+    """The project's store: ``.noughts/noughts.db`` in the nearest folder, from ``start`` (the
+    current folder) up, that holds a ``.noughts`` folder; None if there is none (or the
+    environment variable :data:`NO_PROJECT_ENV` is ``0``).
+    """
+    if os.environ.get(NO_PROJECT_ENV, "").strip() == "0":
+        return None
+    try:
+        here = Path(start if start is not None else Path.cwd()).resolve()
+    except OSError:  # the current folder was removed
+        return None
+    for folder in (here, *here.parents):
+        if (folder / PROJECT_FOLDER).is_dir():
+            return folder / PROJECT_FOLDER / "noughts.db"
+    return None
+
+
+def store_path() -> Path:
+    """The store used when none is named: the project's (:func:`project_path`), else the
+    per-user one (:func:`default_path`).
+    """
+    return project_path() or default_path()
 
 
 def _now() -> str:
@@ -243,12 +278,13 @@ class RunRecord:
 
 class Store:
     """The SQLite store; see the module docstring. ``path``: a file (made with its folder if
-    missing), ``":memory:"`` for a throwaway store, or None for :func:`default_path`.
+    missing), ``":memory:"`` for a throwaway store, or None for :func:`store_path` (the
+    project's store, else the per-user one).
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None):
         if path is None:
-            path = default_path()
+            path = store_path()
         self.path = str(path)
         if self.path != ":memory:":
             target = Path(self.path)
@@ -448,13 +484,17 @@ class Store:
         match_id: int | None = None,
         limit: int = 100,
         offset: int = 0,
+        player: str | None = None,
     ) -> list[GameRecord]:
         """Games, most recently updated first, filtered by status, spec, source (one, or any
-        of a tuple) or match.
+        of a tuple), match or player (either side's name).
         """
         if status is not None and status not in STATUSES:
             raise StoreError(f"a game's status is 'playing' or 'finished', not {status!r}")
         where, args = _filters(status=status, spec=spec, source=source, match_id=match_id)
+        if player is not None:
+            where += (" AND" if where else " WHERE") + " (first = ? OR second = ?)"
+            args += [player, player]
         rows = self._read(
             f"SELECT * FROM games{where} ORDER BY updated DESC, id DESC LIMIT ? OFFSET ?",
             [*args, max(0, int(limit)), max(0, int(offset))],

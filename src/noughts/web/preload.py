@@ -33,4 +33,7 @@ def _run() -> None:
         warm_up(report)
 
 
-_run()
+try:
+    _run()
+except KeyboardInterrupt:  # Ctrl-C while the server starts: the forkserver ends without a traceback
+    raise SystemExit(130) from None

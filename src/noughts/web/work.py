@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import os
 import resource
+import signal
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -514,6 +515,7 @@ def _watch_compiles(conn: Connection, worker: Worker) -> None:
 
 def serve(conn: Connection, memory: int) -> None:
     """A worker's main loop (see the module docstring)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's: it stops the workers
     try:
         limit = _address_space() + memory
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
