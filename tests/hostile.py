@@ -206,8 +206,8 @@ HOSTILE_NUMBERS = ("-1", "0", "nan", "inf", "-inf", "1e400", "999999999999999999
 HOSTILE_PATHS = (
     "/proc/x.json",  # a folder nobody can write in (os.access says yes to root)
     "{tmp}/nonexistent/x.json",  # a folder that does not exist (some commands make it: never "/...")
-    "/etc/passwd",  # a file that is not ours
-    "/etc/passwd/x.json",  # a "folder" that is a file
+    "{tmp}/not-ours.txt",  # a file that is not ours (never a system file: CI runs as root, and a save there succeeds)
+    "{tmp}/not-ours.txt/x.json",  # a "folder" that is a file
     "{tmp}",  # a folder where a file is wanted
     "",
 )

@@ -176,6 +176,7 @@ CASES = [
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     tmp = tmp_path_factory.mktemp("hostile")
+    (tmp / "not-ours.txt").write_text("root:x:0:0::/root:/bin/bash\n")  # HOSTILE_PATHS' file that is not ours
     db = str(tmp / "s.db")
     assert (
         invoke("play", "tictactoe", "--x", "random", "--o", "random", "--seed", "3", "--db", db).exit_code
