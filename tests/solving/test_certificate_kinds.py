@@ -212,7 +212,8 @@ def _not_certificates(folder: Path, certificates: dict[str, Path]) -> list[tuple
         (listing, "no 'format' field"),
         (solved, "declares format 'noughts-solved-table'"),
         (certificates["strategy"].with_suffix(".npz"), "name a certificate by its .json header"),
-        (folder / "missing.json", "no certificate at"),
+        (folder / "missing.json", "there is no file"),
+        (folder, "is a folder, not a certificate"),
     ]
 
 

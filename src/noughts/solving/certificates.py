@@ -172,9 +172,13 @@ def _file_of(path: Path | str) -> Path:
     path = Path(path)
     if path.is_file():
         return path
+    written_by = "'noughts solve --certificate FILE' writes FILE.json and FILE.npz; check FILE.json"
+    if path.is_dir():
+        raise CertificateError(f"{path} is a folder, not a certificate ({written_by})")
     header = path if path.suffix == ".json" else path.with_name(path.name + ".json")
-    if not header.exists():
-        raise CertificateError(f"no certificate at {path}")
+    if not header.is_file():
+        also = "" if header == path else f" (nor {header})"
+        raise CertificateError(f"there is no file {path}{also}: {written_by}")
     return header
 
 
