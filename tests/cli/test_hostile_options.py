@@ -33,6 +33,7 @@ from noughts.cli.app import app
 # {pairing} a saved pairing, {cert} a certificate.
 BASES: dict[str, list[str]] = {
     "show": ["show", "{spec}"],
+    "brain": ["brain"],  # a Gomocup engine over stdin: the runner gives it none, so it ends at once
     "play": ["play", "{spec}", "--x", "random", "--o", "random", "--seed", "1", "--db", "{db}"],
     "solve": ["solve", "{spec}", "--value-only"],
     "explain": ["explain", "{spec}"],
