@@ -485,21 +485,7 @@ def solve(
 
         check_command(file, as_json, Budget(max_seconds, max_memory * 2**20, max_cpu_seconds))
         return
-    if file is not None:
-        raise NoughtsError(
-            f"unexpected argument {str(file)!r} (only 'noughts solve check FILE' takes a file)"
-        )
-    if save is not None:
-        clash = [
-            name
-            for name, given in (("--prove", prove), ("--table", table), ("--position", position))
-            if given
-        ]
-        if clash:
-            raise NoughtsError(
-                f"--save builds the whole table from the start; it does not go with {' or '.join(clash)}"
-            )
-        check_writable(save, "--save", (".npz",))
+    _check_solve_options(file, save, prove, table, position)
     if prove is not None:
         _prove(spec, position, prove, as_json, max_seconds, max_memory, max_cpu_seconds, console)
         return
@@ -562,6 +548,27 @@ def solve(
         _solve_summary(console, result)
     if not result.complete:
         _stopped_after_the_value(result)
+
+
+def _check_solve_options(
+    file: Path | None, save: Path | None, prove: object, table: object, position: str | None
+) -> None:
+    """``solve``'s options that do not go together, refused before any work."""
+    if file is not None:
+        raise NoughtsError(
+            f"unexpected argument {str(file)!r} (only 'noughts solve check FILE' takes a file)"
+        )
+    if save is not None:
+        clash = [
+            name
+            for name, given in (("--prove", prove), ("--table", table), ("--position", position))
+            if given
+        ]
+        if clash:
+            raise NoughtsError(
+                f"--save builds the whole table from the start; it does not go with {' or '.join(clash)}"
+            )
+        check_writable(save, "--save", (".npz",))
 
 
 def _save_table(spec: str, save: Path, budget: Budget, as_json: bool, console: Console) -> None:

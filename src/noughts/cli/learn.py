@@ -159,9 +159,6 @@ def train(
 ) -> None:
     """Train a learning agent by self-play until a stopping criterion holds; save it."""
     import noughts
-    from noughts.learn.train import learner_class
-    from noughts.learn.train import resume as resume_from
-    from noughts.learn.train import train as run_train
 
     if episodes is not None and max_episodes is not None:
         raise NoughtsError("give --episodes (this run) or --max-episodes (in all), not both")
@@ -171,9 +168,9 @@ def train(
         check_writable(out, "--out", (".json",), make_folder=not resume)
         refused = {"--epsilon": epsilon, "--alpha": alpha, "--criterion": criterion, "--episodes": episodes}
         train_neural(
-            learner, spec, out, seed=seed, options=_options(option or []), max_episodes=max_episodes,
-            max_seconds=max_seconds, resume=resume, as_json=as_json, refused=refused,
-            store=_store(db, no_record), name=name,
+            learner, spec, out, seed=seed, options=_options(option or []),
+            max_episodes=max_episodes or FRESH_EPISODES, max_seconds=max_seconds,
+            resume=resume, as_json=as_json, refused=refused, store=_store(db, no_record), name=name,
         )  # fmt: skip
         return
     if criterion is not None and criterion not in CRITERIA:
@@ -181,43 +178,14 @@ def train(
     if not resume:
         noughts.game(spec)  # a bad spec is refused before --out's folder is made
     check_writable(out, "--out", (".json",), make_folder=not resume)
-    rate = None
+    stop = (window, delta, stable_for, target, check_every)
     if resume:
-        agent_learner, rate, saved_criterion = resume_from(out)
-        if agent_learner.kind != learner:
-            raise NoughtsError(f"{out} holds a {agent_learner.kind} learner, not {learner}")
-        if str(agent_learner.game) != str(noughts.game(spec)):
-            raise NoughtsError(f"{out} was trained on {agent_learner.game}, not {noughts.game(spec)}")
-        learner_obj = agent_learner
-        crit = (
-            saved_criterion
-            if criterion is None
-            else _criterion(criterion, window, delta, stable_for, target, check_every)
+        learner_obj, rate, crit, max_episodes = _resumed(
+            out, learner, spec, criterion, stop, episodes, max_episodes, as_json
         )
-        if max_episodes is None:
-            max_episodes = learner_obj.episodes + (episodes or RESUME_EPISODES)
-        if learner_obj.episodes >= max_episodes:
-            raise NoughtsError(
-                f"{out} has already trained {learner_obj.episodes:,} episodes and --max-episodes counts every "
-                f"episode of the run, resumes included: ask for more than {learner_obj.episodes:,} "
-                f"(e.g. --max-episodes {learner_obj.episodes + 100_000}), or give --episodes N for N more"
-            )
-        if criterion is None and saved_criterion is not None and _converged(out):
-            crit = None  # it holds already: it would stop the run after one episode
-            if not as_json:
-                typer.echo(
-                    f"noughts: {out} had converged ({saved_criterion.to_json()['name']} held):"
-                    f" training {max_episodes - learner_obj.episodes:,} further episodes",
-                    err=True,
-                )
     else:
-        if max_episodes is None:
-            max_episodes = episodes or FRESH_EPISODES
-        game = noughts.game(spec)
-        cls = learner_class(learner)
-        from_options = getattr(cls, "from_options", None)
-        if from_options is None:
-            raise NoughtsError(f"the {learner} learner cannot be trained by 'noughts train' yet")
+        rate = None
+        max_episodes = max_episodes or episodes or FRESH_EPISODES
         options: dict[str, Any] = {"seed": seed, **_options(option or [])}
         if epsilon is not None:
             options["epsilon"] = epsilon
@@ -225,9 +193,98 @@ def train(
             options["alpha"] = alpha
         if learner == "td":
             options.update({"init": init, "update": update})
-        learner_obj = from_options(game, **options)
-        crit = _criterion(criterion or "rate-window", window, delta, stable_for, target, check_every)
-    store = _store(db, no_record)
+        learner_obj = _fresh(learner, spec, options)
+        crit = _criterion(criterion or "rate-window", *stop)
+    result, doc = _run_recorded(
+        learner, learner_obj, out, crit, rate, max_episodes, max_seconds, _store(db, no_record), name, as_json
+    )
+    if as_json:
+        typer.echo(json.dumps(doc))
+    else:
+        _print_training(result, doc, out)
+    if result.stopped == "interrupted":
+        left = max_episodes - result.episodes  # the rest of this run's episodes
+        again = (
+            f"noughts train {learner} {shlex.quote(str(result.game))} --out {shlex.quote(str(out))} --resume"
+            f" --episodes {left}"
+        )
+        typer.echo(
+            f"noughts: stopped by Ctrl-C after {result.episodes_this_run:,} episodes of this run; "
+            f"saved to {out}; go on with: {again}",
+            err=True,
+        )
+        raise typer.Exit(130)
+
+
+def _resumed(
+    out: Path,
+    learner: str,
+    spec: str,
+    criterion: str | None,
+    stop: tuple[int, float, int, float, int],
+    episodes: int | None,
+    max_episodes: int | None,
+    as_json: bool,
+) -> tuple[Any, Any, Any, int]:
+    """``train --resume``: the saved learner, its rate, the criterion to stop at and the episodes
+    to train to in all.
+    """
+    import noughts
+    from noughts.learn.train import resume as resume_from
+
+    learner_obj, rate, saved_criterion = resume_from(out)
+    if learner_obj.kind != learner:
+        raise NoughtsError(f"{out} holds a {learner_obj.kind} learner, not {learner}")
+    if str(learner_obj.game) != str(noughts.game(spec)):
+        raise NoughtsError(f"{out} was trained on {learner_obj.game}, not {noughts.game(spec)}")
+    crit = saved_criterion if criterion is None else _criterion(criterion, *stop)
+    if max_episodes is None:
+        max_episodes = learner_obj.episodes + (episodes or RESUME_EPISODES)
+    if learner_obj.episodes >= max_episodes:
+        raise NoughtsError(
+            f"{out} has already trained {learner_obj.episodes:,} episodes and --max-episodes counts every "
+            f"episode of the run, resumes included: ask for more than {learner_obj.episodes:,} "
+            f"(e.g. --max-episodes {learner_obj.episodes + 100_000}), or give --episodes N for N more"
+        )
+    if criterion is None and saved_criterion is not None and _converged(out):
+        crit = None  # it holds already: it would stop the run after one episode
+        if not as_json:
+            typer.echo(
+                f"noughts: {out} had converged ({saved_criterion.to_json()['name']} held):"
+                f" training {max_episodes - learner_obj.episodes:,} further episodes",
+                err=True,
+            )
+    return learner_obj, rate, crit, max_episodes
+
+
+def _fresh(learner: str, spec: str, options: dict[str, Any]) -> Any:
+    """A new learner of kind ``learner`` on ``spec`` with ``options``."""
+    import noughts
+    from noughts.learn.train import learner_class
+
+    from_options = getattr(learner_class(learner), "from_options", None)
+    if from_options is None:
+        raise NoughtsError(f"the {learner} learner cannot be trained by 'noughts train' yet")
+    return from_options(noughts.game(spec), **options)
+
+
+def _run_recorded(
+    learner: str,
+    learner_obj: Any,
+    out: Path,
+    crit: Any,
+    rate: Any,
+    max_episodes: int,
+    max_seconds: float | None,
+    store: Any,
+    name: str | None,
+    as_json: bool,
+) -> tuple[TrainResult, dict[str, Any]]:
+    """Train, with the run and the saved agent recorded in ``store`` (None: not recorded); the
+    result and its JSON document.
+    """
+    from noughts.learn.train import train as run_train
+
     run_id = None
     if store is not None:
         run_id = store.new_run(f"train {learner}", {"game": str(learner_obj.game), "learner": learner}, out)
@@ -258,22 +315,7 @@ def train(
     grade = getattr(learner_obj, "policy_grade", None)
     if grade is not None:
         doc["policy_grade"] = grade()
-    if as_json:
-        typer.echo(json.dumps(doc))
-    else:
-        _print_training(result, doc, out)
-    if result.stopped == "interrupted":
-        left = max_episodes - result.episodes  # the rest of this run's episodes
-        again = (
-            f"noughts train {learner} {shlex.quote(str(result.game))} --out {shlex.quote(str(out))} --resume"
-            f" --episodes {left}"
-        )
-        typer.echo(
-            f"noughts: stopped by Ctrl-C after {result.episodes_this_run:,} episodes of this run; "
-            f"saved to {out}; go on with: {again}",
-            err=True,
-        )
-        raise typer.Exit(130)
+    return result, doc
 
 
 def _print_training(result: TrainResult, doc: dict[str, Any], out: Path) -> None:

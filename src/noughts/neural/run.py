@@ -241,6 +241,65 @@ def _score(row: GradeRow) -> tuple[float, int]:
     return (row.optimal_move_rate, -(row.first_losses + row.second_losses))
 
 
+def _resumed(
+    kind: str, game: Game, options: dict[str, str] | None, last: Path, csv_path: Path, max_games: int
+) -> tuple[Any, Any, Model, Any, Any, list[GradeRow], int, int, float, int]:
+    """A resumed run's state from its last checkpoint ``last`` and its grades in ``csv_path``:
+    settings, config, model, params, optimiser state, grades, games, iterations, seconds, seed.
+    """
+    if options:
+        raise NoughtsError("--resume continues with the saved run's settings; give no --set")
+    if not last.is_file():
+        raise NoughtsError(f"cannot resume: there is no {last.name} beside it (train without --resume first)")
+    ckpt = load_checkpoint(last, kind)
+    if ckpt.game != game:
+        raise NoughtsError(f"{last.name} was trained on {ckpt.game}, not {game}")
+    saved = ckpt.info
+    try:
+        settings, config = read_settings(kind, {k: str(v) for k, v in saved["settings"].items()})
+        games, iterations, elapsed = int(saved["games"]), int(saved["iterations"]), float(saved["seconds"])
+        seed = int(saved["seed"])
+    except (KeyError, TypeError, ValueError):
+        raise NoughtsError(f"cannot resume: {last.name} does not record its run's settings") from None
+    if games >= max_games:
+        raise NoughtsError(
+            f"{last.name} has played {games:,} games and --max-episodes counts every game of the run: "
+            f"ask for more (e.g. --max-episodes {games + 10_000})"
+        )
+    model = Model(game, ckpt.config)
+    return (
+        settings,
+        config,
+        model,
+        ckpt.params,
+        ckpt.opt_state,
+        _read_csv(csv_path),
+        games,
+        iterations,
+        elapsed,
+        seed,
+    )
+
+
+def _fresh(
+    kind: str, game: Game, options: dict[str, str] | None, seed: int, init: Path | None
+) -> tuple[Any, Any, Model, Any]:
+    """A new run's settings, config, model and first parameters (``init``'s where given)."""
+    settings, config = read_settings(kind, dict(options or {}))
+    net = NetConfig(settings.width, settings.blocks)
+    model = Model(game, net)
+    params = init_params(net, model.env, seed)
+    if init is not None:
+        start = load_checkpoint(init)
+        if start.config != net:
+            raise NoughtsError(
+                f"{init.name} holds a network of width {start.config.width} and {start.config.blocks} blocks; "
+                f"set width={start.config.width} blocks={start.config.blocks} to continue from it"
+            )
+        params = start.params
+    return settings, config, model, params
+
+
 def train(
     kind: str,
     game: Game,
@@ -270,47 +329,11 @@ def train(
     elapsed = 0.0
     opt_state = None
     if resume:
-        if options:
-            raise NoughtsError("--resume continues with the saved run's settings; give no --set")
-        if not last.is_file():
-            raise NoughtsError(
-                f"cannot resume: there is no {last.name} beside {out.name} (train without --resume first)"
-            )
-        ckpt = load_checkpoint(last, kind)
-        if ckpt.game != game:
-            raise NoughtsError(f"{last.name} was trained on {ckpt.game}, not {game}")
-        saved = ckpt.info
-        try:
-            settings, config = read_settings(kind, {k: str(v) for k, v in saved["settings"].items()})
-            games, iterations, elapsed = (
-                int(saved["games"]),
-                int(saved["iterations"]),
-                float(saved["seconds"]),
-            )
-            seed = int(saved["seed"])
-        except (KeyError, TypeError, ValueError):
-            raise NoughtsError(f"cannot resume: {last.name} does not record its run's settings") from None
-        rows = _read_csv(csv_path)
-        params, opt_state = ckpt.params, ckpt.opt_state
-        model = Model(game, ckpt.config)
-        if games >= max_games:
-            raise NoughtsError(
-                f"{last.name} has played {games:,} games and --max-episodes counts every game of the run: "
-                f"ask for more (e.g. --max-episodes {games + 10_000})"
-            )
+        settings, config, model, params, opt_state, rows, games, iterations, elapsed, seed = _resumed(
+            kind, game, options, last, csv_path, max_games
+        )
     else:
-        settings, config = read_settings(kind, dict(options or {}))
-        net = NetConfig(settings.width, settings.blocks)
-        model = Model(game, net)
-        params = init_params(net, model.env, seed)
-        if init is not None:
-            start = load_checkpoint(init)
-            if start.config != net:
-                raise NoughtsError(
-                    f"{init.name} holds a network of width {start.config.width} and {start.config.blocks} blocks; "
-                    f"set width={start.config.width} blocks={start.config.blocks} to continue from it"
-                )
-            params = start.params
+        settings, config, model, params = _fresh(kind, game, options, seed, init)
     trainer: AZTrainer | DQNTrainer
     if kind == "az":
         assert isinstance(config, AZConfig)
