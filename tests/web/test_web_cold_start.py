@@ -82,7 +82,9 @@ def play_first_move(page: Any, spec: str, opponent: str) -> dict[str, Any]:
     page.wait_for_function("(o) => document.querySelector('#play-o').value === o", arg=opponent)
     page.select_option("#play-x", "human")
     page.click("#play-start")
-    page.wait_for_function("() => /#\\/play\\/\\d+/.test(location.hash)")  # the id; the token stays out of the address bar
+    page.wait_for_function(
+        "() => /#\\/play\\/\\d+/.test(location.hash)"
+    )  # the id; the token stays out of the address bar
     page.wait_for_function("() => window.arena.play.state && window.arena.play.state.turn === 'human'")
     free = page.evaluate("() => window.arena.play.state.view.moves[0].key")
     page.click(f"#play-board button[data-key='{free}']")
