@@ -235,3 +235,31 @@ def count_table(result: Any) -> Table:
         for ply, n in enumerate(data["positions_by_ply"]):
             table.add_row(f"  ply {ply}", f"{n:,}")
     return table
+
+
+ENGINE_ROWS = 10
+"""The engine view's table shows this many moves, best first (the JSON has every move)."""
+
+
+def engine_view_table(advice: Any, rows: int = ENGINE_ROWS) -> Table:
+    """The engine's view of the best moves (a :class:`noughts.review.advice.Advice` the solver
+    did not finish): each move's label (``W7``/``L12`` proven, ``+0.42`` an estimate for the
+    mover on -1 lost to +1 won) and whether the engine proved it.
+    """
+    game, mover = advice.game, advice.position.to_move
+    shown = advice.engine[:rows]
+    more = len(advice.engine) - len(shown)
+    table = Table(
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        title=f"the engine's view for {game.player_label(mover)}, best first",
+        caption=f"and {more} more move{'s' if more != 1 else ''} (--json lists every move)" if more else None,
+    )
+    table.add_column("rank", justify="right")
+    table.add_column("move", style="bold")
+    table.add_column("value", justify="right")
+    table.add_column("how known")
+    for rank, r in enumerate(shown, 1):
+        how = f"proven {r.proven}" if r.proven is not None else "engine's estimate"
+        table.add_row(str(rank), game.format_move(r.move), r.label(), how)
+    return table

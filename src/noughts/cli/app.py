@@ -235,6 +235,15 @@ def play(
     no_record: Annotated[
         bool, typer.Option("--no-record", help="Do not record the game in the store.")
     ] = False,
+    hint_seconds: Annotated[
+        float,
+        typer.Option(
+            "--hint-seconds",
+            min=0.01,
+            max=600,
+            help="'hint' past the solver's reach (10 s) on claim games: the engine's view within this long.",
+        ),
+    ] = 1.5,
 ) -> None:
     """Play a game at the terminal (the help Typer shows is ``PLAY_HELP``)."""
     import numpy as np
@@ -267,6 +276,7 @@ def play(
         session = PlaySession(
             game, start, players, names, np.random.default_rng(seed), console, delay, log=log
         )
+        session.hint_engine_seconds = hint_seconds
         session.run()
         if log is not None and None in players.values():  # a person played: say where the game is kept
             where = "" if db is None else f" --db {shlex.quote(str(db))}"
@@ -692,18 +702,52 @@ def explain(
     max_memory: MaxMemory = 2048,
     max_cpu_seconds: MaxCpuSeconds = None,
     table: Annotated[Path | None, typer.Option(metavar="FILE", help="Answer from a saved table.")] = None,
+    engine_seconds: Annotated[
+        float,
+        typer.Option(
+            "--engine-seconds",
+            min=0.01,
+            max=600,
+            help="Where the solver stops on its budget (claim games): the engine's view of every move,"
+            " an estimate except where proven, within this long.",
+        ),
+    ] = 1.5,
 ) -> None:
-    """Explain a position: the board with every empty cell marked by its value, and why."""
+    """Explain a position: the board with every empty cell marked by its value, and why (past the
+    solver's reach on claim games, the engine's view of every move, labelled as estimates).
+    """
     from rich.console import Console
 
-    from noughts.cli.analysis import best_line, marked_board, moves_table, value_text
+    from noughts.cli.analysis import best_line, engine_view_table, marked_board, moves_table, value_text
     from noughts.cli.views import styled_board, styled_line
+    from noughts.review.advice import advise
 
-    result = _solve(spec, position, max_seconds, max_memory, max_cpu_seconds, table, progress=not as_json)
+    game = noughts.game(spec)
+    advice = advise(
+        game,
+        position,
+        solve_seconds=max_seconds,
+        engine_seconds=engine_seconds,
+        max_memory=max_memory * 2**20,
+        max_cpu_seconds=max_cpu_seconds,
+        table=load_table(table, game) if table is not None else None,
+        progress=not as_json,
+    )
     if as_json:
-        typer.echo(json.dumps(result.to_json()))
+        typer.echo(json.dumps(advice.to_json()))
         return
     console = Console(highlight=False)
+    if advice.exact is None:
+        console.print(styled_board(advice.position))
+        console.print()
+        console.print(styled_line(f"the solver stopped: {advice.stopped}"), style="yellow")
+        console.print(
+            styled_line(f"{game.player_label(advice.position.to_move)} to move; {advice.describe()}")
+        )
+        console.print(engine_view_table(advice))
+        console.print(styled_line(f"best by the engine: {' '.join(advice.best_moves())}"))
+        return
+    result = advice.exact
     game, pos = result.game, result.position
     console.print(styled_board(pos))
     console.print()

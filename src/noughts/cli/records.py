@@ -79,7 +79,8 @@ def review(
         str,
         typer.Option(
             metavar="SPEC",
-            help="What estimates positions the solver does not finish: auto, minimax:depth=D, mcts:sims=N, or none.",
+            help="What estimates positions the solver does not finish: auto, minimax:depth=D, mcts:sims=N,"
+            " engine:seconds=S (claim games), or none.",
         ),
     ] = "auto",
     table: Annotated[

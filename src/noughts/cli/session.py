@@ -31,7 +31,7 @@ __all__ = ["COMMANDS", "HUMAN", "PlaySession"]
 
 COMMANDS = {
     "moves": "list the legal moves",
-    "hint": "ask the solver for the best moves here",
+    "hint": "ask the solver for the best moves here (past its reach, the engine's estimate)",
     "undo": "take back your last move (and the reply to it)",
     "help": "show this help",
     "quit": "stop the game (end of input does the same)",
@@ -68,6 +68,7 @@ class PlaySession:
         self.delay = delay
         self.read_line = read_line or self._read_from_stdin
         self.hint_seconds = 10.0
+        self.hint_engine_seconds = 1.5
         self.log = log
 
     @property
@@ -165,19 +166,26 @@ class PlaySession:
                 return True
 
     def _hint(self) -> None:
-        from noughts.exact import solve  # the solver loads only when a hint is asked for
+        from noughts.review.advice import advise  # the solver loads only when a hint is asked for
 
         try:
-            result = solve(self.game, self.position, max_seconds=self.hint_seconds)
-        except NoughtsError as error:  # over budget: say so and play on
+            advice = advise(
+                self.game,
+                self.position,
+                solve_seconds=self.hint_seconds,
+                engine_seconds=self.hint_engine_seconds,
+            )
+        except NoughtsError as error:  # over budget where the engine cannot help: say so and play on
             self.console.print(Text(f"no hint: {error}", style="red"))
             return
-        best = [mv for mv in result.moves if mv.value == result.moves[0].value]
-        moves = " ".join(self.game.format_move(mv.move) for mv in best)
-        self.console.print(
-            styled_line(f"hint: {moves} ({result.value.describe(self.game)} with perfect play)"),
-            highlight=False,
-        )
+        moves = " ".join(advice.best_moves())
+        if advice.exact is None:
+            self.console.print(
+                styled_line(f"hint (the engine's, the solver stopped): {moves} ({advice.describe()})"),
+                highlight=False,
+            )
+            return
+        self.console.print(styled_line(f"hint: {moves} ({advice.describe()})"), highlight=False)
 
     def _undo(self) -> bool:
         """Go back to the last earlier position where a person was to move."""

@@ -18,7 +18,13 @@ Two are built in, over the agents' own searches:
   proven result, without a distance. The random stream is seeded per estimate, so a review
   repeats.
 
-``auto`` is minimax at depth 2 where a position has at most 50 legal moves, else depth 1
+* ``engine:seconds=S`` (:class:`EngineEstimator`): the engine's view of every move of a claim
+  game (:meth:`~noughts.agents.engine.EngineAgent.move_values`, the arena's overlay) within S
+  seconds a position (default 1); a move the engine proved is a proven result with its
+  distance, any other value its estimate on (-1, 1).
+
+``auto`` is minimax at depth 2 where a position has at most 50 legal moves; past that, the
+engine on claim games (gomoku's boards) and minimax at depth 1 on the others
 (:func:`make_estimator`). :data:`ESTIMATORS` maps names to factories, so an engine agent
 (issue 13) plugs in with one line.
 """
@@ -40,6 +46,7 @@ from noughts.review.evaluation import Evaluation
 __all__ = [
     "ESTIMATORS",
     "AutoEstimator",
+    "EngineEstimator",
     "Estimator",
     "MCTSEstimator",
     "MinimaxEstimator",
@@ -127,18 +134,62 @@ class MCTSEstimator:
         return out
 
 
+class EngineEstimator:
+    """The engine's view of every move of a claim game's position (see the module docstring)."""
+
+    def __init__(self, seconds: float = 1.0):
+        if not 0 < seconds < math.inf:
+            raise NoughtsError(f"an engine estimate takes a number of seconds above 0, not seconds={seconds}")
+        self.seconds = seconds
+        self.label = f"engine:seconds={seconds:g}"
+        self._agent: object = None
+
+    def estimate(self, position: Position, budget: Budget) -> list[MoveEstimate]:
+        from noughts.agents.engine import EngineAgent
+
+        if position.game.claim_rule is None:
+            raise NoughtsError(f"the engine estimates claim games, not {position.game}")
+        if self._agent is None:
+            self._agent = EngineAgent(tt=18)
+        agent: EngineAgent = self._agent  # type: ignore[assignment]
+        left = budget.remaining()
+        seconds = self.seconds if left is None else max(0.01, min(self.seconds, 0.85 * left))
+        mover = position.to_move
+        out = []
+        for r in agent.move_values(position, seconds):
+            if r.proven is not None:
+                winner = mover if r.proven == "win" else mover.other
+                plies = None if r.plies is None else r.plies - 1  # from the child position to the end
+                value = Evaluation.estimate(0.0, self.label, outcome=Outcome.win_for(winner), plies=plies)
+            else:
+                value = Evaluation.estimate(r.value if mover is Player.FIRST else -r.value, self.label)
+            out.append(MoveEstimate(r.move, value))
+        order = {m: i for i, m in enumerate(position.legal_moves())}
+        out.sort(key=lambda e: order[e.move])
+        budget.check(progress=f"{self.label} estimated {len(out)} moves")
+        return out
+
+
 class AutoEstimator:
-    """Minimax at depth 2 on positions of at most ``wide`` legal moves, else depth 1."""
+    """Minimax at depth 2 on positions of at most ``wide`` legal moves; past that the engine on
+    claim games, minimax at depth 1 on the others.
+    """
 
     def __init__(self, wide: int = 50):
         self.wide = wide
         self._deep = MinimaxEstimator(2)
         self._shallow = MinimaxEstimator(1)
-        self.label = "minimax:depth=2 (depth=1 past 50 moves)" if wide == 50 else f"minimax (auto, {wide})"
+        self._engine = EngineEstimator()
+        self.label = (
+            f"minimax:depth=2 (past {wide} moves: {self._engine.label} on claim games, else minimax:depth=1)"
+        )
 
     def estimate(self, position: Position, budget: Budget) -> list[MoveEstimate]:
-        chosen = self._deep if len(position.legal_moves()) <= self.wide else self._shallow
-        return chosen.estimate(position, budget)
+        if len(position.legal_moves()) <= self.wide:
+            return self._deep.estimate(position, budget)
+        if position.game.claim_rule is not None:
+            return self._engine.estimate(position, budget)
+        return self._shallow.estimate(position, budget)
 
 
 def _minimax(options: dict[str, str]) -> Estimator:
@@ -161,8 +212,19 @@ def _mcts(options: dict[str, str]) -> Estimator:
     return MCTSEstimator(sims, solver=o.get("solver", True), seed=o.get("seed", 0))
 
 
+def _engine(options: dict[str, str]) -> Estimator:
+    from noughts.agents.base import read_options
+
+    o = read_options("engine", options, {"seconds": float})
+    seconds = o.get("seconds", 1.0)
+    if not 0 < seconds <= 600:
+        raise NoughtsError(f"an engine estimate takes 0 to 600 seconds a position, not seconds={seconds}")
+    return EngineEstimator(seconds)
+
+
 ESTIMATORS: dict[str, Callable[[dict[str, str]], Estimator]] = {
     "auto": lambda options: AutoEstimator(),
+    "engine": _engine,
     "minimax": _minimax,
     "mcts": _mcts,
 }
@@ -170,7 +232,8 @@ ESTIMATORS: dict[str, Callable[[dict[str, str]], Estimator]] = {
 
 
 def make_estimator(spec: str | None) -> Estimator | None:
-    """An estimator from a spec: ``auto``, ``minimax:depth=2``, ``mcts:sims=2000``; ``none`` (or
+    """An estimator from a spec: ``auto``, ``minimax:depth=2``, ``mcts:sims=2000``,
+    ``engine:seconds=1``; ``none`` (or
     None) for no estimates at all (positions the solver does not finish stay unknown).
     """
     if spec is None or spec.strip().lower() == "none":
