@@ -27,6 +27,29 @@ def _after(*moves: str) -> noughts.Position:
     return p
 
 
+def test_explains_default_solver_budget_follows_the_width_of_the_position(monkeypatch) -> None:
+    """Without --max-seconds the solver gets 60 s, or 5 s past 50 legal moves on a claim game
+    (where the engine answers): the budget explain hands to advise, read from the call."""
+    from noughts.review import advice as advice_module
+
+    asked: list[float] = []
+
+    def spy(game, position, *, solve_seconds, **options):
+        asked.append(solve_seconds)
+        raise noughts.core.NoughtsError("spied")
+
+    monkeypatch.setattr(advice_module, "advise", spy)
+    for spec, position, budget in (
+        ("tictactoe", None, advice_module.SOLVE_SECONDS),
+        (str(GOMOKU), _after("h8").text(), advice_module.WIDE_SOLVE_SECONDS),
+    ):
+        args = ["explain", spec] + (["--position", position] if position else [])
+        assert invoke(*args).exit_code == 2
+        assert asked.pop() == budget
+    assert invoke("explain", str(GOMOKU), "--max-seconds", "7").exit_code == 2 and asked.pop() == 7.0
+    assert advice_module.WIDE_SOLVE_SECONDS < advice_module.SOLVE_SECONDS
+
+
 def test_explain_on_a_big_board_answers_with_the_engines_estimates() -> None:
     p = _after("h8", "h9", "i9")
     r = invoke(

@@ -698,7 +698,15 @@ def explain(
     spec: SpecArg,
     position: PositionOpt = None,
     as_json: JsonOpt = False,
-    max_seconds: MaxSeconds = 60.0,
+    max_seconds: Annotated[
+        float | None,
+        typer.Option(
+            "--max-seconds",
+            min=0.001,
+            help="The solver's budget (default 60; 5 on a claim game's position with more than 50 legal"
+            " moves, past its reach in practice: the engine's view answers after it).",
+        ),
+    ] = None,
     max_memory: MaxMemory = 2048,
     max_cpu_seconds: MaxCpuSeconds = None,
     table: Annotated[Path | None, typer.Option(metavar="FILE", help="Answer from a saved table.")] = None,
@@ -720,13 +728,13 @@ def explain(
 
     from noughts.cli.analysis import best_line, engine_view_table, marked_board, moves_table, value_text
     from noughts.cli.views import styled_board, styled_line
-    from noughts.review.advice import advise
+    from noughts.review.advice import advise, default_solve_seconds
 
     game = noughts.game(spec)
     advice = advise(
         game,
         position,
-        solve_seconds=max_seconds,
+        solve_seconds=max_seconds if max_seconds is not None else default_solve_seconds(game, position),
         engine_seconds=engine_seconds,
         max_memory=max_memory * 2**20,
         max_cpu_seconds=max_cpu_seconds,

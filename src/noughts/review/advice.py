@@ -26,10 +26,40 @@ if TYPE_CHECKING:
     from noughts.agents.engine import EngineAgent, EngineResult
     from noughts.exact.result import SolveResult
 
-__all__ = ["DEFAULT_ENGINE_SECONDS", "Advice", "advise", "engine_results_json"]
+__all__ = ["DEFAULT_ENGINE_SECONDS", "Advice", "advise", "default_solve_seconds", "engine_results_json"]
 
 DEFAULT_ENGINE_SECONDS = 1.5
 """The engine's clock where the solver stops: about the arena's overlay time."""
+
+SOLVE_SECONDS = 60.0
+"""The solver's default budget (``explain``'s ``--max-seconds``)."""
+
+WIDE_MOVES = 50
+"""Past this many legal moves a claim position is, in practice, past the solver's reach (8x8 and
+larger boards, 4x4x4, 7x7x7): its default budget is :data:`WIDE_SOLVE_SECONDS`, so that the
+engine's view comes after seconds, not a minute. Review's ``auto`` estimator draws its line here
+too (``review/estimators.py``)."""
+
+WIDE_SOLVE_SECONDS = 5.0
+"""The solver's default budget on a wide claim position (see :data:`WIDE_MOVES`)."""
+
+
+def default_solve_seconds(game: Game, position: Position | str | None) -> float:
+    """The solver's default budget for :func:`advise` on ``position``: :data:`SOLVE_SECONDS`, or
+    :data:`WIDE_SOLVE_SECONDS` on a claim game's position with more than :data:`WIDE_MOVES`
+    legal moves, where the engine's view is the likely answer.
+
+    >>> import noughts
+    >>> default_solve_seconds(noughts.game("tictactoe"), None)
+    60.0
+    >>> default_solve_seconds(noughts.game("mnk(15,15,5)"), None)
+    5.0
+    """
+    p = game.parse(position) if isinstance(position, str) else (position or game.start())
+    if game.claim_rule is not None and len(p.legal_moves()) > WIDE_MOVES:
+        return WIDE_SOLVE_SECONDS
+    return SOLVE_SECONDS
+
 
 _ENGINE_TABLE = 18
 """log2 of the engine's table entries for a view (the arena's overlay uses the same size)."""

@@ -41,6 +41,7 @@ import numpy as np
 
 from noughts.core import Move, NoughtsError, Outcome, Player, Position
 from noughts.core.budget import Budget
+from noughts.review.advice import WIDE_MOVES
 from noughts.review.evaluation import Evaluation
 
 __all__ = [
@@ -175,7 +176,7 @@ class AutoEstimator:
     claim games, minimax at depth 1 on the others.
     """
 
-    def __init__(self, wide: int = 50):
+    def __init__(self, wide: int = WIDE_MOVES):
         self.wide = wide
         self._deep = MinimaxEstimator(2)
         self._shallow = MinimaxEstimator(1)
