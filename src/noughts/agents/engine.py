@@ -53,7 +53,14 @@ from noughts.kernels.rng import SplitMix64
 if TYPE_CHECKING:
     from noughts.exact.threats import ThreatWin
 
-__all__ = ["EngineAgent", "EngineResult", "from_options", "reference_evaluation", "reference_value"]
+__all__ = [
+    "VIEW_TABLE",
+    "EngineAgent",
+    "EngineResult",
+    "from_options",
+    "reference_evaluation",
+    "reference_value",
+]
 
 WIN = 1_000_000
 MATE = 10_000
@@ -70,6 +77,10 @@ margin for the last iteration's overrun and the caller)."""
 
 VCT_SHARE = 0.15
 """The share of a move's time the root's VCT (threats of order two) may take."""
+
+VIEW_TABLE = 18
+"""log2 of the table entries of an engine kept for views of positions (:meth:`EngineAgent.move_values`:
+the arena's overlay, the terminal's hint and explain, review's estimates): about 5 MB."""
 
 PROOF_TABLE = 1 << 26
 """The root df-pn's table, in bytes, at most."""

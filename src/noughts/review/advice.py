@@ -61,10 +61,6 @@ def default_solve_seconds(game: Game, position: Position | str | None) -> float:
     return SOLVE_SECONDS
 
 
-_ENGINE_TABLE = 18
-"""log2 of the engine's table entries for a view (the arena's overlay uses the same size)."""
-
-
 @dataclass(frozen=True)
 class Advice:
     """What is known of a position's moves: the solver's result (``exact``), or, where the solver
@@ -183,9 +179,9 @@ def advise(
     except LimitExceeded as error:
         if game.claim_rule is None or p.is_terminal():
             raise
-        from noughts.agents.engine import EngineAgent
+        from noughts.agents.engine import VIEW_TABLE, EngineAgent
 
-        agent = engine or EngineAgent(tt=_ENGINE_TABLE)
+        agent = engine or EngineAgent(tt=VIEW_TABLE)
         started = time.perf_counter()
         results = agent.move_values(p, engine_seconds)
         return Advice(game, p, None, tuple(results), str(error), time.perf_counter() - started)

@@ -35,7 +35,7 @@ import math
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -43,6 +43,9 @@ from noughts.core import Move, NoughtsError, Outcome, Player, Position
 from noughts.core.budget import Budget
 from noughts.review.advice import WIDE_MOVES
 from noughts.review.evaluation import Evaluation
+
+if TYPE_CHECKING:
+    from noughts.agents.engine import EngineAgent
 
 __all__ = [
     "ESTIMATORS",
@@ -129,10 +132,17 @@ class MCTSEstimator:
             else:
                 value = Evaluation.estimate(s.mean if mover is Player.FIRST else -s.mean, self.label)
             out.append(MoveEstimate(s.move, value))
-        order = {m: i for i, m in enumerate(position.legal_moves())}
-        out.sort(key=lambda e: order[e.move])
-        budget.check(progress=f"{self.label} estimated {len(out)} moves")
-        return out
+        return _in_move_order(position, out, budget, self.label)
+
+
+def _in_move_order(
+    position: Position, out: list[MoveEstimate], budget: Budget, label: str
+) -> list[MoveEstimate]:
+    """``out`` in the order of ``position``'s legal moves, after a look at ``budget``."""
+    order = {m: i for i, m in enumerate(position.legal_moves())}
+    out.sort(key=lambda e: order[e.move])
+    budget.check(progress=f"{label} estimated {len(out)} moves")
+    return out
 
 
 class EngineEstimator:
@@ -143,16 +153,16 @@ class EngineEstimator:
             raise NoughtsError(f"an engine estimate takes a number of seconds above 0, not seconds={seconds}")
         self.seconds = seconds
         self.label = f"engine:seconds={seconds:g}"
-        self._agent: object = None
+        self._agent: EngineAgent | None = None  # made on first use (it loads the kernels)
 
     def estimate(self, position: Position, budget: Budget) -> list[MoveEstimate]:
-        from noughts.agents.engine import EngineAgent
+        from noughts.agents.engine import VIEW_TABLE, EngineAgent
 
         if position.game.claim_rule is None:
             raise NoughtsError(f"the engine estimates claim games, not {position.game}")
         if self._agent is None:
-            self._agent = EngineAgent(tt=18)
-        agent: EngineAgent = self._agent  # type: ignore[assignment]
+            self._agent = EngineAgent(tt=VIEW_TABLE)
+        agent = self._agent
         left = budget.remaining()
         seconds = self.seconds if left is None else max(0.01, min(self.seconds, 0.85 * left))
         mover = position.to_move
@@ -165,10 +175,7 @@ class EngineEstimator:
             else:
                 value = Evaluation.estimate(r.value if mover is Player.FIRST else -r.value, self.label)
             out.append(MoveEstimate(r.move, value))
-        order = {m: i for i, m in enumerate(position.legal_moves())}
-        out.sort(key=lambda e: order[e.move])
-        budget.check(progress=f"{self.label} estimated {len(out)} moves")
-        return out
+        return _in_move_order(position, out, budget, self.label)
 
 
 class AutoEstimator:

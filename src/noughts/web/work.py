@@ -196,7 +196,7 @@ class Worker:
         """The engine's view of every legal move within ``seconds`` (``/api/evaluate``: the
         overlay where the solver runs out of budget), counted from when the task was sent.
         """
-        from noughts.agents.engine import USE, EngineAgent
+        from noughts.agents.engine import USE, VIEW_TABLE, EngineAgent
         from noughts.web.boards import engine_view_json
 
         g = _game(game)
@@ -456,9 +456,6 @@ or its time keeps)."""
 
 GRADE_SAMPLE = 300
 """Positions on which a learner without a fast grade of its own is graded (through its agent)."""
-
-VIEW_TABLE = 18
-"""log2 of the entries of the overlay engine's transposition table (about 5 MB a game)."""
 
 TASKS = ("analyse", "count", "estimate", "evaluate", "move", "inspect", "review")
 """Tasks answered at once."""
