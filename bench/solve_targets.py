@@ -302,8 +302,8 @@ def search_against(rev: str, repeats: int) -> str:
     import importlib.util
 
     import noughts
-    import noughts.exact.api as api
     import noughts.exact.search as new
+    import noughts.exact.search as search
 
     source = subprocess.run(
         ["git", "show", f"{rev}:src/noughts/exact/search.py"],
@@ -323,23 +323,23 @@ def search_against(rev: str, repeats: int) -> str:
     for name in SEARCH_GAMES:
         game = noughts.game(name)
         for label, module in ((f"at {rev}", old), ("now", new)):
-            vars(api)["Searcher"] = module.Searcher  # what make_engine builds
+            vars(search)["Searcher"] = module.Searcher  # what the policy's python search builds
             try:
-                api.solve(game, max_seconds=None)
+                noughts.solve(game, max_seconds=None)
             except AttributeError as error:  # an older search may read what the game no longer has
                 lines.append(f"| {name} | {label} | cannot run here ({error}) | | |")
                 continue
             wall, cpu = [], []
             for _ in range(repeats):
                 t, c = time.perf_counter(), time.process_time()
-                r = api.solve(game, max_seconds=None)
+                r = noughts.solve(game, max_seconds=None)
                 wall.append(time.perf_counter() - t)
                 cpu.append(time.process_time() - c)
             lines.append(
                 f"| {name} | {label} | {_secs(statistics.median(wall))} | {_secs(statistics.median(cpu))} "
                 f"| {r.nodes:,} |"
             )
-    vars(api)["Searcher"] = new.Searcher
+    vars(search)["Searcher"] = new.Searcher
     return "\n".join(lines)
 
 

@@ -120,7 +120,7 @@ def test_value_only_and_the_engine_field() -> None:
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
     assert doc["value"] == "first" and doc["moves"] == [] and doc["complete"] is True
-    assert doc["engine"] == noughts.exact.api.choose_engine(noughts.game("mnk(7,6,4)"))
+    assert doc["engine"] == noughts.solving.choose_engine(noughts.game("mnk(7,6,4)"))
     r = invoke("solve", "tictactoe", "--engine", "proof", "--json")
     doc = json.loads(r.stdout)
     assert doc["engine"] == "proof" and doc["value"] == "draw" and doc["plies"] is None

@@ -49,7 +49,7 @@ def test_auto_seconds_is_known_by_identity_not_value() -> None:
 
 def test_solve_with_a_cpu_limit_alone_has_no_wall_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     """The library's solve passes its default through: a CPU budget alone is not cut at 60 s."""
-    from noughts.exact import api
+    from noughts.solving import policy as api
 
     made: list[Budget] = []
     real = api.Budget

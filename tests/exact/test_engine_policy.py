@@ -1,148 +1,127 @@
-"""``solve``'s engine policy as a parameter: rows that bring their own engines (``make``), engines
-that decline a position, rows limited to a share of the budget, and the rows that certify. These
-are what :mod:`noughts.solving` uses to add the Breaker prover from the layer above ``exact``.
+"""The portfolio that runs a policy's engines (:mod:`noughts.exact.engines`): engines behind one
+protocol, interleaved with doubling time slices, each resuming where it stopped; a declining
+engine hands the position on; the engine that answered goes first next time; a row's weight
+stretches its slices; the whole budget still bounds the whole. Fake engines (which keep their
+own work between slices, as the real ones keep their tables) make every slice visible; no test
+here reads a clock.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 import noughts
-from noughts.core import Budget, Game, LimitExceeded, NoughtsError, Outcome, Position
-from noughts.exact.api import ENGINE_POLICY, MISERE_SHARE, EngineRule, choose_engine, solve
+from noughts.core import Budget, LimitExceeded, NoughtsError, Outcome, Position
+from noughts.exact.engines import FIRST_SLICE, Engine, EngineRow, Portfolio
 from noughts.exact.result import Value
+from noughts.solving import POLICY, choose_engine, solve
 
 
-class _Declines:
-    """An engine that declines every position, and counts the questions."""
+@dataclass
+class _Slow:
+    """An engine that needs ``work`` seconds of slices in all (kept between slices: it resumes),
+    then answers a draw; ``None`` work: it never answers. Records each slice it was given.
+    """
 
-    engine = "declines"
+    name: str
+    work: float | None
+    certificate: str | None = None
+    distances: bool = False
+    instant: bool = False
+    progress: object = None
+    nodes: int = 0
+    done: float = 0.0
+    slices: list[float | None] = field(default_factory=list)
 
-    def __init__(self, game: Game, budget: Budget) -> None:
-        self.budget = budget
-        self.asked = 0
+    def value(self, position: Position, budget: Budget) -> Value | None:
+        self.slices.append(budget.max_seconds)
+        self.nodes += 10_000  # past the loading allowance: a slice of real search
+        if self.work is not None and budget.max_seconds is None:
+            return Value(Outcome.DRAW, None)
+        self.done += budget.max_seconds or 0.0
+        if self.work is not None and self.done >= self.work:
+            return Value(Outcome.DRAW, None)
+        raise LimitExceeded("slice over")
 
-    def value(self, position: Position) -> Value | None:
-        self.asked += 1
+
+@dataclass
+class _Declines(_Slow):
+    def value(self, position: Position, budget: Budget) -> Value | None:
+        self.slices.append(budget.max_seconds)
         return None
 
 
-class _Stalls:
-    """An engine that always runs out of its budget after many nodes."""
-
-    def __init__(self, game: Game, budget: Budget) -> None:
-        self.budget = budget
-        self.nodes = 0
-        self.limits: list[float | None] = []
-
-    def value(self, position: Position) -> Value:
-        self.limits.append(self.budget.max_seconds)
-        self.nodes += 10_000
-        raise LimitExceeded("stalled")
+def _rows(*engines: _Slow, weight: float = 1.0) -> tuple[EngineRow, ...]:
+    return tuple(EngineRow(e.name, e.name, (lambda g, b, e=e: e), weight=lambda g: weight) for e in engines)  # type: ignore[misc]
 
 
-class _Draws:
-    engine = "draws"
-
-    def __init__(self, game: Game, budget: Budget) -> None:
-        self.budget = budget
-
-    def value(self, position: Position) -> Value:
-        return Value(Outcome.DRAW, None)
-
-    def argument(self) -> str:
-        return "because it says so"
+G = noughts.game("mnk(4,4,4)")
 
 
-def _row(name: str, make: object, **kw: object) -> EngineRule:
-    return EngineRule(name, name, lambda g, p: True, make=make, **kw)  # type: ignore[arg-type]
+def test_a_fake_engine_is_an_engine() -> None:
+    assert isinstance(_Slow("a", 1.0), Engine)
 
 
-def test_a_declining_engine_hands_the_position_to_the_next_row() -> None:
-    made: list[_Declines] = []
-
-    def make(g: Game, b: Budget) -> _Declines:
-        made.append(_Declines(g, b))
-        return made[-1]
-
-    r = solve("tictactoe", policy=(_row("declines", make), *ENGINE_POLICY))
-    assert r.engine == "python" and r.value.outcome is Outcome.DRAW and r.value.plies == 9  # small: Python
-    assert len(made) == 1 and made[0].asked == 1 + 9  # the position and each move, one engine
+def test_the_engines_are_interleaved_with_doubling_slices_and_resume() -> None:
+    a, b = _Slow("a", None), _Slow("b", 3.0)  # b needs 3 s of slices in all: 0.5 + 1 + 2
+    value, name = Portfolio(G, _rows(a, b)).value(G.start(), Budget(max_seconds=None))
+    assert name == "b" and value.outcome is Outcome.DRAW
+    assert b.slices == [FIRST_SLICE, 2 * FIRST_SLICE, 4 * FIRST_SLICE]
+    assert a.slices == b.slices  # a got as much as b, no more: the portfolio costs 2x the best here
 
 
-def test_a_row_with_a_share_gets_that_share_of_the_budget_left() -> None:
-    made: list[_Stalls] = []
-
-    def make(g: Game, b: Budget) -> _Stalls:
-        made.append(_Stalls(g, b))
-        return made[-1]
-
-    r = solve(
-        "tictactoe",
-        value_only=True,
-        max_seconds=40,
-        policy=(_row("stalls", make, share=0.25), *ENGINE_POLICY),
-    )
-    assert r.engine == "python"
-    (limit,) = made[0].limits  # searched past the loading allowance: no second try
-    assert limit is not None and 9.0 < limit <= 10.0
+def test_a_declining_engine_hands_the_position_on_and_the_last_one_gets_the_rest() -> None:
+    d, b = _Declines("d", None), _Slow("b", 100.0)
+    _, name = Portfolio(G, _rows(d, b)).value(G.start(), Budget(max_seconds=None))
+    assert name == "b" and d.slices == [FIRST_SLICE] and b.slices == [None]  # alone: the whole budget
 
 
-def test_a_made_engine_answers_and_names_its_argument() -> None:
-    r = solve("mnk(4,4,4)", value_only=True, policy=(_row("draws", _Draws),))
-    assert r.engine == "draws" and r.argument == "because it says so"
-    assert r.to_json()["argument"] == "because it says so"
-    assert choose_engine(r.game, policy=(_row("draws", _Draws),)) == "draws"
-    assert (
-        solve("tictactoe", engine="draws", policy=(*ENGINE_POLICY, _row("draws", _Draws))).engine == "draws"
-    )
+def test_the_engine_that_answered_goes_first_on_the_next_position() -> None:
+    a, b = _Slow("a", 2 * FIRST_SLICE), _Slow("b", FIRST_SLICE)
+    portfolio = Portfolio(G, _rows(a, b))
+    assert portfolio.value(G.start(), Budget(max_seconds=None))[1] == "b"
+    b.done, a.slices, b.slices = 0.0, [], []
+    assert portfolio.value(G.start().play(0), Budget(max_seconds=None))[1] == "b"
+    assert a.slices == [] and b.slices == [FIRST_SLICE]  # b first, and it answered
+
+
+def test_a_weight_stretches_a_rows_slices() -> None:
+    a = _Slow("a", None)
+    b = _Slow("b", FIRST_SLICE * 3)
+    rows = (*_rows(a, weight=3.0), *_rows(b))
+    assert Portfolio(G, rows).value(G.start(), Budget(max_seconds=None))[1] == "b"
+    assert a.slices == [3 * FIRST_SLICE, 6 * FIRST_SLICE] and b.slices == [FIRST_SLICE, 2 * FIRST_SLICE]
+
+
+def test_the_whole_budget_bounds_the_portfolio() -> None:
+    a, b = _Slow("a", None), _Slow("b", None)
+    budget = Budget(max_seconds=0.0)
+    with pytest.raises(LimitExceeded):
+        Portfolio(G, _rows(a, b)).value(G.start(), budget)
+    assert len(a.slices) == 1 and not b.slices  # the first slice found the budget spent
+
+
+def test_the_policy_misere_weight_and_rows() -> None:
+    (alpha_beta,) = (r for r in POLICY if r.name == "alpha-beta")
+    assert alpha_beta.weight(noughts.game("misere(mnk(5,5,4))")) == 3.0
+    assert alpha_beta.weight(noughts.game("mnk(5,5,4)")) == 1.0
+    assert choose_engine("notakto(boards=16)") == "quotient"
+    assert choose_engine("veto(tictactoe)") == "python"
+    assert choose_engine("mnk(6,6,5)") == "alpha-beta"
 
 
 def test_certificates_come_only_from_rows_that_certify(tmp_path: Path) -> None:
-    with pytest.raises(NoughtsError, match="certificates come from"):
-        solve("tictactoe", certificate=tmp_path / "c", policy=(_row("draws", _Draws),))
     with pytest.raises(NoughtsError, match="certificates come from"):
         solve("tictactoe", engine="alpha-beta", certificate=tmp_path / "c")
     r = solve("tictactoe", value_only=True, certificate=tmp_path / "t")  # the proof row certifies
     assert r.engine == "proof" and r.certificate is not None
 
 
-def test_a_trial_once_row_that_ran_out_on_the_position_skips_its_moves() -> None:
-    made: list[_Stalls] = []
-
-    def make(g: Game, b: Budget) -> _Stalls:
-        made.append(_Stalls(g, b))
-        return made[-1]
-
-    every = solve("tictactoe", policy=(_row("stalls", make, trial=5.0), *ENGINE_POLICY))
-    assert len(made[0].limits) == 1 + 9  # tried on the position and on each move
-    made.clear()
-    once = solve("tictactoe", policy=(_row("stalls", make, trial=5.0, trial_once=True), *ENGINE_POLICY))
-    assert len(made[0].limits) == 1  # tried on the position only
-    assert once.value == every.value and [mv.value for mv in once.moves] == [mv.value for mv in every.moves]
-
-
-def test_a_row_may_take_a_share_of_the_budget_on_some_games() -> None:
-    # the alpha-beta row takes MISERE_SHARE of the budget left on misère games (its misère
-    # pruning), its trial on the others
-    made: list[_Stalls] = []
-
-    def make(g: Game, b: Budget) -> _Stalls:
-        made.append(_Stalls(g, b))
-        return made[-1]
-
-    def misere(g: Game) -> float | None:
-        return 0.5 if "misere" in str(g) else None
-
-    for spec, low, high in (("misere(tictactoe)", 19.0, 20.0), ("tictactoe", 2.0, 2.0)):
-        made.clear()
-        row = _row("stalls", make, trial=2.0, share_for=misere)
-        assert solve(spec, value_only=True, max_seconds=40, policy=(row, *ENGINE_POLICY)).engine == "python"
-        (limit,) = made[0].limits
-        assert limit is not None and low <= limit <= high, (spec, limit)
-    (alpha_beta,) = (r for r in ENGINE_POLICY if r.name == "alpha-beta")
-    assert alpha_beta.share_for is not None
-    assert alpha_beta.share_for(noughts.game("misere(mnk(5,5,4))")) == MISERE_SHARE
-    assert alpha_beta.share_for(noughts.game("mnk(5,5,4)")) is None
+def test_unknown_engines_are_refused_before_any_work() -> None:
+    with pytest.raises(
+        NoughtsError, match="unknown engine 'nonesuch': choose auto, alpha-beta, breaker, proof, python"
+    ):
+        solve("tictactoe", engine="nonesuch")

@@ -11,7 +11,8 @@ import pytest
 from exact_cases import EXTRA_CORNER, EXTRA_CORNER_SIDE, EXTRA_SIDE, game, reference
 
 from noughts import Outcome
-from noughts.exact import Searcher, solve
+from noughts.exact import Searcher
+from noughts.solving import solve
 
 FIRST, SECOND, DRAW = Outcome.FIRST, Outcome.SECOND, Outcome.DRAW
 

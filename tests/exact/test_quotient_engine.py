@@ -10,9 +10,10 @@ from noughts.agents import RandomAgent
 from noughts.agents.perfect import PerfectAgent
 from noughts.arena.grade import grade
 from noughts.core import NoughtsError, Outcome, Position
-from noughts.exact import Searcher, make_engine, solve
+from noughts.exact import Searcher, make_engine
 from noughts.exact.api import principal_variation
 from noughts.exact.quotient import SEARCH_BOARDS, QuotientEngine
+from noughts.solving import solve
 
 
 def _positions(spec: str, count: int, seed: int) -> list[Position]:

@@ -22,8 +22,8 @@ import noughts
 from noughts import LimitExceeded, Outcome, Player, Position
 from noughts.core import Budget
 from noughts.exact import retro
-from noughts.exact import solve as run_solve
 from noughts.exact.reference import reference_values as minimax_values
+from noughts.solving import solve as run_solve
 
 SMALL = [
     'forget(tictactoe,count="plies")',

@@ -12,9 +12,10 @@ from exact_cases import SMALL_GAMES, game, reference
 import noughts
 from noughts import LimitExceeded, NoughtsError, Outcome
 from noughts.core import Move, Position
-from noughts.exact import Searcher, SolveResult, Value, build_table, make_engine, solve
+from noughts.exact import Searcher, SolveResult, Value, build_table, make_engine
 from noughts.exact.api import _ProgressView, prove
 from noughts.exact.reference import after_move, move_key
+from noughts.solving import solve
 
 
 def _reference_answer(

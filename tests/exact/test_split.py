@@ -14,8 +14,8 @@ import pytest
 import noughts
 from noughts.core import LimitExceeded, NoughtsError, Outcome
 from noughts.exact.result import Value
-from noughts.exact.split import JobResult, _combine, _frontier, solve_split
-from noughts.solving import check_certificate
+from noughts.exact.split import JobResult, _combine, _frontier
+from noughts.solving import check_certificate, solve_split
 
 GAMES = [
     "tictactoe",

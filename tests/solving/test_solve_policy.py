@@ -21,9 +21,8 @@ import noughts
 from noughts.core import Budget, LimitExceeded, NoughtsError, Outcome, Player
 from noughts.core.certificates import CertificateError
 from noughts.exact import make_engine
-from noughts.exact.api import ENGINE_POLICY
 from noughts.pairing.breaker_values import MIN_LINE, BreakerValues, breaker_applies
-from noughts.solving import SOLVE_POLICY, check_certificate, choose_engine, solve
+from noughts.solving import POLICY, check_certificate, choose_engine, solve
 
 
 def _sample(game: noughts.Game, games: int, seed: int) -> list[noughts.Position]:
@@ -72,18 +71,17 @@ def test_symmetric_positions_are_proved_once() -> None:
 
 def _rows(spec: str) -> list[str]:
     game = noughts.game(spec)
-    return [r.name for r in SOLVE_POLICY if r.applies(game, game.start())]
+    return [r.name for r in POLICY if r.supports(game, game.start()) and not r.certificate_only]
 
 
 def test_the_policy_puts_the_breaker_row_where_lines_are_long() -> None:
-    names = [r.name for r in SOLVE_POLICY]
+    names = [r.name for r in POLICY]
     assert names[:3] == ["quotient", "alpha-beta", "breaker"]
-    assert [r.name for r in SOLVE_POLICY if r.name != "breaker"] == [r.name for r in ENGINE_POLICY]
     for spec in ("mnk(6,6,5)", "mnk(7,7,5)", "maker_breaker(mnk(6,6,5))", "mnk(5,5,5)"):
         assert _rows(spec)[:3] == ["alpha-beta", "breaker", "proof"], spec
     for spec in ("tictactoe", "mnk(5,5,4)", "mnk(7,6,4)", "hypercube(4,3)", "misere(mnk(6,6,5))"):
         assert "breaker" not in _rows(spec), spec
-        assert choose_engine(noughts.game(spec)) == noughts.exact.api.choose_engine(noughts.game(spec))
+        assert choose_engine(noughts.game(spec)) == "alpha-beta"
     assert choose_engine(noughts.game("veto(mnk(5,5,5))")) == "python"
     assert not breaker_applies(noughts.game("mnk(6,6,4)"))
     assert all(len(line) >= MIN_LINE for line in noughts.game("mnk(6,6,5)").board.lines)
@@ -126,13 +124,8 @@ def test_a_won_position_is_a_win_for_the_right_side() -> None:
 
 
 def test_the_exact_engines_answer_where_the_breaker_does_not() -> None:
-    """A row that runs out of its share hands the position over (here: its share is nil)."""
-    from noughts import solving
-
-    row = solving.BREAKER_ROW
-    tiny = type(row)(row.name, row.where, lambda g, p: True, share=1e-9, make=row.make, certifies=True)
-    policy = (tiny, *ENGINE_POLICY)
-    r = solve("mnk(4,4,4)", value_only=True, policy=policy)
+    """Where lines are short the Breaker row does not run: the kernel answers, with its distance."""
+    r = solve("mnk(4,4,4)", value_only=True)
     assert r.value.outcome is Outcome.DRAW and r.engine == "alpha-beta" and r.value.plies == 16
 
 

@@ -6,10 +6,13 @@ difference), and among drawn lines the longest. Among equally good moves the age
 first in ``legal_moves()`` order (``tie_break="first"``, the principal variation's move) or a
 uniformly random one (``tie_break="random"``, with the ``rng`` it is given).
 
-The engine is made once per game and kept, with its transposition table, for every later move:
-games on up to :data:`noughts.exact.api.PYTHON_SEARCH_CELLS` cells use the Python searcher (ready at once),
-larger claim games the compiled kernel where it takes them. With a solved ``table`` every move
-is a few look-ups.
+The engines are those of the one policy (:class:`noughts.solving.PolicyOracle`, so the player
+answers every position with the engine and value ``noughts.solve`` gives it), made once per game
+and kept, with their tables, for every later move: games on up to
+:data:`noughts.exact.engines.PYTHON_SEARCH_CELLS` cells use the Python searcher (ready at once),
+larger claim games the compiled kernel, interleaved with the provers past its horizon (whose
+values say who wins, not how fast: a winning move there wins, not necessarily fastest). With a
+solved ``table`` every move is a few look-ups.
 
 **Under a clock** (``perfect:seconds=S``, or a budget given to :meth:`PerfectAgent.decide`) the
 solver gets half the time; if it does not finish, the agent plays its **fallback**'s move in the
@@ -37,10 +40,12 @@ import numpy as np
 from noughts.agents.base import Decision, read_options
 from noughts.core import Game, LimitExceeded, Move, NoughtsError, Position
 from noughts.core.budget import Budget
-from noughts.exact.api import ValueOracle, make_engine
+from noughts.exact.api import ValueOracle
 from noughts.exact.reference import after_move, move_key
+from noughts.exact.result import Value
 from noughts.exact.retro import RetroTable, load_table
 from noughts.exact.table import SolvedTable
+from noughts.solving import PolicyOracle
 
 __all__ = ["SOLVER_SHARE", "Fallback", "PerfectAgent"]
 
@@ -96,7 +101,7 @@ class PerfectAgent:
         self.table = loaded
         self.max_memory = max_memory
         self.fallback: Fallback = fallback or _default_fallback
-        self._engines: dict[Game, ValueOracle] = {}
+        self._engines: dict[Game, PolicyOracle] = {}
         if game is not None:
             self.engine(game)
 
@@ -107,25 +112,33 @@ class PerfectAgent:
         return cls(tie_break=o.get("tie", "first"), table=o.get("table"))
 
     def engine(self, game: Game) -> ValueOracle:
-        """The engine that answers for ``game`` (made on first use, then kept)."""
+        """The engine that answers for ``game`` (made on first use, then kept): the table, or
+        the one policy's engines (:class:`~noughts.solving.PolicyOracle`).
+        """
         if self.table is not None:
             if self.table.game != game:
                 raise NoughtsError(f"this perfect player's table is one of {self.table.game}, not of {game}")
             return self.table
+        return self.policy(game)
+
+    def policy(self, game: Game) -> PolicyOracle:
+        """The policy's engines of ``game`` (made on first use, then kept with their tables)."""
         engine = self._engines.get(game)
         if engine is None:
             budget = Budget(max_seconds=None, max_memory=self.max_memory)
-            engine = self._engines[game] = make_engine(game, budget)
+            engine = self._engines[game] = PolicyOracle(game, budget)
         return engine
 
     def best_moves(self, position: Position) -> list[Move]:
         """Every equally good best move of ``position``, in ``legal_moves()`` order."""
-        engine = self.engine(position.game)
+        return self._best(position, self.engine(position.game).value)
+
+    def _best(self, position: Position, value: Callable[[Position], Value]) -> list[Move]:
         mover = position.to_move
         best: list[Move] = []
         top: Any = None
         for move in position.legal_moves():
-            key = move_key(after_move(engine.value(position.play(move))), mover)
+            key = move_key(after_move(value(position.play(move))), mover)
             if top is None or key > top:
                 best, top = [move], key
             elif key == top:
@@ -133,7 +146,12 @@ class PerfectAgent:
         return best
 
     def choose(self, position: Position, rng: np.random.Generator) -> Move:
-        best = self.best_moves(position)
+        return self._choose(position, rng, self.engine(position.game).value)
+
+    def _choose(
+        self, position: Position, rng: np.random.Generator, value: Callable[[Position], Value]
+    ) -> Move:
+        best = self._best(position, value)
         if not best:
             raise NoughtsError("the game is over: there is no move to choose")
         if self.tie_break == "first" or len(best) == 1:
@@ -150,18 +168,15 @@ class PerfectAgent:
             return Decision(self.choose(position, rng), True, "", time.perf_counter() - started)
         if position.is_terminal():
             raise NoughtsError("the game is over: there is no move to choose")
-        engine = self.engine(position.game)  # built once per game: its time is the move's too
+        engine = self.policy(position.game)  # built once per game: its time is the move's too
         left = max(0.0, budget.remaining() or 0.0)  # type: ignore[union-attr]  # a time limit, checked above
-        saved = getattr(engine, "budget", None)
         solver_seconds = SOLVER_SHARE * left
+        clock = Budget(max_seconds=solver_seconds, max_memory=self.max_memory)
         try:
-            engine.budget = Budget(max_seconds=solver_seconds, max_memory=self.max_memory)  # type: ignore[attr-defined]
-            move = self.choose(position, rng)
+            move = self._choose(position, rng, lambda p: engine.value_within(p, clock))
             return Decision(move, True, "", time.perf_counter() - started)
         except LimitExceeded:
             pass
-        finally:
-            engine.budget = saved  # type: ignore[attr-defined]
         rest = Budget(max_seconds=max(0.0, budget.remaining() or 0.0), max_memory=None)  # type: ignore[union-attr]
         decision = self.fallback(position, rng, rest)
         note = f"not proven: the solver did not finish in {solver_seconds:.3g} s; {decision.note or 'the fallback'}'s move"

@@ -43,7 +43,7 @@ from noughts.arena.match import as_agent, game_rng, play_game
 from noughts.core import Game, NoughtsError, Outcome, Player, Position
 from noughts.core import game as make_game
 from noughts.core.budget import Budget
-from noughts.exact.api import ValueOracle, engine_name, make_engine
+from noughts.exact.api import ValueOracle, engine_name
 from noughts.exact.estimate import TooManyPositions, refuse_if_more
 from noughts.exact.reference import after_move, move_key
 from noughts.exact.result import Value
@@ -216,7 +216,7 @@ def grade(
     ``games`` games are played as each side against the perfect player. ``rng`` (or ``seed``)
     drives the agent's random choices, the sample and the games. ``oracle`` is any exact
     engine of the game (a :class:`~noughts.exact.table.SolvedTable` makes grading a sequence of
-    look-ups); by default :func:`noughts.exact.api.make_engine`. ``max_seconds`` bounds the
+    look-ups); by default the one policy's engines (:class:`noughts.solving.PolicyOracle`). ``max_seconds`` bounds the
     whole work (``LimitExceeded``). ``progress(done, total)`` is called as positions are graded.
     """
     started = time.perf_counter()
@@ -226,7 +226,9 @@ def grade(
         rng = np.random.default_rng(seed)
     budget = Budget(max_seconds=max_seconds, max_memory=2 * 1024**3)
     if oracle is None:
-        oracle = make_engine(g, budget)
+        from noughts.solving import PolicyOracle
+
+        oracle = PolicyOracle(g, budget)
     scored = g.properties.is_scored
     if strict and not g.start().is_terminal() and oracle.value(g.start()).plies is None:
         raise NoughtsError(

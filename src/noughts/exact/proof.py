@@ -572,21 +572,36 @@ class ValueSearches:
         **options: object,
     ):
         self.game = game
-        self.budget = budget
+        self._searches: dict[tuple[Player, int], ProofSearch] = {}
+        self._budget = budget
         self.options = options
         self.progress = progress
-        self._searches: dict[tuple[Player, int], ProofSearch] = {}
         self.nodes_before = 0
+
+    @property
+    def budget(self) -> Budget | None:
+        """The limits of the next question (each search kept, with its table, answers under it)."""
+        return self._budget
+
+    @budget.setter
+    def budget(self, budget: Budget | None) -> None:
+        self._budget = budget
+        for search in self._searches.values():
+            search.budget = budget
 
     @property
     def nodes(self) -> int:
         return self.nodes_before + sum(s.nodes for s in self._searches.values())
 
+    def _report(self, _nodes: int) -> None:
+        if self.progress is not None:
+            self.progress(self.nodes)
+
     def search(self, attacker: Player, goal: int) -> ProofSearch:
         key = (attacker, goal)
         found = self._searches.get(key)
         if found is None:
-            report = None if self.progress is None else (lambda _n: self.progress(self.nodes))  # type: ignore[misc]
+            report = self._report  # reads ``progress`` when called: a watcher set later is told too
             options = dict(self.options)
             if goal >= WIN and not self.game.properties.is_scored:
                 options.setdefault("eager", EAGER_WINS)

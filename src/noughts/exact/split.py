@@ -47,7 +47,6 @@ from noughts.core.budget import Budget
 from noughts.exact.api import (
     DEFAULT_MAX_MEMORY,
     DEFAULT_MAX_SECONDS,
-    ENGINE_NAMES,
     as_game,
     as_position,
     value_of_best,
@@ -109,9 +108,9 @@ class JobResult:
     strategies: tuple[tuple[int, int, np.ndarray, np.ndarray, int, int], ...] = ()
 
 
-def solve_job(job: Job, solver: Callable[..., SolveResult] | None = None) -> JobResult:
+def solve_job(job: Job, solver: Callable[..., SolveResult]) -> JobResult:
     """Solve one frontier position (runs in a worker; module-level so that it pickles) with
-    ``solver`` (a function like :func:`noughts.exact.api.solve`, the default; module-level too).
+    ``solver`` (:func:`noughts.solving.solve`; module-level too).
     """
     from noughts.core import game as make_game
 
@@ -121,11 +120,8 @@ def solve_job(job: Job, solver: Callable[..., SolveResult] | None = None) -> Job
     seconds = None if job.deadline is None else max(0.001, job.deadline - time.time())
     budget = Budget(max_seconds=seconds, max_memory=job.memory, max_cpu_seconds=job.cpu_seconds)
     if not job.certificate:
-        from noughts.exact.api import solve
-
-        run = solve if solver is None else solver
         try:
-            result = run(
+            result = solver(
                 game,
                 position,
                 max_seconds=seconds,
@@ -380,11 +376,10 @@ def solve_split(
     progress: bool = False,
     on_value: Callable[[Value], None] | None = None,
     on_move: Callable[[MoveValue, int, int], None] | None = None,
-    solver: Callable[..., SolveResult] | None = None,
+    solver: Callable[..., SolveResult],
 ) -> SolveResult:
-    """Solve ``position`` (the start by default) of ``game`` as :func:`noughts.exact.api.solve`
-    does, split ``depth`` plies deep into jobs for ``workers`` local processes (default: the
-    CPUs available), or for the Ray cluster at ``address`` (module docstring); each job solves
+    """Solve ``position`` (the start by default) of ``game`` as ``solver`` does, split ``depth``
+    plies deep into jobs for ``workers`` local processes (default: the CPUs available), or for the Ray cluster at ``address`` (module docstring); each job solves
     its position with ``engine`` (as ``solve`` takes it; with a certificate the proof engine). The moves' values
     come with the position's (at depth 1 their jobs are the same), unless ``value_only``; there
     is no principal variation. ``max_seconds`` bounds the whole, ``max_memory`` is shared
@@ -401,12 +396,12 @@ def solve_split(
     ``split["note"]`` says so.
 
     ``solver`` solves each job's position (and the position itself where nothing is split): a
-    module-level function like :func:`noughts.exact.api.solve` (the default: ``exact``'s
-    engine policy), so that it pickles; :func:`noughts.solving.solve_split` passes
-    :func:`noughts.solving.solve` (``noughts solve``'s policy, with the Breaker prover's row).
+    module-level function, so that it pickles. This is the driver: the one ``solve_split`` is
+    :func:`noughts.solving.solve_split`, which passes :func:`noughts.solving.solve` (the one
+    policy).
 
     >>> import noughts
-    >>> r = solve_split("tictactoe", workers=1)
+    >>> r = solve_split("tictactoe", workers=1, solver=noughts.solve)
     >>> r.value.describe(r.game), len(r.moves)
     ('draw', 9)
     """
@@ -415,7 +410,7 @@ def solve_split(
 
     game = as_game(game)
     position = as_position(game, position)
-    _check_split(game, depth, engine, certificate is not None, solver is not None)
+    _check_split(game, depth, engine, certificate is not None)
     budget = Budget(max_seconds=max_seconds, max_memory=max_memory, max_cpu_seconds=max_cpu_seconds)
     started = time.perf_counter()
     if certificate is not None and certificate_group(game) is None:
@@ -467,7 +462,7 @@ def solve_split(
             return value_only and certificate is None
 
         answers = ex.map_until(
-            solve_job if solver is None else partial(solve_job, solver=solver),
+            partial(solve_job, solver=solver),
             jobs,
             until,
             description=f"solving {game} in {len(jobs)} jobs" if progress else None,
@@ -525,12 +520,12 @@ def _job_limits(budget: Budget, workers: int) -> tuple[float | None, int | None]
     return deadline, memory
 
 
-def _check_split(game: Game, depth: int, engine: str, certify: bool, own_solver: bool) -> None:
-    """``NoughtsError`` for a split :func:`solve_split` cannot do, before any work."""
+def _check_split(game: Game, depth: int, engine: str, certify: bool) -> None:
+    """``NoughtsError`` for a split :func:`solve_split` cannot do, before any work (the solver
+    checks the engine's name).
+    """
     if depth < 1:
         raise NoughtsError(f"the split depth is at least 1, not {depth}")
-    if not own_solver and engine not in ENGINE_NAMES[:-1] and engine != "auto":  # a solver checks its own
-        raise NoughtsError(f"unknown engine {engine!r}: choose auto, {', '.join(ENGINE_NAMES[:-1])}")
     if certify and engine not in ("auto", "proof"):
         raise NoughtsError(f"certificates come from the proof engine, not {engine}")
     if not game.properties.bounded:
@@ -579,7 +574,7 @@ def _solve_here(
     position: Position,
     depth: int,
     left: int,
-    solver: Callable[..., SolveResult] | None,
+    solver: Callable[..., SolveResult],
     engine: str,
     budget: Budget,
     value_only: bool,
@@ -590,10 +585,7 @@ def _solve_here(
     """The position solved in this process: a split ``depth`` plies deep would reach past the
     end of every game (``left`` plies at most), so there is nothing to split.
     """
-    from noughts.exact.api import solve
-
-    run = solve if solver is None else solver
-    result = run(
+    result = solver(
         game,
         position,
         max_seconds=budget.remaining() if budget.max_seconds is not None else None,

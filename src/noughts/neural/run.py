@@ -33,7 +33,6 @@ import numpy as np
 
 from noughts.arena.grade import grade, reachable_positions, sample_positions
 from noughts.core import Game, Move, NoughtsError, Position
-from noughts.exact.api import make_engine
 from noughts.neural.agents import NeuralAgent
 from noughts.neural.az import AZConfig, AZTrainer
 from noughts.neural.checkpoint import Checkpoint, init_params, load_checkpoint, save_checkpoint
@@ -169,7 +168,9 @@ class _Grader:
         self.game = game
         self.settings = settings
         self.seed = seed
-        self.oracle = make_engine(game)
+        from noughts.solving import PolicyOracle
+
+        self.oracle = PolicyOracle(game)
         n = settings.grade_sample
         # the positions grade() itself lists (all reachable ones) or samples (same rng, same seed)
         self.positions = (

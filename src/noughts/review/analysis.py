@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any
 
 from noughts.core import Game, LimitExceeded, Move, NoughtsError, Player, Position
 from noughts.core.budget import Budget
+from noughts.exact.engines import PYTHON_SEARCH_CELLS
 from noughts.record import Line, Node, Record
 from noughts.review.estimators import Estimator, make_estimator
 from noughts.review.evaluation import Evaluation, rank
@@ -288,7 +289,18 @@ class _Analysis:
     exact: bool
 
 
+POLICY_LABELS = {"alpha-beta": "alpha-beta (numba)", "python": "alpha-beta", "table": "solved table"}
+"""The review's names of the policy's engines (as the review names the engines themselves)."""
+
+
 def _engine_label(oracle: object) -> str:
+    from noughts.solving import PolicyOracle, choose_engine
+
+    if isinstance(oracle, PolicyOracle):  # what answered, else what the policy runs first
+        name = oracle.engine or choose_engine(oracle.game)
+        if name == "alpha-beta" and oracle.game.board.num_cells <= PYTHON_SEARCH_CELLS:
+            name = "python"
+        return POLICY_LABELS.get(name, name)
     return str(
         getattr(oracle, "label", None)
         or {"FastSolver": "alpha-beta (numba)", "Searcher": "alpha-beta", "SolvedTable": "solved table"}.get(
@@ -370,13 +382,14 @@ def _as_record(
 
 
 def _default_oracle(game: Game, budget: Budget) -> ValueOracle | None:
-    """The exact engine :func:`noughts.exact.api.make_engine` gives ``game``; None where no
-    exact engine takes the game (the review then estimates only).
+    """The one policy's engines of ``game`` (:class:`noughts.solving.PolicyOracle`, so each
+    position gets the engine and value ``noughts.solve`` gives it); None where no exact engine
+    takes the game (the review then estimates only).
     """
-    from noughts.exact.api import make_engine
+    from noughts.solving import PolicyOracle
 
     try:
-        oracle: ValueOracle = make_engine(game, budget)
+        oracle: ValueOracle = PolicyOracle(game, budget)
     except LimitExceeded:
         raise
     except NoughtsError:  # no exact engine takes this game: estimates only
@@ -453,7 +466,6 @@ def review(
         estimator = make_estimator(estimator)
     if oracle is None:
         oracle = _default_oracle(game, budget)
-    engine_label = None if oracle is None else _engine_label(oracle)
     positions = record.positions()
     notation = [n.move for n in record.moves.moves]
     played = record.main_line()
@@ -535,7 +547,7 @@ def review(
         record=record,
         values=tuple(values),
         moves=tuple(reviews),
-        engine=engine_label,
+        engine=None if oracle is None else _engine_label(oracle),
         estimator=None if estimator is None else estimator.label,
         max_seconds=budget.max_seconds,
         position_seconds=position_seconds,

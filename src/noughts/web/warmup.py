@@ -112,7 +112,7 @@ def _breaker() -> None:
 
 def _proof() -> None:
     from noughts.core import LimitExceeded
-    from noughts.exact.api import solve
+    from noughts.solving import solve
 
     with contextlib.suppress(LimitExceeded):
         solve("mnk(4,4,3)", engine="proof", max_seconds=SECONDS, max_memory=MEMORY, value_only=True)

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from noughts.core import Game, LimitExceeded, NoughtsError, Position
+from noughts.core import Game, LimitExceeded, NoughtsError
 from noughts.core.budget import Budget
 
 __all__ = ["TASKS", "Worker", "serve"]
@@ -59,6 +59,8 @@ class Worker:
         """The budgets :meth:`budget` made for the task at work."""
         self.engines: OrderedDict[str, Any] = OrderedDict()
         self.agents: OrderedDict[str, Any] = OrderedDict()
+        self.portfolios: OrderedDict[str, Any] = OrderedDict()
+        """The policy's engines of each game the worker analysed lately (their tables kept)."""
         self.viewers: OrderedDict[str, Any] = OrderedDict()
         """One engine per game for the overlay's view of unsolved positions (its table kept)."""
 
@@ -109,67 +111,38 @@ class Worker:
     # -- tasks --------------------------------------------------------------------------------
 
     def analyse(self, game: str, position: str | None, seconds: float) -> dict[str, Any]:
-        """Solve a position within ``seconds`` (see :func:`noughts.web.app` ``/api/analyse``)."""
-        from noughts.exact.api import engine_name, move_values, principal_variation, value_of_best
-        from noughts.exact.reference import terminal_value
-        from noughts.exact.result import SolveResult
-        from noughts.pairing.breaker_values import breaker_applies
-        from noughts.solving import BREAKER_SHARE
-        from noughts.web.boards import evaluation_json
-
-        g = _game(game)
-        p = g.parse(position) if position else g.start()
-        started = time.perf_counter()
-        # where lines are long, solve's policy has the Breaker prover after the exact search's
-        # share (BREAKER_SHARE) of the time: it proves the draws alpha-beta never finishes
-        breaker = breaker_applies(g, p) and not p.is_terminal()
-        if p.is_terminal():
-            result = SolveResult(g, p, terminal_value(p), (), (), 0, 0.0)
-        else:
-            engine = self.perfect(g).engine(g)
-            before = int(getattr(engine, "nodes", 0))
-            saved = getattr(engine, "budget", None)
-            engine.budget = self.budget(
-                seconds * (1 - BREAKER_SHARE) if breaker else seconds, self.memory // 3
-            )
-            try:
-                rated = move_values(engine, p)
-                value = value_of_best(g, rated[0].value)
-                pv = principal_variation(engine, p, value)
-            except LimitExceeded as e:
-                if breaker:
-                    return self._analyse_breaker(g, p, seconds, e)
-                return {
-                    "solved": False,
-                    "reason": f"{g} is not solved within {seconds:g} s from this position ({e})",
-                }
-            finally:
-                engine.budget = saved
-            nodes = int(getattr(engine, "nodes", 0)) - before
-            elapsed = time.perf_counter() - started
-            result = SolveResult(g, p, value, tuple(rated), pv, nodes, elapsed, engine_name(engine))
-        return {"solved": True, "solve": result.to_json(), "evaluation": evaluation_json(result)}
-
-    def _analyse_breaker(
-        self, g: Game, p: Position, seconds: float, stopped: LimitExceeded
-    ) -> dict[str, Any]:
-        """The rest of an analysis's time for the Breaker prover (``noughts solve``'s row):
-        the value, and the moves' values as the time allows.
+        """Solve a position within ``seconds`` (see :func:`noughts.web.app` ``/api/analyse``):
+        :func:`noughts.solving.solve`, the one policy, with this worker's engines of the game
+        kept between tasks (their tables warm); the value and the moves the time allows.
         """
         from noughts.solving import solve
         from noughts.web.boards import evaluation_json
 
-        left = self.budget(seconds).remaining() or 0.0
+        g = _game(game)
+        p = g.parse(position) if position else g.start()
+        budget = self.budget(seconds, self.memory // 3)
         try:
-            result = solve(
-                g, p, engine="breaker", max_seconds=max(left, 0.05), max_memory=self.memory // 3, anytime=True
-            )
+            result = solve(g, p, budget=budget, anytime=True, portfolio=self.portfolio(g))
         except LimitExceeded as e:
             return {
                 "solved": False,
-                "reason": f"{g} is not solved within {seconds:g} s from this position ({stopped}; then {e})",
+                "reason": f"{g} is not solved within {seconds:g} s from this position ({e})",
             }
         return {"solved": True, "solve": result.to_json(), "evaluation": evaluation_json(result)}
+
+    def portfolio(self, game: Game) -> Any:
+        """The policy's engines of ``game`` (:func:`noughts.solving.engines_for`), kept between
+        tasks with their tables (the four games asked last).
+        """
+        from noughts.solving import engines_for
+
+        found = self.portfolios.get(game.spec)
+        if found is None:
+            found = self.portfolios[game.spec] = engines_for(game)
+            while len(self.portfolios) > 4:
+                self.portfolios.popitem(last=False)
+        self.portfolios.move_to_end(game.spec)
+        return found
 
     def count(self, game: str, seconds: float) -> dict[str, Any]:
         """Count a game exactly within ``seconds`` and this worker's memory."""

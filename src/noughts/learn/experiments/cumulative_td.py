@@ -475,8 +475,8 @@ def _published() -> dict[str, Any]:
 def _table1_checks(spec: str) -> dict[str, Any]:
     """000 Table 1 and §3.1.2, computed: play length, the possible (|T1|, |T2|), the value."""
     from noughts.core import game as make_game
-    from noughts.exact.api import solve
     from noughts.exact.states import state_space
+    from noughts.solving import solve
 
     game = make_game(spec)
     space = state_space(game)
