@@ -125,3 +125,21 @@ def test_unknown_engines_are_refused_before_any_work() -> None:
         NoughtsError, match="unknown engine 'nonesuch': choose auto, alpha-beta, breaker, proof, python"
     ):
         solve("tictactoe", engine="nonesuch")
+
+
+@dataclass
+class _Full(_Slow):
+    """An engine whose tables are full: every slice stops at the memory budget."""
+
+    def value(self, position: Position, budget: Budget) -> Value | None:
+        self.slices.append(budget.max_seconds)
+        raise LimitExceeded("stopped at 1 KiB (the memory budget); 12 positions searched")
+
+
+def test_an_engine_out_of_memory_leaves_the_portfolio() -> None:
+    full, b = _Full("full", None), _Slow("b", 100.0)
+    assert Portfolio(G, _rows(full, b)).value(G.start(), Budget(max_seconds=None))[1] == "b"
+    assert full.slices == [FIRST_SLICE] and b.slices == [None]  # then b alone, with the whole budget
+    other = _Full("other", None)
+    with pytest.raises(LimitExceeded, match="the memory budget"):  # no engine left: said, not a loop
+        Portfolio(G, _rows(_Full("full", None), other)).value(G.start(), Budget(max_seconds=None))

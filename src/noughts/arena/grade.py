@@ -108,6 +108,8 @@ class Grade:
     blunders: list[Blunder] = field(default_factory=list)
     start_value: str = ""
     seconds: float = 0.0
+    engine: str = ""
+    """The engine that answered the start's value (:func:`noughts.exact.api.engine_name`)."""
 
     @property
     def optimal_move_rate(self) -> float:
@@ -321,6 +323,7 @@ def grade(
         blunders=[b for _, b in found[:blunders]],
         start_value=start_value,
         seconds=time.perf_counter() - started,
+        engine=engine_name(oracle),
     )
 
 

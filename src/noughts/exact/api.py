@@ -377,7 +377,7 @@ def rows_for(
     if table is not None:
         if getattr(table, "game", None) != game:
             raise NoughtsError(f"the table is one of {getattr(table, 'game', '?')}, not of {game}")
-        return (EngineRow("table", "a solved table", lambda g, b: Table(table)),)
+        return (EngineRow("table", "a solved table", lambda g, b: Table(table), instant=True),)
     if certificate is not None:
         return certifying
     if engine == "auto":

@@ -48,6 +48,7 @@ from noughts.exact.result import Value
 __all__ = [
     "FIRST_SLICE",
     "LOAD_NODES",
+    "MEMORY_LIMIT",
     "PYTHON_SEARCH_CELLS",
     "AlphaBeta",
     "BudgetedEngine",
@@ -123,7 +124,8 @@ class EngineRow:
     """One row of a policy: the engine ``name`` (``make(game)`` builds it) answers where
     ``supports(game, position)`` holds. ``weight(game)`` multiplies its time slices (the
     alpha-beta kernel's under misère rules: its misère pruning answers where the proof engine
-    has none); ``certificate_only``: the row answers only where a certificate is asked for.
+    has none); ``certificate_only``: the row answers only where a certificate is asked for;
+    ``instant``: its engine looks values up rather than searching.
     """
 
     name: str
@@ -133,6 +135,9 @@ class EngineRow:
     weight: Callable[[Game], float] = lambda g: 1.0
     certifies: bool = False
     certificate_only: bool = False
+    instant: bool = False
+    """The engine answers at once (a look-up): it is asked alone, before the engines that search
+    are made (making one allocates its tables)."""
 
 
 class Portfolio:
@@ -195,8 +200,8 @@ class Portfolio:
             raise NoughtsError(f"no engine of the policy takes {self.game}")
         searching: list[EngineRow] = []
         for row in rows:
-            engine = self.engine(row.name, budget)
-            if engine.instant:
+            if row.instant:
+                engine = self.engine(row.name, budget)
                 found = engine.value(position, budget)
                 if found is not None:
                     return self._answer(row, engine, found)
@@ -218,6 +223,7 @@ class Portfolio:
         slices = {r.name: FIRST_SLICE * r.weight(self.game) for r in rows}
         loading = {r.name for r in rows}
         live = list(rows)
+        full: LimitExceeded | None = None
         while live:
             for row in list(live):
                 engine = self.engine(row.name, budget)
@@ -226,10 +232,14 @@ class Portfolio:
                 before = engine.nodes
                 try:
                     found = engine.value(position, _slice(budget, seconds))
-                except LimitExceeded:
-                    budget.check(0, "")  # the whole budget, if that is what ran out
+                except LimitExceeded as stopped:
+                    _whole(budget, stopped)  # the whole budget, if that is what ran out
                     if alone:
                         raise
+                    if MEMORY_LIMIT in str(stopped):  # its tables are full: it cannot go on
+                        live.remove(row)
+                        full = stopped
+                        continue
                     if row.name in loading and engine.nodes - before <= LOAD_NODES:
                         loading.discard(row.name)  # its time went to loading the kernel: again
                         continue
@@ -240,9 +250,25 @@ class Portfolio:
                     live.remove(row)  # declined: the others go on
                     continue
                 return self._answer(row, engine, found)
+        if full is not None:
+            raise full
         from noughts.core import NoughtsError
 
         raise NoughtsError(f"every engine of the policy declined this position of {self.game}")
+
+
+MEMORY_LIMIT = "(the memory budget)"
+"""How :meth:`~noughts.core.budget.Budget.check` says the memory ran out: an engine whose tables
+are full leaves the portfolio (more time would not help it)."""
+
+
+def _whole(budget: Budget, stopped: LimitExceeded) -> None:
+    """``LimitExceeded`` where ``budget`` itself has run out, saying how far the engine got."""
+    try:
+        budget.check(0, "")
+    except LimitExceeded as whole:
+        _, _, progress = str(stopped).partition("; ")
+        raise LimitExceeded(f"{whole}; {progress}" if progress else str(whole)) from None
 
 
 def _slice(budget: Budget, seconds: float | None) -> Budget:

@@ -309,10 +309,18 @@ def _engine_label(oracle: object) -> str:
     )
 
 
-def _exact_children(oracle: ValueOracle, position: Position) -> dict[Move, Evaluation]:
+def _exact_children(oracle: ValueOracle, position: Position, budget: Budget) -> dict[Move, Evaluation]:
     """Every legal move's value after it, from the oracle (in ``legal_moves()`` order; values
     whose distance is not known are taken as they are).
     """
+    from noughts.solving import PolicyOracle
+
+    if isinstance(oracle, PolicyOracle):  # the policy: each question under the position's budget
+        return {
+            m: Evaluation.exact(oracle.value_within(position.play(m), budget)) for m in position.legal_moves()
+        }
+    if hasattr(oracle, "budget"):  # an engine given by the caller, which reads its own budget
+        oracle.budget = budget
     return {m: Evaluation.exact(oracle.value(position.play(m))) for m in position.legal_moves()}
 
 
@@ -496,10 +504,8 @@ def review(
             else:
                 analysis = None
                 if oracle is not None and (give_up_after is None or failures < give_up_after):
-                    if hasattr(oracle, "budget"):
-                        oracle.budget = position_budget()
                     try:
-                        analysis = _Analysis(_exact_children(oracle, p), True)
+                        analysis = _Analysis(_exact_children(oracle, p, position_budget()), True)
                         failures = 0
                     except LimitExceeded:
                         if budget.expired():
@@ -539,8 +545,10 @@ def review(
             e = whole
         stopped = str(e)
     finally:
-        if oracle is not None and hasattr(oracle, "budget"):
-            oracle.budget = budget
+        from noughts.solving import PolicyOracle
+
+        if oracle is not None and not isinstance(oracle, PolicyOracle) and hasattr(oracle, "budget"):
+            oracle.budget = budget  # a caller's engine, which read the positions' budgets
 
     reviews = _move_reviews(game, positions, notation, played, analyses, values)
     result = Review(

@@ -112,6 +112,7 @@ POLICY: tuple[EngineRow, ...] = (
         "Notakto on more than two boards: the board's misère quotient (who wins, not how fast), at once",
         lambda g, b: Quotient(g),
         Quotient.supports,
+        instant=True,
     ),
     EngineRow(
         "alpha-beta",

@@ -319,8 +319,8 @@ class Worker:
     def review(self, record: dict[str, Any], seconds: float) -> dict[str, Any]:
         """Review a record's main line within ``seconds`` (``/api/review``): the ``review --json``
         document, partial (``complete`` false, ``stopped`` saying why) when the budget ran out.
-        The worker's solver engine for the game serves every position, and its own budget is
-        put back afterwards.
+        The worker's perfect player's engines of the game (the one policy's, tables kept) serve
+        every position, each question under the review's budget.
         """
         from noughts.record import Record
         from noughts.review import ReviewStopped, review
@@ -334,7 +334,6 @@ class Worker:
             raise
         except NoughtsError:  # no exact engine takes this game: estimates only
             engine = None
-        saved = getattr(engine, "budget", None)
         try:
             done = review(
                 rec,
@@ -344,9 +343,6 @@ class Worker:
             )
         except ReviewStopped as e:
             done = e.review
-        finally:
-            if engine is not None and hasattr(engine, "budget"):
-                engine.budget = saved
         return done.to_json()
 
     def inspect(self, path: str) -> dict[str, Any]:
