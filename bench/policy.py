@@ -32,11 +32,11 @@ from typing import Any
 from _common import finish, peak_rss_mib, run_worker  # bench/ is sys.path[0]
 
 ROWS: list[dict[str, Any]] = [
-    {"spec": "mnk(4,7,4)", "value_only": False, "engines": ["alpha-beta", "proof"], "limit": 120.0},
+    {"spec": "mnk(4,7,4)", "value_only": False, "engines": ["alpha-beta", "proof"], "limit": 60.0},
     {"spec": "mnk(6,6,5)", "value_only": True, "engines": ["alpha-beta", "breaker", "proof"], "limit": 30.0},
     {"spec": "mnk(7,7,5)", "value_only": True, "engines": ["alpha-beta", "breaker", "proof"], "limit": 30.0},
-    {"spec": "misere(mnk(5,5,4))", "value_only": True, "engines": ["alpha-beta", "proof"], "limit": 240.0},
     {"spec": "notakto(boards=16)", "value_only": False, "engines": ["python"], "limit": 30.0},
+    {"spec": "misere(mnk(5,5,4))", "value_only": True, "engines": ["alpha-beta", "proof"], "limit": 180.0},
 ]
 QUICK = ("mnk(6,6,5)", "notakto(boards=16)")
 
@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     done = []
     for r in chosen:
         done.append(row(r["spec"], r["value_only"], r["engines"], r["limit"], repeats))
-        print(table(done[-1:]).splitlines()[-len(r["engines"]) - 1 :], flush=True)
+        print("\n".join(table(done[-1:]).splitlines()[2:]), flush=True)
     print(table(done))
     return finish({"rows": done, "repeats": repeats}, load, args.json)
 
