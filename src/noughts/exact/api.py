@@ -379,7 +379,9 @@ def rows_for(
             raise NoughtsError(f"the table is one of {getattr(table, 'game', '?')}, not of {game}")
         return (EngineRow("table", "a solved table", lambda g, b: Table(table), instant=True),)
     if certificate is not None:
-        return certifying
+        # a misère certificate is the misère certifier's (its kernel's value; a win by the proof
+        # engine inside it), never a race between it and the proof engine's other kind
+        return tuple(r for r in certifying if r.name == "misere") or certifying
     if engine == "auto":
         return tuple(r for r in policy if r.supports(game, position) and not r.certificate_only)
     if engine == "proof" and not proof_supports(game):
