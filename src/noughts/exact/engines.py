@@ -36,9 +36,9 @@ goes first on the next one (the moves of a position are seldom easier for anothe
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from noughts.core import Game, LimitExceeded, Outcome, Player, Position, Rule
 from noughts.core.budget import Budget
@@ -301,17 +301,26 @@ def proof_supports(game: Game) -> bool:
     return game.claim_rule is not None
 
 
-@dataclass
-class Rules:
+class _Instant:
+    """The shared parts of the engines that look values up (no search, no nodes)."""
+
+    certificate: str | None = None
+    distances = True
+    instant = True
+
+    def __init__(self) -> None:
+        self.progress: Progress | None = None
+        self.nodes = 0
+
+
+class Rules(_Instant):
     """A finished position's value, by the rules."""
 
-    game: Game
-    name: ClassVar[str] = "rules"
-    certificate: ClassVar[str | None] = None
-    distances: ClassVar[bool] = True
-    instant: ClassVar[bool] = True
-    progress: Progress | None = None
-    nodes: int = 0
+    name = "rules"
+
+    def __init__(self, game: Game):
+        super().__init__()
+        self.game = game
 
     @staticmethod
     def supports(game: Game, position: Position) -> bool:
@@ -321,37 +330,32 @@ class Rules:
         return terminal_value(position) if position.is_terminal() else None
 
 
-@dataclass
-class Table:
+class Table(_Instant):
     """A solved table's look-up (:class:`~noughts.exact.table.SolvedTable`, or a retrograde
     :class:`~noughts.exact.retro.RetroTable`).
     """
 
-    table: Any
-    name: ClassVar[str] = "table"
-    certificate: ClassVar[str | None] = None
-    distances: ClassVar[bool] = True
-    instant: ClassVar[bool] = True
-    progress: Progress | None = None
-    nodes: int = 0
+    name = "table"
+
+    def __init__(self, table: Any):
+        super().__init__()
+        self.table = table
 
     def value(self, position: Position, budget: Budget) -> Value | None:
         found: Value = self.table.value(position)
         return found
 
 
-@dataclass
-class Quotient:
+class Quotient(_Instant):
     """Notakto on many boards by the board's misère quotient (who wins, not how fast)."""
 
-    game: Game
-    name: ClassVar[str] = "quotient"
-    certificate: ClassVar[str | None] = None
-    distances: ClassVar[bool] = False
-    instant: ClassVar[bool] = True
-    progress: Progress | None = None
-    nodes: int = 0
-    inner: Any = field(default=None, repr=False)
+    name = "quotient"
+    distances = False
+
+    def __init__(self, game: Game):
+        super().__init__()
+        self.game = game
+        self.inner: Any = None
 
     @staticmethod
     def supports(game: Game, position: Position) -> bool:
