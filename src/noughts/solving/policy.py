@@ -51,6 +51,7 @@ from noughts.exact.engines import (
 from noughts.exact.result import MoveValue, SolveResult, Value
 
 __all__ = [
+    "BREAKER_WEIGHT",
     "MISERE_WEIGHT",
     "POLICY",
     "Breaker",
@@ -102,6 +103,14 @@ class Breaker(BudgetedEngine):
         return header
 
 
+BREAKER_WEIGHT = 4.0
+"""How much longer the Breaker prover's slices are than the others' (its first: 2 s). An
+interrupted Breaker proof starts again (it keeps finished proofs, not a table of the unfinished
+one), so short slices waste it; the draws it proves take 0.03 s (mnk(6,6,5)) to 1.3 s
+(mnk(7,7,5)) and are answered in its first slice, after the alpha-beta kernel's first half
+second (``bench/policy.py``: with equal slices mnk(7,7,5) took 6.3 times the prover's time)."""
+
+
 def _misere_weight(game: Game) -> float:
     return MISERE_WEIGHT if game.claim_rule == Rule.MISERE else 1.0
 
@@ -125,9 +134,11 @@ POLICY: tuple[EngineRow, ...] = (
     EngineRow(
         "breaker",
         "standard and Maker-Breaker games on lines of 5 cells or more: the Breaker prover (Breaker"
-        " search with pairing leaves), for the draws alpha-beta never finishes",
+        f" search with pairing leaves), for the draws alpha-beta never finishes; {BREAKER_WEIGHT:g} times the"
+        " others' slices",
         Breaker,
         Breaker.supports,
+        weight=lambda g: BREAKER_WEIGHT,
         certifies=True,
     ),
     EngineRow(
