@@ -251,7 +251,13 @@ def solve_with(
     moves = position.legal_moves()
     view = _ProgressView(progress is True, f"solving {game}", len(moves) + 1)
     tick = progress if callable(progress) else None
-    portfolio.watch(lambda n: (view.tick(n - nodes0), tick(n - nodes0) if tick is not None else None))
+
+    def watch(nodes: int) -> None:
+        view.tick(nodes - nodes0)
+        if tick is not None:
+            tick(nodes - nodes0)
+
+    portfolio.watch(watch)
     value: Value | None = None
     value_engine = ""
     argument: str | None = None

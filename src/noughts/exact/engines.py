@@ -379,9 +379,10 @@ class BudgetedEngine:
     gives it the question's budget (the adapter owns the search, so no caller swaps it).
     """
 
+    name: str = ""
     certificate: str | None = None
-    distances = True
-    instant = False
+    distances: bool = True
+    instant: bool = False
 
     def __init__(self, inner: Any):
         self.inner = inner
