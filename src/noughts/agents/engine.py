@@ -93,6 +93,10 @@ MAX_VCF = 60
 """The deepest VCF (attacking moves) the options allow; the threat search's workspace is sized
 for it."""
 
+THREE = 1500
+"""The leaf's bonus (evaluation units) for a side to move that can make two completing cells with
+one claim (a three of its own: an open four or a four-four next); the ``three`` option."""
+
 SCALE = 600.0
 """An evaluation of this size reads as a clear edge (about 0.76 on the normalised scale)."""
 
@@ -141,7 +145,7 @@ class EngineResult:
 class _State:
     """One game's kernel state: its tables, the position loaded, the transposition table."""
 
-    def __init__(self, game: Game, width: int, leaf_vcf: int, tt_bits: int):
+    def __init__(self, game: Game, width: int, leaf_vcf: int, tt_bits: int, three: int = 0):
         from noughts.agents import _engine_kernel as K
         from noughts.exact.threat_kernels import workspace
 
@@ -159,6 +163,11 @@ class _State:
         P[K.P_LEAF_VCF] = leaf_vcf
         P[K.P_VCF_CAP] = 400
         P[K.P_TT] = 1 if tt_bits else 0
+        # the selective search's pruning (threat-based moves, null windows, reductions) and the
+        # leaf's bonus for a three to play: off at full width, where the search is held to the
+        # plain negamax
+        P[K.P_SELECT] = 1 if width < cells else 0
+        P[K.P_THREE] = three
         tt_bits = tt_bits or 1
         rng = SplitMix64(0x5EED_0F_E2)
         zob = np.array([rng.next() for _ in range(2 * cells)], dtype=np.uint64).reshape(cells, 2)
@@ -197,6 +206,7 @@ class _State:
             scratch,  # 26 its scratch rows
             np.zeros(2, dtype=np.int64),  # 27 its result (steps, line length)
             memo,  # 28 its table of refuted positions (no slots: none kept)
+            np.zeros((2, cells), dtype=np.int32),  # 29 each side's lines k - 2 short through each cell
         )
 
     def load(self, position: Position) -> None:
@@ -217,6 +227,7 @@ class EngineAgent:
     ``vcf``: the root's VCF depth (attacking moves; 0: none). ``vct``: the root's deepest
     VCT (threats of order two; 0: none). ``proof``: the share of the time the root's df-pn may
     take (0: none). ``leaf_vcf``: the VCF depth at the leaves. ``depth``: the deepest iteration. ``tt``: log2 of the transposition table's entries.
+    ``three``: the leaf's bonus for a three to play (:data:`THREE`).
     ``last``: the :class:`EngineResult` of the latest search.
     """
 
@@ -231,6 +242,7 @@ class EngineAgent:
         leaf_vcf: int = 3,
         depth: int = 64,
         tt: int = 20,
+        three: int = THREE,
     ):
         if seconds is not None and not 0 < seconds < math.inf:
             raise NoughtsError(f"engine seconds is a number of seconds above 0, not {seconds}")
@@ -248,7 +260,12 @@ class EngineAgent:
             raise NoughtsError(f"engine depth is from 1 to 100, not {depth}")
         if not (10 <= tt <= 26 or tt == 0):
             raise NoughtsError(f"engine tt is log2 of the table's entries, from 10 to 26 (0: none), not {tt}")
+        if not 0 <= three <= 100_000:
+            raise NoughtsError(
+                f"engine three is the leaf's bonus for a three to play, 0 to 100000, not {three}"
+            )
         self.seconds = seconds
+        self.three = three
         self.width = width
         self.vcf = vcf
         self.vct = vct
@@ -257,7 +274,8 @@ class EngineAgent:
         self.depth = depth
         self.tt = tt
         parts = [] if seconds is None else [f"seconds={seconds:g}"]
-        defaults = {"width": 12, "vcf": 12, "vct": 8, "proof": 0.25, "leaf_vcf": 3, "depth": 64, "tt": 20}
+        defaults = {"width": 12, "vcf": 12, "vct": 8, "proof": 0.25, "leaf_vcf": 3, "depth": 64, "tt": 20,
+                    "three": THREE}  # fmt: skip
         parts += [f"{k}={getattr(self, k):g}" for k, v in defaults.items() if getattr(self, k) != v]
         self.name = "engine" + (":" + ",".join(parts) if parts else "")
         self.last: EngineResult | None = None
@@ -321,7 +339,7 @@ class EngineAgent:
         deadline = started + seconds
         state = self._states.get(game)
         if state is None:
-            state = self._states[game] = _State(game, self.width, self.leaf_vcf, self.tt)
+            state = self._states[game] = _State(game, self.width, self.leaf_vcf, self.tt, self.three)
         state.load(position)
         S = state.S
         V = S[8]
@@ -474,7 +492,7 @@ class EngineAgent:
         deadline = started + seconds
         state = self._states.get(game)
         if state is None:
-            state = self._states[game] = _State(game, self.width, self.leaf_vcf, self.tt)
+            state = self._states[game] = _State(game, self.width, self.leaf_vcf, self.tt, self.three)
         S, V, P = state.S, state.S[8], state.S[0]
         mover = position.to_move
         opp = int(mover.other)
@@ -601,7 +619,7 @@ class EngineAgent:
             raise NoughtsError("the engine searches running positions of claim games")
         state = self._states.get(game)
         if state is None:
-            state = self._states[game] = _State(game, self.width, self.leaf_vcf, self.tt)
+            state = self._states[game] = _State(game, self.width, self.leaf_vcf, self.tt, self.three)
         state.load(position)
         V = state.S[8]
         score = int(
@@ -757,7 +775,7 @@ def reference_value(position: Position, depth: int, ply: int = 0) -> int:
 
 def from_options(**options: str) -> EngineAgent:
     """The agent of a spec like
-    ``engine:seconds=0.5,width=12,vcf=12,vct=8,proof=0.25,leaf_vcf=3,depth=64,tt=20``.
+    ``engine:seconds=0.5,width=12,vcf=12,vct=8,proof=0.25,leaf_vcf=3,depth=64,tt=20,three=1500``.
     """
     types = {
         "seconds": float,
@@ -768,6 +786,7 @@ def from_options(**options: str) -> EngineAgent:
         "leaf_vcf": int,
         "depth": int,
         "tt": int,
+        "three": int,
     }
     o: dict[str, Any] = read_options("engine", options, types)
     seconds = o.pop("seconds", None)
