@@ -38,6 +38,19 @@ attack and defence), the history table breaking ties; below the root only the ``
 cells are searched (a selective search, so a score that is not a forced-move or VCF score is a
 heuristic value, not a proof).
 
+**The selective search** (``P[P_SELECT]``: below full width; at full width the search is the
+plain alpha-beta its reference holds it to). Beside the heats the kernel keeps, per cell and
+side, the number of that side's lines ``k - 2`` short through it (``S[29]``, held to a recount
+in the tests): a cell on two of them may give two completing cells at once (a *three*: an open
+four or a four-four next). Where the opponent has such a cell and the mover no completing cell,
+every move but the cells on the opponent's short lines (its blocks) and the mover's own fours
+loses at once, so only those are generated (threat-based generation, as gomoku engines do). The
+moves after the first are searched with a null window and searched again in full where they
+beat alpha (principal-variation search); from the fourth move of a node with 3 plies or more
+left, quiet moves (no four made, no three's cell taken) are searched a ply shallower (two past
+the eighth) and again at full depth where they beat alpha (late-move reductions). A quiet leaf
+where the mover has a three to play gets ``P[P_THREE]`` on top of the evaluation.
+
 **The clock**: the kernel counts nodes (the alpha-beta's and the leaf VCFs' steps alike) and
 stops (``V[ABORT]``) at the node budget its Python driver gives; the driver turns its clock into
 budgets from the measured rate.
@@ -68,8 +81,8 @@ NUM_P = 11
 
 # V[]: the search state
 (V_EV, V_T0, V_T1, V_AUX0, V_AUX1, V_EMPTY, V_NODES, V_MAXNODES, V_ABORT, V_STAMP, V_VNODES, V_BEST,
- V_TTHITS) = range(13)  # fmt: skip
-NUM_V = 13
+ V_TTHITS, V_BESTV) = range(14)  # fmt: skip
+NUM_V = 14
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -659,6 +672,7 @@ def search(S: tuple, depth: int, mover: int) -> int:  # type: ignore[type-arg]
             fbm[ply] = c
             if ply == 0:
                 V[V_BEST] = c
+                V[V_BESTV] = v
             if v > fa[ply]:
                 fa[ply] = v
                 if v >= fb[ply]:

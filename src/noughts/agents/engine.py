@@ -23,8 +23,10 @@ leaves wins that only the df-pn finds (a VCF or VCT needs every attacking move t
 **The clock.** Each move takes about ``seconds``: the driver deepens one ply at a time and gives
 each iteration a node budget from the rate it measured (the alpha-beta's nodes and the leaf
 VCFs' steps counted alike: ``bench/budgets.py --engine`` measures the overshoot), so the kernel
-stops itself near the deadline; an iteration cut short is dropped (the move is the last finished iteration's), and an
-iteration that cannot finish in the time left is not started. The first move of a session also
+stops itself near the deadline; an iteration cut short keeps the best of the root moves it
+finished (the last iteration's best is searched first, so it is a deeper look at it or at a move
+that beat it), and an iteration is not started with less time left than the last one took
+(:data:`NEXT`). A move of a game plans :data:`MARGIN` of its time. The first move of a session also
 pays numba's compile (cached on disk after the first run).
 
 **Proofs.** The engine says when its move is a *proven* win or loss (:attr:`EngineResult.proven`):
@@ -74,6 +76,14 @@ tried again with the rate that run measured (the first, short iterations read a 
 USE = 0.85
 """The share of a budget's time left that a move's search is planned to take (the rest is the
 margin for the last iteration's overrun and the caller)."""
+
+NEXT = 1.0
+"""The next iteration starts while the time left is at least this many times the last one's
+(an iteration the clock stops keeps the best of the root moves it finished, the last best first)."""
+
+MARGIN = 0.93
+"""The share of ``seconds`` a move of a game plans to take (the rest: the last iteration's
+overshoot and the caller's own work)."""
 
 VCT_SHARE = 0.15
 """The share of a move's time the root's VCT (threats of order two) may take."""
@@ -303,7 +313,7 @@ class EngineAgent:
         left = None if budget is None else budget.remaining()
         if left is not None:
             seconds = min(seconds, USE * left) if self.seconds is not None else USE * left
-        seconds = max(seconds, 1e-3)
+        seconds = max(seconds * MARGIN, 1e-3)
         if position.game.claim_rule is None:
             from noughts.agents.mcts import MCTSAgent
 
@@ -390,6 +400,10 @@ class EngineAgent:
                 rates = [self._rate]
                 if deadline - time.perf_counter() > RETRY * seconds:
                     continue
+                if int(V[K.V_BEST]) >= 0:
+                    # the clock ran out with the root's first moves searched one ply deeper
+                    # (the last iteration's best first): their best, a deeper look than the last
+                    best_move, best_score = int(V[K.V_BEST]), int(V[K.V_BESTV])
                 break
             if took > 0.01:
                 self._rate = max(1_000.0, done / took)
@@ -398,8 +412,8 @@ class EngineAgent:
             depth += 1
             if abs(score) > WIN - MATE:
                 break  # the search sees the end
-            if took * 2.5 > deadline - time.perf_counter():
-                break  # the next iteration would not finish
+            if took * NEXT > deadline - time.perf_counter():
+                break  # the next iteration would reach too little of the root's moves
         if best_move < 0:  # cannot happen on a running position; kept as a guard
             best_move = next(iter(position.legal_moves()))  # type: ignore[assignment]
         proven, plies = None, None
