@@ -124,6 +124,7 @@ class Side:
         self.overruns = 0
         self.slowest = 0.0
         self.times: list[float] = []
+        self.depths: list[int] = []  # the engine's finished depth on the moves it searched (no proof)
         self.over: list[dict[str, Any]] = []  # the moves over the limit: game, ply, seconds
         self.forfeits: list[str] = []
 
@@ -135,6 +136,8 @@ class Side:
             "overruns": self.overruns,
             "slowest_seconds": round(self.slowest, 3),
             "median_seconds": round(statistics.median(self.times), 3) if self.times else None,
+            "searched_moves": len(self.depths),
+            "median_depth": statistics.median(self.depths) if self.depths else None,
             "over_limit": self.over,
             "forfeits": len(self.forfeits),
             "forfeit_reasons": self.forfeits,
@@ -175,6 +178,9 @@ def play_one(
         side.moves += 1
         side.times.append(took)
         side.slowest = max(side.slowest, took)
+        last = getattr(side.agent, "last", None)  # noughts' engine: what its search reached
+        if last is not None and getattr(last, "proven", "") is None and hasattr(last, "depth"):
+            side.depths.append(int(last.depth))
         if side.limit is not None and took > side.limit:
             side.overruns += 1
             side.over.append({"game": game_index, "ply": len(moves) + 1, "seconds": round(took, 3)})
@@ -307,6 +313,11 @@ def run_match(args: argparse.Namespace) -> int:
         print(
             f"  {key}: {side['moves']} moves, median {side['median_seconds']} s, slowest {side['slowest_seconds']} s, "
             f"{side['overruns']} over its limit ({side['limit_seconds']} s), {side['forfeits']} forfeits"
+            + (
+                f"; median depth {side['median_depth']} over the {side['searched_moves']} moves it searched (not proven)"
+                if side["median_depth"] is not None
+                else ""
+            )
         )
     print(
         f"  plies per game: median {doc['plies']['median']}, {doc['plies']['min']} to {doc['plies']['max']}"

@@ -38,6 +38,19 @@ attack and defence), the history table breaking ties; below the root only the ``
 cells are searched (a selective search, so a score that is not a forced-move or VCF score is a
 heuristic value, not a proof).
 
+**The selective search** (``P[P_SELECT]``: below full width; at full width the search is the
+plain alpha-beta its reference holds it to). Beside the heats the kernel keeps, per cell and
+side, the number of that side's lines ``k - 2`` short through it (``S[29]``, held to a recount
+in the tests): a cell on two of them may give two completing cells at once (a *three*: an open
+four or a four-four next). Where the opponent has such a cell and the mover no completing cell,
+every move but the cells on the opponent's short lines (its blocks) and the mover's own fours
+loses at once, so only those are generated (threat-based generation, as gomoku engines do). The
+moves after the first are searched with a null window and searched again in full where they
+beat alpha (principal-variation search); from the fourth move of a node with 3 plies or more
+left, quiet moves (no four made, no three's cell taken) are searched a ply shallower (two past
+the eighth) and again at full depth where they beat alpha (late-move reductions). A quiet leaf
+where the mover has a three to play gets ``P[P_THREE]`` on top of the evaluation.
+
 **The clock**: the kernel counts nodes (the alpha-beta's and the leaf VCFs' steps alike) and
 stops (``V[ABORT]``) at the node budget its Python driver gives; the driver turns its clock into
 budgets from the measured rate.
@@ -63,13 +76,13 @@ SCORE_UNIT = 100_000
 MAXPLY = 128
 
 # P[]: the parameters of a game
-P_RULE, P_MAKER, P_K, P_CELLS, P_LINES, P_WIDTH, P_LEAF_VCF, P_VCF_CAP, P_TT = range(9)
-NUM_P = 9
+P_RULE, P_MAKER, P_K, P_CELLS, P_LINES, P_WIDTH, P_LEAF_VCF, P_VCF_CAP, P_TT, P_SELECT, P_THREE = range(11)
+NUM_P = 11
 
 # V[]: the search state
 (V_EV, V_T0, V_T1, V_AUX0, V_AUX1, V_EMPTY, V_NODES, V_MAXNODES, V_ABORT, V_STAMP, V_VNODES, V_BEST,
- V_TTHITS) = range(13)  # fmt: skip
-NUM_V = 13
+ V_TTHITS, V_BESTV) = range(14)  # fmt: skip
+NUM_V = 14
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -158,9 +171,12 @@ def setup(S: tuple, owner_in: np.ndarray, aux0: int, aux1: int) -> None:  # type
             before = contrib(rule, maker, w, a, b)
             g0[a, b] = contrib(rule, maker, w, a + 1, b) - before if a < k else 0
             g1[a, b] = -(contrib(rule, maker, w, a, b + 1) - before) if b < k else 0
+    t3 = S[29]
     for c in range(cells):
         hf[c] = 0
         hs[c] = 0
+        t3[0, c] = 0
+        t3[1, c] = 0
     for j in range(lcells.shape[0]):
         a = cnt[j, 0]
         b = cnt[j, 1]
@@ -168,6 +184,10 @@ def setup(S: tuple, owner_in: np.ndarray, aux0: int, aux1: int) -> None:  # type
             x = lcells[j, i]
             hf[x] += g0[a, b]
             hs[x] += g1[a, b]
+            if a == k - 2 and b == 0:
+                t3[0, x] += 1
+            if b == k - 2 and a == 0:
+                t3[1, x] += 1
     H[0] = h
     V[V_EV] = ev
     V[V_T0] = t0
@@ -180,15 +200,20 @@ def setup(S: tuple, owner_in: np.ndarray, aux0: int, aux1: int) -> None:  # type
 @njit(cache=True, inline="always")
 def reheat(S: tuple, j: int, sign: int) -> None:  # type: ignore[type-arg]
     """Add (``sign`` 1) or take away (-1) line ``j``'s share of its cells' heats."""
-    P, cnt, lcells, g0, g1, hf, hs = S[0], S[1], S[5], S[21], S[22], S[23], S[24]
+    P, cnt, lcells, g0, g1, hf, hs, t3 = S[0], S[1], S[5], S[21], S[22], S[23], S[24], S[29]
     a = cnt[j, 0]
     b = cnt[j, 1]
+    k = P[P_K]
     d0 = sign * g0[a, b]
     d1 = sign * g1[a, b]
-    for i in range(P[P_K]):
+    e0 = sign if a == k - 2 and b == 0 else 0
+    e1 = sign if b == k - 2 and a == 0 else 0
+    for i in range(k):
         x = lcells[j, i]
         hf[x] += d0
         hs[x] += d1
+        t3[0, x] += e0
+        t3[1, x] += e1
 
 
 @njit(cache=True, inline="always")
@@ -305,16 +330,44 @@ def heat(S: tuple, c: int, mover: int) -> int:  # type: ignore[type-arg]
 
 
 @njit(cache=True)
-def generate(S: tuple, mover: int, ply: int, ttmove: int, width: int) -> int:  # type: ignore[type-arg]
-    """The moves to search at ``ply``, best first, in ``mbuf[ply]``: the table's move, the
-    killers, then the ``width`` hottest cells (history breaking ties); how many.
+def can_double(S: tuple, p: int) -> bool:  # type: ignore[type-arg]
+    """Whether ``p`` has an empty cell on two or more of its lines ``k - 2`` short (and
+    untouched by the other side): a claim there may make two completing cells at once (an open
+    four, a four-four), a *three* in gomoku's words. A superset: two such lines may share their
+    last empty cell.
     """
-    P, owner, nthrough = S[0], S[2], S[4]
+    P, owner, t3 = S[0], S[2], S[29]
+    if P[P_K] < 4 or not wins_by_lines(P[P_RULE], P[P_MAKER], p):
+        return False
+    for c in range(P[P_CELLS]):  # noqa: SIM110  (a loop: numba compiles no generator into any())
+        if owner[c] == -1 and t3[p, c] >= 2:
+            return True
+    return False
+
+
+@njit(cache=True)
+def generate(S: tuple, mover: int, ply: int, ttmove: int, width: int) -> tuple:  # type: ignore[type-arg]
+    """The moves to search at ``ply``, best first, in ``mbuf[ply]``: the table's move, the
+    killers, then the ``width`` hottest cells (history breaking ties); how many, and whether
+    the moves were restricted by a threat.
+
+    **Threat-based generation** (selective searches only, ``P[P_SELECT]``): where the
+    opponent can make two completing cells with one claim (:func:`can_double`) and the mover
+    has no completing cell, every move but those on the opponent's lines ``k - 2`` short (the
+    blocks) and those that make a completing cell of the mover's own (a four: the one answer
+    that is not a block) loses at once, so only those are generated.
+    """
+    P, owner, nthrough, t3 = S[0], S[2], S[4], S[29]
     killers, hist, mbuf, sbuf = S[15], S[16], S[17], S[18]
     cells = P[P_CELLS]
+    op = 1 - mover
+    restrict = P[P_SELECT] != 0 and can_double(S, op)
+    own_four = wins_by_lines(P[P_RULE], P[P_MAKER], mover)
     n = 0
     for c in range(cells):
         if owner[c] != -1:
+            continue
+        if restrict and t3[op, c] == 0 and not (own_four and t3[mover, c] > 0):
             continue
         h = heat(S, c, mover)
         score = h * 64 + nthrough[c] * 4 + min(hist[mover, c], 3)
@@ -334,7 +387,20 @@ def generate(S: tuple, mover: int, ply: int, ttmove: int, width: int) -> int:  #
         if bi != i:
             mbuf[ply, i], mbuf[ply, bi] = mbuf[ply, bi], mbuf[ply, i]
             sbuf[ply, i], sbuf[ply, bi] = sbuf[ply, bi], sbuf[ply, i]
-    return m
+    return m, restrict
+
+
+@njit(cache=True)
+def leaf_value(S: tuple, mover: int) -> int:  # type: ignore[type-arg]
+    """The value of a quiet leaf from ``mover``'s view: the evaluation, plus ``P[P_THREE]``
+    in selective searches where the mover can make two completing cells with one claim (a
+    three of its own to play, with the move).
+    """
+    P = S[0]
+    v = evaluate(S, mover)
+    if P[P_SELECT] != 0 and P[P_THREE] != 0 and can_double(S, mover):
+        v += P[P_THREE]
+    return v
 
 
 @njit(cache=True)
@@ -431,7 +497,7 @@ def node_enter(S: tuple, F: tuple, ply: int) -> tuple:  # type: ignore[type-arg]
             r = vcf(S, mover, P[P_LEAF_VCF], P[P_VCF_CAP], line)
             if r > 0:
                 return True, WIN - (ply + r)
-        return True, evaluate(S, mover)
+        return True, leaf_value(S, mover)
     size = tkey.shape[0]
     h = H[0]
     slot = int(h & np.uint64(size - 1))
@@ -452,12 +518,16 @@ def node_enter(S: tuple, F: tuple, ply: int) -> tuple:  # type: ignore[type-arg]
     if forced >= 0:
         mbuf[ply, 0] = forced
         fn[ply] = 1
+        F[14][ply] = 1
         fchild[ply] = depth  # a forced reply spends no depth
     else:
-        fn[ply] = generate(S, mover, ply, ttmove, P[P_WIDTH] if ply > 0 else P[P_CELLS])
+        n, restricted = generate(S, mover, ply, ttmove, P[P_WIDTH] if ply > 0 else P[P_CELLS])
+        fn[ply] = n
+        F[14][ply] = 1 if restricted else 0
         fchild[ply] = depth - 1
     fforced[ply] = forced
     fi[ply] = 0
+    F[15][ply] = -1  # no move to search again at full depth and width
     fbest[ply] = -INF
     fbm[ply] = -1
     fa0[ply] = fa[ply]
@@ -492,7 +562,8 @@ def search(S: tuple, depth: int, mover: int) -> int:  # type: ignore[type-arg]
     an explicit stack of frames (one per ply: window, depth, mover, moves and the next to try,
     best so far, the state before the ply's claim); 0 once aborted.
     """
-    V = S[8]
+    P, V, t3 = S[0], S[8], S[29]
+    select = P[P_SELECT] != 0
     killers, hist, mbuf = S[15], S[16], S[17]
     F = (
         np.zeros(MAXPLY, dtype=np.int64),  # 0 alpha
@@ -509,8 +580,13 @@ def search(S: tuple, depth: int, mover: int) -> int:  # type: ignore[type-arg]
         np.zeros(MAXPLY, dtype=np.int64),  # 11 forced cell
         np.zeros(MAXPLY, dtype=np.int64),  # 12 the move being tried
         np.zeros((MAXPLY, 6), dtype=np.int64),  # 13 the state before it
+        np.zeros(MAXPLY, dtype=np.int64),  # 14 1 where the moves were forced or cut by a threat
+        np.zeros(MAXPLY, dtype=np.int64),  # 15 the move searched again at full depth and width
+        np.zeros(MAXPLY, dtype=np.int64),  # 16 the plies the move being tried was reduced by
+        np.zeros(MAXPLY, dtype=np.int64),  # 17 1 where it was tried with a null window
     )
-    fa, fb, fd, fmover, fn, fi, fbest, fbm, _fa0, _fslot, fchild, fforced, fcur, fsaved = F
+    fa, fb, fd, fmover, fn, fi, fbest, fbm, _fa0, _fslot, fchild, fforced, fcur, fsaved = F[:14]
+    fcut, fagain, fred, fnull = F[14], F[15], F[16], F[17]
     fa[0] = -INF
     fb[0] = INF
     fd[0] = depth
@@ -526,6 +602,24 @@ def search(S: tuple, depth: int, mover: int) -> int:  # type: ignore[type-arg]
             fi[ply] = i + 1
             c = mbuf[ply, i]
             m = fmover[ply]
+            # principal-variation search: the moves after the first with a null window; late
+            # quiet moves (no four made, no three blocked) of a free node reduced by a ply
+            # (two past the eighth); either searched again in full if it beats alpha
+            r = 0
+            fnull[ply] = 0
+            if select and fagain[ply] != i:
+                if i > 0:
+                    fnull[ply] = 1
+                if (
+                    ply > 0
+                    and fcut[ply] == 0
+                    and fd[ply] >= 3
+                    and i >= 3
+                    and t3[m, c] == 0
+                    and t3[1 - m, c] < 2
+                ):
+                    r = 1 if i < 8 else 2
+            fred[ply] = r
             saved = save(V)
             res = make(S, c, m)
             if res == RUNNING:
@@ -535,7 +629,9 @@ def search(S: tuple, depth: int, mover: int) -> int:  # type: ignore[type-arg]
                 q = ply + 1
                 fa[q] = -fb[ply]
                 fb[q] = -fa[ply]
-                fd[q] = fchild[ply]
+                if fnull[ply]:
+                    fa[q] = -fa[ply] - 1
+                fd[q] = fchild[ply] - r
                 fmover[q] = 1 - m
                 leaf, ret = node_enter(S, F, q)
                 if not leaf:
@@ -546,6 +642,8 @@ def search(S: tuple, depth: int, mover: int) -> int:  # type: ignore[type-arg]
             else:
                 unmake(S, c, m, saved)
                 v = terminal(res, m, ply)
+                fred[ply] = 0
+                fnull[ply] = 0
         else:
             # the node is finished: its value goes to its parent
             node_store(S, F, ply)
@@ -564,12 +662,17 @@ def search(S: tuple, depth: int, mover: int) -> int:  # type: ignore[type-arg]
                 unmake(S, fcur[ply], fmover[ply], (fsaved[ply, 0], fsaved[ply, 1], fsaved[ply, 2],
                                                    fsaved[ply, 3], fsaved[ply, 4], fsaved[ply, 5]))  # fmt: skip
             return 0
+        if (fred[ply] > 0 or fnull[ply]) and v > fa[ply] and (fred[ply] > 0 or v < fb[ply]):
+            fi[ply] -= 1  # searched again at full depth and width
+            fagain[ply] = fi[ply]
+            continue
         c = mbuf[ply, fi[ply] - 1]
         if v > fbest[ply]:
             fbest[ply] = v
             fbm[ply] = c
             if ply == 0:
                 V[V_BEST] = c
+                V[V_BESTV] = v
             if v > fa[ply]:
                 fa[ply] = v
                 if v >= fb[ply]:

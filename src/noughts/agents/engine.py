@@ -23,8 +23,10 @@ leaves wins that only the df-pn finds (a VCF or VCT needs every attacking move t
 **The clock.** Each move takes about ``seconds``: the driver deepens one ply at a time and gives
 each iteration a node budget from the rate it measured (the alpha-beta's nodes and the leaf
 VCFs' steps counted alike: ``bench/budgets.py --engine`` measures the overshoot), so the kernel
-stops itself near the deadline; an iteration cut short is dropped (the move is the last finished iteration's), and an
-iteration that cannot finish in the time left is not started. The first move of a session also
+stops itself near the deadline; an iteration cut short keeps the best of the root moves it
+finished (the last iteration's best is searched first, so it is a deeper look at it or at a move
+that beat it), and an iteration is not started with less time left than the last one took
+(:data:`NEXT`). A move of a game plans :data:`MARGIN` of its time. The first move of a session also
 pays numba's compile (cached on disk after the first run).
 
 **Proofs.** The engine says when its move is a *proven* win or loss (:attr:`EngineResult.proven`):
@@ -75,6 +77,14 @@ USE = 0.85
 """The share of a budget's time left that a move's search is planned to take (the rest is the
 margin for the last iteration's overrun and the caller)."""
 
+NEXT = 1.0
+"""The next iteration starts while the time left is at least this many times the last one's
+(an iteration the clock stops keeps the best of the root moves it finished, the last best first)."""
+
+MARGIN = 0.93
+"""The share of ``seconds`` a move of a game plans to take (the rest: the last iteration's
+overshoot and the caller's own work)."""
+
 VCT_SHARE = 0.15
 """The share of a move's time the root's VCT (threats of order two) may take."""
 
@@ -92,6 +102,10 @@ replies; each leaf VCF has its own cap), so valuing every move of a board is bou
 MAX_VCF = 60
 """The deepest VCF (attacking moves) the options allow; the threat search's workspace is sized
 for it."""
+
+THREE = 1500
+"""The leaf's bonus (evaluation units) for a side to move that can make two completing cells with
+one claim (a three of its own: an open four or a four-four next); the ``three`` option."""
 
 SCALE = 600.0
 """An evaluation of this size reads as a clear edge (about 0.76 on the normalised scale)."""
@@ -141,7 +155,7 @@ class EngineResult:
 class _State:
     """One game's kernel state: its tables, the position loaded, the transposition table."""
 
-    def __init__(self, game: Game, width: int, leaf_vcf: int, tt_bits: int):
+    def __init__(self, game: Game, width: int, leaf_vcf: int, tt_bits: int, three: int = 0):
         from noughts.agents import _engine_kernel as K
         from noughts.exact.threat_kernels import workspace
 
@@ -159,6 +173,11 @@ class _State:
         P[K.P_LEAF_VCF] = leaf_vcf
         P[K.P_VCF_CAP] = 400
         P[K.P_TT] = 1 if tt_bits else 0
+        # the selective search's pruning (threat-based moves, null windows, reductions) and the
+        # leaf's bonus for a three to play: off at full width, where the search is held to the
+        # plain negamax
+        P[K.P_SELECT] = 1 if width < cells else 0
+        P[K.P_THREE] = three
         tt_bits = tt_bits or 1
         rng = SplitMix64(0x5EED_0F_E2)
         zob = np.array([rng.next() for _ in range(2 * cells)], dtype=np.uint64).reshape(cells, 2)
@@ -197,6 +216,7 @@ class _State:
             scratch,  # 26 its scratch rows
             np.zeros(2, dtype=np.int64),  # 27 its result (steps, line length)
             memo,  # 28 its table of refuted positions (no slots: none kept)
+            np.zeros((2, cells), dtype=np.int32),  # 29 each side's lines k - 2 short through each cell
         )
 
     def load(self, position: Position) -> None:
@@ -217,6 +237,7 @@ class EngineAgent:
     ``vcf``: the root's VCF depth (attacking moves; 0: none). ``vct``: the root's deepest
     VCT (threats of order two; 0: none). ``proof``: the share of the time the root's df-pn may
     take (0: none). ``leaf_vcf``: the VCF depth at the leaves. ``depth``: the deepest iteration. ``tt``: log2 of the transposition table's entries.
+    ``three``: the leaf's bonus for a three to play (:data:`THREE`).
     ``last``: the :class:`EngineResult` of the latest search.
     """
 
@@ -231,6 +252,7 @@ class EngineAgent:
         leaf_vcf: int = 3,
         depth: int = 64,
         tt: int = 20,
+        three: int = THREE,
     ):
         if seconds is not None and not 0 < seconds < math.inf:
             raise NoughtsError(f"engine seconds is a number of seconds above 0, not {seconds}")
@@ -248,7 +270,12 @@ class EngineAgent:
             raise NoughtsError(f"engine depth is from 1 to 100, not {depth}")
         if not (10 <= tt <= 26 or tt == 0):
             raise NoughtsError(f"engine tt is log2 of the table's entries, from 10 to 26 (0: none), not {tt}")
+        if not 0 <= three <= 100_000:
+            raise NoughtsError(
+                f"engine three is the leaf's bonus for a three to play, 0 to 100000, not {three}"
+            )
         self.seconds = seconds
+        self.three = three
         self.width = width
         self.vcf = vcf
         self.vct = vct
@@ -257,7 +284,8 @@ class EngineAgent:
         self.depth = depth
         self.tt = tt
         parts = [] if seconds is None else [f"seconds={seconds:g}"]
-        defaults = {"width": 12, "vcf": 12, "vct": 8, "proof": 0.25, "leaf_vcf": 3, "depth": 64, "tt": 20}
+        defaults = {"width": 12, "vcf": 12, "vct": 8, "proof": 0.25, "leaf_vcf": 3, "depth": 64, "tt": 20,
+                    "three": THREE}  # fmt: skip
         parts += [f"{k}={getattr(self, k):g}" for k, v in defaults.items() if getattr(self, k) != v]
         self.name = "engine" + (":" + ",".join(parts) if parts else "")
         self.last: EngineResult | None = None
@@ -285,7 +313,7 @@ class EngineAgent:
         left = None if budget is None else budget.remaining()
         if left is not None:
             seconds = min(seconds, USE * left) if self.seconds is not None else USE * left
-        seconds = max(seconds, 1e-3)
+        seconds = max(seconds * MARGIN, 1e-3)
         if position.game.claim_rule is None:
             from noughts.agents.mcts import MCTSAgent
 
@@ -321,7 +349,7 @@ class EngineAgent:
         deadline = started + seconds
         state = self._states.get(game)
         if state is None:
-            state = self._states[game] = _State(game, self.width, self.leaf_vcf, self.tt)
+            state = self._states[game] = _State(game, self.width, self.leaf_vcf, self.tt, self.three)
         state.load(position)
         S = state.S
         V = S[8]
@@ -372,6 +400,10 @@ class EngineAgent:
                 rates = [self._rate]
                 if deadline - time.perf_counter() > RETRY * seconds:
                     continue
+                if int(V[K.V_BEST]) >= 0:
+                    # the clock ran out with the root's first moves searched one ply deeper
+                    # (the last iteration's best first): their best, a deeper look than the last
+                    best_move, best_score = int(V[K.V_BEST]), int(V[K.V_BESTV])
                 break
             if took > 0.01:
                 self._rate = max(1_000.0, done / took)
@@ -380,8 +412,8 @@ class EngineAgent:
             depth += 1
             if abs(score) > WIN - MATE:
                 break  # the search sees the end
-            if took * 2.5 > deadline - time.perf_counter():
-                break  # the next iteration would not finish
+            if took * NEXT > deadline - time.perf_counter():
+                break  # the next iteration would reach too little of the root's moves
         if best_move < 0:  # cannot happen on a running position; kept as a guard
             best_move = next(iter(position.legal_moves()))  # type: ignore[assignment]
         proven, plies = None, None
@@ -474,7 +506,7 @@ class EngineAgent:
         deadline = started + seconds
         state = self._states.get(game)
         if state is None:
-            state = self._states[game] = _State(game, self.width, self.leaf_vcf, self.tt)
+            state = self._states[game] = _State(game, self.width, self.leaf_vcf, self.tt, self.three)
         S, V, P = state.S, state.S[8], state.S[0]
         mover = position.to_move
         opp = int(mover.other)
@@ -601,7 +633,7 @@ class EngineAgent:
             raise NoughtsError("the engine searches running positions of claim games")
         state = self._states.get(game)
         if state is None:
-            state = self._states[game] = _State(game, self.width, self.leaf_vcf, self.tt)
+            state = self._states[game] = _State(game, self.width, self.leaf_vcf, self.tt, self.three)
         state.load(position)
         V = state.S[8]
         score = int(
@@ -757,7 +789,7 @@ def reference_value(position: Position, depth: int, ply: int = 0) -> int:
 
 def from_options(**options: str) -> EngineAgent:
     """The agent of a spec like
-    ``engine:seconds=0.5,width=12,vcf=12,vct=8,proof=0.25,leaf_vcf=3,depth=64,tt=20``.
+    ``engine:seconds=0.5,width=12,vcf=12,vct=8,proof=0.25,leaf_vcf=3,depth=64,tt=20,three=1500``.
     """
     types = {
         "seconds": float,
@@ -768,6 +800,7 @@ def from_options(**options: str) -> EngineAgent:
         "leaf_vcf": int,
         "depth": int,
         "tt": int,
+        "three": int,
     }
     o: dict[str, Any] = read_options("engine", options, types)
     seconds = o.pop("seconds", None)
