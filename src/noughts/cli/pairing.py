@@ -302,7 +302,10 @@ def simulate(
     from noughts.pairing.potential import simulate as run
 
     if plot is not None:
+        from noughts.learn.experiments import need_plots
+
         check_writable(plot, "--plot", (".png",))
+        need_plots("potential simulate --plot")  # matplotlib is the plots extra
     game = noughts.game(spec)
     first = None if opening is None else game.board.parse_cell(opening)
     sim = run(game, maker, breaker, seed=seed, opening=first, ties=ties)
