@@ -154,7 +154,7 @@ def train(
     db: DbOpt = None,
     no_record: NoRecordOpt = False,
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print one JSON document (schema in the README).")
+        bool, typer.Option("--json", help="Print one JSON document (its keys: docs/cli.md, 'JSON documents').")
     ] = False,
 ) -> None:
     """Train a learning agent by self-play until a stopping criterion holds; save it."""
