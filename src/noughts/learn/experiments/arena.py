@@ -52,7 +52,7 @@ from noughts.learn.experiments.runs import clear_finished, need_plots, run_jobs
 
 NAME = "arena"
 DESCRIPTION = (
-    "003 §9.1-9.3 and §6.1 on 3x3, 4x4 and 5x5 with k = 3: 003's system beside noughts' "
+    "RL Battle Arena §9.1-9.3 and §6.1 on 3x3, 4x4 and 5x5 with k = 3: its system beside noughts' "
     "Q-learner, per side and alternated, seeds and intervals, graded by the solver"
 )
 

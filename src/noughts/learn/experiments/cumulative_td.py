@@ -52,7 +52,7 @@ __all__ = ["DEFAULTS", "DESCRIPTION", "NAME", "PUBLISHED", "QUICK", "group_tests
 
 NAME = "cumulative-td"
 DESCRIPTION = (
-    "000 §4: TD on cumulative tic-tac-toe, the paper's scalings beside corrected ones, "
+    "Cumulative Tic-Tac-Toe §4: TD on cumulative tic-tac-toe, the paper's scalings beside corrected ones, "
     "learning curves graded by the solver, the §4.2 test and its null baseline"
 )
 

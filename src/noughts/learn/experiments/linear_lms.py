@@ -50,7 +50,7 @@ from noughts.learn.experiments.runs import clear_finished, need_plots, run_jobs
 
 NAME = "linear-lms"
 DESCRIPTION = (
-    "001 Tables 1-2 and Figures 17-18: the LMS linear agent, 001's settings beside corrected and "
+    "Generalised Agent Tables 1-2 and Figures 17-18: the LMS linear agent, its settings beside corrected and "
     "explored ones, five seeds each, graded by the solver"
 )
 
