@@ -98,6 +98,12 @@ def one_round(rev: str, ready: bool, give_up: float) -> dict[str, Any]:
         clone = Path(tmp) / "noughts"
         subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(ROOT), str(clone)], check=True)
         subprocess.run(["git", "-C", str(clone), "checkout", "--quiet", rev], check=True)
+        sha = subprocess.run(
+            ["git", "-C", str(clone), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
         env = dict(
             os.environ, PIP_CACHE_DIR=str(Path(tmp) / "pip-cache"), XDG_DATA_HOME=str(Path(tmp) / "data")
         )
@@ -158,6 +164,7 @@ def one_round(rev: str, ready: bool, give_up: float) -> dict[str, Any]:
         )
         return {
             "rev": rev,
+            "commit": sha,
             "install_s": round(installed, 1),
             "serving_s": None if serving is None else round(serving, 1),
             "ready_s": None if ready_at is None else round(ready_at, 1),
@@ -212,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps({k: v for k, v in result.items() if k != "site_packages_by_distribution_mb"}))
     print(f"python {sys.version.split()[0]} on {machine()}; commit {commit()}")
     for rev in revs:
-        show(rev, rounds[rev])
+        show(f"{rev} ({rounds[rev][0]['commit']})", rounds[rev])
     if args.against:
         a = median([r["venv_mb"] for r in rounds[args.rev]])
         b = median([r["venv_mb"] for r in rounds[args.against]])
