@@ -154,7 +154,8 @@ def train(
     db: DbOpt = None,
     no_record: NoRecordOpt = False,
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print one JSON document (its keys: docs/cli.md, 'JSON documents').")
+        bool,
+        typer.Option("--json", help="Print one JSON document (its keys: docs/cli.md, 'JSON documents')."),
     ] = False,
 ) -> None:
     """Train a learning agent by self-play until a stopping criterion holds; save it."""
@@ -381,7 +382,12 @@ def experiment(
         str | None, typer.Argument(metavar="NAME", help="The experiment; leave out to list them.")
     ] = None,
     quick: Annotated[bool, typer.Option("--quick", help="The small version (seconds).")] = False,
-    out: Annotated[Path | None, typer.Option("--out", metavar="DIR", help="Write the folder here.")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", metavar="DIR", help="Write the folder here (default: experiments/NAME, or NAME-quick)."
+        ),
+    ] = None,
     workers: Annotated[int | None, typer.Option(min=1, help="Worker processes (default: the CPUs).")] = None,
     address: Annotated[str | None, typer.Option(help="A Ray cluster address ('local' starts one).")] = None,
     option: Annotated[
@@ -392,7 +398,12 @@ def experiment(
     no_record: NoRecordOpt = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
 ) -> None:
-    """Run an experiment that reproduces a source's study; it writes CSV, Markdown, PNG and its configuration."""
+    """Run an experiment that reproduces a source's study; it writes CSV, Markdown, PNG and its configuration.
+
+    Each run is saved in OUT/finished/ as it finishes: Ctrl-C stops the experiment at once, and the
+    same command goes on from the saved runs. The figures need matplotlib (the plots extra:
+    pip install -e '.[plots]'). Each experiment's settings and outputs: docs/learning.md, Experiments.
+    """
     from rich.console import Console
 
     from noughts.learn.experiments import EXPERIMENTS
