@@ -29,7 +29,9 @@ if TYPE_CHECKING:
 __all__ = ["register"]
 
 SpecArg = Annotated[str, typer.Argument(metavar="SPEC", help="The game, e.g. 'mnk(5,5,5)'.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document (its keys: docs/cli.md, 'JSON documents').")]
+JsonOpt = Annotated[
+    bool, typer.Option("--json", help="Print one JSON document (its keys: docs/cli.md, 'JSON documents').")
+]
 PositionOpt = Annotated[
     str | None, typer.Option("--position", metavar="TEXT", help="Start from this position (its text form).")
 ]
