@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -38,13 +37,35 @@ def test_a_negative_seed_is_bad_input_not_a_traceback(args: tuple[str, ...]) -> 
 # -- files written: checked before the work -----------------------------------------------------
 
 
-def test_solve_save_to_a_missing_folder_is_refused_before_the_table_is_built(tmp_path: Path) -> None:
-    started = time.process_time()
+def _never(monkeypatch: pytest.MonkeyPatch, module: object, *names: str) -> list[str]:
+    """Replace ``module``'s functions ``names`` (the expensive work) by ones that only record that
+    they were entered: a refusal "before the work" must leave the list empty, on any machine.
+    """
+    entered: list[str] = []
+    for name in names:
+
+        def enter(*args: object, _name: str = name, **kwargs: object) -> None:
+            entered.append(_name)
+            raise AssertionError(f"{_name} was entered: the refusal came after the work started")
+
+        monkeypatch.setattr(module, name, enter)
+    return entered
+
+
+def test_solve_save_to_a_missing_folder_is_refused_before_the_table_is_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import noughts.exact.retro
+    import noughts.exact.table
+
+    entered = _never(monkeypatch, noughts.exact.table, "build_table")
+    entered += _never(monkeypatch, noughts.exact.retro, "solve_table")
     r = invoke("solve", "mnk(4,4,4)", "--save", str(tmp_path / "no" / "such" / "t.npz"))
     assert r.exit_code == 2, r.output
     assert "there is no folder" in r.stderr and "Traceback" not in r.output
     assert "saved the value" not in r.stdout
-    assert time.process_time() - started < 30  # building mnk(4,4,4)'s table would take far longer
+    assert entered == []  # no table was built, not even begun
+    monkeypatch.undo()
     r = invoke("solve", "tictactoe", "--save", str(tmp_path))  # a folder
     assert r.exit_code == 2 and "folder" in r.stderr
 
@@ -254,12 +275,15 @@ def test_every_agent_takes_a_move_time_limit() -> None:
 # -- budgets: refused or stopped in time, with how far it got -------------------------------------
 
 
-def test_training_a_table_on_otrio_is_refused_at_once() -> None:
-    started = time.process_time()
+def test_training_a_table_on_otrio_is_refused_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import noughts.exact.states
+
+    # the refusal comes from random games' estimate, before any enumeration (it was 85 s of work)
+    entered = _never(monkeypatch, noughts.exact.states, "enumerate_reference", "enumerate_claim")
     r = invoke("train", "td", "otrio", "--out", "never.json", "--no-record")
     assert r.exit_code == 3, r.output  # a limit (the positions a table may hold), not bad input
     assert "otrio has more than" in r.stderr and "5,000,000" in r.stderr
-    assert time.process_time() - started < 20  # CPU seconds, generous: it was 85 s of work
+    assert entered == []
     assert not Path("never.json").exists()
 
 

@@ -44,11 +44,14 @@ def _closed_port() -> int:
 
 
 @pytest.mark.skipif(not PROC.is_dir(), reason="needs /proc (Linux)")
-def test_train_out_in_proc_is_refused_before_training() -> None:
-    started = time.process_time()
+def test_train_out_in_proc_is_refused_before_training(monkeypatch: pytest.MonkeyPatch) -> None:
+    import noughts.learn.train
+
+    trained: list[object] = []
+    monkeypatch.setattr(noughts.learn.train, "train", lambda *a, **k: trained.append(a))
     line = _one_line_2(invoke("train", "td", "tictactoe", "--out", "/proc/x.json", "--no-record"))
     assert "--out /proc/x.json: cannot write in /proc" in line  # was: trained, then a traceback
-    assert time.process_time() - started < 10  # no training ran (1,000,000 episodes take longer)
+    assert trained == []  # no training ran
 
 
 @pytest.mark.skipif(not PROC.is_dir(), reason="needs /proc (Linux)")
@@ -78,18 +81,22 @@ def test_a_number_past_its_bound_is_refused() -> None:
     assert "mcts option sims is at most" in line
 
 
-def test_an_unreachable_ray_address_fails_at_once() -> None:
+def test_an_unreachable_ray_address_fails_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     port = _closed_port()
-    started = time.perf_counter()
+    try:
+        import ray
+    except ImportError:
+        ray = None
+    entered: list[object] = []
+    if ray is not None:  # ray.init is where the retrying loop lives: it must not be entered
+        monkeypatch.setattr(ray, "init", lambda *a, **k: entered.append(k))
     r = invoke("solve", "mnk(4,4,3)", "--ray", f"127.0.0.1:{port}", "--max-seconds", "20")
     line = _one_line_2(r)
-    try:
-        import ray  # noqa: F401
-    except ImportError:
+    if ray is None:
         assert "needs Ray" in line
     else:
         assert f"cannot reach Ray at '127.0.0.1:{port}'" in line  # was: still trying at 120 s
-    assert time.perf_counter() - started < 60  # generous: importing Ray takes seconds; a retry loop minutes
+        assert entered == []
     assert "not host:port" in _one_line_2(invoke("solve", "tictactoe", "--ray", "nonsense"))
 
 

@@ -209,7 +209,7 @@ class MatchResult:
         return (w + d / 2) / n if n else 0.5
 
     def to_json(self) -> dict[str, Any]:
-        """The match as JSON (the schema of ``noughts match --json``, documented in the README)."""
+        """The match as JSON (the schema of ``noughts match --json``, documented in ``docs/agents.md``)."""
         w, d, lo = self._tally()
         n = w + d + lo
         low, high = score_interval(w, d, lo, self.confidence)

@@ -225,7 +225,7 @@ class NotaktoQuotient:
         return out
 
     def to_json(self, positions: bool = True) -> dict[str, Any]:
-        """The ``quotient --json`` document (its schema is in the README)."""
+        """The ``quotient --json`` document (its keys: ``docs/solving.md``, the misère quotients)."""
         q = self.quotient
         pres = q.presentation
         doc: dict[str, Any] = {

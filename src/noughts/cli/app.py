@@ -337,7 +337,9 @@ MaxMemory = Annotated[
 PositionOpt = Annotated[
     str | None, typer.Option("--position", metavar="TEXT", help="Analyse this position (its text form).")
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document (schema in the README).")]
+JsonOpt = Annotated[
+    bool, typer.Option("--json", help="Print one JSON document (its keys: docs/cli.md, 'JSON documents').")
+]
 
 
 def _solve(

@@ -32,7 +32,9 @@ AgentArg = Annotated[
         " x.json or saved:NAME; any of them with seconds=S for a move time limit.",
     ),
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document (schema in the README).")]
+JsonOpt = Annotated[
+    bool, typer.Option("--json", help="Print one JSON document (its keys: docs/cli.md, 'JSON documents').")
+]
 SeedOpt = Annotated[
     int | None, typer.Option(min=0, help="Seed for every random choice (default: a fresh one, printed).")
 ]

@@ -154,7 +154,8 @@ def train(
     db: DbOpt = None,
     no_record: NoRecordOpt = False,
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print one JSON document (schema in the README).")
+        bool,
+        typer.Option("--json", help="Print one JSON document (its keys: docs/cli.md, 'JSON documents')."),
     ] = False,
 ) -> None:
     """Train a learning agent by self-play until a stopping criterion holds; save it."""
@@ -381,7 +382,12 @@ def experiment(
         str | None, typer.Argument(metavar="NAME", help="The experiment; leave out to list them.")
     ] = None,
     quick: Annotated[bool, typer.Option("--quick", help="The small version (seconds).")] = False,
-    out: Annotated[Path | None, typer.Option("--out", metavar="DIR", help="Write the folder here.")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", metavar="DIR", help="Write the folder here (default: experiments/NAME, or NAME-quick)."
+        ),
+    ] = None,
     workers: Annotated[int | None, typer.Option(min=1, help="Worker processes (default: the CPUs).")] = None,
     address: Annotated[str | None, typer.Option(help="A Ray cluster address ('local' starts one).")] = None,
     option: Annotated[
@@ -392,7 +398,12 @@ def experiment(
     no_record: NoRecordOpt = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
 ) -> None:
-    """Run an experiment that reproduces a source's study; it writes CSV, Markdown, PNG and its configuration."""
+    """Run an experiment that reproduces a source's study; it writes CSV, Markdown, PNG and its configuration.
+
+    Each run is saved in OUT/finished/ as it finishes: Ctrl-C stops the experiment at once, and the
+    same command goes on from the saved runs. The figures need matplotlib (the plots extra:
+    pip install -e '.[plots]'). Each experiment's settings and outputs: docs/learning.md, Experiments.
+    """
     from rich.console import Console
 
     from noughts.learn.experiments import EXPERIMENTS
@@ -412,25 +423,36 @@ def experiment(
             config[key] = json.loads(value)
         except json.JSONDecodeError:
             raise NoughtsError(f"the value of {key} is not JSON: {value!r}") from None
+    from noughts.learn.experiments import need_plots
+
+    need_plots(f"the experiment {name}")  # every experiment draws figures (the plots extra)
     folder = out if out is not None else Path("experiments") / (name + ("-quick" if quick else ""))
     check_folder(folder, "--out")  # made and written in before the work, so the results are not lost
+    from noughts.cli.progress import compile_notice
+    from noughts.learn.experiments import FINISHED
     from noughts.parallel import executor as make_executor
 
+    again = shlex.join(
+        ["noughts", "experiment", name, *(["--quick"] if quick else []), "--out", str(folder)]
+        + [a for item in option or [] for a in ("--set", item)]
+        + (["--workers", str(workers)] if workers is not None else [])
+        + (["--address", address] if address is not None else [])
+        + (["--db", str(db)] if db is not None else [])
+        + (["--no-record"] if no_record else [])
+    )
     store = _store(db, no_record)
     run_id = None if store is None else store.new_run(name, {"quick": quick, **config}, folder)
     started = time.perf_counter()
     try:
-        with make_executor(workers, address) as ex:
+        with compile_notice(), make_executor(workers, address) as ex:
             result = module.run(config or None, folder, quick=quick, executor=ex)
     except KeyboardInterrupt:
         if store is not None and run_id is not None:
             store.set_run_status(run_id, "stopped")
-        written = sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
-        typer.echo(
-            f"noughts: stopped by Ctrl-C; {folder} holds {', '.join(written) or 'nothing yet'}"
-            " (an experiment's tables and figures are written at its end); run the same command to start again",
-            err=True,
-        )
+        saved = folder / FINISHED
+        runs = len(list(saved.glob("*.json"))) if saved.is_dir() else 0
+        kept = f"{plural(runs, 'finished run')} saved in {saved}" if runs else "no run had finished yet"
+        typer.echo(f"noughts: stopped by Ctrl-C; {kept}; go on with: {again}", err=True)
         raise typer.Exit(130) from None
     except BaseException:
         if store is not None and run_id is not None:

@@ -29,7 +29,9 @@ if TYPE_CHECKING:
 __all__ = ["register"]
 
 SpecArg = Annotated[str, typer.Argument(metavar="SPEC", help="The game, e.g. 'mnk(5,5,5)'.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document (schema in the README).")]
+JsonOpt = Annotated[
+    bool, typer.Option("--json", help="Print one JSON document (its keys: docs/cli.md, 'JSON documents').")
+]
 PositionOpt = Annotated[
     str | None, typer.Option("--position", metavar="TEXT", help="Start from this position (its text form).")
 ]
@@ -302,7 +304,10 @@ def simulate(
     from noughts.pairing.potential import simulate as run
 
     if plot is not None:
+        from noughts.learn.experiments import need_plots
+
         check_writable(plot, "--plot", (".png",))
+        need_plots("potential simulate --plot")  # matplotlib is the plots extra
     game = noughts.game(spec)
     first = None if opening is None else game.board.parse_cell(opening)
     sim = run(game, maker, breaker, seed=seed, opening=first, ties=ties)

@@ -31,7 +31,9 @@ prove_app = typer.Typer(
     no_args_is_help=True,
 )
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document (schema in the README).")]
+JsonOpt = Annotated[
+    bool, typer.Option("--json", help="Print one JSON document (its keys: docs/cli.md, 'JSON documents').")
+]
 
 
 CaseWorkersOpt = Annotated[

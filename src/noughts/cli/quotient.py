@@ -33,7 +33,8 @@ def quotient(
         typer.Argument(metavar="SPEC", help="A Notakto game, e.g. notakto or 'notakto(mnk(4,4,3))'."),
     ],
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print one JSON document (schema in the README).")
+        bool,
+        typer.Option("--json", help="Print one JSON document (its keys: docs/cli.md, 'JSON documents')."),
     ] = False,
     max_seconds: Annotated[
         float, typer.Option("--max-seconds", min=0.001, help="Stop (exit 3) after this many seconds.")

@@ -29,7 +29,9 @@ __all__ = ["BUDGET", "register"]
 BUDGET = 3
 """Exit status when a budget ran out (what was finished is printed first)."""
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document (schema in the README).")]
+JsonOpt = Annotated[
+    bool, typer.Option("--json", help="Print one JSON document (its keys: docs/cli.md, 'JSON documents').")
+]
 
 
 def _read_records(source: str) -> list[Record]:

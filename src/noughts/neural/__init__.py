@@ -23,5 +23,6 @@ from noughts.core import NoughtsError
 MISSING = [name for name in ("jax", "flax", "optax", "mctx") if find_spec(name) is None]
 if MISSING:
     raise NoughtsError(
-        f"the neural learners need {', '.join(MISSING)}: install the extra, pip install 'noughts[neural]'"
+        f"the neural learners need {', '.join(MISSING)}: install the extra, pip install -e '.[neural]'"
+        " in the clone (make test installs it too), or pip install 'noughts[neural]'"
     )

@@ -409,7 +409,8 @@ class RayExecutor(Executor):
             import ray
         except ImportError:
             raise NoughtsError(
-                "the Ray backend needs Ray: pip install 'noughts[cluster]' (or leave out --address)"
+                "the Ray backend needs Ray: pip install -e '.[cluster]' in the clone, or pip install 'noughts[cluster]'"
+                " (or leave out --address)"
             ) from None
         self._ray = ray
         self.name = "ray"

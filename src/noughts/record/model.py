@@ -400,7 +400,7 @@ class Record:
         return write_record(self)
 
     def to_json(self, *, positions: bool = False) -> dict[str, Any]:
-        """The JSON form (one game; see the README). With ``positions`` every move also carries
+        """The JSON form (one game; see ``docs/records.md``). With ``positions`` every move also carries
         ``ply`` (its number, 1 for the game's first move), ``player`` (``first``/``second``),
         ``label`` (the player as the game calls them, e.g. ``x``) and ``position`` (the
         position's text after it), and the document the start position's text as

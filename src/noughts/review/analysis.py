@@ -240,7 +240,7 @@ class Review:
         return Record(r.game, Line(tuple(nodes), r.moves.comment), r.first, r.second, r.result, r.start, tags)
 
     def to_json(self) -> dict[str, Any]:
-        """The ``review --json`` document (its schema is in the README)."""
+        """The ``review --json`` document (its keys: ``docs/records.md``, "Reviewing a game")."""
         game, record = self.game, self.record
         names = record.players()
         positions = record.positions()

@@ -7,7 +7,10 @@ The contract for an experiment module ``noughts.learn.experiments.<module>``:
   (CSV, Markdown tables, PNG figures, the configuration as JSON) under ``out_dir``, returning
   the folder. ``config`` (a dict or None) overrides defaults; ``quick`` is the small version
   that runs in CI in seconds; ``executor`` is a :mod:`noughts.parallel` executor (``.map``)
-  or None to run in this process. Bad input raises ``NoughtsError``.
+  or None to run in this process. Bad input raises ``NoughtsError``, and so does a missing
+  matplotlib (:func:`need_plots`: the ``plots`` extra), before any work. Each finished run is
+  saved in the folder's :data:`FINISHED` subfolder as it arrives and read back by a later start
+  of the same jobs (:func:`~noughts.learn.experiments.runs.run_jobs`), so Ctrl-C loses only the runs in flight.
 
 Modules are listed here by name and imported only when asked for.
 """
@@ -18,8 +21,9 @@ import importlib
 from types import ModuleType
 
 from noughts.core import NoughtsError
+from noughts.learn.experiments.runs import FINISHED, need_plots
 
-__all__ = ["EXPERIMENTS", "experiment", "experiment_names"]
+__all__ = ["EXPERIMENTS", "FINISHED", "experiment", "experiment_names", "need_plots"]
 
 EXPERIMENTS: dict[str, str] = {
     "cumulative-td": "cumulative_td",  # 000 §4: TD with evaluation-function initialisation

@@ -1,15 +1,15 @@
 """What the experiments share: their settings, running their jobs, and parts of their reports.
 
 Each experiment module (see :mod:`noughts.learn.experiments`) merges the user's settings over
-its defaults, writes them to ``config.json``, runs plain-data jobs in this process or on a
-:mod:`noughts.parallel` executor, keeps the raw results in ``runs.json`` and reports the
-solver's grades (:func:`noughts.arena.grade.grade`) in CSV and Markdown; those steps live here.
+its defaults, writes them to ``config.json``, runs plain-data jobs (:mod:`.runs`: in this
+process or on a :mod:`noughts.parallel` executor, each result saved as it arrives), keeps the raw
+results in ``runs.json`` and reports the solver's grades (:func:`noughts.arena.grade.grade`) in
+CSV and Markdown; those steps live here.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,13 +39,6 @@ def prepare(
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "config.json").write_text(json.dumps({"experiment": name, "quick": quick, **cfg}, indent=2))
     return cfg, out_dir
-
-
-def run_jobs(executor: Any, fn: Callable[[Job], Job], jobs: list[Job]) -> list[Job]:
-    """``fn`` over ``jobs``, in order: on ``executor`` (anything with ``.map``) or here."""
-    if executor is not None and hasattr(executor, "map"):
-        return list(executor.map(fn, jobs))
-    return [fn(job) for job in jobs]
 
 
 def write_runs(results: list[Job], out_dir: Path) -> None:

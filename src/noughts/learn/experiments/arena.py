@@ -47,11 +47,12 @@ from typing import Any
 import numpy as np
 
 from noughts.core import NoughtsError
-from noughts.learn.experiments._report import prepare, pyplot, run_jobs, save_figure, slug, write_runs
+from noughts.learn.experiments._report import prepare, pyplot, save_figure, slug, write_runs
+from noughts.learn.experiments.runs import clear_finished, need_plots, run_jobs
 
 NAME = "arena"
 DESCRIPTION = (
-    "003 §9.1-9.3 and §6.1 on 3x3, 4x4 and 5x5 with k = 3: 003's system beside noughts' "
+    "RL Battle Arena §9.1-9.3 and §6.1 on 3x3, 4x4 and 5x5 with k = 3: its system beside noughts' "
     "Q-learner, per side and alternated, seeds and intervals, graded by the solver"
 )
 
@@ -454,6 +455,7 @@ def run(config: dict[str, Any] | None, out_dir: Path, quick: bool = False, execu
     from noughts.exact.states import state_space
     from noughts.learn.policy import best_against_random, perfect_moves
 
+    need_plots(f"the experiment {NAME}")
     cfg, out_dir = prepare(NAME, config, out_dir, quick, DEFAULT_CONFIG, QUICK_CONFIG)
     arms = cfg["arms"]
     if not arms or set(arms) - {"paper", "corrected"}:
@@ -488,13 +490,14 @@ def run(config: dict[str, Any] | None, out_dir: Path, quick: bool = False, execu
                              "episodes": int(s93["episodes"]), "seed": base + r, "battle_games": int(s93["battle_games"]),
                              "window": int(s93["window"]), "grade_sample": cfg["s92"]["grade_sample"],
                              "grade_games": int(cfg["s92"]["grade_games"])})  # fmt: skip
-    results = run_jobs(executor, _run_job, jobs)
+    results = run_jobs(executor, _run_job, jobs, out_dir, NAME)
     wall = time.perf_counter() - started
     summary = _summarise(results, cfg, bound)
     write_runs(results, out_dir)
     _write_csv(results, out_dir)
     _write_figures(results, cfg, summary, out_dir)
     _write_markdown(results, cfg, summary, out_dir, wall)
+    clear_finished(_run_job, jobs, out_dir)
     return out_dir
 
 

@@ -46,12 +46,13 @@ from typing import Any
 import numpy as np
 
 from noughts.core import NoughtsError
+from noughts.learn.experiments.runs import clear_finished, need_plots, run_jobs
 
 __all__ = ["DEFAULTS", "DESCRIPTION", "NAME", "PUBLISHED", "QUICK", "group_tests", "run", "run_one"]
 
 NAME = "cumulative-td"
 DESCRIPTION = (
-    "000 §4: TD on cumulative tic-tac-toe, the paper's scalings beside corrected ones, "
+    "Cumulative Tic-Tac-Toe §4: TD on cumulative tic-tac-toe, the paper's scalings beside corrected ones, "
     "learning curves graded by the solver, the §4.2 test and its null baseline"
 )
 
@@ -274,6 +275,7 @@ def run(config: dict[str, Any] | None, out_dir: Path, quick: bool = False, execu
     from noughts.learn.evaluation import INITS
     from noughts.learn.policy import perfect_moves
 
+    need_plots(f"the experiment {NAME}")
     cfg = _merge(DEFAULTS, QUICK) if quick else dict(DEFAULTS)
     if config:
         cfg = _merge(cfg, config)
@@ -289,10 +291,7 @@ def run(config: dict[str, Any] | None, out_dir: Path, quick: bool = False, execu
     space = state_space(make_game(cfg["game"]))
     perfect = [int(x) for x in perfect_moves(space)]
     jobs = _jobs(cfg, perfect)
-    if executor is not None:
-        rows = executor.map(run_one, jobs, description=f"{NAME}: {len(jobs)} runs")
-    else:
-        rows = [run_one(j) for j in jobs]
+    rows = run_jobs(executor, run_one, jobs, out, NAME)
     wall = time.perf_counter() - started
     (out / "config.json").write_text(
         json.dumps({"experiment": NAME, "quick": quick, **cfg, "runs": len(jobs), "wall_seconds": round(wall, 2),
@@ -304,6 +303,7 @@ def run(config: dict[str, Any] | None, out_dir: Path, quick: bool = False, execu
     (out / "summary.json").write_text(json.dumps(summary, indent=2, default=_json_default) + "\n")
     _write_markdown(out, rows, summary, cfg, wall)
     _write_figures(out, rows, cfg, summary)
+    clear_finished(run_one, jobs, out)
     return out
 
 

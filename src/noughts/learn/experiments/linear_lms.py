@@ -45,18 +45,12 @@ from typing import Any
 import numpy as np
 
 from noughts.core import NoughtsError
-from noughts.learn.experiments._report import (
-    grade_markdown,
-    prepare,
-    pyplot,
-    run_jobs,
-    save_figure,
-    write_runs,
-)
+from noughts.learn.experiments._report import grade_markdown, prepare, pyplot, save_figure, write_runs
+from noughts.learn.experiments.runs import clear_finished, need_plots, run_jobs
 
 NAME = "linear-lms"
 DESCRIPTION = (
-    "001 Tables 1-2 and Figures 17-18: the LMS linear agent, 001's settings beside corrected and "
+    "Generalised Agent Tables 1-2 and Figures 17-18: the LMS linear agent, its settings beside corrected and "
     "explored ones, five seeds each, graded by the solver"
 )
 
@@ -317,6 +311,7 @@ def run(config: dict[str, Any] | None, out_dir: Path, quick: bool = False, execu
     from noughts.exact.states import state_space
     from noughts.learn.policy import perfect_moves
 
+    need_plots(f"the experiment {NAME}")
     cfg, out_dir = prepare(NAME, config, out_dir, quick, DEFAULT_CONFIG, QUICK_CONFIG)
     if not cfg["seeds"]:
         raise NoughtsError("linear-lms needs at least one seed")
@@ -342,7 +337,7 @@ def run(config: dict[str, Any] | None, out_dir: Path, quick: bool = False, execu
                  "exact": False, "grade_sample": b4["grade_sample"], "grade_games": b4["grade_games"],
                  "random_games": cfg["random_games"]}
             )  # fmt: skip
-    results = run_jobs(executor, _one_run, jobs)
+    results = run_jobs(executor, _one_run, jobs, out_dir, NAME)
     wall = time.perf_counter() - started
     _write_tables(results, out_dir)
     summary = _summarise(results, cfg)
@@ -351,6 +346,7 @@ def run(config: dict[str, Any] | None, out_dir: Path, quick: bool = False, execu
         warnings.simplefilter("ignore", RuntimeWarning)
         _write_figures(results, cfg, summary, out_dir)
     _write_markdown(results, cfg, summary, out_dir, wall)
+    clear_finished(_one_run, jobs, out_dir)
     return out_dir
 
 
