@@ -34,13 +34,14 @@ def _page(browser: Any, url: str, viewport: dict[str, int]) -> Any:
 
 
 def _start(page: Any, spec: str) -> None:
+    before = page.evaluate("() => window.arena.play.state ? window.arena.play.state.id : null")
     page.select_option("#play-preset", "")
     page.fill("#play-spec", spec)
     page.select_option("#play-x", "human")
     page.select_option("#play-o", "human")
     page.click("#play-start")
-    page.wait_for_function(
-        "(spec) => window.arena.play.state && window.arena.play.state.game === spec", arg=spec
+    page.wait_for_function(  # a new game (its state names the canonical spec, not what was typed)
+        "(before) => window.arena.play.state && window.arena.play.state.id !== before", arg=before
     )
     page.wait_for_selector("#play-board .panel")
 
