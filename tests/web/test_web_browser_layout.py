@@ -135,8 +135,8 @@ def test_the_leaderboard_says_it_is_loading_until_its_answer_comes(browser: Any,
     assert page.get_attribute("#page-leaderboard", "aria-busy") == "true"
     while not held:  # the request is held here until the loading text has been seen
         page.wait_for_timeout(20)
+    held[0].continue_()  # then no more holding (unroute first would let the held one go itself)
     page.unroute("**/api/leaderboard*")
-    held[0].continue_()
     page.wait_for_function("() => !document.getElementById('lb-note').textContent.startsWith('Loading')")
     assert page.get_attribute("#page-leaderboard", "aria-busy") is None
     assert page.errors == []
