@@ -16,7 +16,9 @@ throwaway store; this script is the clients, all at once:
 * **Attacks on sizes, hosts and connections** (issue 28), alongside: 60 ``GET /api/game-info``
   of ``mnk(64,64,5)`` spelled with ever more spaces (each must be refused within 2 s, and the
   cache must not grow); ``POST /api/records/read`` and ``/api/records/import`` of 40 games of
-  ``hypercube(3,7)`` (1.7 KB that took 57.8 s and 848 MiB before the fix); a ``Host:
+  ``hypercube(3,7)`` (1.7 KB that took 57.8 s and 848 MiB before the fix: refused from its
+  text), and of the heaviest body the size checks let through (70 games of 7x7x7, 26 moves
+  each), whose games a worker builds within its 10 s (read, or refused with 422); a ``Host:
   localhost:8766@evil.example``; 300 half-open connections (half a request line each, never
   finished), each of which must be dropped within the read timeout (10 s) + 2 s.
 * **Owners and lanes** (afterwards, on the same server): two clients (source addresses
@@ -293,6 +295,37 @@ def _record_bomb(url: str, queue: Any, path: str) -> None:
     _fire(url, queue, f"{path.rsplit('/', 1)[1]} 40 x 3^7", "POST", path, {"json": {"text": text}}, 0.0)
 
 
+RECORD_SECONDS = 10.0
+"""The arena's budget for reading one request's records (``Limits.record_seconds``)."""
+
+
+def _heavy_record() -> str:
+    """The heaviest record body the size checks let through: 70 games of 7x7x7 (70 x 536 cells
+    and lines, under 40,000), each 26 random legal moves (343 x 27 x 70 cells of positions,
+    under 2,000,000); a worker builds every game."""
+    import random
+
+    import noughts
+
+    game = noughts.game("hypercube(7,3)")
+    rng = random.Random(28)
+    parts = ['[Format "noughts-record 1"]\n']
+    for _ in range(70):
+        position, words = game.start(), []
+        for ply in range(26):
+            move = rng.choice(position.legal_moves())
+            words.append(f"{ply + 1}. {game.format_move(move)}")
+            position = position.play(move)
+        parts.append('[Game "hypercube(7,3)"]\n\n' + " ".join(words) + " *\n")
+    return "".join(parts)
+
+
+def _record_heavy(url: str, queue: Any, path: str) -> None:
+    text = _heavy_record()
+    name = f"{path.rsplit('/', 1)[1]} 70 x 7^3, 26 moves each"
+    _fire(url, queue, name, "POST", path, {"json": {"text": text}}, RECORD_SECONDS)
+
+
 def _bad_host(url: str, queue: Any) -> None:
     request = {"headers": {"Host": "localhost:8766@evil.example"}}
     _fire(url, queue, "Host with @", "GET", "/api/presets", request, 0.0)
@@ -475,6 +508,8 @@ def run() -> dict[str, Any]:
                 ctx.Process(target=_spec_flood, args=(url, queue)),
                 ctx.Process(target=_record_bomb, args=(url, queue, "/api/records/read")),
                 ctx.Process(target=_record_bomb, args=(url, queue, "/api/records/import")),
+                ctx.Process(target=_record_heavy, args=(url, queue, "/api/records/read")),
+                ctx.Process(target=_record_heavy, args=(url, queue, "/api/records/import")),
                 ctx.Process(target=_bad_host, args=(url, queue)),
                 ctx.Process(target=_half_open, args=(url, queue)),
             ]

@@ -114,3 +114,49 @@ def test_a_record_within_the_limits_is_read_and_imported() -> None:
     assert len(r.json()["games"]) == 3
     r = c.post("/api/records/import", json={"text": text})
     assert r.status_code == 200 and len(r.json()["ids"]) == 3
+
+
+def test_records_are_built_in_a_worker_not_in_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading, importing, writing and reviewing a record build its games in a worker (the
+    server's process builds no board: it is refused here) and answer as before."""
+    c = client()
+    no_building(monkeypatch)
+    text = _record_text("mnk(4,4,3)", 3, "1. a1 2. b2 (2. c3 3. d4) 3. c1 *")
+    r = c.post("/api/records/read", json={"text": text})
+    assert r.status_code == 200, r.text
+    games = r.json()["games"]
+    assert [len(g["moves"]) for g in games] == [3, 3, 3]
+    assert games[0]["moves"][1]["variations"], games[0]["moves"][1]
+    r = c.post("/api/records/import", json={"text": text})
+    assert r.status_code == 200, r.text
+    ids = r.json()["ids"]
+    assert len(ids) == 3 and set(r.json()["tokens"]) == {str(i) for i in ids}
+    listed = c.get("/api/games").json()
+    listed = listed.get("games", listed) if isinstance(listed, dict) else listed
+    assert {g["id"] for g in listed} >= set(ids)
+    doc = {"game": "tictactoe", "moves": ["b2", "a1", "c3"]}
+    w = c.post("/api/records/write", json={"record": doc})
+    assert w.status_code == 200 and w.json()["text"].count("b2") == 1, w.text
+    bad = c.post("/api/records/write", json={"record": {"game": "tictactoe", "moves": ["b2", "b2"]}})
+    assert bad.status_code == 400 and "b2" in bad.json()["error"], bad.text
+    rv = c.post("/api/review", json={"record": doc, "max_seconds": 10})
+    assert rv.status_code == 200 and len(rv.json()["moves"]) == 3, rv.text
+
+
+def test_a_record_over_its_budget_is_refused_with_422_and_nothing_is_stored() -> None:
+    """A record whose reading outlasts :attr:`Limits.record_seconds` is refused with one 422
+    that says so, and an import stores none of its games; given the default budget the same
+    body is read and imported whole."""
+    text = _record_text("mnk(4,4,3)", 5, "1. a1 2. b2 3. c1 *")
+    tight = client(record_seconds=1e-9)
+    for url in ("/api/records/read", "/api/records/import"):
+        r = tight.post(url, json={"text": text})
+        assert r.status_code == 422, (url, r.text)
+        assert "was not read within the arena's" in r.json()["error"], r.json()
+        assert "send fewer or shorter games" in r.json()["error"]
+    listed = tight.get("/api/games").json()
+    listed = listed.get("games", listed) if isinstance(listed, dict) else listed
+    assert listed == []
+    roomy = client()
+    assert len(roomy.post("/api/records/read", json={"text": text}).json()["games"]) == 5
+    assert len(roomy.post("/api/records/import", json={"text": text}).json()["ids"]) == 5

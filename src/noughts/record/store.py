@@ -36,7 +36,16 @@ from noughts.record.model import Line, Node, Record, RecordError
 if TYPE_CHECKING:
     from noughts.store import GameRecord, Store
 
-__all__ = ["GameLog", "export_games", "from_store", "import_records", "to_store"]
+__all__ = [
+    "GameLog",
+    "export_games",
+    "from_store",
+    "import_records",
+    "store_row",
+    "store_row_in",
+    "to_store",
+    "token_hash",
+]
 
 METADATA_VERSION = 1
 
@@ -114,23 +123,49 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def to_store(store: Store, record: Record, *, source: str = "import", token: str | None = None) -> int:
-    """Record ``record`` in ``store`` as one game (finished if it has a result, else in play and
-    resumable); its id. ``token``: the game's token (its hash is stored), for whoever may play on.
+def store_row(record: Record) -> dict[str, Any]:
+    """What :func:`to_store` records of ``record``: the arguments of :meth:`Store.import_game`
+    (plain data: text, lists, a JSON-able dict), so that a record read in one process (a web
+    worker) can be stored by another without building its game again.
     """
     meta: dict[str, Any] = {"version": METADATA_VERSION, "tags": dict(record.tags)}
     if not _bare(record.moves):
         meta["moves"] = record.moves.to_json()
+    return {
+        "spec": str(record.game),
+        "first": record.first,
+        "second": record.second,
+        "moves": [n.move for n in record.moves.moves],
+        "outcome": None if record.result is None else record.result.value,
+        "start": None if record.start is None else record.start.text(),
+        "metadata": {"record": meta},
+    }
+
+
+def store_row_in(
+    store: Store, row: dict[str, Any], *, source: str = "import", token: str | None = None
+) -> int:
+    """Record one :func:`store_row` in ``store`` (one transaction); its id. ``token``: the
+    game's token (its hash is stored), for whoever may play on.
+    """
+    metadata = dict(row["metadata"]) | ({} if token is None else {"token": token_hash(token)})
     return store.import_game(
-        str(record.game),
-        record.first,
-        record.second,
-        [n.move for n in record.moves.moves],
-        outcome=record.result,
-        start=None if record.start is None else record.start.text(),
+        row["spec"],
+        row["first"],
+        row["second"],
+        row["moves"],
+        outcome=row["outcome"],
+        start=row["start"],
         source=source,
-        metadata={"record": meta} | ({} if token is None else {"token": token_hash(token)}),
+        metadata=metadata,
     )
+
+
+def to_store(store: Store, record: Record, *, source: str = "import", token: str | None = None) -> int:
+    """Record ``record`` in ``store`` as one game (finished if it has a result, else in play and
+    resumable); its id. ``token``: the game's token (its hash is stored), for whoever may play on.
+    """
+    return store_row_in(store, store_row(record), source=source, token=token)
 
 
 def export_games(

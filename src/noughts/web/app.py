@@ -17,6 +17,7 @@ for a request that does not match the schema or work over its budget, 429 (with
 
 from __future__ import annotations
 
+import contextlib
 import math
 import secrets
 import tempfile
@@ -36,7 +37,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 import noughts
 from noughts.core import Game, LimitExceeded, NoughtsError, Player, Position
-from noughts.record import Record
+from noughts.core.size import spec_key
 from noughts.store import Store, StoreError
 from noughts.web import records
 from noughts.web.boards import board_view
@@ -398,12 +399,6 @@ def _review_seconds(limits: Limits, asked: float | None) -> float:
             f"max_seconds is at most {limits.max_review_seconds:g} for a review, not {asked:g}"
         )
     return asked
-
-
-def _record(doc: dict[str, Any], limits: Limits) -> Record:
-    """A record from its JSON, its game checked against the arena's limits first."""
-    records.check_record_doc(doc, limits)  # size before work: nothing built yet
-    return Record.from_json(doc)
 
 
 def _solve_seconds(limits: Limits, asked: float | None) -> float:
@@ -796,37 +791,61 @@ def _routes(app: FastAPI, arena: Arena) -> None:
         return records.step(game, _position(game, request.position), request.move, request.key)
 
     @app.post("/api/records/read", tags=["records"])
-    def read_records(request: RecordText) -> dict[str, Any]:
+    def read_records(request: RecordText, http: Request) -> dict[str, Any]:
         """Read a game record (text or JSON): every game with each move's ply, player and
-        position (variations too), its text form and the game's name.
+        position (variations too), its text form and the game's name. The games are built in a
+        worker, within :attr:`Limits.record_seconds` (422 past it).
         """
         records.check_record_text(request.text, limits)  # size before work: nothing built yet
-        return records.read_document(request.text)
+        return _record_task(http, "read_records", {"text": request.text})
 
     @app.post("/api/records/write", tags=["records"])
-    def write_record(request: RecordWrite) -> dict[str, Any]:
+    def write_record(request: RecordWrite, http: Request) -> dict[str, Any]:
         """Check a record given as JSON and write it: its text (or, ``as_json``, the JSON
         collection) and the record with every move's ply, player and position.
         """
-        record = _record(request.record, limits)
-        return records.write_document(record.to_json(), request.as_json)
+        records.check_record_doc(request.record, limits)  # size before work: nothing built yet
+        return _record_task(http, "write_record", {"record": request.record, "as_json": request.as_json})
 
     @app.post("/api/records/import", tags=["records"])
-    def import_records(request: RecordText) -> dict[str, Any]:
+    def import_records(request: RecordText, http: Request) -> dict[str, Any]:
         """Keep the games of a record in the store (they show on the Games page; unfinished ones
         can be resumed): their ids, and each game's token (``tokens``, by id, given only here:
-        playing on in a game needs it).
+        playing on in a game needs it). A worker reads and checks the games (within
+        :attr:`Limits.record_seconds`); nothing is stored unless every game was read.
         """
-        from noughts.record import load_records
-        from noughts.record.store import to_store
+        from noughts.record.store import store_row_in
 
         records.check_record_text(request.text, limits)  # size before work: nothing built yet
-        read = load_records(request.text)
-        tokens = [secrets.token_urlsafe(24) for _ in read]  # the importer's, as a new game's
+        rows = _record_task(http, "import_records", {"text": request.text})["rows"]
+        tokens = [secrets.token_urlsafe(24) for _ in rows]  # the importer's, as a new game's
         ids = [
-            to_store(arena.store, r, source="web-import", token=t) for r, t in zip(read, tokens, strict=True)
+            store_row_in(arena.store, row, source="web-import", token=t)
+            for row, t in zip(rows, tokens, strict=True)
         ]
         return {"ids": ids, "tokens": {str(i): t for i, t in zip(ids, tokens, strict=True)}}
+
+    def _record_task(http: Request, task: str, args: dict[str, Any]) -> dict[str, Any]:
+        """A record task in a worker within :attr:`Limits.record_seconds`; past it one 422 that
+        says so (the work stopped, nothing kept).
+        """
+        seconds = limits.record_seconds
+        try:
+            result: dict[str, Any] = pool.run(
+                task,
+                args | {"seconds": seconds, "names": dict(records.NAMES)},
+                seconds=seconds,
+                client=_client(http),
+                since=_since(http),
+            )
+        except Busy:
+            raise
+        except LimitExceeded as e:
+            raise LimitExceeded(
+                f"the record was not read within the arena's {seconds:g} s for one request ({e}); "
+                "send fewer or shorter games"
+            ) from None
+        return result
 
     @app.get("/api/games/{game_id}/record", tags=["records"], response_model=None)
     def game_record(
@@ -858,14 +877,17 @@ def _routes(app: FastAPI, arena: Arena) -> None:
         mistake, each side's accuracy (the ``noughts review --json`` document). Run out of
         time, it says so (``complete`` false) and keeps what it reviewed.
         """
-        record = _record(request.record, limits)
+        size = records.check_record_doc(request.record, limits)  # size before work: nothing built
         seconds = _review_seconds(limits, request.max_seconds)
+        spec = None
+        with contextlib.suppress(NoughtsError):  # only which worker: one that knows the game
+            spec = spec_key(size.games[0][0]) if size.games and size.games[0][0] else None
         result: dict[str, Any] = pool.run(
             "review",
-            {"record": record.to_json(), "seconds": seconds},
+            {"record": request.record, "seconds": seconds},  # the worker builds the record
             seconds=seconds,
             client=_client(http),
-            game=str(record.game),
+            game=spec,
             since=_since(http),
         )
         return result

@@ -35,6 +35,9 @@ class Limits:
     """The longest one review of a game may take (it stops then, with the moves it reviewed)."""
     default_review_seconds: float = 15.0
     """A review's budget when the request gives none."""
+    record_seconds: float = 10.0
+    """The longest reading, importing or writing one request's records may take (a worker
+    builds every game of the record; past it the request is refused with 422, nothing kept)."""
     max_batch_games: int = 10_000
     """The most games one batch may play."""
     max_jobs: int = 2

@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from noughts.core import Game, NoughtsError, Outcome, Position
+from noughts.core.budget import Budget
 from noughts.record import Record, load_records
 from noughts.record.files import records_json
 from noughts.web.boards import board_view, move_at_slot, move_info
@@ -32,6 +33,7 @@ __all__ = [
     "check_record_doc",
     "check_record_text",
     "game_name",
+    "import_rows",
     "position_document",
     "read_document",
     "record_document",
@@ -98,16 +100,46 @@ def record_document(record: Record) -> dict[str, Any]:
     }
 
 
-def read_document(text: str) -> dict[str, Any]:
+def read_document(text: str, budget: Budget | None = None) -> dict[str, Any]:
     """Every game of a record (text or JSON) as :func:`record_document`; ``RecordError`` (a
-    ``NotationError``) with the line and column when it cannot be read.
+    ``NotationError``) with the line and column when it cannot be read. ``budget`` is checked
+    after the games are read and after each game's document (a worker task's budget:
+    :meth:`noughts.web.work.Worker.read_records`).
     """
+    records = _read(text, budget)
+    games = []
+    for r in records:
+        games.append(record_document(r))
+        if budget is not None:
+            budget.check(progress=f"{len(games)} of {len(records)} games written")
+    return {"games": games}
+
+
+def import_rows(text: str, budget: Budget | None = None) -> list[dict[str, Any]]:
+    """Every game of a record, read and checked, as the rows the store keeps
+    (:func:`noughts.record.store.store_row`: plain data, no game to build again), for the
+    server to store with each game's token; ``budget`` as in :func:`read_document`.
+    """
+    from noughts.record.store import store_row
+
+    records = _read(text, budget)
+    rows = []
+    for r in records:
+        rows.append(store_row(r))
+        if budget is not None:
+            budget.check(progress=f"{len(rows)} of {len(records)} games read")
+    return rows
+
+
+def _read(text: str, budget: Budget | None) -> list[Record]:
     records = load_records(text)
     if not records:
         raise NoughtsError("the record holds no game")
     if len(records) > MAX_RECORD_GAMES:
         raise NoughtsError(f"a record read here holds at most {MAX_RECORD_GAMES} games, not {len(records)}")
-    return {"games": [record_document(r) for r in records]}
+    if budget is not None:
+        budget.check(progress=f"{len(records)} games read")
+    return records
 
 
 def write_document(doc: dict[str, Any], as_json: bool = False) -> dict[str, Any]:

@@ -345,6 +345,39 @@ class Worker:
             done = e.review
         return done.to_json()
 
+    # -- records (the analysis board's read, import and write; reading builds every game) ------
+
+    def read_records(self, text: str, seconds: float, names: dict[str, str]) -> dict[str, Any]:
+        """Read a record's games (``/api/records/read``) within ``seconds``; ``names``: the
+        presets' human names (the server's :data:`noughts.web.records.NAMES`).
+        """
+        from noughts.web.records import NAMES, read_document
+
+        NAMES.update(names)
+
+        return read_document(text, self.budget(seconds))
+
+    def import_records(self, text: str, seconds: float, names: dict[str, str]) -> dict[str, Any]:
+        """Read a record's games for the store (``/api/records/import``) within ``seconds``: the
+        rows the server stores (no game is built in the server's process).
+        """
+        from noughts.web.records import import_rows
+
+        return {"rows": import_rows(text, self.budget(seconds))}
+
+    def write_record(
+        self, record: dict[str, Any], as_json: bool, seconds: float, names: dict[str, str]
+    ) -> dict[str, Any]:
+        """Check a record given as JSON and write it (``/api/records/write``) within ``seconds``."""
+        from noughts.web.records import NAMES, write_document
+
+        NAMES.update(names)
+
+        made = self.budget(seconds)
+        out = write_document(record, as_json)
+        made.check(progress="the record was written")
+        return out
+
     def inspect(self, path: str) -> dict[str, Any]:
         """Load a saved agent (every check of :func:`noughts.agents.saved.load_agent`)."""
         from noughts.agents.saved import load_agent
@@ -426,7 +459,18 @@ or its time keeps)."""
 GRADE_SAMPLE = 300
 """Positions on which a learner without a fast grade of its own is graded (through its agent)."""
 
-TASKS = ("analyse", "count", "estimate", "evaluate", "move", "inspect", "review")
+TASKS = (
+    "analyse",
+    "count",
+    "estimate",
+    "evaluate",
+    "move",
+    "inspect",
+    "review",
+    "read_records",
+    "import_records",
+    "write_record",
+)
 """Tasks answered at once."""
 
 JOBS = ("train", "batch")

@@ -211,9 +211,11 @@ function renderBoard(container, view, opts) {
     if (panel.columns && panel.rows) {
       // rows and columns labelled as moves are typed (b2; 2,1,3 on n^d boards: layer, row, column)
       const framed = el("div", { class: "framed" });
-      framed.append(el("div", { class: "corner" }), el("div", { class: "col-labels", style: `grid-template-columns: repeat(${cols}, var(--cell))` },
+      // a label per cell, as wide (and as tall) as the cell: Otrio's cells are 1.6 cells wide
+      const unit = view.layout === "rings" ? "calc(var(--cell) * 1.6)" : "var(--cell)";
+      framed.append(el("div", { class: "corner" }), el("div", { class: "col-labels", style: `grid-template-columns: repeat(${cols}, ${unit})` },
         ...panel.columns.map((c) => el("span", { class: "axis", text: c }))));
-      framed.append(el("div", { class: "row-labels" }, ...panel.rows.map((r) => el("span", { class: "axis", text: r }))), grid);
+      framed.append(el("div", { class: "row-labels", style: `grid-auto-rows: ${unit}` }, ...panel.rows.map((r) => el("span", { class: "axis", text: r }))), grid);
       node.append(framed);
     } else {
       node.append(grid);
@@ -401,6 +403,8 @@ class GameController {
 
   show(state) {
     this.state = state;
+    const section = document.getElementById("page-" + this.prefix);
+    if (section) section.dataset.playing = "1";  // on a phone the new-game card goes below the game then
     this.selected = null;
     this.evaluation = null;
     this.hint = null;
@@ -489,9 +493,9 @@ class GameController {
 
   async typed(text) {
     const s = this.state;
-    if (!s) { toast("Start a game first."); return; }
-    if (s.turn !== "human" && !s.over) { toast(`Wait: it is ${s.turn}'s turn.`); return; }
-    await this.send({ move: text, ply: s.ply });
+    if (!s) { toast("Start a game first."); return false; }
+    if (s.turn !== "human" && !s.over) { toast(`Wait: it is ${s.turn}'s turn.`); return false; }
+    return await this.send({ move: text, ply: s.ply });  // true when played: the move box is emptied
   }
 
   async send(body) {
@@ -766,7 +770,7 @@ async function showGames() {
       ...games.map((g) => el("tr", {},
         el("td", { text: g.id }), el("td", { text: g.game }), el("td", { text: g.x }), el("td", { text: g.o }), el("td", { text: g.plies }),
         el("td", { text: g.result || g.status }), el("td", { text: (g.updated || "").replace("T", " ").slice(0, 19) }),
-        el("td", {}, el("a", { href: `#/play/${g.id}`, text: g.status === "playing" ? (tokens.get(g.id) ? "resume" : "watch") : "open" }),
+        el("td", { class: "g-links" }, el("a", { href: `#/play/${g.id}`, text: g.status === "playing" ? (tokens.get(g.id) ? "resume" : "watch") : "open" }),
           " · ", el("a", { href: `#/analyse?record=${g.id}`, text: "analyse" }),
           " · ", el("a", { href: `/api/games/${g.id}/record?download=1`, download: `game-${g.id}.ntr`, text: "record" })))),
     );
@@ -894,6 +898,9 @@ async function refreshAgents() {
 
 async function showLeaderboard() {
   const select = $("lb-game");
+  // the ratings are fitted from every recorded game: the first load can take seconds
+  $("lb-note").textContent = "Loading the ratings (fitted from every recorded game between agents)…";
+  $("page-leaderboard").setAttribute("aria-busy", "true");
   try {
     const board = await api("/api/leaderboard" + (select.value ? `?game=${encodeURIComponent(select.value)}` : ""));
     const chosen = board.game || "";
@@ -911,7 +918,8 @@ async function showLeaderboard() {
       ? "Bradley-Terry ratings on the Elo scale (mean 0 in each group) from every recorded game between agents of this game: batches, matches and watched games."
         + (board.groups > 1 ? " Agents that never met, even through others, are rated in separate groups: compare ratings only within a group." : "")
       : "No games between agents recorded yet: run a batch on the Watch page.";
-  } catch (e) { toast(e.message); }
+  } catch (e) { $("lb-note").textContent = ""; toast(e.message); }
+  finally { $("page-leaderboard").removeAttribute("aria-busy"); }
 }
 
 // -- routing ----------------------------------------------------------------------------------------

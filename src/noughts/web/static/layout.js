@@ -3,7 +3,9 @@
 "use strict";
 
 export const MIN_CELL = 24;  // px: the smallest cell drawn (smaller boards scroll in their own box)
+const FIT_CELL = 18;         // px: a board that fits whole at this size (15x15 on a phone) is drawn so
 const GAP_PANELS = 19;       // px between panels (1.2rem)
+const TITLE = 20;            // px: a panel's title (its layer) above it
 
 let zoom = 1;
 try { zoom = Number(localStorage.getItem("noughts.zoom")) || 1; } catch (e) { zoom = 1; }
@@ -36,17 +38,26 @@ export function fitBoard(container, view) {
   const cells = count * rows * cols;
   const cap = cells <= 16 ? 104 : cells <= 49 ? 80 : 64;
   const fixed = (cols - 1) * gap + 2 * gap + label;
-  let best = 0;
+  // panels side by side, `perRow` to a row: the size at which they fit the width and (in
+  // ceil(count / perRow) rows of panels) the window's height; the best over every perRow, so
+  // 7x7x7's seven layers stand in a grid on a desktop, not in one column
+  let best = 0, widthBest = 0;
   for (let perRow = 1; perRow <= count; perRow++) {
     const panelWidth = (width - (perRow - 1) * GAP_PANELS) / perRow;
-    let cell = (panelWidth - fixed) / (cols * ring);
-    if (count === 1) cell = Math.min(cell, (height - (rows - 1) * gap - 2 * gap - label) / (rows * ring));
+    const byWidth = (panelWidth - fixed) / (cols * ring);
+    const panelRows = Math.ceil(count / perRow);
+    const titled = count > 1 ? TITLE : 0;
+    const panelHeight = (height - (panelRows - 1) * GAP_PANELS) / panelRows - titled;
+    const byHeight = (panelHeight - (rows - 1) * gap - 2 * gap - label) / (rows * ring);
+    const cell = Math.min(byWidth, byHeight);
     if (cell > best) best = cell;
-    if (cell >= cap) break;
+    if (byWidth > widthBest && perRow === 1) widthBest = byWidth;
   }
-  // at least MIN_CELL (the board then scrolls in its own box), unless the person zoomed out
-  let cell = Math.floor(Math.max(MIN_CELL, Math.min(cap, best)) * zoom);
-  cell = Math.max(zoom < 1 ? 12 : MIN_CELL, Math.min(160, cell));
+  // at least MIN_CELL (the board then scrolls in its own box), unless the person zoomed out or
+  // the board fits its box whole at FIT_CELL or more (15x15 on a phone: no column hidden)
+  const floor = widthBest >= FIT_CELL && widthBest < MIN_CELL && count === 1 ? Math.floor(widthBest) : MIN_CELL;
+  let cell = Math.floor(Math.max(floor, Math.min(cap, best)) * zoom);
+  cell = Math.max(zoom < 1 ? 12 : floor, Math.min(160, cell));
   container.style.setProperty("--cell", `${cell}px`);
   container.dataset.cell = String(cell);
 }
