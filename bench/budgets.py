@@ -246,6 +246,7 @@ def run(budget):
             run.nodes = searches.nodes
     elif engine == "Breaker prover":
         from noughts.pairing.breaker import prove_breaker
+        run.nodes = -1  # (a stopped proof reports its nodes in its message only)
         run.nodes = prove_breaker(game, budget=budget, record=False).nodes
     else:
         from noughts.exact.search import Searcher
@@ -255,9 +256,18 @@ def run(budget):
         finally:
             run.nodes = getattr(searcher, "nodes", 0)
 
+class Checks(Budget):
+    def __init__(self, n):
+        super().__init__(max_seconds=None)
+        self.left = n
+    def check(self, memory=0, progress=""):
+        self.left -= 1
+        if self.left < 0:
+            raise LimitExceeded(progress)
+
 run.nodes = 0
-try:  # load the compiled kernels first: a search stopped at once, off the clock
-    run(Budget(max_seconds=0.05))
+try:  # load the compiled kernels first, off the clock: a search stopped after a few slices
+    run(Checks(6))
 except (LimitExceeded, ValueError):
     pass
 t, c = time.perf_counter(), time.process_time()
