@@ -52,7 +52,7 @@ def _find_all(tt_key, tt_rank, keys, ways):  # type: ignore[no-untyped-def]
     out = np.zeros(keys.shape[0], dtype=np.int64)
     mask = tt_rank.shape[0] - 1
     for n in range(keys.shape[0]):
-        out[n] = find(tt_key, tt_rank, keys[n], mask, ways)
+        out[n] = find(tt_key, tt_rank, keys[n], keys.shape[1], mask, ways)
     return out
 
 
@@ -152,11 +152,11 @@ def test_the_least_valuable_entry_goes_and_settled_ones_are_kept() -> None:
     ranks = np.array([rank_of(5, True), rank_of(12, False), rank_of(11, False), rank_of(13, False)])
     _store_all(tt_key, tt_rank, tt_val, keys[:4], ranks, LEAST)
     _store_all(tt_key, tt_rank, tt_val, keys[4:5], np.array([rank_of(1, False)]), LEAST)
-    assert find(tt_key, tt_rank, keys[0], entries - 1, 4) == -1
+    assert find(tt_key, tt_rank, keys[0], 2, entries - 1, 4) == -1
     tt_rank[:] = 0
     _store_all(tt_key, tt_rank, tt_val, keys[:4], ranks, KEEP_SETTLED)
     _store_all(tt_key, tt_rank, tt_val, keys[4:5], np.array([rank_of(1, False)]), KEEP_SETTLED)
-    assert find(tt_key, tt_rank, keys[0], entries - 1, 4) >= 0
+    assert find(tt_key, tt_rank, keys[0], 2, entries - 1, 4) >= 0
 
 
 @pytest.mark.parametrize("rule", [TWO_TIER, LEAST])

@@ -53,10 +53,8 @@ import numpy as np
 from numba import njit
 
 from noughts.exact._tss_kernels import (
-    CUTOFF,
     DEF_BREAKER,
     DEF_LINES,
-    FOUND,
     breaker_winning_cells,
     threat_search,
     winning_cells,
@@ -64,8 +62,10 @@ from noughts.exact._tss_kernels import (
 )
 from noughts.kernels.codes import (
     CUMULATIVE,
+    CUTOFF,
     DONE,
     ENTER,
+    FOUND,
     LOOP,
     MAKER_BREAKER,
     MISERE,
@@ -214,7 +214,7 @@ def tt_lookup(
     out: np.ndarray,
 ) -> bool:
     """``out`` gets ``[pn, dn, move, flag]`` of ``key``'s entry; False if there is none."""
-    i = find(tt_key, tt_work, key, mask, TABLE.ways)
+    i = find(tt_key, tt_work, key, tt_key.shape[1], mask, TABLE.ways)
     if i < 0:
         return False
     out[0] = tt_pn[i]

@@ -142,7 +142,7 @@ from noughts.kernels.masks import (
     word,
     zero,
 )
-from noughts.kernels.table import HIT, MOVED, TWO_TIER, find, place
+from noughts.kernels.table import HIT, MOVED, TWO_TIER, find, place_two_tier
 
 INF = 1 << 30
 """Above any value; the bounds of an empty table entry."""
@@ -424,7 +424,7 @@ def tt_store(
     :mod:`noughts.kernels.table` (two tiers, ranked by ``work``); returns 1 if a new entry was
     written, 0 if an entry for the key was narrowed.
     """
-    i, state = place(tt_key, tt_work, key, mask, TWO_TIER, work)
+    i, state = place_two_tier(tt_key, tt_work, key, tt_key.shape[1], mask, work)
     if state == HIT:
         tt_val[i, 0] = max(tt_val[i, 0], lo)
         tt_val[i, 1] = min(tt_val[i, 1], hi)
@@ -1016,7 +1016,7 @@ def _search_for(rule: int) -> Any:
                     else:
                         canonical(prm, me, op, symtab, key, img)
                     stats[S_WORK] += key_work + (syms * (cells - e) if multi_key else 0)
-                    i = find(tt_key, tt_work, key, mask, TWO_TIER.ways)
+                    i = find(tt_key, tt_work, key, 2 * w, mask, TWO_TIER.ways)
                     if i >= 0:
                         lo = max(from_node(tt_val[i, 0], d, rule), lb)
                         hi = min(from_node(tt_val[i, 1], d, rule), ub)

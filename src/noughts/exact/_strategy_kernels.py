@@ -30,8 +30,18 @@ from noughts.exact._dfpn_kernels import (
     score_difference,
     tt_lookup,
 )
-from noughts.exact._tss_kernels import DEF_BREAKER, DEF_LINES, FOUND, threat_search, winning_cells
-from noughts.kernels.codes import DONE, ENTER, LOOP, MAKER_BREAKER, OWN_STATUS, PAUSED, RETURN, STANDARD
+from noughts.exact._tss_kernels import DEF_BREAKER, DEF_LINES, threat_search, winning_cells
+from noughts.kernels.codes import (
+    DONE,
+    ENTER,
+    FOUND,
+    LOOP,
+    MAKER_BREAKER,
+    OWN_STATUS,
+    PAUSED,
+    RETURN,
+    STANDARD,
+)
 from noughts.kernels.counts import mark_counted, unmark_counted
 from noughts.kernels.table import set_add, set_slot
 

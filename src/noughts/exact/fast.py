@@ -43,7 +43,7 @@ from noughts.core.budget import Budget
 from noughts.core.tables import split_words
 from noughts.exact import _kernels as K
 from noughts.exact.result import WIN, Value, from_int
-from noughts.kernels.codes import CUMULATIVE, DONE, MAKER_BREAKER, MISERE
+from noughts.kernels.codes import CUMULATIVE, DONE, ENTER, MAKER_BREAKER, MISERE
 from noughts.kernels.table import TWO_TIER, move_payload, rehash
 
 __all__ = ["MAX_CELLS", "WORD_CELLS", "FastSolver", "Slice", "supports"]
@@ -392,7 +392,7 @@ class FastSolver:
         self._stack[0, K.F_BETA] = gamma
         stats = self._stats
         stats[K.S_DEPTH] = 0
-        stats[K.S_MODE] = K.ENTER
+        stats[K.S_MODE] = ENTER
         stats[K.S_RET] = 0
         stats[K.S_NODES] = self.nodes
         while True:

@@ -41,7 +41,7 @@ import numpy.typing as npt
 from noughts.core import Game, LimitExceeded, Move, Outcome, Player, Position, Rule
 from noughts.core.budget import Budget
 from noughts.exact.result import Value
-from noughts.kernels.codes import DONE
+from noughts.kernels.codes import DONE, ENTER
 
 __all__ = [
     "DRAW",
@@ -454,7 +454,7 @@ class ProofSearch:
         self._frames[0, D.F_THDN] = D.INF
         stats = self._stats
         stats[D.S_DEPTH] = 0
-        stats[D.S_MODE] = D.ENTER
+        stats[D.S_MODE] = ENTER
         stats[D.S_TOP] = 0
         stats[D.S_NODES] = self.nodes
         while True:

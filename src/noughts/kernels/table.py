@@ -55,6 +55,7 @@ __all__ = [
     "find",
     "move_payload",
     "place",
+    "place_two_tier",
     "rank_of",
     "rehash",
     "same_key",
@@ -117,9 +118,10 @@ def same_key(tt_key: np.ndarray, i: int, key: np.ndarray, nkey: int) -> bool:
 
 
 @njit(cache=True, inline="always")
-def find(tt_key: np.ndarray, tt_rank: np.ndarray, key: np.ndarray, mask: int, ways: int) -> int:
-    """The slot holding ``key``, or -1."""
-    nkey = tt_key.shape[1]
+def find(tt_key: np.ndarray, tt_rank: np.ndarray, key: np.ndarray, nkey: int, mask: int, ways: int) -> int:
+    """The slot holding ``key`` (``nkey`` words: a constant where the caller knows it, so numba
+    unrolls the comparison), or -1.
+    """
     slot = bucket(key, nkey, mask, ways)
     for i in range(slot, slot + ways):
         if tt_rank[i] != 0 and same_key(tt_key, i, key, nkey):
@@ -134,13 +136,13 @@ def rank_of(work: int, settled: bool) -> int:
 
 
 @njit(cache=True, inline="always")
-def work_of(rank: Any) -> int:
+def work_of(rank: Any) -> Any:
     """The work a rank of the least-valuable rule encodes (0 for an empty slot)."""
-    return int(np.int64(rank) >> 1)
+    return np.int64(rank) >> 1
 
 
 @njit(cache=True, inline="always")
-def _value(rank: Any, rule: Replacement) -> int:
+def _value(rank: Any, rule: Replacement) -> Any:
     r = np.int64(rank)
     w = r >> 1
     if r & 1:
@@ -157,6 +159,8 @@ def place(
     rank, which encodes its payload's state); a found entry's rank is the caller's to update.
     """
     nkey = tt_key.shape[1]
+    if rule.scale == 0:
+        return place_two_tier(tt_key, tt_rank, key, nkey, mask, rank)
     ways = rule.ways
     slot = bucket(key, nkey, mask, ways)
     target = -1
@@ -170,22 +174,36 @@ def place(
             continue
         if same_key(tt_key, i, key, nkey):
             return i, HIT
-        if rule.scale != 0:
-            value = _value(r, rule)
-            if worst != 0 and (worst < 0 or value < worst):
-                target = i
-                worst = value
+        value = _value(r, rule)
+        if worst != 0 and (worst < 0 or value < worst):
+            target = i
+            worst = value
+    for t in range(nkey):
+        tt_key[target, t] = key[t]
+    return target, NEW
+
+
+@njit(cache=True, inline="always")
+def place_two_tier(
+    tt_key: np.ndarray, tt_rank: np.ndarray, key: np.ndarray, nkey: int, mask: int, rank: int
+) -> tuple[int, int]:
+    """:func:`place` under :data:`TWO_TIER` (what it calls; a search that always keeps two tiers
+    calls it directly, with no other rule compiled in).
+    """
+    slot = bucket(key, nkey, mask, 2)
+    for i in range(slot, slot + 2):
+        if tt_rank[i] != 0 and same_key(tt_key, i, key, nkey):
+            return i, HIT
+    target = slot + 1
     state = NEW
-    if rule.scale == 0:  # two tiers
-        target = slot + 1
-        if rank >= tt_rank[slot]:
-            if tt_rank[slot] != 0:
-                for t in range(nkey):
-                    tt_key[slot + 1, t] = tt_key[slot, t]
-                tt_rank[slot + 1] = tt_rank[slot]
-                state = MOVED
-            target = slot
-        tt_rank[target] = rank
+    if rank >= tt_rank[slot]:  # the first slot keeps the larger subtree, the second any
+        if tt_rank[slot] != 0:
+            for t in range(nkey):
+                tt_key[slot + 1, t] = tt_key[slot, t]
+            tt_rank[slot + 1] = tt_rank[slot]
+            state = MOVED
+        target = slot
+    tt_rank[target] = rank
     for t in range(nkey):
         tt_key[target, t] = key[t]
     return target, state

@@ -151,7 +151,7 @@ def _probe_key(tt_key: np.ndarray, m: np.ndarray, b: np.ndarray) -> np.ndarray: 
     """The position's key (Maker's words, then Breaker's) in the row after the table's last
     slot, which the driver allocates as the kernel's key buffer.
     """
-    key = tt_key[tt_key.shape[0] - 1]
+    key: np.ndarray = tt_key[tt_key.shape[0] - 1]
     w = m.shape[0]
     for t in range(w):
         key[t] = m[t]
@@ -168,7 +168,7 @@ def _tt_find(
     The side to move follows from the cells in one search (play alternates from one root); it
     is kept and compared all the same.
     """
-    i = find(tt_key, tt_int[:, 4], _probe_key(tt_key, m, b), mask, TABLE.ways)
+    i = find(tt_key, tt_int[:, 4], _probe_key(tt_key, m, b), tt_key.shape[1], mask, TABLE.ways)
     if i >= 0 and tt_int[i, 5] != side:
         return -1
     return i
