@@ -31,6 +31,13 @@ positions it searched. ``--before SRC`` (a ``src`` folder of another checkout, e
 archive 6f252bd src | tar -x -C /tmp/before``) runs every row under that tree too,
 interleaved (this tree, that tree, this tree, ...; ``--repeat N`` times each), with the ratio of
 the medians.
+
+``--engines`` gives every exact engine (the alpha-beta kernel ``FastSolver``, the proof engine
+``ValueSearches``, the Breaker prover ``prove_breaker``, the Python search ``Searcher``)
+``Budget(max_seconds=0.5)`` on each of :data:`ENGINE_GAMES` (issue 30: hypercube(7,3),
+mnk(15,15,5), misère mnk(5,5,4), Maker-Breaker Qubic), warm, each in a process of its own, and
+reports when it stopped (the wall and CPU seconds, the overshoot past 0.5 s), what it said (it
+stopped, it answered, or it refused the game) and the nodes it searched.
 """
 
 from __future__ import annotations
@@ -208,6 +215,98 @@ print(json.dumps({"wall_s": round(wall, 3), "cpu_s": round(cpu, 3), "nodes": sol
 """
 
 
+ENGINE_GAMES = ["hypercube(7,3)", "mnk(15,15,5)", "misere(mnk(5,5,4))", "maker_breaker(hypercube(4,3))"]
+"""Issue 30's games: every exact engine given 0.5 s must stop within 1.5 s on each."""
+
+ENGINES = ["alpha-beta", "proof engine", "Breaker prover", "Python search"]
+
+_ENGINE_CHILD = """
+import json, sys, time
+import noughts
+from noughts.core import Budget
+from noughts.core.errors import LimitExceeded
+
+engine, spec, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+game = noughts.game(spec)
+
+def run(budget):
+    if engine == "alpha-beta":
+        from noughts.exact.fast import FastSolver
+        solver = FastSolver(game, budget)
+        try:
+            solver.value(game.start())
+        finally:
+            run.nodes = solver.nodes
+    elif engine == "proof engine":
+        from noughts.exact.proof import ValueSearches
+        searches = ValueSearches(game, budget)
+        try:
+            searches.value(game.start())
+        finally:
+            run.nodes = searches.nodes
+    elif engine == "Breaker prover":
+        from noughts.pairing.breaker import prove_breaker
+        run.nodes = -1  # (a stopped proof reports its nodes in its message only)
+        run.nodes = prove_breaker(game, budget=budget, record=False).nodes
+    else:
+        from noughts.exact.search import Searcher
+        searcher = Searcher(game, budget)
+        try:
+            searcher.value(game.start())
+        finally:
+            run.nodes = getattr(searcher, "nodes", 0)
+
+class Checks(Budget):
+    def __init__(self, n):
+        super().__init__(max_seconds=None)
+        self.left = n
+    def check(self, memory=0, progress=""):
+        self.left -= 1
+        if self.left < 0:
+            raise LimitExceeded(progress)
+
+run.nodes = 0
+try:  # load the compiled kernels first, off the clock: a search stopped after a few slices
+    run(Checks(6))
+except (LimitExceeded, ValueError):
+    pass
+t, c = time.perf_counter(), time.process_time()
+said = "answered"
+try:
+    run(Budget(max_seconds=seconds))
+except LimitExceeded as e:
+    said = "stopped: " + str(e)[:80]
+except ValueError as e:
+    said = "refused: " + str(e)[:80]
+wall, cpu = time.perf_counter() - t, time.process_time() - c
+print(json.dumps({"wall_s": round(wall, 3), "cpu_s": round(cpu, 3), "nodes": run.nodes, "said": said}))
+"""
+
+
+def engine_budget_rows(seconds: float) -> list[dict[str, Any]]:
+    """Each exact engine on each of :data:`ENGINE_GAMES` under ``Budget(max_seconds=seconds)``,
+    warm (the kernels loaded by a first search stopped at once), each in a process of its own."""
+    rows = []
+    for spec in ENGINE_GAMES:
+        for engine in ENGINES:
+            done = subprocess.run(
+                [sys.executable, "-c", _ENGINE_CHILD, engine, spec, str(seconds)],
+                capture_output=True,
+                text=True,
+                timeout=900,
+                cwd="/tmp",
+            )
+            if done.returncode != 0:
+                row: dict[str, Any] = {"error": (done.stderr.strip().splitlines() or ["failed"])[-1]}
+            else:
+                row = json.loads(done.stdout.strip().splitlines()[-1])
+                row["overshoot_s"] = round(row["wall_s"] - seconds, 3)
+            row = {"game": spec, "engine": engine, "budget_s": seconds, **row}
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    return rows
+
+
 def solver_row(spec: str, seconds: float, src: Path | None) -> dict[str, Any]:
     env = dict(os.environ)
     if src is not None:
@@ -275,8 +374,13 @@ def main() -> int:
         "--before", type=Path, help="with --solver: a src folder to compare with, interleaved"
     )
     parser.add_argument("--repeat", type=int, default=1, help="with --solver: runs of each row in each tree")
+    parser.add_argument(
+        "--engines", action="store_true", help="every exact engine under a 0.5 s budget (the docstring)"
+    )
     args = parser.parse_args()
     load = os.getloadavg()
+    if args.engines:
+        return finish({"engine_budget_rows": engine_budget_rows(0.5)}, load, args.json)
     if args.engine or args.solver:
         doc = engine_clock(args) if args.engine else {"solver_rows": solver_rows(args.before, args.repeat)}
         return finish(doc, load, args.json)

@@ -17,7 +17,10 @@ search of the empty tic-tac-toe board by the kernel, plain and with the solver),
 ``bench/mcts_big.py`` (one search after a centre move on mnk(15,15,5), hypercube(4,3) and
 hypercube(7,3)),
 ``bench/batch_playouts.py`` (``random_playouts`` and the ``BatchGame.step`` loop) and
-``bench/td.py`` (``TDLearner.play`` with the 000 §4.2 test on every episode). They call only
+``bench/td.py`` (``TDLearner.play`` with the 000 §4.2 test on every episode), and the proof
+engine (``ValueSearches``) and the Breaker prover (``prove_breaker``, no certificate) on a few
+games; for the searches the table gives the nodes each tree searched beside the times (the
+same search on both trees searches the same nodes). They call only
 public interfaces that both trees have. An MCTS search with the solver stops when the root is
 proven, and two revisions may draw different random numbers, so the MCTS rows compare time
 per simulation, not time per search.
@@ -61,7 +64,30 @@ def _solve(spec: str, moves: bool = False, words: int | None = None) -> Callable
         if moves:
             for m in start.legal_moves():
                 solver.value(start.play(m))
-        return 1.0
+        return float(solver.nodes)
+
+    return run
+
+
+def _prove(spec: str) -> Callable[[], float]:
+    import noughts
+    from noughts.exact.proof import ValueSearches
+
+    game = noughts.game(spec)
+
+    def run() -> float:
+        searches = ValueSearches(game)
+        searches.value(game.start())
+        return float(searches.nodes)
+
+    return run
+
+
+def _breaker(spec: str) -> Callable[[], float]:
+    from noughts.pairing.breaker import prove_breaker
+
+    def run() -> float:
+        return float(prove_breaker(spec, record=False).nodes)
 
     return run
 
@@ -140,6 +166,10 @@ WORKLOADS: dict[str, Callable[[], Callable[[], float]]] = {
     "solve hypercube(3,3) +moves": lambda: _solve("hypercube(3,3)", True),
     "solve mnk(9,9,3) +moves (multi-word)": lambda: _solve("mnk(9,9,3)", True),
     "solve misere(mnk(4,4,4)) (multi-word, W=1)": lambda: _solve("misere(mnk(4,4,4))", words=1),
+    "prove mnk(4,4,4) (proof engine)": lambda: _prove("mnk(4,4,4)"),
+    "prove maker_breaker(mnk(4,4,4)) (proof engine)": lambda: _prove("maker_breaker(mnk(4,4,4))"),
+    "breaker mnk(7,7,5)": lambda: _breaker("mnk(7,7,5)"),
+    "breaker maker_breaker(mnk(5,5,4))": lambda: _breaker("maker_breaker(mnk(5,5,4))"),
     "mcts 20,000 sims": lambda: _mcts(20_000, False),
     "mcts solver 20,000 sims": lambda: _mcts(20_000, True),
     "mcts mnk(15,15,5) 100,000 sims": lambda: _mcts(100_000, False, "mnk(15,15,5)"),
@@ -203,7 +233,10 @@ def run_child(tree: Path, cache: Path, name: str, repeats: int) -> dict[str, Any
         raise RuntimeError(f"{name} on {tree}: {(out.stderr.strip().splitlines() or ['failed'])[-1]}")
     doc: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     per = [s / u for s, u in zip(doc["seconds"], doc["units"], strict=True)]
-    return {"median": statistics.median(per if name in PER_UNIT else doc["seconds"])}
+    return {
+        "median": statistics.median(per if name in PER_UNIT else doc["seconds"]),
+        "units": doc["units"][-1],
+    }
 
 
 def main() -> None:
@@ -234,18 +267,19 @@ def main() -> None:
             for name in names:
                 run_child(tree, cache[label], name, 1)
         times: dict[str, dict[str, list[float]]] = {n: {label: [] for label in trees} for n in names}
+        units: dict[str, dict[str, float]] = {n: {} for n in names}
         for r in range(args.rounds):
             for name in names:
                 order = list(trees) if r % 2 == 0 else list(reversed(trees))
                 for label in order:
-                    times[name][label].append(
-                        run_child(trees[label], cache[label], name, args.repeats)["median"]
-                    )
+                    got = run_child(trees[label], cache[label], name, args.repeats)
+                    times[name][label].append(got["median"])
+                    units[name][label] = got["units"]
             print(f"round {r + 1} of {args.rounds} done", file=sys.stderr)
     print(f"Workloads on this tree ({commit()}) against {base_name}, interleaved, {args.rounds} rounds\n")
     print(f"{machine()}; {versions(('numba', 'numpy'))}\n")
-    print(f"| workload | this tree | {base_name} | ratio | |")
-    print("| --- | ---: | ---: | ---: | --- |")
+    print(f"| workload | this tree | {base_name} | ratio | | nodes (this tree / {base_name}) |")
+    print("| --- | ---: | ---: | ---: | --- | --- |")
     rows = []
     for name in names:
         a = statistics.median(times[name]["this tree"])
@@ -254,8 +288,17 @@ def main() -> None:
         unit = "µs/sim" if name in PER_UNIT else "ms"
         scale = 1e6 if name in PER_UNIT else 1e3
         flag = "slower" if ratio > 1 + args.tolerance else ""
-        print(f"| {name} | {a * scale:,.2f} {unit} | {b * scale:,.2f} {unit} | {ratio:.3f} | {flag} |")
-        rows.append({"workload": name, "this": a, "base": b, "ratio": ratio, "runs": times[name]})
+        work = units[name]
+        nodes = ""
+        if name.startswith(("solve", "prove", "breaker")):
+            same = "identical" if work["this tree"] == work[base_name] else "differ"
+            nodes = f"{work['this tree']:,.0f} / {work[base_name]:,.0f} ({same})"
+        print(
+            f"| {name} | {a * scale:,.2f} {unit} | {b * scale:,.2f} {unit} | {ratio:.3f} | {flag} | {nodes} |"
+        )
+        rows.append(
+            {"workload": name, "this": a, "base": b, "ratio": ratio, "runs": times[name], "units": work}
+        )
     args.json.parent.mkdir(parents=True, exist_ok=True)
     doc = {"machine": machine(), "commit": commit(), "base": base_name, "rows": rows}
     args.json.write_text(json.dumps(doc, indent=1))

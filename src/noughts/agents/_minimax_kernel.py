@@ -41,7 +41,17 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from noughts.kernels.codes import CUMULATIVE, DRAW, MAKER_BREAKER, MISERE, RUNNING, STANDARD
+from noughts.kernels.codes import (
+    CUMULATIVE,
+    DRAW,
+    ENTER,
+    LOOP,
+    MAKER_BREAKER,
+    MISERE,
+    RETURN,
+    RUNNING,
+    STANDARD,
+)
 from noughts.kernels.counts import claim_counted, unclaim_counted
 
 WIN = 10**9
@@ -89,7 +99,7 @@ P_RULE, P_MAKER, P_K, P_CELLS, P_ORDER, P_TT, NUM_P = range(7)
 # per-frame scalars of the explicit stack
 F_MOVER, F_RES, F_DEP, F_ALPHA, F_BETA, F_ALPHA0, F_BEST, F_N, F_IDX, F_SAV0, F_SAV1, NUM_F = range(12)
 
-ENTER, NEXT, RETURN, START = 0, 1, 2, 3
+START = RETURN + 1  # the phases: ENTER, LOOP, RETURN (noughts.kernels.codes), and the root's claim
 
 
 @njit(cache=True, inline="always")
@@ -522,8 +532,8 @@ def run(
             F[sp, F_BEST] = -INF
             F[sp, F_N] = _generate(P, owner, thr, V, order, me, moves[sp])
             F[sp, F_IDX] = 0
-            phase = NEXT
-        elif phase == NEXT:
+            phase = LOOP
+        elif phase == LOOP:
             i = F[sp, F_IDX]
             if F[sp, F_DEP] == 1 and (P[P_RULE] == STANDARD or P[P_RULE] == MISERE):
                 # the children are leaves: score them in place (the same nodes, the same order)
@@ -644,4 +654,4 @@ def run(
                     F[sp, F_ALPHA] = v
                     if v >= F[sp, F_BETA]:
                         F[sp, F_IDX] = F[sp, F_N]  # cut off
-            phase = NEXT
+            phase = LOOP

@@ -28,7 +28,8 @@ depth t under symmetry s as ``2W`` words (the first player's cells, then the sec
 child's key is the least of ``img[t, s]`` with one bit added, per symmetry: a few operations
 instead of mapping every cell. Children with the same key (symmetric moves) are searched once.
 Entries sit in buckets of four; a new entry replaces the least valuable one (settled entries,
-proofs and disproofs, are kept before the largest searched subtrees). Each entry keeps the
+proofs and disproofs, count double their searched subtrees): the table of
+:mod:`noughts.kernels.table`, whose rank (``tt_work``) is the work and the settled bit. Each entry keeps the
 node's numbers, the move that settled it (the proving child of a proven OR node, the
 disproving child of a disproven AND node) and how it was settled.
 
@@ -51,18 +52,30 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from noughts.exact._kernels import bucket
 from noughts.exact._tss_kernels import (
-    CUTOFF,
     DEF_BREAKER,
     DEF_LINES,
-    FOUND,
     breaker_winning_cells,
     threat_search,
     winning_cells,
     wins_through,
 )
-from noughts.kernels.codes import CUMULATIVE, DONE, MAKER_BREAKER, MISERE, OWN_STATUS, PAUSED, STANDARD
+from noughts.kernels.codes import (
+    CUMULATIVE,
+    CUTOFF,
+    DONE,
+    ENTER,
+    FOUND,
+    LOOP,
+    MAKER_BREAKER,
+    MISERE,
+    OWN_STATUS,
+    PAUSED,
+    RETURN,
+    STANDARD,
+)
+from noughts.kernels.counts import mark_counted, unmark_counted
+from noughts.kernels.table import HIT, Replacement, find, place, rank_of, work_of
 
 # rules: noughts.core.Rule, as the ints of noughts.kernels.codes (CUMULATIVE, MAKER_BREAKER,
 # MISERE, STANDARD are imported above)
@@ -72,12 +85,9 @@ INF = (1 << 31) - 1
 
 # kernel status: DONE, PAUSED (noughts.kernels.codes), or
 GROW = OWN_STATUS  # the child pool is full: the driver enlarges it and calls again
-GROW_TABLE = 3  # more entries were written than the table holds: the driver enlarges it
+GROW_TABLE = OWN_STATUS + 1  # more entries were written than the table holds: the driver enlarges it
 
 # modes of the stack machine
-ENTER = 0
-LOOP = 1
-RETURN = 2
 
 # parameters
 P_RULE = 0
@@ -138,29 +148,18 @@ FL_THREATS = 2  # settled by a threat search at the node
 FL_REPLAY = 3  # settled by replaying its parent's null-move threat sequence
 FL_RULE = 4  # settled by the rules (an immediate win, two threats, a bound)
 
-BUCKET = 4
-
 _ONE = np.uint64(1)
 
 
-# -- the table ---------------------------------------------------------------------------------
+# -- the table (noughts.kernels.table; the payload is this search's) ------------------------------
 
 
-@njit(cache=True, inline="always")
-def _slot_of(tt_key: np.ndarray, tt_work: np.ndarray, key: np.ndarray, nk: int, mask: int) -> int:
-    """The slot holding ``key``, or -1."""
-    base = bucket(key, nk, mask) & ~(BUCKET - 1)
-    for i in range(base, base + BUCKET):
-        if tt_work[i] == 0:
-            continue
-        same = True
-        for q in range(nk):
-            if tt_key[i, q] != key[q]:
-                same = False
-                break
-        if same:
-            return i
-    return -1
+TABLE = Replacement(4, 2, 0)
+"""Buckets of four; a new entry replaces the least valuable one, a settled entry (a proof or a
+disproof) counting double its work."""
+
+WORK_CAP = 0x7FFFFFFF
+"""The most work an entry records (its rank, work and settled bit, fits the uint32 ``tt_work``)."""
 
 
 @njit(cache=True)
@@ -179,82 +178,27 @@ def tt_store(
     work: int,
     flag: int,
 ) -> int:
-    """Store a node's numbers; returns 1 if a new entry was written (0: one was updated)."""
-    nk = tt_key.shape[1]
-    base = bucket(key, nk, mask) & ~(BUCKET - 1)
-    victim = base
-    worst = np.int64(-1)
-    for i in range(base, base + BUCKET):
-        w = np.int64(tt_work[i])
-        if w == 0:
-            if worst != 0:
-                victim = i
-                worst = np.int64(0)
-            continue
-        same = True
-        for q in range(nk):
-            if tt_key[i, q] != key[q]:
-                same = False
-                break
-        if same:
-            tt_pn[i] = pn
-            tt_dn[i] = dn
-            if move >= 0 or pn == 0 or dn == 0:
-                tt_move[i] = move
-            tt_work[i] = max(w, min(work, 0xFFFFFFFF))
-            if flag != FL_SEARCHED or tt_flag[i] == 0:
-                tt_flag[i] = flag
-            return 0
-        value = 2 * w if tt_pn[i] == 0 or tt_dn[i] == 0 else w  # settled entries count double
-        if worst != 0 and (worst < 0 or value < worst):
-            victim = i
-            worst = value
-    for q in range(nk):
-        tt_key[victim, q] = key[q]
-    tt_pn[victim] = pn
-    tt_dn[victim] = dn
-    tt_move[victim] = move
-    tt_work[victim] = max(1, min(work, 0xFFFFFFFF))
-    tt_flag[victim] = flag
+    """Store a node's numbers; returns 1 if a new entry was written (0: one was updated).
+    ``tt_work`` is the table's rank (:func:`noughts.kernels.table.rank_of`).
+    """
+    i, state = place(tt_key, tt_work, key, mask, TABLE, 0)
+    settled = pn == 0 or dn == 0
+    work = min(work, WORK_CAP)
+    if state == HIT:
+        tt_pn[i] = pn
+        tt_dn[i] = dn
+        if move >= 0 or settled:
+            tt_move[i] = move
+        tt_work[i] = rank_of(max(work_of(tt_work[i]), work), settled)
+        if flag != FL_SEARCHED or tt_flag[i] == 0:
+            tt_flag[i] = flag
+        return 0
+    tt_pn[i] = pn
+    tt_dn[i] = dn
+    tt_move[i] = move
+    tt_work[i] = rank_of(max(1, work), settled)
+    tt_flag[i] = flag
     return 1
-
-
-@njit(cache=True)
-def tt_rehash(
-    old_key: np.ndarray,
-    old_pn: np.ndarray,
-    old_dn: np.ndarray,
-    old_move: np.ndarray,
-    old_work: np.ndarray,
-    old_flag: np.ndarray,
-    tt_key: np.ndarray,
-    tt_pn: np.ndarray,
-    tt_dn: np.ndarray,
-    tt_move: np.ndarray,
-    tt_work: np.ndarray,
-    tt_flag: np.ndarray,
-) -> int:
-    """Move every entry into a larger, empty table; returns the entries written."""
-    mask = tt_work.shape[0] - 1
-    n = 0
-    for i in range(old_work.shape[0]):
-        if old_work[i] != 0:
-            n += tt_store(
-                tt_key,
-                tt_pn,
-                tt_dn,
-                tt_move,
-                tt_work,
-                tt_flag,
-                mask,
-                old_key[i],
-                old_pn[i],
-                old_dn[i],
-                old_move[i],
-                old_work[i],
-                old_flag[i],
-            )
-    return n
 
 
 @njit(cache=True)
@@ -270,7 +214,7 @@ def tt_lookup(
     out: np.ndarray,
 ) -> bool:
     """``out`` gets ``[pn, dn, move, flag]`` of ``key``'s entry; False if there is none."""
-    i = _slot_of(tt_key, tt_work, key, tt_key.shape[1], mask)
+    i = find(tt_key, tt_work, key, tt_key.shape[1], mask, TABLE.ways)
     if i < 0:
         return False
     out[0] = tt_pn[i]
@@ -281,24 +225,6 @@ def tt_lookup(
 
 
 # -- the position --------------------------------------------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def _claim(
-    own: np.ndarray, cnt: np.ndarray, through: np.ndarray, nthrough: np.ndarray, c: int, p: int
-) -> None:
-    own[c] = p
-    for t in range(nthrough[c]):
-        cnt[through[c, t], p] += 1
-
-
-@njit(cache=True, inline="always")
-def _unclaim(
-    own: np.ndarray, cnt: np.ndarray, through: np.ndarray, nthrough: np.ndarray, c: int, p: int
-) -> None:
-    own[c] = -1
-    for t in range(nthrough[c]):
-        cnt[through[c, t], p] -= 1
 
 
 @njit(cache=True)
@@ -474,7 +400,7 @@ def replay(
                 break
         if won:
             break
-        _claim(own, cnt, through, nthrough, g, y)
+        mark_counted(own, cnt, through, nthrough, g, y, y)
         undo[nu] = g
         nu += 1
         nempty -= 1
@@ -485,7 +411,7 @@ def replay(
         if nw == 0 or i + 1 >= n or seq[i + 1] != two[0]:
             break
         c = two[0]
-        _claim(own, cnt, through, nthrough, c, x)
+        mark_counted(own, cnt, through, nthrough, c, x, x)
         undo[nu] = c
         nu += 1
         nempty -= 1
@@ -498,7 +424,7 @@ def replay(
         i += 2
     for u in range(nu - 1, -1, -1):
         c = undo[u]
-        _unclaim(own, cnt, through, nthrough, c, own[c])
+        unmark_counted(own, cnt, through, nthrough, c, own[c], -1)
     return won
 
 
@@ -872,7 +798,7 @@ def dfpn(
                 if dup:
                     continue
                 pool_move[base + kept] = c
-                _claim(own, cnt, through, nthrough, c, x)
+                mark_counted(own, cnt, through, nthrough, c, x, x)
                 res = claim_result(prm, cnt, through, nthrough, c, x, nempty - 1)
                 cpn = 1
                 cdn = 1
@@ -995,7 +921,7 @@ def dfpn(
                             cpn = replies
                         else:
                             cdn = replies
-                _unclaim(own, cnt, through, nthrough, c, x)
+                unmark_counted(own, cnt, through, nthrough, c, x, -1)
                 pool_pn[base + kept] = cpn
                 pool_dn[base + kept] = cdn
                 kept += 1
@@ -1102,7 +1028,7 @@ def dfpn(
             frames[t, F_BEST] = best
             c = pool_move[base + best]
             # claim it: the position, the images, the key
-            _claim(own, cnt, through, nthrough, c, x)
+            mark_counted(own, cnt, through, nthrough, c, x, x)
             # the images the child's children need
             gsyms = nsym if cells - (root_empty - t) + 2 <= prm[P_SYM_STONES] else 1
             for s in range(gsyms):
@@ -1127,7 +1053,7 @@ def dfpn(
             x = (root_mover + t) & 1
             base = frames[t, F_BASE]
             best = frames[t, F_BEST]
-            _unclaim(own, cnt, through, nthrough, pool_move[base + best], x)
+            unmark_counted(own, cnt, through, nthrough, pool_move[base + best], x, -1)
             pool_pn[base + best] = ret_pn
             pool_dn[base + best] = ret_dn
             top = base + frames[t, F_N]

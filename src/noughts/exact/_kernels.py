@@ -104,8 +104,19 @@ from numba import njit
 from numba.extending import overload
 
 from noughts.exact.result import WIN
-from noughts.kernels.bits import GOLDEN, INTERNAL, ONE, ZERO, entry, internal, lowest_cell
-from noughts.kernels.codes import CUMULATIVE, DONE, MAKER_BREAKER, MISERE, PAUSED, STANDARD
+from noughts.kernels.bits import INTERNAL, ONE, ZERO, entry, internal, lowest_cell
+from noughts.kernels.codes import (
+    CUMULATIVE,
+    DONE,
+    ENTER,
+    LOOP,
+    MAKER_BREAKER,
+    MISERE,
+    PAUSED,
+    RETURN,
+    STANDARD,
+)
+from noughts.kernels.counts import count_claim, unclaim_counted
 from noughts.kernels.masks import (
     and_line,
     and_to,
@@ -131,6 +142,7 @@ from noughts.kernels.masks import (
     word,
     zero,
 )
+from noughts.kernels.table import HIT, MOVED, TWO_TIER, find, place_two_tier
 
 INF = 1 << 30
 """Above any value; the bounds of an empty table entry."""
@@ -138,9 +150,8 @@ INF = 1 << 30
 # search status: DONE, PAUSED (noughts.kernels.codes)
 
 # modes of the stack machine
-ENTER = 0  # evaluate the node at depth d
-NEXT = 1  # search the next move of the node at depth d
-RETURN = 2  # hand the value in stats[S_RET] to the parent of depth d
+# (ENTER: evaluate the node at depth d; LOOP: search its next move; RETURN: hand the value in
+# stats[S_RET] to the parent of depth d; noughts.kernels.codes)
 
 # indices into the parameter array
 P_RULE = 0
@@ -202,10 +213,7 @@ NO_MOVES = np.int64(0)
 of :func:`_order`)."""
 
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
-_U29 = np.uint64(29)
-_U32 = np.uint64(32)
 _U255 = np.uint64(255)
-_MIX = np.uint64(0xC2B2AE3D27D4EB4F)
 DEAD_SHIFT = 58
 """Misère keys hold the number of dead empty cells in the top bits of their last word, above
 the board's cells (the driver keys so only where the last word has them free)."""
@@ -399,30 +407,6 @@ def _mirror_move(prm, mirrors, symtab, me, op, img):  # type: ignore[no-untyped-
 # -- the search, once -----------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
-def bucket(key: np.ndarray, nkey: int, mask: int) -> int:
-    """The first slot of ``key``'s bucket of two."""
-    if nkey == 2:
-        b = key[1]
-        h = key[0] * GOLDEN + (b ^ (b >> _U29)) * _MIX
-    else:
-        h = ZERO
-        for i in range(nkey):
-            h = (h ^ key[i]) * GOLDEN
-            h ^= h >> _U29
-        h *= _MIX
-    h ^= h >> _U32
-    return int(np.intp(h & np.uint64(mask))) & ~1
-
-
-@njit(cache=True, inline="always")
-def _same_key(tt_key: np.ndarray, i: int, key: np.ndarray, nkey: int) -> bool:
-    for t in range(nkey):  # noqa: SIM110  (a plain loop: numba compiles it without a generator)
-        if tt_key[i, t] != key[t]:
-            return False
-    return True
-
-
 @internal
 def tt_store(
     tt_key: np.ndarray,
@@ -436,68 +420,27 @@ def tt_store(
     move: int,
     work: int,
 ) -> int:
-    """Store bounds ``lo <= value <= hi`` (node-relative) for ``key`` (``tt_key.shape[1]``
-    words); returns 1 if a new entry was written, 0 if an entry for the key was narrowed.
+    """Store bounds ``lo <= value <= hi`` (node-relative) for ``key`` in the table of
+    :mod:`noughts.kernels.table` (two tiers, ranked by ``work``); returns 1 if a new entry was
+    written, 0 if an entry for the key was narrowed.
     """
-    nkey = tt_key.shape[1]
-    slot = bucket(key, nkey, mask)
-    for i in range(slot, slot + 2):
-        if tt_work[i] != 0 and _same_key(tt_key, i, key, nkey):
-            tt_val[i, 0] = max(tt_val[i, 0], lo)
-            tt_val[i, 1] = min(tt_val[i, 1], hi)
-            if move >= 0:
-                tt_move[i] = move
-            if work > tt_work[i]:
-                tt_work[i] = work
-            return 0
-    target = slot + 1
-    if work >= tt_work[slot]:  # the first slot keeps the larger subtree, the second any
-        if tt_work[slot] != 0:
-            for t in range(nkey):
-                tt_key[slot + 1, t] = tt_key[slot, t]
-            tt_val[slot + 1, 0] = tt_val[slot, 0]
-            tt_val[slot + 1, 1] = tt_val[slot, 1]
-            tt_move[slot + 1] = tt_move[slot]
-            tt_work[slot + 1] = tt_work[slot]
-        target = slot
-    for t in range(nkey):
-        tt_key[target, t] = key[t]
-    tt_val[target, 0] = lo
-    tt_val[target, 1] = hi
-    tt_move[target] = move
-    tt_work[target] = work
+    i, state = place_two_tier(tt_key, tt_work, key, tt_key.shape[1], mask, work)
+    if state == HIT:
+        tt_val[i, 0] = max(tt_val[i, 0], lo)
+        tt_val[i, 1] = min(tt_val[i, 1], hi)
+        if move >= 0:
+            tt_move[i] = move
+        if work > tt_work[i]:
+            tt_work[i] = work
+        return 0
+    if state == MOVED:  # the first slot's entry went to the second: its payload follows
+        tt_val[i + 1, 0] = tt_val[i, 0]
+        tt_val[i + 1, 1] = tt_val[i, 1]
+        tt_move[i + 1] = tt_move[i]
+    tt_val[i, 0] = lo
+    tt_val[i, 1] = hi
+    tt_move[i] = move
     return 1
-
-
-@njit(cache=True)
-def tt_rehash(
-    old_key: np.ndarray,
-    old_val: np.ndarray,
-    old_move: np.ndarray,
-    old_work: np.ndarray,
-    tt_key: np.ndarray,
-    tt_val: np.ndarray,
-    tt_move: np.ndarray,
-    tt_work: np.ndarray,
-) -> int:
-    """Move every entry of a table into a larger, empty one; returns the entries written."""
-    mask = tt_work.shape[0] - 1
-    stored = 0
-    for i in range(old_work.shape[0]):
-        if old_work[i] != 0:
-            stored += tt_store(
-                tt_key,
-                tt_val,
-                tt_move,
-                tt_work,
-                mask,
-                old_key[i],
-                old_val[i, 0],
-                old_val[i, 1],
-                old_move[i],
-                old_work[i],
-            )
-    return stored
 
 
 @internal
@@ -990,7 +933,6 @@ def _search_for(rule: int) -> Any:
         tt_min = prm[P_TT_MIN_EMPTY]
         k = prm[P_K]
         w = width(full, prm[P_WORDS])
-        nkey = 2 * w  # the key's words
         bits = unowned(bits)  # type: ignore[call-arg]
         keys = unowned(keys)
         lines = unowned(lines)
@@ -1074,19 +1016,17 @@ def _search_for(rule: int) -> Any:
                     else:
                         canonical(prm, me, op, symtab, key, img)
                     stats[S_WORK] += key_work + (syms * (cells - e) if multi_key else 0)
-                    slot = bucket(key, nkey, mask)
-                    for i in range(slot, slot + 2):
-                        if tt_work[i] != 0 and _same_key(tt_key, i, key, nkey):
-                            lo = max(from_node(tt_val[i, 0], d, rule), lb)
-                            hi = min(from_node(tt_val[i, 1], d, rule), ub)
-                            best_move = tt_move[i]
-                            if lo >= beta or lo == hi:
-                                ret = lo
-                                mode = RETURN
-                            elif hi <= alpha:
-                                ret = hi
-                                mode = RETURN
-                            break
+                    i = find(tt_key, tt_work, key, 2 * w, mask, TWO_TIER.ways)
+                    if i >= 0:
+                        lo = max(from_node(tt_val[i, 0], d, rule), lb)
+                        hi = min(from_node(tt_val[i, 1], d, rule), ub)
+                        best_move = tt_move[i]
+                        if lo >= beta or lo == hi:
+                            ret = lo
+                            mode = RETURN
+                        elif hi <= alpha:
+                            ret = hi
+                            mode = RETURN
                     if mode == RETURN:
                         continue
                 if rule == MISERE and beta <= 0 and mirrors.shape[0] > 0:
@@ -1121,8 +1061,8 @@ def _search_for(rule: int) -> Any:
                 stack[d, F_NMOV] = n
                 stack[d, F_BEST] = init
                 stack[d, F_BMOVE] = -1
-                mode = NEXT
-            elif mode == NEXT:
+                mode = LOOP
+            elif mode == LOOP:
                 best = stack[d, F_BEST]
                 beta = stack[d, F_BETA]
                 idx = stack[d, F_IDX]
@@ -1169,8 +1109,7 @@ def _search_for(rule: int) -> Any:
                         if cnt[j, mover] == k - 1 and cnt[j, 1 - mover] == 0:
                             p += 1
                 stack[d, F_PTS] = p
-                for t in range(nthrough[c]):
-                    cnt[through[c, t], mover] += 1
+                count_claim(mover, cnt, through, nthrough, c)
                 put(bits, d + 1, 0, row(bits, d, 1), w)
                 put(bits, d + 1, 1, with_cell(assign(row(bits, d + 1, 1), row(bits, d, 0), w), c), w)
                 alpha = max(stack[d, F_ALPHA], best)
@@ -1189,12 +1128,11 @@ def _search_for(rule: int) -> Any:
                 d -= 1
                 c = stack[d, F_CUR]
                 mover = (root_mover + d) & 1
-                for t in range(nthrough[c]):
-                    cnt[through[c, t], mover] -= 1
+                unclaim_counted(mover, cnt, through, nthrough, c)
                 v = stack[d, F_PTS] - ret
                 if v > stack[d, F_BEST]:
                     stack[d, F_BEST] = v
                     stack[d, F_BMOVE] = c
-                mode = NEXT
+                mode = LOOP
 
     return search

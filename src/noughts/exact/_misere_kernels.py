@@ -10,22 +10,23 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from noughts.exact._kernels import bucket
 from noughts.kernels.bits import popcount
 from noughts.kernels.claim import completes
-from noughts.kernels.codes import DONE, OWN_STATUS, PAUSED
+from noughts.kernels.codes import DONE, ENTER, LOOP, OWN_STATUS, PAUSED, RETURN
+from noughts.kernels.table import set_add
 
 NEED_TEST = OWN_STATUS  # DONE and PAUSED: noughts.kernels.codes
-GROW_SEEN = 3
-GROW_RECORDS = 4
-GROW_LEAVES = 5
-GROW_PAIRS = 6
-BAD = 7
+GROW_SEEN = OWN_STATUS + 1
+GROW_RECORDS = OWN_STATUS + 2
+GROW_LEAVES = OWN_STATUS + 3
+GROW_PAIRS = OWN_STATUS + 4
+BAD = OWN_STATUS + 5
 
 MIRROR, PAIRING, NO_LINE, HORIZON = 1, 2, 3, 4
 
-# modes of the node at the top
-ENTER, CHOOSE, OPPONENT, RETURN = 0, 1, 2, 3
+# modes of the node at the top: ENTER and RETURN (noughts.kernels.codes), and
+CHOOSE = LOOP  # the player's node: choose its move
+OPPONENT = RETURN + 1  # the opponent's node: its next reply
 
 # fields of the state array
 S_DEPTH = 0
@@ -166,24 +167,10 @@ def _key(perms: np.ndarray, b0: np.uint64, b1: np.uint64, out: np.ndarray) -> No
 
 
 @njit(cache=True)
-def _seen_or_add(table: np.ndarray, used: np.ndarray, key: np.ndarray) -> bool:
-    cap = table.shape[0]
-    i = bucket(key, 2, cap - 1)
-    while used[i] != 0:
-        if table[i, 0] == key[0] and table[i, 1] == key[1]:
-            return True
-        i = (i + 1) & (cap - 1)
-    used[i] = 1
-    table[i, 0] = key[0]
-    table[i, 1] = key[1]
-    return False
-
-
-@njit(cache=True)
 def rehash(table: np.ndarray, used: np.ndarray, bigger: np.ndarray, bigger_used: np.ndarray) -> None:
     for i in range(table.shape[0]):
         if used[i]:
-            _seen_or_add(bigger, bigger_used, table[i])
+            set_add(bigger, bigger_used, table[i])
 
 
 @njit(cache=True)
@@ -269,7 +256,7 @@ def defend(
             done += 1
             state[S_POSITIONS] += 1
             _key(perms, b0, b1, key)
-            if _seen_or_add(table, used, key):
+            if set_add(table, used, key):
                 mode = RETURN
                 continue
             state[S_SEEN] += 1

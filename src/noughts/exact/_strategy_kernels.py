@@ -30,23 +30,31 @@ from noughts.exact._dfpn_kernels import (
     score_difference,
     tt_lookup,
 )
-from noughts.exact._kernels import bucket
-from noughts.exact._tss_kernels import DEF_BREAKER, DEF_LINES, FOUND, threat_search, winning_cells
-from noughts.kernels.codes import DONE, MAKER_BREAKER, OWN_STATUS, PAUSED, STANDARD
+from noughts.exact._tss_kernels import DEF_BREAKER, DEF_LINES, threat_search, winning_cells
+from noughts.kernels.codes import (
+    DONE,
+    ENTER,
+    FOUND,
+    LOOP,
+    MAKER_BREAKER,
+    OWN_STATUS,
+    PAUSED,
+    RETURN,
+    STANDARD,
+)
+from noughts.kernels.counts import mark_counted, unmark_counted
+from noughts.kernels.table import set_add, set_slot
 
 NEED_PROOF = OWN_STATUS  # DONE and PAUSED: noughts.kernels.codes
-GROW_SEEN = 3
-GROW_RECORDS = 4
-BAD = 5
+GROW_SEEN = OWN_STATUS + 1
+GROW_RECORDS = OWN_STATUS + 2
+BAD = OWN_STATUS + 3
 
 # why an extraction stopped as BAD (an inconsistent table: a bug)
 BAD_THREATS = 1  # the opponent threatens two lines at the player's turn
 BAD_ENDS = 2  # a game ends without the player reaching its goal
 BAD_TABLE = 3  # the table settles the position against the player
 
-ENTER = 0
-RESUME = 1
-RETURN = 2
 
 # fields of the state array
 X_DEPTH = 0
@@ -163,47 +171,6 @@ def load_images(
 
 
 @njit(cache=True)
-def _slot(table: np.ndarray, used: np.ndarray, key: np.ndarray) -> int:
-    """The slot of ``key`` in the open-addressed set (its slot, or the empty one it would take)."""
-    cap = table.shape[0]
-    nk = table.shape[1]
-    i = np.intp(bucket(key, nk, cap - 1))  # the table's hash, written once (exact/_kernels.py)
-    while used[i] != 0:
-        same = True
-        for q in range(nk):
-            if table[i, q] != key[q]:
-                same = False
-                break
-        if same:
-            return int(i)
-        i = np.intp((i + 1) & (cap - 1))
-    return int(i)
-
-
-@njit(cache=True)
-def _add(table: np.ndarray, used: np.ndarray, key: np.ndarray) -> None:
-    i = _slot(table, used, key)
-    used[i] = 1
-    for q in range(table.shape[1]):
-        table[i, q] = key[q]
-
-
-@njit(cache=True, inline="always")
-def _put(own: np.ndarray, cnt: np.ndarray, through: np.ndarray, nthrough: np.ndarray, c: int, x: int) -> None:
-    own[c] = x
-    for t in range(nthrough[c]):
-        cnt[through[c, t], x] += 1
-
-
-@njit(cache=True, inline="always")
-def _take(own: np.ndarray, cnt: np.ndarray, through: np.ndarray, nthrough: np.ndarray, c: int) -> None:
-    x = own[c]
-    own[c] = -1
-    for t in range(nthrough[c]):
-        cnt[through[c, t], x] -= 1
-
-
-@njit(cache=True)
 def extract(
     prm: np.ndarray,
     player: int,
@@ -275,13 +242,13 @@ def extract(
                 status = DONE
                 break
             d -= 1
-            _take(own, cnt, through, nthrough, path[d])
+            unmark_counted(own, cnt, through, nthrough, path[d], own[path[d]], -1)
             empty += 1
-            mode = RESUME
+            mode = LOOP
             continue
         mover = (first_mover + d) & 1
         if mover == player:
-            if mode == RESUME:
+            if mode == LOOP:
                 mode = RETURN
                 continue
             if nodes >= stop:
@@ -312,7 +279,7 @@ def extract(
             else:
                 for q in range(nk):
                     skey[q] = key[q]
-            if used[_slot(seen, used, skey)] != 0:
+            if used[set_slot(seen, used, skey)] != 0:
                 mode = RETURN  # met before
                 continue
             if 2 * (nseen + 1) > seen.shape[0]:
@@ -364,7 +331,7 @@ def extract(
                     status = NEED_PROOF  # the driver proves this position again, then calls back
                     break
             state[X_HINT] = -1
-            _add(seen, used, skey)
+            set_add(seen, used, skey)
             nseen += 1
             nodes += 1
             if record:
@@ -375,7 +342,7 @@ def extract(
                         rec_words[nrec, own[c] * w + (c >> 6)] |= _ONE << np.uint64(c & 63)
                 rec_move[nrec] = move
                 nrec += 1
-            _put(own, cnt, through, nthrough, move, mover)
+            mark_counted(own, cnt, through, nthrough, move, mover, mover)
             empty -= 1
             path[d] = move
             end = claim_result(prm, cnt, through, nthrough, move, mover, empty)
@@ -385,7 +352,7 @@ def extract(
                     status = BAD
                     d += 1
                     break
-                _take(own, cnt, through, nthrough, move)
+                unmark_counted(own, cnt, through, nthrough, move, own[move], -1)
                 empty += 1
                 mode = RETURN
                 continue
@@ -403,7 +370,7 @@ def extract(
             mode = RETURN
             continue
         iters[d] = c + 1
-        _put(own, cnt, through, nthrough, c, mover)
+        mark_counted(own, cnt, through, nthrough, c, mover, mover)
         empty -= 1
         path[d] = c
         end = claim_result(prm, cnt, through, nthrough, c, mover, empty)
@@ -413,9 +380,9 @@ def extract(
                 status = BAD
                 d += 1
                 break
-            _take(own, cnt, through, nthrough, c)
+            unmark_counted(own, cnt, through, nthrough, c, own[c], -1)
             empty += 1
-            mode = RESUME
+            mode = LOOP
             continue
         d += 1
         mode = ENTER
@@ -431,7 +398,7 @@ def extract(
 def rehash(seen: np.ndarray, used: np.ndarray, bigger: np.ndarray, bigger_used: np.ndarray) -> None:
     for i in range(seen.shape[0]):
         if used[i] != 0:
-            _add(bigger, bigger_used, seen[i])
+            set_add(bigger, bigger_used, seen[i])
 
 
 @njit(cache=True)

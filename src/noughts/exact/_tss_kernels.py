@@ -40,9 +40,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-FOUND = 1
-NOT_FOUND = 0
-CUTOFF = -1
+from noughts.kernels.codes import CUTOFF, FOUND, NOT_FOUND
+from noughts.kernels.counts import mark_counted, unmark_counted
 
 # workspace: fields of a frame (int32 rows of ``frames``)
 W_KIND = 0  # 0 attacker to move, 1 defender to answer
@@ -107,24 +106,6 @@ def _memo_slot(memo: np.ndarray, cells: int, h: np.uint64) -> int:
     base = 1 + 2 * cells
     nslots = (memo.shape[0] - base) // 2
     return base + 2 * int(np.int64(h >> np.uint64(1)) & (nslots - 1))
-
-
-@njit(cache=True, inline="always")
-def _claim(
-    own: np.ndarray, cnt: np.ndarray, through: np.ndarray, nthrough: np.ndarray, c: int, p: int
-) -> None:
-    own[c] = p
-    for t in range(nthrough[c]):
-        cnt[through[c, t], p] += 1
-
-
-@njit(cache=True, inline="always")
-def _unclaim(
-    own: np.ndarray, cnt: np.ndarray, through: np.ndarray, nthrough: np.ndarray, c: int, p: int
-) -> None:
-    own[c] = -1
-    for t in range(nthrough[c]):
-        cnt[through[c, t], p] -= 1
 
 
 @njit(cache=True, inline="always")
@@ -493,7 +474,7 @@ def threat_search(
                         frames[t, W_START] = start
                         frames[t, W_N] = top - start
             else:
-                _unclaim(own, cnt, through, nthrough, pv[t], a)
+                unmark_counted(own, cnt, through, nthrough, pv[t], a, -1)
                 nempty += 1
                 if ret == 1:
                     r = 1
@@ -505,7 +486,7 @@ def threat_search(
                 opened = False
                 while idx < n:
                     g = pool[start + idx]
-                    _claim(own, cnt, through, nthrough, g, a)
+                    mark_counted(own, cnt, through, nthrough, g, a, a)
                     nempty -= 1
                     nw = 0
                     for q in range(nthrough[g]):
@@ -549,7 +530,7 @@ def threat_search(
                         stamp += 1
                         answers = end - nxt
                     if answers < 0:  # not a threat
-                        _unclaim(own, cnt, through, nthrough, g, a)
+                        unmark_counted(own, cnt, through, nthrough, g, a, -1)
                         nempty += 1
                         idx += 1
                         continue
@@ -584,7 +565,7 @@ def threat_search(
                         line[u] = pv[u]
                     linelen = t  # ends with the double four
             else:
-                _unclaim(own, cnt, through, nthrough, pv[t], d)
+                unmark_counted(own, cnt, through, nthrough, pv[t], d, -1)
                 nempty += 1
                 if ret == 0:
                     r = 0
@@ -595,7 +576,7 @@ def threat_search(
                     r = 1  # every answer lost
                     break
                 c = pool[start + idx]
-                _claim(own, cnt, through, nthrough, c, d)
+                mark_counted(own, cnt, through, nthrough, c, d, d)
                 nempty -= 1
                 lost = nempty == 0  # a full board: a draw
                 if not lost and defender_rule == DEF_BREAKER:
@@ -610,7 +591,7 @@ def threat_search(
                             lost = True
                             break
                 if lost:
-                    _unclaim(own, cnt, through, nthrough, c, d)
+                    unmark_counted(own, cnt, through, nthrough, c, d, -1)
                     nempty += 1
                     r = 0
                     break
@@ -644,9 +625,9 @@ def threat_search(
     # a cutoff leaves claims on the stack: take them back
     for u in range(t - 1, -1, -1):
         if frames[u, W_KIND] == 0:
-            _unclaim(own, cnt, through, nthrough, pv[u], a)
+            unmark_counted(own, cnt, through, nthrough, pv[u], a, -1)
         else:
-            _unclaim(own, cnt, through, nthrough, pv[u], d)
+            unmark_counted(own, cnt, through, nthrough, pv[u], d, -1)
     result[0] = nodes
     result[1] = linelen if status == FOUND else 0
     return status

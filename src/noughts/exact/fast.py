@@ -43,7 +43,8 @@ from noughts.core.budget import Budget
 from noughts.core.tables import split_words
 from noughts.exact import _kernels as K
 from noughts.exact.result import WIN, Value, from_int
-from noughts.kernels.codes import CUMULATIVE, DONE, MAKER_BREAKER, MISERE
+from noughts.kernels.codes import CUMULATIVE, DONE, ENTER, MAKER_BREAKER, MISERE
+from noughts.kernels.table import TWO_TIER, move_payload, rehash
 
 __all__ = ["MAX_CELLS", "WORD_CELLS", "FastSolver", "Slice", "supports"]
 
@@ -283,9 +284,11 @@ class FastSolver:
         entries = len(self._tt_work)
         if entries >= self._max_entries or self._stats[K.S_STORES] <= entries:
             return
-        old = (self._tt_key, self._tt_val, self._tt_move, self._tt_work)
+        old_key, old_work, old = self._tt_key, self._tt_work, (self._tt_val, self._tt_move)
         self._allocate(min(self._max_entries, 8 * entries))
-        self._stats[K.S_STORES] = K.tt_rehash(*old, self._tt_key, self._tt_val, self._tt_move, self._tt_work)
+        origin = np.zeros(len(self._tt_work), dtype=np.int64)
+        self._stats[K.S_STORES] = rehash(old_key, old_work, self._tt_key, self._tt_work, origin, TWO_TIER)
+        move_payload(self._tt_work, origin, old, (self._tt_val, self._tt_move))
 
     # -- the public face --------------------------------------------------------------------------
 
@@ -389,7 +392,7 @@ class FastSolver:
         self._stack[0, K.F_BETA] = gamma
         stats = self._stats
         stats[K.S_DEPTH] = 0
-        stats[K.S_MODE] = K.ENTER
+        stats[K.S_MODE] = ENTER
         stats[K.S_RET] = 0
         stats[K.S_NODES] = self.nodes
         while True:

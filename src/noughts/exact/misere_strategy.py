@@ -31,7 +31,7 @@ import numpy as np
 from noughts.core import Game, NoughtsError, Player, Position, Rule
 from noughts.core.budget import Budget
 from noughts.exact.strategy import Leaves, Strategy
-from noughts.kernels.codes import DONE, PAUSED
+from noughts.kernels.codes import DONE, ENTER, PAUSED
 
 __all__ = ["LEAF_CODES", "defence_strategy", "leaf_at", "mirror_strategy"]
 
@@ -477,7 +477,7 @@ def _defend_kernel(
     pairs = np.zeros((1 << 12, 2), dtype=np.int64)
     scratch = np.zeros(2 * cells + 6 * nlines + 2, dtype=np.int64)
     state = np.zeros(M.NUM_S, dtype=np.int64)
-    state[M.S_MODE] = M.ENTER
+    state[M.S_MODE] = ENTER
     p = int(player)
     mover0 = int(position.to_move)
     solver: Any = fast

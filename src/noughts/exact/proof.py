@@ -41,7 +41,7 @@ import numpy.typing as npt
 from noughts.core import Game, LimitExceeded, Move, Outcome, Player, Position, Rule
 from noughts.core.budget import Budget
 from noughts.exact.result import Value
-from noughts.kernels.codes import DONE
+from noughts.kernels.codes import DONE, ENTER
 
 __all__ = [
     "DRAW",
@@ -302,9 +302,14 @@ class ProofSearch:
 
     def _grow_table(self) -> None:
         entries = len(self._tt[0])
+        from noughts.kernels.table import move_payload, rehash
+
         old = self._tt
         self._allocate_table(min(self._max_entries, 8 * entries))
-        self._stats[self._D.S_STORES] = self._D.tt_rehash(*old, *self._tt)
+        key, pn, dn, move, work, flag = self._tt
+        origin = np.zeros(len(work), dtype=np.int64)
+        self._stats[self._D.S_STORES] = rehash(old[0], old[4], key, work, origin, self._D.TABLE)
+        move_payload(work, origin, (old[1], old[2], old[3], old[5]), (pn, dn, move, flag))
 
     @property
     def table_bytes(self) -> int:
@@ -449,7 +454,7 @@ class ProofSearch:
         self._frames[0, D.F_THDN] = D.INF
         stats = self._stats
         stats[D.S_DEPTH] = 0
-        stats[D.S_MODE] = D.ENTER
+        stats[D.S_MODE] = ENTER
         stats[D.S_TOP] = 0
         stats[D.S_NODES] = self.nodes
         while True:

@@ -64,7 +64,7 @@ INF = WIN + 1
 _ENTRY_BYTES = 320
 """About what one table entry costs in CPython (key tuple, bounds tuple, dict slot)."""
 
-_CHECK_EVERY = 4096
+_CHECK_EVERY = 512
 """Nodes between budget checks (a power of two)."""
 
 _NO_TABLE_PLIES = 3

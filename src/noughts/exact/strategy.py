@@ -30,7 +30,7 @@ from noughts.core.certificates import write_certificate
 from noughts.core.errors import SpecError
 from noughts.core.text import format_grid
 from noughts.exact.proof import WIN, Proof, ProofSearch
-from noughts.kernels.codes import DONE
+from noughts.kernels.codes import DONE, ENTER
 
 __all__ = ["MAX_GROUP", "Leaves", "Strategy", "certificate_record", "extract_strategy", "write_strategies"]
 
@@ -116,7 +116,7 @@ def extract_strategy(
     tss_depth = view.tss_depth
     tss = T.workspace(cells, max(1, tss_depth))
     state = np.zeros(X.NUM_X, dtype=np.int64)
-    state[X.X_MODE] = X.ENTER
+    state[X.X_MODE] = ENTER
     state[X.X_HINT] = -1
     proofs = 0
     first_mark = game.marks(game.start().play(game.start().legal_moves()[0]))[0]

@@ -253,6 +253,7 @@ def threat_win_kernel(
     import numpy as np
 
     from noughts.exact import _tss_kernels as T
+    from noughts.kernels.codes import FOUND
 
     game = position.game
     if attacker is None:
@@ -303,7 +304,7 @@ def threat_win_kernel(
         memo,
         result,
     )
-    if status != T.FOUND:
+    if status != FOUND:
         return None
     line = tuple(int(c) for c in line_out[: int(result[1])])
     return ThreatWin(position, attacker, line, max_order, int(result[0]), position.to_move is not attacker)

@@ -13,7 +13,12 @@ to :mod:`noughts.core.claim` claim by claim, as ``tests/kernels/test_claim.py`` 
 * :func:`line_counts` fills the counts of a position (one-word or W-word masks);
 * :func:`claim_counted` adds the mover's mark on a cell and judges the claim;
 * :func:`unclaim_counted` takes the mark back (a search's undo; the caller keeps the aux values
-  it had before the claim).
+  it had before the claim);
+* :func:`count_claim` adds a mark unjudged (the alpha-beta kernel judges its nodes from the
+  counts by its own rules);
+* :func:`mark_counted` and :func:`unmark_counted`: a claim and its undo where the caller keeps
+  the owner of each cell too (``own[c]``) and judges the position its own way (the threat
+  search, the proof engine, its strategy walk, the Breaker prover).
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from noughts.kernels.claim import cumulative_result, line_result
 from noughts.kernels.codes import CUMULATIVE, MAKER_BREAKER, RUNNING
 from noughts.kernels.masks import line_word, width, word
 
-__all__ = ["claim_counted", "line_counts", "unclaim_counted"]
+__all__ = ["claim_counted", "count_claim", "line_counts", "mark_counted", "unclaim_counted", "unmark_counted"]
 
 
 @njit(cache=True)
@@ -93,9 +98,38 @@ def claim_counted(
 
 
 @njit(cache=True, inline="always")
+def count_claim(mover: int, cnt: np.ndarray, through: np.ndarray, nthrough: np.ndarray, cell: int) -> None:
+    """Add ``mover``'s mark on ``cell`` to the counts, unjudged (a search that judges the
+    position from the counts its own way, before or after).
+    """
+    for t in range(nthrough[cell]):
+        cnt[through[cell, t], mover] += 1
+
+
+@njit(cache=True, inline="always")
 def unclaim_counted(
     mover: int, cnt: np.ndarray, through: np.ndarray, nthrough: np.ndarray, cell: int
 ) -> None:
     """Take ``mover``'s mark on ``cell`` back out of the counts."""
     for t in range(nthrough[cell]):
         cnt[through[cell, t], mover] -= 1
+
+
+@njit(cache=True, inline="always")
+def mark_counted(
+    own: np.ndarray, cnt: np.ndarray, through: np.ndarray, nthrough: np.ndarray, cell: int, p: int, mark: int
+) -> None:
+    """Player ``p`` (the column of ``cnt``) claims ``cell``: ``own[cell] = mark`` and ``p``'s
+    counts go up on the lines through the cell (no judgement: the caller's rules read them).
+    """
+    own[cell] = mark
+    count_claim(p, cnt, through, nthrough, cell)
+
+
+@njit(cache=True, inline="always")
+def unmark_counted(
+    own: np.ndarray, cnt: np.ndarray, through: np.ndarray, nthrough: np.ndarray, cell: int, p: int, empty: int
+) -> None:
+    """Undo :func:`mark_counted`: ``own[cell] = empty`` and ``p``'s mark out of the counts."""
+    own[cell] = empty
+    unclaim_counted(p, cnt, through, nthrough, cell)

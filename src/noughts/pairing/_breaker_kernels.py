@@ -28,8 +28,8 @@ stabiliser (so a certificate's covering can be checked without the symmetry).
 
 Masks of cells are rows of ``W`` uint64 words (cell ``c`` is bit ``c % 64`` of word
 ``c // 64``); the lowest cell comes from :mod:`noughts.kernels.bits`. The
-transposition table is keyed by the exact position (both sides' masks and the side to move),
-in buckets of four, replacing the least-worked unsolved entry; a proved entry keeps the id of
+transposition table (:mod:`noughts.kernels.table`) is keyed by the exact position (both sides'
+masks), in buckets of four, replacing the least-worked unsolved entry; a proved entry keeps the id of
 its node in the proof store, which the driver turns into a certificate.
 """
 
@@ -39,7 +39,9 @@ import numpy as np
 from numba import njit
 
 from noughts.kernels.bits import lowest_cell
-from noughts.kernels.codes import DONE, OWN_STATUS, PAUSED, STANDARD
+from noughts.kernels.codes import DONE, ENTER, LOOP, OWN_STATUS, PAUSED, RETURN, STANDARD
+from noughts.kernels.counts import mark_counted, unmark_counted
+from noughts.kernels.table import HIT, Replacement, find, place, rank_of
 from noughts.pairing._cover_kernels import FOUND, find_cover
 
 __all__ = ["search"]
@@ -57,9 +59,6 @@ COVERED = 3  # a child answered (or refuted) by a sibling's zone
 
 
 # modes of the stack machine
-ENTER = 0
-LOOP = 1
-RETURN = 2
 
 # parameter array
 P_K = 0
@@ -140,41 +139,39 @@ def _image(perm: np.ndarray, x: np.ndarray, out: np.ndarray) -> None:  # pragma:
             out[v >> 6] |= np.uint64(1) << np.uint64(v & 63)
 
 
-@njit(cache=True)
-def _hash(m: np.ndarray, b: np.ndarray, side: int) -> np.uint64:  # pragma: no cover
-    """The table's bucket hash of a position (the keys themselves are compared exactly): a
-    multiply-xorshift over the words with the 64-bit primes of xxHash (Collet).
+TABLE = Replacement(4, 1, INF)
+"""The table of :mod:`noughts.kernels.table`: buckets of four, a new entry replacing the least
+worked one, a settled one (proved, disproved, covered) only when all four are settled. Its rank
+is column 4 of ``tt_int`` (the other columns: pn, dn, status, cert; 5 the side to move, 6 the
+work)."""
+
+
+@njit(cache=True, inline="always")
+def _probe_key(tt_key: np.ndarray, m: np.ndarray, b: np.ndarray) -> np.ndarray:  # pragma: no cover
+    """The position's key (Maker's words, then Breaker's) in the row after the table's last
+    slot, which the driver allocates as the kernel's key buffer.
     """
-    h = np.uint64(0x165667B19E3779F9) * np.uint64(side + 1)
-    for i in range(m.shape[0]):
-        h ^= m[i] * np.uint64(0xC2B2AE3D27D4EB4F)
-        h = (h ^ (h >> np.uint64(29))) * np.uint64(0x9E3779B185EBCA87)
-        h ^= b[i] * np.uint64(0x27D4EB2F165667C5)
-        h = (h ^ (h >> np.uint64(32))) * np.uint64(0xC2B2AE3D27D4EB4F)
-    return h ^ (h >> np.uint64(29))
+    key: np.ndarray = tt_key[tt_key.shape[0] - 1]
+    w = m.shape[0]
+    for t in range(w):
+        key[t] = m[t]
+        key[w + t] = b[t]
+    return key
 
 
 @njit(cache=True)
 def _tt_find(
     tt_key: np.ndarray, tt_int: np.ndarray, mask: int, m: np.ndarray, b: np.ndarray, side: int
 ) -> int:  # pragma: no cover
-    """The slot holding the position, or -1."""
-    w = m.shape[0]
-    h = _hash(m, b, side)
-    slot = int(h & np.uint64(mask)) & ~3
-    for i in range(slot, slot + 4):
-        if tt_int[i, 4] == 0:  # empty
-            continue
-        if tt_int[i, 5] != side:
-            continue
-        same = True
-        for t in range(w):
-            if tt_key[i, t] != m[t] or tt_key[i, w + t] != b[t]:
-                same = False
-                break
-        if same:
-            return i
-    return -1
+    """The slot holding the position, or -1.
+
+    The side to move follows from the cells in one search (play alternates from one root); it
+    is kept and compared all the same.
+    """
+    i = find(tt_key, tt_int[:, 4], _probe_key(tt_key, m, b), tt_key.shape[1], mask, TABLE.ways)
+    if i >= 0 and tt_int[i, 5] != side:
+        return -1
+    return i
 
 
 @njit(cache=True)
@@ -194,43 +191,24 @@ def _tt_store(
     work: int,
 ) -> int:  # pragma: no cover
     """Store a node's numbers; returns 1 if a new slot was taken. Columns of ``tt_int``: pn, dn,
-    status, cert, used (1), side, work.
+    status, cert, rank, side, work.
     """
     w = m.shape[0]
-    i = _tt_find(tt_key, tt_int, mask, m, b, side)
-    new = 0
-    if i < 0:
-        h = _hash(m, b, side)
-        slot = int(h & np.uint64(mask)) & ~3
-        best = -1
-        best_value = INF * 4
-        for t in range(slot, slot + 4):
-            if tt_int[t, 4] == 0:
-                best = t
-                break
-            value = tt_int[t, 6] + (INF if tt_int[t, 2] != OPEN else 0)  # keep settled entries
-            if value < best_value:
-                best_value = value
-                best = t
-        i = best
-        new = 1
-        for t in range(w):
-            tt_key[i, t] = m[t]
-            tt_key[i, w + t] = b[t]
-    elif tt_int[i, 2] != OPEN and status == OPEN:
+    i, state = place(tt_key, tt_int[:, 4], _probe_key(tt_key, m, b), mask, TABLE, 0)
+    if state == HIT and tt_int[i, 5] == side and tt_int[i, 2] != OPEN and status == OPEN:
         return 0  # never overwrite a settled entry with numbers
     tt_int[i, 0] = pn
     tt_int[i, 1] = dn
     tt_int[i, 2] = status
     tt_int[i, 3] = cert
-    tt_int[i, 4] = 1
     tt_int[i, 5] = side
-    if work > tt_int[i, 6]:
+    if work > tt_int[i, 6]:  # (a new entry keeps the larger work of the one it replaced, as before)
         tt_int[i, 6] = work
+    tt_int[i, 4] = rank_of(tt_int[i, 6] + 1, status != OPEN)
     if status != OPEN:
         for t in range(w):
             tt_zone[i, t] = zone[t]
-    return new
+    return 0 if state == HIT else 1
 
 
 @njit(cache=True)
@@ -275,9 +253,7 @@ def _play(
     m: np.ndarray,
     b: np.ndarray,
 ) -> None:  # pragma: no cover
-    own[c] = side
-    for t in range(nthrough[c]):
-        cnt[through[c, t], side - 1] += 1
+    mark_counted(own, cnt, through, nthrough, c, side - 1, side)
     if side == 1:
         _set(m, c)
     else:
@@ -295,9 +271,7 @@ def _unplay(
     b: np.ndarray,
 ) -> None:  # pragma: no cover
     side = own[c]
-    own[c] = 0
-    for t in range(nthrough[c]):
-        cnt[through[c, t], side - 1] -= 1
+    unmark_counted(own, cnt, through, nthrough, c, side - 1, 0)
     if side == 1:
         _clear(m, c)
     else:
@@ -497,26 +471,18 @@ def search(
                         result = DISPROVED
                         _set(zone, four_m)
                         if rules == STANDARD:
-                            own[four_m] = 1
-                            for t in range(nthrough[four_m]):
-                                cnt[through[four_m, t], 0] += 1
+                            mark_counted(own, cnt, through, nthrough, four_m, 0, 1)
                             _witness(prm, line_cells, cnt, own, 2, zone)
-                            for t in range(nthrough[four_m]):
-                                cnt[through[four_m, t], 0] -= 1
-                            own[four_m] = 0
+                            unmark_counted(own, cnt, through, nthrough, four_m, 0, 0)
                     elif kind == 1 and four_b >= 0:
                         # Breaker completes a line: its move, then a witness of each line Maker
                         # could still complete
                         result = PROVED
                         for t in range(w):
                             tmp2[t] = np.uint64(0)
-                        own[four_b] = 2
-                        for t in range(nthrough[four_b]):
-                            cnt[through[four_b, t], 1] += 1
+                        mark_counted(own, cnt, through, nthrough, four_b, 1, 2)
                         _witness(prm, line_cells, cnt, own, 1, tmp2)
-                        for t in range(nthrough[four_b]):
-                            cnt[through[four_b, t], 1] -= 1
-                        own[four_b] = 0
+                        unmark_counted(own, cnt, through, nthrough, four_b, 1, 0)
                         if record:
                             leaf = _store_cells(st_int, st_cells, stats, K_WITNESS, tmp2, w)
                             cert = _store_breaker(st_int, stats, four_b, leaf)

@@ -35,11 +35,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from noughts.kernels.codes import CUTOFF, FOUND, NOT_FOUND
+
 __all__ = ["ABSENT", "FOUND", "UNKNOWN", "find_cover"]
 
-FOUND = 1
-ABSENT = 0
-UNKNOWN = -1  # the step cap ran out
+ABSENT = NOT_FOUND
+UNKNOWN = CUTOFF  # the step cap ran out
 
 # rows of the integer work array ``work`` (see :func:`find_cover`): one row per run
 R_SEG = 0

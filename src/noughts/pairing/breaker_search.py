@@ -323,7 +323,8 @@ class BreakerProver:
             while tt_entries > 1024 and tt_entries * entry > room:
                 tt_entries //= 2
         tt_entries = 1 << max(4, int(tt_entries).bit_length() - 1)
-        self.tt_key = np.zeros((tt_entries, 2 * words), dtype=np.uint64)
+        # one row more than the table's slots: the kernel's key buffer (_breaker_kernels._probe_key)
+        self.tt_key = np.zeros((tt_entries + 1, 2 * words), dtype=np.uint64)
         self.tt_int = np.zeros((tt_entries, 7), dtype=np.int64)
         self.tt_zone = np.zeros((tt_entries, words), dtype=np.uint64)
         self.prm[K.P_TT_MASK] = tt_entries - 1

@@ -119,7 +119,7 @@ def _proof() -> None:
 
 
 def _perfect(spec: str) -> Callable[[], None]:
-    """The perfect player's first reply on a game (its table grows there: ``tt_rehash``)."""
+    """The perfect player's first reply on a game (its table grows there: ``noughts.kernels.table.rehash``)."""
 
     def run() -> None:
         _reply(spec, "perfect", 0.5)
