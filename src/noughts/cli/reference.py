@@ -23,7 +23,6 @@ def reference() -> str:
     """Every command's usage, arguments and options as Markdown, headings one level down (the
     page has its own title), ``noughts`` first, then each command and subcommand.
     """
-    import click
     import typer
     from typer.cli import get_docs_for_click
 
@@ -31,7 +30,7 @@ def reference() -> str:
 
     command = typer.main.get_command(app)
     docs = get_docs_for_click(
-        obj=command, ctx=click.Context(command, info_name="noughts"), name="noughts", title="noughts"
+        obj=command, ctx=typer.Context(command, info_name="noughts"), name="noughts", title="noughts"
     )
     lines = []
     for line in docs.strip().splitlines():

@@ -474,7 +474,7 @@ class Proof(BudgetedEngine):
     """
 
     name = "proof"
-    certificate = "strategy"
+    certificate: str | None = "strategy"
     distances = False
 
     def __init__(self, game: Game, budget: Budget):
@@ -523,7 +523,7 @@ class MisereCertifier(BudgetedEngine):
     """
 
     name = "misere"
-    certificate = "strategy"
+    certificate: str | None = "strategy"
 
     def __init__(self, game: Game, budget: Budget):
         from noughts.exact.fast import FastSolver

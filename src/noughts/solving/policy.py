@@ -77,7 +77,7 @@ class Breaker(BudgetedEngine):
     """
 
     name = "breaker"
-    certificate = "breaker"
+    certificate: str | None = "breaker"
     distances = False
 
     def __init__(self, game: Game, budget: Budget):
