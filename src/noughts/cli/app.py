@@ -129,6 +129,9 @@ def _options(
     ] = False,
 ) -> None:
     """The options that come before a command."""
+    from noughts.core.hypergraphs import allow_user_files
+
+    allow_user_files()  # hypergraph(file="...") reads the user's file here, never in the web server
 
 
 SpecArg = Annotated[
