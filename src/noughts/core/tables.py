@@ -219,11 +219,17 @@ class KernelTables:
 
     def symmetry_perms(self, limit: int | None = None) -> Int32Array:
         """The first ``limit`` symmetries (all by default; the identity first) as cell
-        permutations, shape ``(symmetries, cells)``: cell ``c`` maps to ``perms[s, c]``.
+        permutations, shape ``(symmetries, cells)``: cell ``c`` maps to ``perms[s, c]``. On a
+        board given by its lines the first ``limit`` are cut back to a subgroup
+        (:meth:`noughts.core.automorphism.LineGroup.subgroup_size`).
         """
-        return self._perms(
-            len(self.board.symmetries) if limit is None else min(limit, len(self.board.symmetries))
-        )
+        return self._perms(self._count(limit))
+
+    def _count(self, limit: int | None) -> int:
+        n = len(self.board.symmetries)
+        if limit is None or limit >= n:
+            return n
+        return self.board.line_group.subgroup_size(limit) if self.board.given_lines else limit
 
     def symmetry_bytes(self, limit: int | None = None) -> UInt64Array:
         """For one-word boards, per-byte image tables of the first ``limit`` symmetries, shape
@@ -231,8 +237,7 @@ class KernelTables:
         bytes ``i`` of ``table[s, i, byte_i]`` (eight look-ups instead of a loop over cells).
         """
         self._need_one_word("symmetry_bytes")
-        n = len(self.board.symmetries) if limit is None else min(limit, len(self.board.symmetries))
-        return self._bytes(n)
+        return self._bytes(self._count(limit))
 
     def automorphism_perms(self, limit: int | None = None) -> Int32Array:
         """The board's symmetries (first, as :meth:`symmetry_perms` lists them) followed by its
