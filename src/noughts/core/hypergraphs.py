@@ -289,6 +289,9 @@ def _read_file(path: str) -> tuple[str, str, str]:
         return [str(x) for x in items]
 
     lines = [names(line, f"line {j + 1}") for j, line in enumerate(data["lines"])]
+    empty = next((j for j, line in enumerate(lines) if not line), None)
+    if empty is not None:
+        raise SpecError(f"hypergraph: {path}: line {empty + 1} is empty")
     points = names(data["points"], '"points"') if "points" in data else []
     coords = data.get("coords")
     at = ""
