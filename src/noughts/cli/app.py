@@ -173,6 +173,11 @@ def show(
         ("players", " then ".join(facts["players"]) + same_marks),
         ("moves", facts["notation"]),
     ]
+    if "line_list" in facts:  # a board given by its lines: the whole group, and the lines listed
+        rows.insert(6, ("automorphisms", f"{facts['automorphisms']:,} (found from the lines)"))
+        shown = facts["line_list"][:40]
+        more = len(facts["line_list"]) - len(shown)
+        rows.append(("lines", " / ".join(shown) + (f" / ... {more} more" if more else "")))
     width = max(len(key) for key, _ in rows) + 2
     for key, value in rows:
         console.print(Text.assemble((key.ljust(width), "bold"), value), soft_wrap=True)

@@ -90,7 +90,7 @@ from numba import njit
 
 from noughts.core.certificates import Certificate, CertificateError, CheckReport
 
-__all__ = ["LEAF_KINDS", "Geometry", "check_strategy", "leaf_fails", "parse_game"]
+__all__ = ["LEAF_KINDS", "Geometry", "check_strategy", "given_lines_geometry", "leaf_fails", "parse_game"]
 
 MAX_GROUP = 4096
 """Boards whose symmetry group is larger are keyed without symmetry (``"symmetry": "none"``)."""
@@ -234,7 +234,7 @@ def _plane_ok(lines: tuple[tuple[int, ...], ...], points: int, size: int, count:
     return len(pairs) == points * (points - 1) // 2 and set(pairs.values()) == {1}
 
 
-def _given_lines(spec: str) -> Geometry | None:
+def given_lines_geometry(spec: str) -> Geometry | None:
     """A board given by its lines (affine, projective, torus, hypergraph): its lines from the
     builder, but checked here (a plane's axioms; a torus's lines built again), or None for others.
     """
@@ -278,7 +278,7 @@ def parse_board(spec: str) -> Geometry:
     """The board of a canonical board spec: ``mnk(m,n,k)``, ``hypercube(n,d)``,
     ``hypercube(n,d,k=K)`` or ``shape("rows",k)``.
     """
-    given = _given_lines(spec)
+    given = given_lines_geometry(spec)
     if given is not None:
         return given
     m = _BOARD.match(spec)
