@@ -121,6 +121,7 @@ def _print_version(value: bool) -> None:
 
 @app.callback()
 def _options(
+    ctx: typer.Context,
     version: Annotated[
         bool,
         typer.Option(
@@ -131,7 +132,8 @@ def _options(
     """The options that come before a command."""
     from noughts.core.hypergraphs import allow_user_files
 
-    allow_user_files()  # hypergraph(file="...") reads the user's file here, never in the web server
+    # hypergraph(file="...") reads the user's file at the command line, never in the web server
+    ctx.call_on_close(allow_user_files())
 
 
 SpecArg = Annotated[

@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -76,9 +76,11 @@ def user_files() -> Iterator[None]:
         _FILES.reset(token)
 
 
-def allow_user_files() -> None:
-    """Let ``hypergraph(file=...)`` read files from now on in this context (the command line)."""
-    _FILES.set(True)
+def allow_user_files() -> Callable[[], None]:
+    """Let ``hypergraph(file=...)`` read files in this context (the command line) until the
+    returned function is called."""
+    token = _FILES.set(True)
+    return lambda: _FILES.reset(token)
 
 
 # -- the field of q elements -----------------------------------------------------------------------
