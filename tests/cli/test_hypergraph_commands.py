@@ -10,7 +10,15 @@ from pathlib import Path
 import pytest
 from cli_cases import invoke
 
-FANO = [["a", "b", "c"], ["a", "d", "e"], ["a", "f", "g"], ["b", "d", "f"], ["b", "e", "g"], ["c", "d", "g"], ["c", "e", "f"]]
+FANO = [
+    ["a", "b", "c"],
+    ["a", "d", "e"],
+    ["a", "f", "g"],
+    ["b", "d", "f"],
+    ["b", "e", "g"],
+    ["c", "d", "g"],
+    ["c", "e", "f"],
+]
 
 
 def _file(tmp_path: Path, data: object) -> str:

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import noughts
-from noughts.core.automorphism import close_group, line_group, maps_lines_onto_lines
+from noughts.core.automorphism import close_group, maps_lines_onto_lines
 from noughts.core.errors import SpecError
 from noughts.core.hypergraphs import Field, prime_power, user_files
 from noughts.core.size import spec_size
@@ -40,7 +40,24 @@ def test_field_axioms(q: int) -> None:
 
 
 def test_prime_powers() -> None:
-    assert [q for q in range(2, 30) if prime_power(q)] == [2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29]
+    assert [q for q in range(2, 30) if prime_power(q)] == [
+        2,
+        3,
+        4,
+        5,
+        7,
+        8,
+        9,
+        11,
+        13,
+        16,
+        17,
+        19,
+        23,
+        25,
+        27,
+        29,
+    ]
 
 
 # -- the planes --------------------------------------------------------------------------------------
@@ -110,7 +127,11 @@ def _torus_affine_automorphisms(m: int, k: int) -> int:
         if math.gcd((a * e - c * d) % m, m) != 1:
             continue
         for s, t in itertools.product(range(m), repeat=2):
-            perm = [((a * r + c * col + s) % m) * m + (d * r + e * col + t) % m for r in range(m) for col in range(m)]
+            perm = [
+                ((a * r + c * col + s) % m) * m + (d * r + e * col + t) % m
+                for r in range(m)
+                for col in range(m)
+            ]
             if all(frozenset(perm[x] for x in line) in lines for line in lines):
                 found += 1
     return found
@@ -144,7 +165,16 @@ def test_listed_elements_form_a_group_along_its_chain() -> None:
 
 @pytest.mark.parametrize(
     "spec",
-    ["tictactoe", "mnk(4,4,4)", "mnk(5,5,4)", "mnk(4,5,3)", "mnk(6,7,5)", "hypercube(4,3)", "hypercube(3,3)", "hypercube(3,4)"],
+    [
+        "tictactoe",
+        "mnk(4,4,4)",
+        "mnk(5,5,4)",
+        "mnk(4,5,3)",
+        "mnk(6,7,5)",
+        "hypercube(4,3)",
+        "hypercube(3,3)",
+        "hypercube(3,4)",
+    ],
 )
 def test_line_group_of_grid_boards_is_the_one_noughts_uses(spec: str) -> None:
     """On mnk and hypercube boards (k >= 3, lines in every direction) the group found from the
@@ -274,8 +304,21 @@ def test_bad_hypergraph_files(tmp_path: Path, data: object, message: str) -> Non
 
 # -- every capability's contract ---------------------------------------------------------------------
 
-FAMILIES = ["affine(3)", "projective(2)", "torus(4,4,4)", f'hypergraph("{FANO}")', 'hypergraph("a b c / c d e / e f a")']
-RULES = ["{}", "misere({})", "maker_breaker({})", "maker_breaker({},breaker_first=true)", "cumulative({})", "veto({})"]
+FAMILIES = [
+    "affine(3)",
+    "projective(2)",
+    "torus(4,4,4)",
+    f'hypergraph("{FANO}")',
+    'hypergraph("a b c / c d e / e f a")',
+]
+RULES = [
+    "{}",
+    "misere({})",
+    "maker_breaker({})",
+    "maker_breaker({},breaker_first=true)",
+    "cumulative({})",
+    "veto({})",
+]
 
 
 @pytest.mark.parametrize("rule", RULES)

@@ -113,7 +113,8 @@ def game_facts(game: Game) -> dict[str, Any]:
 
 def _given_lines(board: Board) -> dict[str, Any]:
     """A board given by its lines (planes, tori, a user's): the lines by their cells' names and
-    the order of the whole automorphism group (the listed symmetries may be a subgroup)."""
+    the order of the whole automorphism group (the listed symmetries may be a subgroup).
+    """
     if not board.given_lines:
         return {}
     return {

@@ -72,7 +72,8 @@ def _compose(p: Perm, q: Perm) -> Perm:
 
 def _extend(listed: list[Perm], generators: Sequence[Perm], cap: int) -> list[Perm] | None:
     """The group ``generators`` generate, listed after the subgroup ``listed`` (closed under all
-    but the last generator), or None as soon as it has more than ``cap`` elements."""
+    but the last generator), or None as soon as it has more than ``cap`` elements.
+    """
     seen = set(listed)
     order = list(listed)
     i = 0

@@ -78,7 +78,8 @@ def user_files() -> Iterator[None]:
 
 def allow_user_files() -> Callable[[], None]:
     """Let ``hypergraph(file=...)`` read files in this context (the command line) until the
-    returned function is called."""
+    returned function is called.
+    """
     token = _FILES.set(True)
     return lambda: _FILES.reset(token)
 
@@ -120,7 +121,10 @@ class Field:
         self.p, self.e = pe
         modulus = self._irreducible()
         digits = [self._digits(a) for a in range(q)]
-        self.add = [[self._number([(x + y) % self.p for x, y in zip(a, b, strict=True)]) for b in digits] for a in digits]
+        self.add = [
+            [self._number([(x + y) % self.p for x, y in zip(a, b, strict=True)]) for b in digits]
+            for a in digits
+        ]
         self.mul = [[self._number(self._times(a, b, modulus)) for b in digits] for a in digits]
 
     def _digits(self, a: int) -> list[int]:
@@ -259,7 +263,9 @@ def _check_names(names: Sequence[str], what: str) -> None:
             raise SpecError(f"hypergraph: the point {name!r} in {what}: names are letters, digits and _")
 
 
-def _canonical(points: Sequence[str], lines: Sequence[Sequence[str]], at: Sequence[tuple[int, int]] | None) -> str:
+def _canonical(
+    points: Sequence[str], lines: Sequence[Sequence[str]], at: Sequence[tuple[int, int]] | None
+) -> str:
     text = " / ".join(" ".join(line) for line in lines)
     order = list(dict.fromkeys(name for line in lines for name in line))
     args = [format_value(text)]
@@ -286,7 +292,9 @@ def _read_file(path: str) -> tuple[str, str, str]:
         raise SpecError(f'hypergraph: {path} must hold an object with "lines": a list of lists of points')
 
     def names(items: object, what: str) -> list[str]:
-        if not isinstance(items, list) or not all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in items):
+        if not isinstance(items, list) or not all(
+            isinstance(x, (str, int)) and not isinstance(x, bool) for x in items
+        ):
             raise SpecError(f"hypergraph: {path}: {what} must be a list of point names or numbers")
         return [str(x) for x in items]
 
@@ -305,10 +313,14 @@ def _read_file(path: str) -> tuple[str, str, str]:
                 raise SpecError(f"hypergraph: {path}: coordinates for the unknown point {unknown[0]!r}")
             coords = [coords.get(n, coords.get(int(n)) if n.isdigit() else None) for n in order]
         if not isinstance(coords, list) or not all(
-            isinstance(c, list) and len(c) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in c)
+            isinstance(c, list)
+            and len(c) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in c)
             for c in coords
         ):
-            raise SpecError(f'hypergraph: {path}: "coords" must give each point a [row, column] of whole numbers')
+            raise SpecError(
+                f'hypergraph: {path}: "coords" must give each point a [row, column] of whole numbers'
+            )
         at = " ".join(f"{r},{c}" for r, c in coords)
     return (" / ".join(" ".join(line) for line in lines), " ".join(points), at)
 
@@ -367,7 +379,9 @@ def hypergraph(lines: str = "", points: str = "", at: str = "", file: str = "") 
     for j, line in enumerate(written):
         unknown = next((n for n in line if n not in index), None)
         if unknown is not None:
-            raise SpecError(f"hypergraph: line {j + 1} names the point {unknown!r}, which points= does not list")
+            raise SpecError(
+                f"hypergraph: line {j + 1} names the point {unknown!r}, which points= does not list"
+            )
     sizes = sorted({len(line) for line in written})
     if len(sizes) > 1:
         raise SpecError(
@@ -388,6 +402,8 @@ def hypergraph(lines: str = "", points: str = "", at: str = "", file: str = "") 
         cells = coords
         grid = (max(r for r, _ in coords) + 1, max(c for _, c in coords) + 1)
         if grid[0] * grid[1] > 64 * MAX_CELLS:
-            raise SpecError(f"hypergraph: the coordinates span {grid[0]} x {grid[1]}; at most {64 * MAX_CELLS} grid points")
+            raise SpecError(
+                f"hypergraph: the coordinates span {grid[0]} x {grid[1]}; at most {64 * MAX_CELLS} grid points"
+            )
     cell_lines = [tuple(index[n] for n in line) for line in written]
     return Board("hypergraph", spec, grid, cells, sizes[0], lines=cell_lines, names=names)

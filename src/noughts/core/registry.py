@@ -81,7 +81,13 @@ ENTRIES: dict[str, Entry] = {
             'rows of "#" (cell) and "." (none) separated by "/"; k in a row',
         ),
         # boards given by their lines (core/hypergraphs.py): finite planes, tori, a user's lines
-        Entry("affine", "board", (Param("q", "int", minimum=2),), affine, "the affine plane AG(2,q), q a prime power"),
+        Entry(
+            "affine",
+            "board",
+            (Param("q", "int", minimum=2),),
+            affine,
+            "the affine plane AG(2,q), q a prime power",
+        ),
         Entry(
             "projective",
             "board",
@@ -99,7 +105,12 @@ ENTRIES: dict[str, Entry] = {
         Entry(
             "hypergraph",
             "board",
-            (Param("lines", "str", ""), Param("points", "str", ""), Param("at", "str", ""), Param("file", "str", "")),
+            (
+                Param("lines", "str", ""),
+                Param("points", "str", ""),
+                Param("at", "str", ""),
+                Param("file", "str", ""),
+            ),
             user_hypergraph,
             'your own lines: "a b c / c d e / ..." (or file="lines.json" at the command line)',
         ),

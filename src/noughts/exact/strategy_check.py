@@ -202,7 +202,9 @@ def _checked_group(
     identity = tuple(range(n))
     out = []
     for p in dict.fromkeys(group):
-        if sorted(p) != list(identity) or not all(frozenset(p[c] for c in line) in line_set for line in lines):
+        if sorted(p) != list(identity) or not all(
+            frozenset(p[c] for c in line) in line_set for line in lines
+        ):
             raise CertificateError("a symmetry of the board does not map its lines onto lines")
         out.append(p)
     out.sort(key=lambda p: p != identity)
@@ -224,7 +226,8 @@ def _torus_lines(m: int, n: int, k: int) -> tuple[tuple[int, ...], ...]:
 
 def _plane_ok(lines: tuple[tuple[int, ...], ...], points: int, size: int, count: int) -> bool:
     """The axioms of a finite plane of the given numbers: every line of ``size`` points, ``count``
-    lines, and every two points on exactly one line."""
+    lines, and every two points on exactly one line.
+    """
     if len(lines) != count or any(len(set(line)) != size for line in lines):
         return False
     pairs: dict[tuple[int, int], int] = {}
@@ -261,7 +264,9 @@ def given_lines_geometry(spec: str) -> Geometry | None:
         q = made.k - 1
         ok = n == q * q + q + 1 and _plane_ok(lines, n, q + 1, n)
     else:
-        ok = all(len(set(line)) == made.k for line in lines) and len({frozenset(x) for x in lines}) == len(lines)
+        ok = all(len(set(line)) == made.k for line in lines) and len({frozenset(x) for x in lines}) == len(
+            lines
+        )
     if not ok:
         raise CertificateError(f"the lines built for {spec!r} are not those the spec names")
     group = made.symmetries[: made.line_group.subgroup_size(MAX_GROUP)]  # as the certifier keys
