@@ -104,7 +104,7 @@ def close_group(generators: Sequence[Perm], n: int, cap: int) -> tuple[Perm, ...
 
 
 def _nauty(num_points: int, lines: Sequence[Sequence[Cell]]) -> tuple[list[Perm], int]:
-    import pynauty  # imported where used: only boards given by their lines need it
+    import pynauty  # type: ignore[import-untyped]  # imported where used: only boards given by lines need it
 
     total = num_points + len(lines)
     adjacency = {num_points + j: list(line) for j, line in enumerate(lines)}
