@@ -121,6 +121,7 @@ def _print_version(value: bool) -> None:
 
 @app.callback()
 def _options(
+    ctx: typer.Context,
     version: Annotated[
         bool,
         typer.Option(
@@ -129,6 +130,10 @@ def _options(
     ] = False,
 ) -> None:
     """The options that come before a command."""
+    from noughts.core.hypergraphs import allow_user_files
+
+    # hypergraph(file="...") reads the user's file at the command line, never in the web server
+    ctx.call_on_close(allow_user_files())
 
 
 SpecArg = Annotated[
@@ -170,6 +175,11 @@ def show(
         ("players", " then ".join(facts["players"]) + same_marks),
         ("moves", facts["notation"]),
     ]
+    if "line_list" in facts:  # a board given by its lines: the whole group, and the lines listed
+        rows.insert(6, ("automorphisms", f"{facts['automorphisms']:,} (found from the lines)"))
+        shown = facts["line_list"][:40]
+        more = len(facts["line_list"]) - len(shown)
+        rows.append(("lines", " / ".join(shown) + (f" / ... {more} more" if more else "")))
     width = max(len(key) for key, _ in rows) + 2
     for key, value in rows:
         console.print(Text.assemble((key.ljust(width), "bold"), value), soft_wrap=True)

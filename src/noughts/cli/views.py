@@ -11,7 +11,7 @@ from typing import Any
 
 from rich.text import Text
 
-from noughts.core import Game, Player, Position
+from noughts.core import Board, Game, Player, Position
 from noughts.core.registry import Entry, rules_summary
 
 __all__ = [
@@ -107,6 +107,19 @@ def game_facts(game: Game) -> dict[str, Any]:
         "players": [game.player_label(p) for p in Player],
         "notation": game.notation_help(),
         "start": game.start().text(),
+        **_given_lines(board),
+    }
+
+
+def _given_lines(board: Board) -> dict[str, Any]:
+    """A board given by its lines (planes, tori, a user's): the lines by their cells' names and
+    the order of the whole automorphism group (the listed symmetries may be a subgroup).
+    """
+    if not board.given_lines:
+        return {}
+    return {
+        "automorphisms": board.line_group.order,
+        "line_list": [" ".join(board.cell_name(c) for c in line) for line in board.lines],
     }
 
 

@@ -29,6 +29,7 @@ from noughts.core.common import Cell
 from noughts.core.errors import LimitExceeded, NotationError, SpecError
 
 if TYPE_CHECKING:
+    from noughts.core.automorphism import LineGroup
     from noughts.core.tables import KernelTables
 
 __all__ = ["HYPERGRAPH_MAX_CELLS", "MAX_CELLS", "Board", "hypercube", "hypergraph_boards", "mnk", "shape"]
@@ -78,9 +79,11 @@ class Board:
 
     __slots__ = (
         "__dict__",
+        "_by_name",
         "_index",
         "coords",
         "full_mask",
+        "given_lines",
         "grid",
         "k",
         "kind",
@@ -88,11 +91,22 @@ class Board:
         "lines",
         "lines_through",
         "masks_through",
+        "names",
         "num_cells",
         "spec",
     )
 
-    def __init__(self, kind: str, spec: str, grid: Sequence[int], cells: Sequence[Coord], k: int):
+    def __init__(
+        self,
+        kind: str,
+        spec: str,
+        grid: Sequence[int],
+        cells: Sequence[Coord],
+        k: int,
+        *,
+        lines: Sequence[Sequence[Cell]] | None = None,
+        names: Sequence[str] | None = None,
+    ):
         self.kind = kind
         self.spec = spec
         self.grid: tuple[int, ...] = tuple(grid)
@@ -100,7 +114,15 @@ class Board:
         self.coords: tuple[Coord, ...] = tuple(cells)
         self.num_cells = len(self.coords)
         self._index: dict[Coord, Cell] = {c: i for i, c in enumerate(self.coords)}
-        self.lines: tuple[tuple[Cell, ...], ...] = tuple(self._enumerate_lines())
+        self.names: tuple[str, ...] | None = None if names is None else tuple(names)
+        """The points' own names (a user's hypergraph), or None: cells are named by position."""
+        self._by_name = {} if names is None else {n: i for i, n in enumerate(names)}
+        self.given_lines = lines is not None
+        """Whether the lines were given as a list (finite planes, tori, a user's hypergraph) rather
+        than found as straight runs on the grid; their symmetries then come from the lines."""
+        self.lines: tuple[tuple[Cell, ...], ...] = (
+            tuple(self._enumerate_lines()) if lines is None else tuple(tuple(line) for line in lines)
+        )
         self.line_masks: tuple[int, ...] = tuple(sum(1 << c for c in line) for line in self.lines)
         through: list[list[int]] = [[] for _ in range(self.num_cells)]
         for j, line in enumerate(self.lines):
@@ -176,7 +198,13 @@ class Board:
         maps the k-cell segments on cells (the lines) onto lines; the tests check this on every
         board kind. Raises ``LimitExceeded`` for groups too large to list (see
         :attr:`symmetry_count` for their size).
+
+        A board given by its lines (:attr:`given_lines`) has the automorphisms of its lines
+        instead, computed from them (:func:`noughts.core.automorphism.line_group`): the whole
+        group, or a subgroup where it has more than ``GROUP_CAP`` elements.
         """
+        if self.given_lines:
+            return self.line_group.elements
         work = self._candidate_count() * self.num_cells
         if work > _MAX_SYMMETRY_WORK:
             raise LimitExceeded(
@@ -193,7 +221,7 @@ class Board:
         at least 2 that keeps their lengths is a distinct symmetry: for each set of m equal
         sides, 2^m·m! (2^d·d! for n^d, n >= 2). Odd shapes are counted by listing.
         """
-        if self.kind == "shape":
+        if self.kind == "shape" or self.given_lines:
             return len(self.symmetries)
         sides = [g for g in self.grid if g > 1]
         count: int = 1
@@ -201,6 +229,15 @@ class Board:
             m = sides.count(length)
             count *= 2**m * math.factorial(m)
         return count
+
+    @cached_property
+    def line_group(self) -> LineGroup:
+        """The automorphism group of the lines, computed from them by a graph-automorphism
+        search (:func:`noughts.core.automorphism.line_group`), whatever the board's kind.
+        """
+        from noughts.core.automorphism import line_group
+
+        return line_group(self)
 
     def _active_axes(self) -> list[int]:
         return [i for i, g in enumerate(self.grid) if g > 1]  # flipping a side of 1 does nothing
@@ -273,6 +310,8 @@ class Board:
         Flat boards name the column by letters (a, b, ..., z, aa, ab, ...) and the row by a
         number, row 1 at the top, like a spreadsheet.
         """
+        if self.names is not None:
+            return self.names[cell]
         coord = self.coords[cell]
         if self.dims == 2:
             return column_letters(coord[1]) + str(coord[0] + 1)
@@ -280,6 +319,11 @@ class Board:
 
     def parse_cell(self, text: str) -> Cell:
         """Read a cell written as :meth:`cell_name` writes it; raise ``NotationError`` if not."""
+        if self.names is not None:
+            named = self._by_name.get(text.strip())
+            if named is None:
+                raise NotationError(f"{text!r} is not a point of {self.spec}")
+            return named
         s = text.strip().lower()
         if not s.isascii():
             raise NotationError(f"cannot read {text!r} as a cell: use plain letters and digits")

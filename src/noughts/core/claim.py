@@ -259,6 +259,8 @@ class ClaimGame(Game):
 
     def notation_help(self) -> str:
         cell = self.format_move(self._example_cell())
+        if self.board.names is not None:
+            return f"a point's name, e.g. {cell}"
         if self.board.dims == 2:
             return f"a column letter and a row number (row 1 at the top), e.g. {cell}"
         return f"1-based coordinates separated by commas, e.g. {cell}"

@@ -381,6 +381,8 @@ class FadingGame(_LoopyGame):
 
     def notation_help(self) -> str:
         cell = self.board.cell_name(self._example_cell())
+        if self.board.names is not None:
+            return f"a point's name, e.g. {cell}"
         if self.board.dims == 2:
             return f"a column letter and a row number (row 1 at the top), e.g. {cell}"
         return f"1-based coordinates separated by commas, e.g. {cell}"

@@ -14,6 +14,8 @@ from noughts.core.board import Board, hypercube, hypergraph_boards, mnk, shape
 from noughts.core.claim import ClaimGame, CumulativeGame, MakerBreakerGame, MisereGame, StandardGame
 from noughts.core.errors import SpecError
 from noughts.core.game import Game
+from noughts.core.hypergraphs import affine, projective, torus
+from noughts.core.hypergraphs import hypergraph as user_hypergraph
 from noughts.core.loopy import BLOCKED, COUNTS, JUDGES, ForgetGame, MorrisGame, VanishingGame
 from noughts.core.notakto import MAX_BOARDS, NotaktoGame
 from noughts.core.otrio import OtrioGame
@@ -77,6 +79,40 @@ ENTRIES: dict[str, Entry] = {
             (Param("mask", "str"), Param("k", "int", minimum=1)),
             shape,
             'rows of "#" (cell) and "." (none) separated by "/"; k in a row',
+        ),
+        # boards given by their lines (core/hypergraphs.py): finite planes, tori, a user's lines
+        Entry(
+            "affine",
+            "board",
+            (Param("q", "int", minimum=2),),
+            affine,
+            "the affine plane AG(2,q), q a prime power",
+        ),
+        Entry(
+            "projective",
+            "board",
+            (Param("q", "int", minimum=2),),
+            projective,
+            "the projective plane PG(2,q), q a prime power",
+        ),
+        Entry(
+            "torus",
+            "board",
+            (Param("m", "int", minimum=1), Param("n", "int", minimum=1), Param("k", "int", minimum=1)),
+            torus,
+            "m x n, k in a row in four directions, wrapping around the edges",
+        ),
+        Entry(
+            "hypergraph",
+            "board",
+            (
+                Param("lines", "str", ""),
+                Param("points", "str", ""),
+                Param("at", "str", ""),
+                Param("file", "str", ""),
+            ),
+            user_hypergraph,
+            'your own lines: "a b c / c d e / ..." (or file="lines.json" at the command line)',
         ),
         Entry(
             "standard",

@@ -17,6 +17,13 @@ once (Notakto's ``boards``):
   ``((n+2)^d - n^d)/2`` of 002 §2.2 at ``k = n``).
 * ``shape(mask,k)``: the ``#`` of the mask; the lines counted by runs along each direction
   (a cell whose run of present cells reaches ``k`` ends a line), linear in the cells.
+* ``affine(q)``: ``q²`` points and ``q² + q`` lines; ``projective(q)``: ``q² + q + 1`` of
+  each (q a prime power; another q is refused while building, before any line is made).
+* ``torus(m,n,k)``: ``m*n`` cells; along a row, ``n`` windows of ``k`` (one if ``k = n``, the
+  row itself), likewise down a column; a diagonal direction wraps in cycles of
+  ``L = lcm(m,n)`` cells, ``m*n/L`` of them, each with ``L`` windows (one if ``k = L``); with
+  ``k = 2`` and a side of 2 the anti-diagonal windows are the diagonal ones again.
+* ``hypergraph(lines, points)``: the points and lines written (counted from the text).
 * Rules (``misere``, ``maker_breaker``, ``veto``, ``forget``, ``notakto`` ...) keep their
   board's size; ``otrio`` is played on the 3^3 board's cells.
 
@@ -33,7 +40,16 @@ from dataclasses import dataclass, replace
 from noughts.core.registry import ENTRIES
 from noughts.core.spec import Call, Value, format_value, parse_spec
 
-__all__ = ["SpecSize", "hypercube_size", "mnk_size", "shape_size", "spec_key", "spec_size"]
+__all__ = [
+    "SpecSize",
+    "hypercube_size",
+    "hypergraph_size",
+    "mnk_size",
+    "shape_size",
+    "spec_key",
+    "spec_size",
+    "torus_size",
+]
 
 MAX_DIMENSIONS = 12
 """The most axes :func:`noughts.core.board.hypercube` builds (more is refused before building)."""
@@ -110,6 +126,40 @@ def shape_size(mask: str, k: int) -> SpecSize:
     return SpecSize(len(present), lines)
 
 
+def torus_size(m: int, n: int, k: int) -> SpecSize:
+    """The size of ``torus(m,n,k)`` (see the module docstring).
+
+    >>> torus_size(4, 4, 4), torus_size(5, 5, 4).lines
+    (SpecSize(cells=16, lines=16, boards=1), 100)
+    """
+    import math
+
+    cycle = math.lcm(m, n)
+    rows = m * (n if k < n else 1)
+    cols = n * (m if k < m else 1)
+    diagonal = (m * n // cycle) * (cycle if k < cycle else 1)
+    anti = 0 if k == 2 and 2 in (m, n) else diagonal
+    return SpecSize(m * n, rows + cols + diagonal + anti)
+
+
+def hypergraph_size(lines: str, points: str = "") -> SpecSize:
+    """The size of ``hypergraph(lines, points)``: the points and lines the text writes.
+
+    >>> hypergraph_size("a b c / c d e / e f a")
+    SpecSize(cells=6, lines=3, boards=1)
+    """
+    import re
+
+    written = [p.split() for p in re.split(r"[/;]", lines.replace(",", " "))]
+    written = [w for w in written if w]
+    named = points.split() or {name for line in written for name in line}
+    return SpecSize(len(named), len(written))
+
+
+def _plane_size(name: str, q: int) -> SpecSize:
+    return SpecSize(q * q, q * q + q) if name == "affine" else SpecSize(q * q + q + 1, q * q + q + 1)
+
+
 def _bound(call: Call) -> dict[str, Value] | None:
     """The call's arguments by parameter name, or None where the registry would refuse them."""
     entry = ENTRIES.get(call.name)
@@ -145,6 +195,17 @@ def _size(call: Call) -> SpecSize | None:
         if side is None or d is None or d > MAX_DIMENSIONS or (given is not None and _int(given) is None):
             return None
         return hypercube_size(side, d, _int(given))
+    if name in ("affine", "projective"):
+        q = _int(values.get("q"))
+        return None if q is None else _plane_size(name, q)
+    if name == "torus":
+        m, n, k = (_int(values.get(p)) for p in ("m", "n", "k"))
+        return None if m is None or n is None or k is None else torus_size(m, n, k)
+    if name == "hypergraph":
+        text, points = values.get("lines", ""), values.get("points", "")
+        if values.get("file") or not isinstance(text, str) or not isinstance(points, str):
+            return None  # read from a file (the command line only) or refused while binding
+        return hypergraph_size(text, points)
     if name == "shape":
         mask, length = values.get("mask"), _int(values.get("k"))
         return None if not isinstance(mask, str) or length is None else shape_size(mask, length)

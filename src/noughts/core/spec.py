@@ -19,7 +19,7 @@ from typing import TypeAlias
 
 from noughts.core.errors import SpecError
 
-__all__ = ["Call", "Value", "format_value", "parse_spec"]
+__all__ = ["MAX_SPEC_LENGTH", "Call", "Value", "format_value", "parse_spec"]
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,8 @@ _TOKEN = re.compile(
 )
 
 _MAX_SPEC_LENGTH = 2000
+MAX_SPEC_LENGTH = _MAX_SPEC_LENGTH
+"""The longest spec read (a user's hypergraph is written out in its spec, so this bounds it too)."""
 _MAX_DEPTH = 32  # specs nest a few levels (veto(misere(mnk(...)))); deeper is junk
 
 

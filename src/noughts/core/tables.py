@@ -57,7 +57,9 @@ class Segments(NamedTuple):
     A *segment* is a maximal run of consecutive board cells along one direction; every window of
     ``k`` consecutive cells of it is a line, so lines of one segment overlap (``mnk(7,7,5)``: a row
     of 7 holds the 3 lines starting at columns 0, 1, 2) and one pair of cells can lie in several
-    of them. Lines of different segments share at most one cell. ``cells[s, :length[s]]``: the
+    of them. Lines of different segments share at most one cell on a grid; on a board given by its
+    lines (``Board.given_lines``) each line is a segment of its own, in the order it is written
+    (on a torus with k below a side two such lines can share several cells). ``cells[s, :length[s]]``: the
     cells of segment ``s`` in order; ``window[s, i]``: the line starting at position ``i`` (-1
     past the last); ``line_segment[j]``, ``line_start[j]``: where line ``j`` lies;
     ``through[c, :nthrough[c]]`` and ``position[c, :]``: the segments through cell ``c`` and the
@@ -153,10 +155,10 @@ class KernelTables:
         line_seg = np.zeros(self.num_lines, dtype=np.int32)
         line_start = np.zeros(self.num_lines, dtype=np.int32)
         for j, line in enumerate(board.lines):
-            if len(line) < 2:  # k = 1: a line of one cell is a segment of its own
+            if len(line) < 2 or board.given_lines:  # k = 1, or lines given as a list: each its own
                 key_of[((), -1 - j)] = len(runs)
                 line_seg[j] = len(runs)
-                runs.append([line[0]])
+                runs.append(list(line))
                 continue
             v = tuple(b - a for a, b in zip(coords[line[0]], coords[line[1]], strict=True))
             at = coords[line[0]]
@@ -217,11 +219,17 @@ class KernelTables:
 
     def symmetry_perms(self, limit: int | None = None) -> Int32Array:
         """The first ``limit`` symmetries (all by default; the identity first) as cell
-        permutations, shape ``(symmetries, cells)``: cell ``c`` maps to ``perms[s, c]``.
+        permutations, shape ``(symmetries, cells)``: cell ``c`` maps to ``perms[s, c]``. On a
+        board given by its lines the first ``limit`` are cut back to a subgroup
+        (:meth:`noughts.core.automorphism.LineGroup.subgroup_size`).
         """
-        return self._perms(
-            len(self.board.symmetries) if limit is None else min(limit, len(self.board.symmetries))
-        )
+        return self._perms(self._count(limit))
+
+    def _count(self, limit: int | None) -> int:
+        n = len(self.board.symmetries)
+        if limit is None or limit >= n:
+            return n
+        return self.board.line_group.subgroup_size(limit) if self.board.given_lines else limit
 
     def symmetry_bytes(self, limit: int | None = None) -> UInt64Array:
         """For one-word boards, per-byte image tables of the first ``limit`` symmetries, shape
@@ -229,8 +237,7 @@ class KernelTables:
         bytes ``i`` of ``table[s, i, byte_i]`` (eight look-ups instead of a loop over cells).
         """
         self._need_one_word("symmetry_bytes")
-        n = len(self.board.symmetries) if limit is None else min(limit, len(self.board.symmetries))
-        return self._bytes(n)
+        return self._bytes(self._count(limit))
 
     def automorphism_perms(self, limit: int | None = None) -> Int32Array:
         """The board's symmetries (first, as :meth:`symmetry_perms` lists them) followed by its
@@ -244,7 +251,8 @@ class KernelTables:
         n = 4 these make Qubic's 192 automorphisms out of the cube's 48 symmetries (Silver
         1967). Every row is checked to map lines onto lines; a list cut by ``limit`` is a
         subset of the group (enough for keying positions: it never merges two positions the
-        group does not). Other boards get their symmetries alone.
+        group does not). Other boards get their symmetries alone (a board given by its lines: the
+        automorphisms of its lines, :attr:`noughts.core.board.Board.symmetries`).
 
         >>> from noughts.core.board import hypercube, mnk
         >>> len(hypercube(4, 3).tables.automorphism_perms()), len(mnk(4, 4, 3).tables.automorphism_perms())
@@ -264,7 +272,7 @@ class KernelTables:
         active = [i for i, g in enumerate(board.grid) if g > 1]
         sides = {board.grid[i] for i in active}
         n = board.grid[active[0]] if active else 0
-        if board.kind == "shape" or len(sides) != 1 or n != board.k or n < 4:
+        if board.given_lines or board.kind == "shape" or len(sides) != 1 or n != board.k or n < 4:
             return base
         if limit is not None and len(base) >= limit:
             return base

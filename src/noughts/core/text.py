@@ -121,6 +121,8 @@ def render_grid(board: Board, chars: Sequence[str], width: int = 1) -> list[str]
 
     Each cell is drawn ``width`` characters wide. Returns the lines of the picture.
     """
+    if board.names is not None:
+        return _render_named(board, chars, width)
     grid = board.grid
     if board.dims == 1:
         cells = [chars[c] for c in range(board.num_cells)]
@@ -166,3 +168,20 @@ def render_grid(board: Board, chars: Sequence[str], width: int = 1) -> list[str]
             lines.append("   ".join(b[j] for b in group).rstrip())
         lines.append("")
     return lines[:-1]
+
+
+def _render_named(board: Board, chars: Sequence[str], width: int) -> list[str]:
+    """A board whose points have names (a user's hypergraph): each point where its coordinates
+    put it, drawn as its mark once claimed and as its name (what is typed to claim it) before.
+    """
+    names = board.names or ()
+    width = max(width, *(len(n) for n in names))
+    out = []
+    for r in range(board.grid[0]):
+        row = []
+        for c in range(board.grid[1]):
+            cell = board.cell_at((r, c))
+            shown = " " if cell is None else names[cell] if chars[cell] == "." else chars[cell]
+            row.append(shown.ljust(width))
+        out.append("  " + " ".join(row).rstrip())
+    return out

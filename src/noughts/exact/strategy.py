@@ -212,6 +212,9 @@ def certificate_group(game: Game) -> np.ndarray | None:
     checker computes it), or None (no symmetry) where it is larger than :data:`MAX_GROUP`.
     """
     board = game.board
+    if board.given_lines:  # a board given by its lines: its largest listed subgroup within the cap,
+        # which holds the proof engine's (a prefix of the same chain); the checker takes the same
+        return np.array(board.symmetries[: board.line_group.subgroup_size(MAX_GROUP)], dtype=np.int64)
     if board.symmetry_count > MAX_GROUP:
         return None
     try:

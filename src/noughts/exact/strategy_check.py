@@ -90,7 +90,7 @@ from numba import njit
 
 from noughts.core.certificates import Certificate, CertificateError, CheckReport
 
-__all__ = ["LEAF_KINDS", "Geometry", "check_strategy", "leaf_fails", "parse_game"]
+__all__ = ["LEAF_KINDS", "Geometry", "check_strategy", "given_lines_geometry", "leaf_fails", "parse_game"]
 
 MAX_GROUP = 4096
 """Boards whose symmetry group is larger are keyed without symmetry (``"symmetry": "none"``)."""
@@ -137,11 +137,17 @@ class Geometry:
     cells: tuple[tuple[int, ...], ...]
     k: int
     lines: tuple[tuple[int, ...], ...]
+    group: tuple[tuple[int, ...], ...] | None = None
+    """A board given by its lines: the automorphisms its builder computed from them (each
+    checked here to map lines onto lines before use); None: the grid's signed permutations."""
 
     def symmetries(self) -> list[tuple[int, ...]]:
         """The signed permutations of the axes that map the cells onto themselves and the lines
-        onto the lines, as cell permutations (identity first, no repeats).
+        onto the lines, as cell permutations (identity first, no repeats); for a board given by
+        its lines, its ``group``, each element checked to map lines onto lines.
         """
+        if self.group is not None:
+            return _checked_group(self.group, self.lines, len(self.cells))
         index = {c: i for i, c in enumerate(self.cells)}
         d = len(self.grid)
         line_set = {frozenset(line) for line in self.lines}
@@ -189,6 +195,84 @@ def _geometry(grid: tuple[int, ...], cells: list[tuple[int, ...]], k: int) -> Ge
     return Geometry(grid, tuple(cells), k, tuple(lines))
 
 
+def _checked_group(
+    group: tuple[tuple[int, ...], ...], lines: tuple[tuple[int, ...], ...], n: int
+) -> list[tuple[int, ...]]:
+    line_set = {frozenset(line) for line in lines}
+    identity = tuple(range(n))
+    out = []
+    for p in dict.fromkeys(group):
+        if sorted(p) != list(identity) or not all(
+            frozenset(p[c] for c in line) in line_set for line in lines
+        ):
+            raise CertificateError("a symmetry of the board does not map its lines onto lines")
+        out.append(p)
+    out.sort(key=lambda p: p != identity)
+    return out
+
+
+def _torus_lines(m: int, n: int, k: int) -> tuple[tuple[int, ...], ...]:
+    """The torus's lines, built here: k cells along a direction, wrapping; each set once."""
+    seen: set[frozenset[int]] = set()
+    out = []
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        for r, c in itertools.product(range(m), range(n)):
+            line = tuple(((r + i * dr) % m) * n + (c + i * dc) % n for i in range(k))
+            if len(set(line)) == k and frozenset(line) not in seen:
+                seen.add(frozenset(line))
+                out.append(line)
+    return tuple(out)
+
+
+def _plane_ok(lines: tuple[tuple[int, ...], ...], points: int, size: int, count: int) -> bool:
+    """The axioms of a finite plane of the given numbers: every line of ``size`` points, ``count``
+    lines, and every two points on exactly one line.
+    """
+    if len(lines) != count or any(len(set(line)) != size for line in lines):
+        return False
+    pairs: dict[tuple[int, int], int] = {}
+    for line in lines:
+        for a, b in itertools.combinations(sorted(line), 2):
+            pairs[a, b] = pairs.get((a, b), 0) + 1
+    return len(pairs) == points * (points - 1) // 2 and set(pairs.values()) == {1}
+
+
+def given_lines_geometry(spec: str) -> Geometry | None:
+    """A board given by its lines (affine, projective, torus, hypergraph): its lines from the
+    builder, but checked here (a plane's axioms; a torus's lines built again), or None for others.
+    """
+    name = spec.partition("(")[0]
+    if name not in ("affine", "projective", "torus", "hypergraph"):
+        return None
+    from noughts.core.errors import NoughtsError
+    from noughts.core.registry import board as build_board
+
+    try:
+        made = build_board(spec)
+    except NoughtsError as e:
+        raise CertificateError(f"cannot build the board {spec!r}: {e}") from None
+    if not made.given_lines or made.spec != spec:
+        raise CertificateError(f"{spec!r} is not a canonical spec of a board given by its lines")
+    lines, n = made.lines, made.num_cells
+    if name == "torus":
+        m_, n_, k_ = made.grid[0], made.grid[1], made.k
+        ok = lines == _torus_lines(m_, n_, k_)
+    elif name == "affine":
+        q = made.k
+        ok = n == q * q and _plane_ok(lines, n, q, q * q + q)
+    elif name == "projective":
+        q = made.k - 1
+        ok = n == q * q + q + 1 and _plane_ok(lines, n, q + 1, n)
+    else:
+        ok = all(len(set(line)) == made.k for line in lines) and len({frozenset(x) for x in lines}) == len(
+            lines
+        )
+    if not ok:
+        raise CertificateError(f"the lines built for {spec!r} are not those the spec names")
+    group = made.symmetries[: made.line_group.subgroup_size(MAX_GROUP)]  # as the certifier keys
+    return Geometry(made.grid, made.coords, made.k, lines, group=group)
+
+
 _BOARD = re.compile(
     r'^(?:mnk\((\d+),(\d+),(\d+)\)|hypercube\((\d+),(\d+)(?:,k=(\d+))?\)|shape\("([#./]+)",(\d+)\))$'
 )
@@ -199,6 +283,9 @@ def parse_board(spec: str) -> Geometry:
     """The board of a canonical board spec: ``mnk(m,n,k)``, ``hypercube(n,d)``,
     ``hypercube(n,d,k=K)`` or ``shape("rows",k)``.
     """
+    given = given_lines_geometry(spec)
+    if given is not None:
+        return given
     m = _BOARD.match(spec)
     if m is None:
         raise CertificateError(f"the strategy checker does not know the board {spec!r}")

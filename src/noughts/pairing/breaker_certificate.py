@@ -139,6 +139,10 @@ class _Board:
         return ",".join(str(x + 1) for x in coord)
 
 
+GIVEN_LINES = ("affine", "projective", "torus", "hypergraph")
+"""Boards given by their lines (:mod:`noughts.core.hypergraphs`)."""
+
+
 def _board(kind: str, args: list[str]) -> _Board:
     def num(text: str) -> int:
         if not re.fullmatch(r"\d+", text):
@@ -146,6 +150,17 @@ def _board(kind: str, args: list[str]) -> _Board:
         return int(text)
 
     coords: list[tuple[int, ...]]
+    if kind in GIVEN_LINES:  # lines built by core, checked by the strategy checker's own tests
+        from noughts.core.certificates import CertificateError
+        from noughts.exact.strategy_check import given_lines_geometry
+
+        try:
+            given = given_lines_geometry(f"{kind}({','.join(args)})")
+        except CertificateError as e:
+            raise BreakerCertificateError(str(e)) from None
+        assert given is not None
+        masks = [sum(1 << c for c in line) for line in given.lines]
+        return _Board(list(given.cells), given.grid, given.k, masks)
     if kind == "mnk" and len(args) == 3:
         m, n, k = (num(a) for a in args)
         grid: tuple[int, ...] = (m, n)
@@ -225,7 +240,7 @@ def _game(spec: str) -> tuple[str, bool, _Board]:
     ``standard(board)`` or ``maker_breaker(board[, breaker_first=true])``.
     """
     name, args = _split_call(spec)
-    if name in ("mnk", "hypercube", "shape", "tictactoe"):
+    if name in ("mnk", "hypercube", "shape", "tictactoe", *GIVEN_LINES):
         return "standard", False, _board(name, args)
     if name == "standard" and len(args) == 1:
         inner, inner_args = _split_call(args[0])
