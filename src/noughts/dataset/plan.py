@@ -81,7 +81,8 @@ PLANS: tuple[Plan, ...] = (
         agents=("minimax:depth=1",),
     ),
 )
-"""The default build: about 105,000 positions over 15 games (the specs are canonical)."""
+"""The default build: 100,911 positions over 15 games with seed 0 (the specs are canonical;
+the walk on two Notakto boards meets 1,138 classes and stops there)."""
 
 
 def plan_for(spec: str) -> Plan | None:
