@@ -18,7 +18,7 @@ $(BASE): pyproject.toml
 	touch $(BASE)
 
 $(STAMP): $(BASE)
-	$(BIN)/python -m pip install --quiet -e ".[dev,neural]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,neural,dataset]"
 	touch $(STAMP)
 
 ## run: install what playing and serving need, show a board, then serve the web arena at

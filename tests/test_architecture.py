@@ -342,6 +342,7 @@ HEAVY = (
     "flax",
     "optax",
     "mctx",
+    "pyarrow",
 )
 HEAVY_RICH = ("rich.markdown", "rich.traceback", "rich.progress", "rich.syntax", "rich.pretty")
 
@@ -362,7 +363,7 @@ def _loaded_after(code: str, stdin: str = "") -> set[str]:
 def test_import_noughts_loads_the_core_only() -> None:
     loaded = _loaded_after("import noughts")
     assert "noughts.core" in loaded
-    assert not loaded & {*HEAVY, "numpy", "rich", "noughts.exact", "noughts.neural"}
+    assert not loaded & {*HEAVY, "numpy", "rich", "noughts.exact", "noughts.neural", "noughts.dataset"}
 
 
 def _command(*argv: str) -> str:

@@ -30,7 +30,7 @@ from noughts.cli.app import app
 
 # A quick valid command per command; {name} is an argument (its default given in DEFAULTS),
 # {tmp} the test's folder, {db} a store with one game, {record} that game's record file,
-# {pairing} a saved pairing, {cert} a certificate.
+# {pairing} a saved pairing, {cert} a certificate, {dataset} a small solver-labelled dataset.
 BASES: dict[str, list[str]] = {
     "show": ["show", "{spec}"],
     "brain": ["brain"],  # a Gomocup engine over stdin: the runner gives it none, so it ends at once
@@ -71,6 +71,17 @@ BASES: dict[str, list[str]] = {
     "prove check": ["prove", "check", "{cert}"],
     "prove breaker": ["prove", "breaker", "{spec}"],
     "prove draw": ["prove", "draw", "{spec}"],
+    "dataset build": [
+        "dataset",
+        "build",
+        "--out",
+        "{tmp}/ds.parquet",
+        "--games",
+        "tictactoe",
+        "--scale",
+        "0.01",
+    ],
+    "dataset grade": ["dataset", "grade", "{agent}", "--data", "{dataset}", "--sample", "5"],
 }
 
 DEFAULTS: dict[tuple[str, str], str] = {
@@ -189,7 +200,11 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     assert invoke("pairing", "find", "mnk(5,5,5)", "--save", pairing).exit_code == 0
     cert = str(tmp / "d.json")
     assert invoke("prove", "draw", "tictactoe", "--certificate", cert).exit_code == 0
-    return {"tmp": str(tmp), "db": db, "record": record, "pairing": pairing, "cert": cert}
+    dataset = str(tmp / "d.parquet")
+    assert (
+        invoke("dataset", "build", "--out", dataset, "--games", "tictactoe", "--scale", "0.02").exit_code == 0
+    )
+    return {"tmp": str(tmp), "db": db, "record": record, "pairing": pairing, "cert": cert, "dataset": dataset}
 
 
 def _args(path: str, where: str, value: str, files: dict[str, str]) -> list[str]:

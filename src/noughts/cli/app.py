@@ -911,6 +911,9 @@ def _register_command_groups() -> None:
     from noughts.cli import brain  # the Gomocup engine (noughts brain, pbrain-noughts)
 
     brain.register(app)
+    from noughts.cli import dataset  # the solver-labelled benchmark (noughts dataset build|grade)
+
+    dataset.register(app)
     records.register(app, games_app)
 
 
