@@ -129,4 +129,14 @@ def test_combo_is_off_by_default_and_refused_out_of_range():
     agent.search_depth(g.start(), 0)
     assert agent._states[g].S[0][K.P_COMBO] == 0
     with pytest.raises(NoughtsError, match="combo"):
-        EngineAgent(combo=-1)
+        EngineAgent(combo=-1001)
+
+
+def test_a_negative_combo_orders_moves_but_leaves_the_leaf_alone():
+    g = noughts.game("mnk(15,15,5)")
+    agent = EngineAgent(width=8, leaf_vcf=0, tt=0, three=0, combo=-100)
+    for p in _random_positions(g, 10, np.random.default_rng(9), most=40):
+        agent.search_depth(p, 0)
+        S = agent._states[g].S
+        assert S[0][K.P_COMBO] == 2 and S[33][2, PT.FOUR_FOUR] == COMBO_WEIGHTS[2][PT.FOUR_FOUR]
+        assert int(K.leaf_value(S, int(p.to_move))) == int(K.evaluate(S, int(p.to_move)))

@@ -56,8 +56,8 @@ rules, ``k`` at least 4): the kernel also keeps, per side, cell and direction, t
 ``k - 2`` and ``k - 3`` short (``S[30]``, ``S[31]``; the directions ``S[32]`` found from the line
 tables by :func:`noughts.kernels.patterns.directions`), so each claim has a class
 (four-four, four-three, three-three, four, three: :func:`noughts.kernels.patterns.cell_class`).
-A quiet leaf adds ``CW[0]`` of the mover's strongest class less ``CW[1]`` of the other side's,
-and the move order adds ``CW[2]`` of the mover's class at the cell and ``CW[3]`` of the other
+A quiet leaf adds ``CW[0]`` of the mover's strongest class less ``CW[1]`` of the other side's
+(not where ``P[P_COMBO]`` is 2: the move order only), and the move order adds ``CW[2]`` of the mover's class at the cell and ``CW[3]`` of the other
 side's (``S[33]``).
 
 **The clock**: the kernel counts nodes (the alpha-beta's and the leaf VCFs' steps alike) and
@@ -457,7 +457,7 @@ def leaf_value(S: tuple, mover: int) -> int:  # type: ignore[type-arg]
     v = evaluate(S, mover)
     if P[P_SELECT] != 0 and P[P_THREE] != 0 and can_double(S, mover):
         v += P[P_THREE]
-    if P[P_COMBO] != 0:
+    if P[P_COMBO] == 1:  # 2: the move order only
         v += combo_value(S, mover)
     return v
 

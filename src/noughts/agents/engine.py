@@ -196,7 +196,7 @@ class _State:
             ldir, ndir = directions(t.line_cells, t.through, t.nthrough)
         else:
             ldir, ndir = np.zeros(t.line_cells.shape, dtype=np.int8), 1
-        P[K.P_COMBO] = 1 if use else 0
+        P[K.P_COMBO] = (2 if combo < 0 else 1) if use else 0
         P[K.P_NDIR] = ndir
         tt_bits = tt_bits or 1
         rng = SplitMix64(0x5EED_0F_E2)
@@ -240,7 +240,7 @@ class _State:
             np.zeros((2, cells, ndir), dtype=np.int32),  # 30 the same per direction
             np.zeros((2, cells, ndir), dtype=np.int32),  # 31 the lines k - 3 short per direction
             ldir,  # 32 each line's direction at each of its cells
-            np.array(COMBO_WEIGHTS, dtype=np.int64) * combo // 100,  # 33 the combination terms
+            np.array(COMBO_WEIGHTS, dtype=np.int64) * abs(combo) // 100,  # 33 the combination terms
         )
 
     def load(self, position: Position) -> None:
@@ -263,7 +263,8 @@ class EngineAgent:
     take (0: none). ``leaf_vcf``: the VCF depth at the leaves. ``depth``: the deepest iteration. ``tt``: log2 of the transposition table's entries.
     ``three``: the leaf's bonus for a three to play (:data:`THREE`). ``combo``: the scale (percent)
     of the combination terms (:data:`COMBO_WEIGHTS`, four-three and the like across lines, at
-    the leaves and in the move order; 0, the default: off).
+    the leaves and in the move order; below 0: in the move order only, scaled by its size; 0, the
+    default: off).
     ``last``: the :class:`EngineResult` of the latest search.
     """
 
@@ -301,9 +302,9 @@ class EngineAgent:
             raise NoughtsError(
                 f"engine three is the leaf's bonus for a three to play, 0 to 100000, not {three}"
             )
-        if not 0 <= combo <= 1000:
+        if not -1000 <= combo <= 1000:
             raise NoughtsError(
-                f"engine combo is the combination terms' scale in percent, 0 to 1000, not {combo}"
+                f"engine combo is the combination terms' scale in percent, -1000 to 1000, not {combo}"
             )
         self.seconds = seconds
         self.three = three
