@@ -51,6 +51,15 @@ left, quiet moves (no four made, no three's cell taken) are searched a ply shall
 the eighth) and again at full depth where they beat alpha (late-move reductions). A quiet leaf
 where the mover has a three to play gets ``P[P_THREE]`` on top of the evaluation.
 
+**Combinations across lines** (``P[P_COMBO]``, the ``combo`` option, off by default; standard
+rules, ``k`` at least 4): the kernel also keeps, per side, cell and direction, the lines
+``k - 2`` and ``k - 3`` short (``S[30]``, ``S[31]``; the directions ``S[32]`` found from the line
+tables by :func:`noughts.kernels.patterns.directions`), so each claim has a class
+(four-four, four-three, three-three, four, three: :func:`noughts.kernels.patterns.cell_class`).
+A quiet leaf adds ``CW[0]`` of the mover's strongest class less ``CW[1]`` of the other side's
+(not where ``P[P_COMBO]`` is 2: the move order only), and the move order adds ``CW[2]`` of the mover's class at the cell and ``CW[3]`` of the other
+side's (``S[33]``).
+
 **The clock**: the kernel counts nodes (the alpha-beta's and the leaf VCFs' steps alike) and
 stops (``V[ABORT]``) at the node budget its Python driver gives; the driver turns its clock into
 budgets from the measured rate.
@@ -64,6 +73,7 @@ from numba import njit
 from noughts.exact.threat_kernels import CUTOFF, DEF_BREAKER, DEF_LINES, FOUND, threat_search
 from noughts.kernels.codes import CUMULATIVE, DRAW, MAKER_BREAKER, MISERE, RUNNING, STANDARD
 from noughts.kernels.counts import claim_counted, unclaim_counted
+from noughts.kernels.patterns import cell_class
 
 WIN = 1_000_000
 """The score of a win at ply 0 (a win at ply n scores ``WIN - n``); scores within :data:`MATE`
@@ -76,8 +86,22 @@ SCORE_UNIT = 100_000
 MAXPLY = 128
 
 # P[]: the parameters of a game
-P_RULE, P_MAKER, P_K, P_CELLS, P_LINES, P_WIDTH, P_LEAF_VCF, P_VCF_CAP, P_TT, P_SELECT, P_THREE = range(11)
-NUM_P = 11
+(
+    P_RULE,
+    P_MAKER,
+    P_K,
+    P_CELLS,
+    P_LINES,
+    P_WIDTH,
+    P_LEAF_VCF,
+    P_VCF_CAP,
+    P_TT,
+    P_SELECT,
+    P_THREE,
+    P_COMBO,
+    P_NDIR,
+) = range(13)
+NUM_P = 13
 
 # V[]: the search state
 (V_EV, V_T0, V_T1, V_AUX0, V_AUX1, V_EMPTY, V_NODES, V_MAXNODES, V_ABORT, V_STAMP, V_VNODES, V_BEST,
@@ -177,6 +201,8 @@ def setup(S: tuple, owner_in: np.ndarray, aux0: int, aux1: int) -> None:  # type
         hs[c] = 0
         t3[0, c] = 0
         t3[1, c] = 0
+    S[30][:] = 0
+    S[31][:] = 0
     for j in range(lcells.shape[0]):
         a = cnt[j, 0]
         b = cnt[j, 1]
@@ -188,6 +214,8 @@ def setup(S: tuple, owner_in: np.ndarray, aux0: int, aux1: int) -> None:  # type
                 t3[0, x] += 1
             if b == k - 2 and a == 0:
                 t3[1, x] += 1
+        if P[P_COMBO] != 0:
+            recombine(S, j, 1)
     H[0] = h
     V[V_EV] = ev
     V[V_T0] = t0
@@ -195,6 +223,29 @@ def setup(S: tuple, owner_in: np.ndarray, aux0: int, aux1: int) -> None:  # type
     V[V_AUX0] = aux0
     V[V_AUX1] = aux1
     V[V_EMPTY] = empty
+
+
+@njit(cache=True, inline="always")
+def recombine(S: tuple, j: int, sign: int) -> None:  # type: ignore[type-arg]
+    """Add (``sign`` 1) or take away (-1) line ``j``'s share of the per-direction counts of
+    lines ``k - 2`` and ``k - 3`` short (``S[30]``, ``S[31]``; see
+    :mod:`noughts.kernels.patterns`). Kept only where ``P[P_COMBO]`` (``k`` at least 4, so an
+    empty line is neither).
+    """
+    P, cnt, lcells, K2, K3, ldir = S[0], S[1], S[5], S[30], S[31], S[32]
+    a = cnt[j, 0]
+    b = cnt[j, 1]
+    k = P[P_K]
+    if a != 0 and b != 0:
+        return
+    p = 0 if b == 0 else 1
+    m = a if p == 0 else b
+    if m == k - 2:
+        for i in range(k):
+            K2[p, lcells[j, i], ldir[j, i]] += sign
+    elif m == k - 3:
+        for i in range(k):
+            K3[p, lcells[j, i], ldir[j, i]] += sign
 
 
 @njit(cache=True, inline="always")
@@ -214,6 +265,8 @@ def reheat(S: tuple, j: int, sign: int) -> None:  # type: ignore[type-arg]
         hs[x] += d1
         t3[0, x] += e0
         t3[1, x] += e1
+    if P[P_COMBO] != 0:
+        recombine(S, j, sign)
 
 
 @njit(cache=True, inline="always")
@@ -363,6 +416,8 @@ def generate(S: tuple, mover: int, ply: int, ttmove: int, width: int) -> tuple: 
     op = 1 - mover
     restrict = P[P_SELECT] != 0 and can_double(S, op)
     own_four = wins_by_lines(P[P_RULE], P[P_MAKER], mover)
+    combo = P[P_COMBO] != 0
+    K2, K3, CW, ndir = S[30], S[31], S[33], P[P_NDIR]
     n = 0
     for c in range(cells):
         if owner[c] != -1:
@@ -370,6 +425,8 @@ def generate(S: tuple, mover: int, ply: int, ttmove: int, width: int) -> tuple: 
         if restrict and t3[op, c] == 0 and not (own_four and t3[mover, c] > 0):
             continue
         h = heat(S, c, mover)
+        if combo:
+            h += CW[2, cell_class(K2, K3, mover, c, ndir)] + CW[3, cell_class(K2, K3, op, c, ndir)]
         score = h * 64 + nthrough[c] * 4 + min(hist[mover, c], 3)
         if c == ttmove:
             score += 1 << 60
@@ -400,7 +457,41 @@ def leaf_value(S: tuple, mover: int) -> int:  # type: ignore[type-arg]
     v = evaluate(S, mover)
     if P[P_SELECT] != 0 and P[P_THREE] != 0 and can_double(S, mover):
         v += P[P_THREE]
+    if P[P_COMBO] == 1:  # 2: the move order only
+        v += combo_value(S, mover)
     return v
+
+
+@njit(cache=True)
+def best_classes(S: tuple, mover: int) -> tuple:  # type: ignore[type-arg]
+    """The strongest claim class (:mod:`noughts.kernels.patterns`) on the board for ``mover``
+    and for the other side.
+    """
+    P, owner, K2, K3 = S[0], S[2], S[30], S[31]
+    ndir = P[P_NDIR]
+    mine = 0
+    theirs = 0
+    for c in range(P[P_CELLS]):
+        if owner[c] != -1:
+            continue
+        x = cell_class(K2, K3, mover, c, ndir)
+        if x > mine:
+            mine = x
+        y = cell_class(K2, K3, 1 - mover, c, ndir)
+        if y > theirs:
+            theirs = y
+    return mine, theirs
+
+
+@njit(cache=True)
+def combo_value(S: tuple, mover: int) -> int:  # type: ignore[type-arg]
+    """The combination term of a quiet leaf from ``mover``'s view: ``CW[0, a]`` for the
+    strongest claim class ``a`` the mover has to play, less ``CW[1, b]`` for the other side's
+    strongest ``b`` (``S[33]``).
+    """
+    CW = S[33]
+    mine, theirs = best_classes(S, mover)
+    return int(CW[0, mine] - CW[1, theirs])
 
 
 @njit(cache=True)

@@ -107,6 +107,16 @@ THREE = 1500
 """The leaf's bonus (evaluation units) for a side to move that can make two completing cells with
 one claim (a three of its own: an open four or a four-four next); the ``three`` option."""
 
+COMBO_WEIGHTS = (
+    (0, 50, 50, 1000, 1500, 1500),  # a quiet leaf: the mover's strongest claim class to play
+    (0, 20, 20, 400, 700, 800),  # less the other side's
+    (0, 100, 300, 1500, 4000, 6000),  # move ordering: the mover's class at the cell (attack)
+    (0, 80, 200, 1200, 3000, 4500),  # and the other side's there (defence)
+)
+"""The combination terms (evaluation units) by claim class (none, three, four, three-three,
+four-three, four-four: :mod:`noughts.kernels.patterns`), at ``combo=100``; set by hand, not
+fitted."""
+
 SCALE = 600.0
 """An evaluation of this size reads as a clear edge (about 0.76 on the normalised scale)."""
 
@@ -155,9 +165,10 @@ class EngineResult:
 class _State:
     """One game's kernel state: its tables, the position loaded, the transposition table."""
 
-    def __init__(self, game: Game, width: int, leaf_vcf: int, tt_bits: int, three: int = 0):
+    def __init__(self, game: Game, width: int, leaf_vcf: int, tt_bits: int, three: int = 0, combo: int = 0):
         from noughts.agents import _engine_kernel as K
         from noughts.exact.threat_kernels import workspace
+        from noughts.kernels.patterns import directions
 
         board = game.board
         t = board.tables
@@ -178,6 +189,15 @@ class _State:
         # plain negamax
         P[K.P_SELECT] = 1 if width < cells else 0
         P[K.P_THREE] = three
+        # the combination of threats across lines (kernels/patterns.py): selective searches
+        # under standard rules (completing a line wins for both sides), k at least 4
+        use = combo and P[K.P_SELECT] and board.k >= 4 and game.claim_rule == Rule.STANDARD
+        if use:
+            ldir, ndir = directions(t.line_cells, t.through, t.nthrough)
+        else:
+            ldir, ndir = np.zeros(t.line_cells.shape, dtype=np.int8), 1
+        P[K.P_COMBO] = (2 if combo < 0 else 1) if use else 0
+        P[K.P_NDIR] = ndir
         tt_bits = tt_bits or 1
         rng = SplitMix64(0x5EED_0F_E2)
         zob = np.array([rng.next() for _ in range(2 * cells)], dtype=np.uint64).reshape(cells, 2)
@@ -217,6 +237,10 @@ class _State:
             np.zeros(2, dtype=np.int64),  # 27 its result (steps, line length)
             memo,  # 28 its table of refuted positions (no slots: none kept)
             np.zeros((2, cells), dtype=np.int32),  # 29 each side's lines k - 2 short through each cell
+            np.zeros((2, cells, ndir), dtype=np.int32),  # 30 the same per direction
+            np.zeros((2, cells, ndir), dtype=np.int32),  # 31 the lines k - 3 short per direction
+            ldir,  # 32 each line's direction at each of its cells
+            np.array(COMBO_WEIGHTS, dtype=np.int64) * abs(combo) // 100,  # 33 the combination terms
         )
 
     def load(self, position: Position) -> None:
@@ -237,7 +261,10 @@ class EngineAgent:
     ``vcf``: the root's VCF depth (attacking moves; 0: none). ``vct``: the root's deepest
     VCT (threats of order two; 0: none). ``proof``: the share of the time the root's df-pn may
     take (0: none). ``leaf_vcf``: the VCF depth at the leaves. ``depth``: the deepest iteration. ``tt``: log2 of the transposition table's entries.
-    ``three``: the leaf's bonus for a three to play (:data:`THREE`).
+    ``three``: the leaf's bonus for a three to play (:data:`THREE`). ``combo``: the scale (percent)
+    of the combination terms (:data:`COMBO_WEIGHTS`, four-three and the like across lines, at
+    the leaves and in the move order; below 0: in the move order only, scaled by its size; 0, the
+    default: off).
     ``last``: the :class:`EngineResult` of the latest search.
     """
 
@@ -253,6 +280,7 @@ class EngineAgent:
         depth: int = 64,
         tt: int = 20,
         three: int = THREE,
+        combo: int = 0,
     ):
         if seconds is not None and not 0 < seconds < math.inf:
             raise NoughtsError(f"engine seconds is a number of seconds above 0, not {seconds}")
@@ -274,8 +302,13 @@ class EngineAgent:
             raise NoughtsError(
                 f"engine three is the leaf's bonus for a three to play, 0 to 100000, not {three}"
             )
+        if not -1000 <= combo <= 1000:
+            raise NoughtsError(
+                f"engine combo is the combination terms' scale in percent, -1000 to 1000, not {combo}"
+            )
         self.seconds = seconds
         self.three = three
+        self.combo = combo
         self.width = width
         self.vcf = vcf
         self.vct = vct
@@ -285,7 +318,7 @@ class EngineAgent:
         self.tt = tt
         parts = [] if seconds is None else [f"seconds={seconds:g}"]
         defaults = {"width": 12, "vcf": 12, "vct": 8, "proof": 0.25, "leaf_vcf": 3, "depth": 64, "tt": 20,
-                    "three": THREE}  # fmt: skip
+                    "three": THREE, "combo": 0}  # fmt: skip
         parts += [f"{k}={getattr(self, k):g}" for k, v in defaults.items() if getattr(self, k) != v]
         self.name = "engine" + (":" + ",".join(parts) if parts else "")
         self.last: EngineResult | None = None
@@ -349,7 +382,9 @@ class EngineAgent:
         deadline = started + seconds
         state = self._states.get(game)
         if state is None:
-            state = self._states[game] = _State(game, self.width, self.leaf_vcf, self.tt, self.three)
+            state = self._states[game] = _State(
+                game, self.width, self.leaf_vcf, self.tt, self.three, self.combo
+            )
         state.load(position)
         S = state.S
         V = S[8]
@@ -506,7 +541,9 @@ class EngineAgent:
         deadline = started + seconds
         state = self._states.get(game)
         if state is None:
-            state = self._states[game] = _State(game, self.width, self.leaf_vcf, self.tt, self.three)
+            state = self._states[game] = _State(
+                game, self.width, self.leaf_vcf, self.tt, self.three, self.combo
+            )
         S, V, P = state.S, state.S[8], state.S[0]
         mover = position.to_move
         opp = int(mover.other)
@@ -633,7 +670,9 @@ class EngineAgent:
             raise NoughtsError("the engine searches running positions of claim games")
         state = self._states.get(game)
         if state is None:
-            state = self._states[game] = _State(game, self.width, self.leaf_vcf, self.tt, self.three)
+            state = self._states[game] = _State(
+                game, self.width, self.leaf_vcf, self.tt, self.three, self.combo
+            )
         state.load(position)
         V = state.S[8]
         score = int(
@@ -789,7 +828,7 @@ def reference_value(position: Position, depth: int, ply: int = 0) -> int:
 
 def from_options(**options: str) -> EngineAgent:
     """The agent of a spec like
-    ``engine:seconds=0.5,width=12,vcf=12,vct=8,proof=0.25,leaf_vcf=3,depth=64,tt=20,three=1500``.
+    ``engine:seconds=0.5,width=12,vcf=12,vct=8,proof=0.25,leaf_vcf=3,depth=64,tt=20,three=1500,combo=0``.
     """
     types = {
         "seconds": float,
@@ -801,6 +840,7 @@ def from_options(**options: str) -> EngineAgent:
         "depth": int,
         "tt": int,
         "three": int,
+        "combo": int,
     }
     o: dict[str, Any] = read_options("engine", options, types)
     seconds = o.pop("seconds", None)
