@@ -134,9 +134,9 @@ def test_budget_exhaustion_exits_3_with_what_was_reviewed(
     )
     exact = analysis._exact_children
 
-    def slow(oracle, position):  # type: ignore[no-untyped-def]
+    def slow(oracle, position, budget):  # type: ignore[no-untyped-def]
         time.sleep(0.02 * len(position.legal_moves()))  # the early, wide positions take longest
-        return exact(oracle, position)
+        return exact(oracle, position, budget)
 
     monkeypatch.setattr(analysis, "_exact_children", slow)
     result = invoke("review", str(path), "--max-seconds", "0.5", "--position-seconds", "10")

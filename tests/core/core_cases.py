@@ -39,6 +39,11 @@ BOARD_SPECS = [
     EXTRA_CORNER,
     ODD_SHAPE,
     HOLES,
+    # boards given by their lines (the planes, a torus, a user's hypergraph)
+    "affine(3)",
+    "projective(2)",
+    "torus(3,3,3)",
+    'hypergraph("a b c / c d e / e f a")',
 ]
 
 # one board of each kind for the rules wrappers (kept small enough to play many games)
