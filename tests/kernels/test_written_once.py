@@ -191,7 +191,9 @@ def test_one_transposition_table() -> None:
     assert [path for path, text in FILES.items() if scan.search(text) and path not in mine] == []
     users = ["exact/_kernels.py", "exact/_dfpn_kernels.py", "pairing/_breaker_kernels.py"]
     for path in users:
-        assert re.search(r"^from noughts\.kernels\.table import .*\bplace(_two_tier)?\b", FILES[path], re.M), path
+        assert re.search(
+            r"^from noughts\.kernels\.table import .*\bplace(_two_tier)?\b", FILES[path], re.M
+        ), path
     for path in ["exact/_strategy_kernels.py", "exact/_misere_kernels.py"]:
         assert re.search(r"^from noughts\.kernels\.table import .*\bset_add\b", FILES[path], re.M), path
 
