@@ -138,7 +138,7 @@ class Dataset:
         """Its rows (of one game), as :class:`Row`."""
         c = self.columns
         return [
-            Row(**{name: tuple(c[name][i]) if name.startswith("move") else c[name][i] for name in SCHEMA})
+            Row(*[_cell(c, name, i) for name in SCHEMA])
             for i in range(len(self))
             if game is None or c["game"][i] == game
         ]
@@ -212,3 +212,8 @@ def _check_columns(data: Path, card: dict[str, Any], c: dict[str, list[Any]]) ->
             raise DatasetError(
                 f"{data}: row {i} is not a labelled position (damaged or not a noughts dataset)"
             )
+
+
+def _cell(columns: dict[str, list[Any]], name: str, i: int) -> Any:
+    """Row ``i``'s value of column ``name`` (the move columns as tuples)."""
+    return tuple(columns[name][i]) if name.startswith("move") else columns[name][i]
