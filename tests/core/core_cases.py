@@ -39,12 +39,11 @@ BOARD_SPECS = [
     EXTRA_CORNER,
     ODD_SHAPE,
     HOLES,
-    # boards given by their lines (the planes, a torus, a user's hypergraph)
-    "affine(3)",
-    "projective(2)",
-    "torus(3,3,3)",
-    'hypergraph("a b c / c d e / e f a")',
 ]
+
+# boards given by their lines (the planes, a torus, a user's hypergraph): no grid geometry to
+# check their lines against, but every conformance check runs on them
+LINE_BOARD_SPECS = ["affine(3)", "projective(2)", "torus(3,3,3)", 'hypergraph("a b c / c d e / e f a")']
 
 # one board of each kind for the rules wrappers (kept small enough to play many games)
 WRAPPED_BOARDS = ["mnk(3,3,3)", "mnk(3,4,3)", "hypercube(3,3)", "hypercube(4,2,k=3)", EXTRA_SIDE, HOLES]
@@ -102,6 +101,7 @@ LOOPY_SPECS = [
 
 CONFORMANCE_SPECS = (
     BOARD_SPECS
+    + LINE_BOARD_SPECS
     + [w.format(b) for b in WRAPPED_BOARDS for w in WRAPPERS]
     + VETO_SPECS
     + NOTAKTO_SPECS

@@ -37,7 +37,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "affine": ("affine(3)", "affine(4)"),
     "projective": ("projective(2)", "projective(3)"),
     "torus": ("torus(4,4,4)", "torus(5,5,4)"),
-    "hypergraph": ('hypergraph("a b c / c d e / e f a")',),
+    "hypergraph": ('hypergraph("a,b,c/c,d,e/e,f,a")',),
     "standard": ("standard(mnk(4,4,4))",),
     "misere": ("misere(tictactoe)",),
     "maker_breaker": ("maker_breaker(mnk(4,4,4))", "maker_breaker(tictactoe,breaker_first=true)"),
