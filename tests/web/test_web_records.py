@@ -246,3 +246,21 @@ def test_the_leaderboard_lists_watched_games_and_rates_unlinked_agents_apart(tmp
         ["a", "b", "c"],
         ["d", "e"],
     ]
+
+
+def test_the_arena_reviews_every_move_of_a_gomoku_game_past_the_solver() -> None:
+    """Issue 29's game: the arena's review grades all 12 moves (the engine's view where the
+    solver stops, marked not exact) and its values cover every position of the game."""
+    x_moves = ["d2", "c15", "f10", "k2", "j7", "i11"]
+    o_moves = ["h8", "i9", "g7", "h10", "j9", "g9"]
+    moves = [m for pair in zip(x_moves, o_moves, strict=True) for m in pair]
+    with client() as c:
+        r = c.post(
+            "/api/review", json={"record": {"game": "mnk(15,15,5)", "moves": moves}, "max_seconds": 60}
+        )
+        assert r.status_code == 200, r.text
+        doc = r.json()
+    assert doc["complete"] is True and len(doc["moves"]) == 12
+    assert all(m["reviewed"] and m["class"] for m in doc["moves"])
+    assert any(not m["exact"] for m in doc["moves"])  # graded by the engine, and marked so
+    assert len(doc["positions"]) == 13 and all(p.get("value") is not None for p in doc["positions"])
