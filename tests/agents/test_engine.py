@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from engine_cases import random_positions
 
 import noughts
 from noughts.agents import make_agent
@@ -14,22 +15,6 @@ from noughts.core import NoughtsError, Player
 from noughts.exact.api import make_engine
 
 GOMOKU = noughts.game("mnk(15,15,5)")
-
-
-def _random_positions(game, count, rng, most=None):
-    """Running positions along random games (up to ``most`` moves in)."""
-    out = []
-    while len(out) < count:
-        p = game.start()
-        stop = int(rng.integers(0, most or game.board.num_cells))
-        for _ in range(stop):
-            if p.is_terminal():
-                break
-            moves = p.legal_moves()
-            p = p.play(moves[int(rng.integers(len(moves)))])
-        if not p.is_terminal():
-            out.append(p)
-    return out
 
 
 def _play(game, moves):
@@ -54,7 +39,7 @@ def test_full_width_search_equals_the_plain_reference(spec):
     heat ordering included) gives the plain negamax's score, at depths 1 to 3."""
     g = noughts.game(spec)
     agent = EngineAgent(width=g.board.num_cells, leaf_vcf=0, tt=0)
-    for p in _random_positions(g, 12, np.random.default_rng(1)):
+    for p in random_positions(g, 12, np.random.default_rng(1)):
         for depth in (1, 2, 3):
             _, score = agent.search_depth(p, depth)
             assert score == reference_value(p, depth), (spec, p.text(), depth)
@@ -67,7 +52,7 @@ def test_table_keeps_the_best_move_scored_alike(spec):
     g = noughts.game(spec)
     plain = EngineAgent(width=g.board.num_cells, leaf_vcf=0, tt=0)
     table = EngineAgent(width=g.board.num_cells, leaf_vcf=0, tt=12)
-    for p in _random_positions(g, 10, np.random.default_rng(2)):
+    for p in random_positions(g, 10, np.random.default_rng(2)):
         for depth in (1, 2, 3, 4):
             _, a = plain.search_depth(p, depth)
             _, b = table.search_depth(p, depth)
@@ -80,7 +65,7 @@ def test_incremental_evaluation_equals_the_plain_one(spec):
     """The kernel's evaluation, kept claim by claim, is the plain sum over the lines."""
     g = noughts.game(spec)
     agent = EngineAgent(width=4, leaf_vcf=0, tt=0)
-    for p in _random_positions(g, 8, np.random.default_rng(3), most=60):
+    for p in random_positions(g, 8, np.random.default_rng(3), most=60):
         from noughts.agents import _engine_kernel as K
 
         agent.search_depth(p, 1)  # loads p; every claim of the search is taken back
@@ -140,7 +125,7 @@ def test_vcf_wins_are_wins():
     oracle = make_engine(g)
     agent = EngineAgent(0.05)
     seen = 0
-    for p in _random_positions(g, 300, np.random.default_rng(4), most=40):
+    for p in random_positions(g, 300, np.random.default_rng(4), most=40):
         if len(p.legal_moves()) > 14:
             continue
         r = agent.analyse(p)

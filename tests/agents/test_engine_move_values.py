@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from engine_cases import random_positions
 
 import noughts
 from noughts.agents.engine import EngineAgent
@@ -14,20 +15,6 @@ from noughts.core import NoughtsError, Player
 from noughts.exact.api import make_engine
 
 GOMOKU = noughts.game("mnk(15,15,5)")
-
-
-def _random_positions(game, count, rng, most):
-    out = []
-    while len(out) < count:
-        p = game.start()
-        for _ in range(int(rng.integers(0, most))):
-            if p.is_terminal():
-                break
-            moves = p.legal_moves()
-            p = p.play(moves[int(rng.integers(len(moves)))])
-        if not p.is_terminal():
-            out.append(p)
-    return out
 
 
 def _play(game, moves):
@@ -48,7 +35,7 @@ def test_every_proven_move_is_what_the_solver_says(spec, most, empty):
     oracle = make_engine(g)
     agent = EngineAgent(0.05)
     proven = 0
-    for p in _random_positions(g, 60, np.random.default_rng(7), most):
+    for p in random_positions(g, 60, np.random.default_rng(7), most):
         if len(p.legal_moves()) > empty:
             continue
         for r in agent.move_values(p, 0.05):

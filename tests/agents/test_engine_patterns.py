@@ -7,26 +7,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from engine_cases import random_positions
 
 import noughts
 from noughts.agents import _engine_kernel as K
 from noughts.agents.engine import COMBO_WEIGHTS, EngineAgent
 from noughts.core import NoughtsError
 from noughts.kernels import patterns as PT
-
-
-def _random_positions(game, count, rng, most):
-    out = []
-    while len(out) < count:
-        p = game.start()
-        for _ in range(int(rng.integers(0, most))):
-            if p.is_terminal():
-                break
-            moves = p.legal_moves()
-            p = p.play(moves[int(rng.integers(len(moves)))])
-        if not p.is_terminal():
-            out.append(p)
-    return out
 
 
 def _direction(board, line):
@@ -58,7 +45,7 @@ def test_direction_counts_kept_claim_by_claim_equal_a_recount_and_classes_agree(
     g = noughts.game(spec)
     agent = EngineAgent(width=6, leaf_vcf=0, tt=0, combo=100)
     classes = set()
-    for p in _random_positions(g, 6, np.random.default_rng(7), most=50):
+    for p in random_positions(g, 6, np.random.default_rng(7), most=50):
         agent.search_depth(p, 2)  # loads p; every claim of the search is taken back
         S = agent._states[g].S
         assert S[0][K.P_COMBO] == 1
@@ -109,7 +96,7 @@ def test_the_leaf_adds_the_combination_terms():
     g = noughts.game("mnk(15,15,5)")
     agent = EngineAgent(width=8, leaf_vcf=0, tt=0, three=0, combo=100)
     seen = 0
-    for p in _random_positions(g, 30, np.random.default_rng(8), most=40):
+    for p in random_positions(g, 30, np.random.default_rng(8), most=40):
         agent.search_depth(p, 0)
         S = agent._states[g].S
         me = int(p.to_move)
@@ -135,7 +122,7 @@ def test_combo_is_off_by_default_and_refused_out_of_range():
 def test_a_negative_combo_orders_moves_but_leaves_the_leaf_alone():
     g = noughts.game("mnk(15,15,5)")
     agent = EngineAgent(width=8, leaf_vcf=0, tt=0, three=0, combo=-100)
-    for p in _random_positions(g, 10, np.random.default_rng(9), most=40):
+    for p in random_positions(g, 10, np.random.default_rng(9), most=40):
         agent.search_depth(p, 0)
         S = agent._states[g].S
         assert S[0][K.P_COMBO] == 2 and S[33][2, PT.FOUR_FOUR] == COMBO_WEIGHTS[2][PT.FOUR_FOUR]

@@ -6,25 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from engine_cases import random_positions
 
 import noughts
 from noughts.agents import _engine_kernel as K
 from noughts.agents.engine import EngineAgent
 from noughts.core import Player
-
-
-def _random_positions(game, count, rng, most):
-    out = []
-    while len(out) < count:
-        p = game.start()
-        for _ in range(int(rng.integers(0, most))):
-            if p.is_terminal():
-                break
-            moves = p.legal_moves()
-            p = p.play(moves[int(rng.integers(len(moves)))])
-        if not p.is_terminal():
-            out.append(p)
-    return out
 
 
 def _short_lines(p, player):
@@ -69,7 +56,7 @@ def _doubles(p, player):
 def test_short_line_counts_kept_claim_by_claim_equal_a_recount(spec):
     g = noughts.game(spec)
     agent = EngineAgent(width=6, leaf_vcf=0, tt=0)
-    for p in _random_positions(g, 6, np.random.default_rng(4), most=50):
+    for p in random_positions(g, 6, np.random.default_rng(4), most=50):
         agent.search_depth(p, 2)  # loads p; every claim of the search is taken back
         t3 = agent._states[g].S[29]
         for player in (Player.FIRST, Player.SECOND):
@@ -83,7 +70,7 @@ def test_every_move_the_threat_generator_drops_loses_at_once():
     g = noughts.game("mnk(9,9,5)")
     agent = EngineAgent(width=8, leaf_vcf=0, tt=0)
     checked = 0
-    for p in _random_positions(g, 400, np.random.default_rng(5), most=40):
+    for p in random_positions(g, 400, np.random.default_rng(5), most=40):
         me, op = p.to_move, p.to_move.other
         if _completing(p, me) or _completing(p, op) or not _doubles(p, op):
             continue
@@ -107,7 +94,7 @@ def test_the_leaf_bonus_for_a_three_to_play():
     g = noughts.game("mnk(15,15,5)")
     agent = EngineAgent(width=8, leaf_vcf=0, tt=0, three=777)
     seen = {True: 0, False: 0}
-    for p in _random_positions(g, 60, np.random.default_rng(6), most=40):
+    for p in random_positions(g, 60, np.random.default_rng(6), most=40):
         me = p.to_move
         if _completing(p, me) or _completing(p, me.other):
             continue
