@@ -189,8 +189,8 @@ def grade_command(
 
     chosen = None if games is None else [str(noughts.game(g)) for g in _games(games) or []]
     dataset = load(data)
-    the_agent, name = grading_agent(resolve_agent(agent, db))
-    name = agent.strip()
+    the_agent, _ = grading_agent(resolve_agent(agent, db))
+    name = agent.strip()  # as the user wrote it (a saved agent's resolved spec is a path)
     from rich.console import Console
 
     console = Console(stderr=True, highlight=False)
