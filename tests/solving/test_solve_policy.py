@@ -124,9 +124,12 @@ def test_a_won_position_is_a_win_for_the_right_side() -> None:
 
 
 def test_the_exact_engines_answer_where_the_breaker_does_not() -> None:
-    """Where lines are short the Breaker row does not run: the kernel answers, with its distance."""
+    """Where lines are short the Breaker row does not run: the kernel answers, with its distance
+    (on 4x4 the Python search's trial answers first, exact.engines.PYTHON_TRIAL_CELLS)."""
     r = solve("mnk(4,4,4)", value_only=True)
-    assert r.value.outcome is Outcome.DRAW and r.engine == "alpha-beta" and r.value.plies == 16
+    assert r.value.outcome is Outcome.DRAW and r.engine == "python" and r.value.plies == 16
+    r = solve("hypercube(3,3)", value_only=True)
+    assert r.value.outcome is Outcome.FIRST and r.engine == "alpha-beta" and r.value.plies is not None
 
 
 def test_the_engine_can_be_named_and_budgets_hold() -> None:

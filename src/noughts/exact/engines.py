@@ -50,6 +50,8 @@ __all__ = [
     "LOAD_NODES",
     "MEMORY_LIMIT",
     "PYTHON_SEARCH_CELLS",
+    "PYTHON_TRIAL_CELLS",
+    "PYTHON_TRIAL_NODES",
     "AlphaBeta",
     "BudgetedEngine",
     "CertifyingEngine",
@@ -79,6 +81,18 @@ still answers, with its distance."""
 PYTHON_SEARCH_CELLS = 12
 """Boards up to this many cells are searched in Python: the searcher answers in milliseconds,
 and loading the compiled kernel would cost more than the search."""
+
+PYTHON_TRIAL_CELLS = 16
+"""Boards of more than :data:`PYTHON_SEARCH_CELLS` and up to this many cells are searched in
+Python first, for at most :data:`PYTHON_TRIAL_NODES` positions in all, and by the kernel only
+if that does not answer: mnk(4,4,4) and its positions take the Python search a few hundred
+positions (its pairing bounds), where the kernel's first use on a machine compiles it for
+seconds (the first ``noughts solve "mnk(4,4,4)"`` on an empty numba cache: BENCHMARKS.md,
+"Start-up and compiling")."""
+
+PYTHON_TRIAL_NODES = 20_000
+"""The most positions the Python search's trial takes (about a tenth of a second) before the
+kernel is used instead, for good."""
 
 LOAD_NODES = 1024
 """A first slice that searched no more nodes than this spent its time loading (on a new machine,
@@ -417,8 +431,14 @@ class BudgetedEngine:
 class AlphaBeta(BudgetedEngine):
     """The alpha-beta search of a bounded game: the numba kernel (:class:`~noughts.exact.fast.FastSolver`)
     on boards of more than :data:`~noughts.exact.api.PYTHON_SEARCH_CELLS` cells that it takes,
-    else the Python search (``name`` says which answered: ``alpha-beta`` or ``python``).
+    else the Python search (``name`` says which answered: ``alpha-beta`` or ``python``). On
+    boards of up to :data:`PYTHON_TRIAL_CELLS` cells the Python search tries first, for
+    :data:`PYTHON_TRIAL_NODES` positions in all; past them the kernel takes over for good (so a
+    game the Python search settles at once never compiles the kernel).
     """
+
+    trying = False
+    """Whether the Python search is on its trial (the kernel comes after it)."""
 
     def __init__(self, game: Game, budget: Budget, *, prefer_fast: bool | None = None):
         from noughts.exact.search import Searcher
@@ -426,14 +446,42 @@ class AlphaBeta(BudgetedEngine):
         fast_ok = (
             game.board.num_cells > PYTHON_SEARCH_CELLS if prefer_fast is None else prefer_fast
         ) and kernel_supports(game)
-        if fast_ok:
+        self.game = game
+        self.trying = fast_ok and prefer_fast is None and game.board.num_cells <= PYTHON_TRIAL_CELLS
+        if fast_ok and not self.trying:
             from noughts.exact.fast import FastSolver
 
             inner: Any = FastSolver(game, budget)
         else:
             inner = Searcher(game, budget)
+            if self.trying:
+                inner.max_nodes = PYTHON_TRIAL_NODES
         super().__init__(inner)
         self.name = str(inner.engine)
+
+    def value(self, position: Position, budget: Budget) -> Value | None:
+        if not self.trying:
+            return super().value(position, budget)
+        from noughts.exact.search import NodesExceeded
+
+        try:
+            return super().value(position, budget)
+        except NodesExceeded:
+            from noughts.exact.fast import FastSolver
+
+            self.trying = False
+            self._tried = int(self.inner.nodes)
+            self.inner = FastSolver(self.game, budget)
+            self.name = str(self.inner.engine)
+            self._watch(self._progress)
+            return super().value(position, budget)
+
+    @property
+    def nodes(self) -> int:
+        return int(self.inner.nodes) + self._tried
+
+    _tried = 0
+    """The positions the Python search's trial searched before the kernel took over."""
 
     def _watch(self, callback: Progress | None) -> None:
         from noughts.exact.search import Searcher

@@ -51,12 +51,12 @@ import functools
 from collections.abc import Callable, Hashable
 from typing import Any, cast
 
-from noughts.core import Game, Move, Player, Position, Rule, Veto, VetoGame, require_bounded
+from noughts.core import Game, LimitExceeded, Move, Player, Position, Rule, Veto, VetoGame, require_bounded
 from noughts.core.budget import Budget
 from noughts.exact.reference import terminal_value
 from noughts.exact.result import WIN, Value, from_int, to_int
 
-__all__ = ["Searcher"]
+__all__ = ["NodesExceeded", "Searcher"]
 
 INF = WIN + 1
 """Beyond every value: the initial window is ``(-INF, INF)``."""
@@ -70,6 +70,12 @@ _CHECK_EVERY = 512
 _NO_TABLE_PLIES = 3
 """Positions at most this many plies from the end are searched without the table: computing
 their key costs more than searching them."""
+
+
+class NodesExceeded(LimitExceeded):
+    """The search passed its ``max_nodes`` (a trial: :class:`noughts.exact.engines.AlphaBeta`
+    hands the position to the kernel then).
+    """
 
 
 def _sign(v: int) -> int:
@@ -103,6 +109,8 @@ class Searcher:
         self.nodes = 0
         self.on_progress: Callable[[Searcher], None] | None = None
         """Called at every budget check (every few thousand nodes), e.g. to draw a progress bar."""
+        self.max_nodes: int | None = None
+        """Where set, :meth:`value` raises :class:`NodesExceeded` past this many positions in all."""
         self._scored = game.properties.is_scored
         self._tt: dict[Hashable, tuple[int, int]] = {}
         self._lengths: dict[Hashable, int] = {}
@@ -145,6 +153,8 @@ class Searcher:
     def _check(self) -> None:
         if self.on_progress is not None:
             self.on_progress(self)
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            raise NodesExceeded(f"stopped after {self.max_nodes:,} positions (a trial)")
         self.budget.check(memory=self.memory_estimate(), progress=self.progress_text())
 
     def _to_parent(self, same: bool, c: int) -> int:
@@ -178,6 +188,7 @@ class Searcher:
         """
         rules = self._rules
         threats_of = rules.threats
+        bounds_of = rules.bounds
         tt = self._tt
         history = self._history
         to_parent, window = self._to_parent, self._child_window
@@ -233,6 +244,19 @@ class Searcher:
                         else:
                             alpha = max(alpha, lo)
                             beta = min(beta, hi)
+                    if value is None and bounds_of is not None:  # the rules' bounds (pairings)
+                        lb, ub = bounds_of(position)
+                        if lb > lo or ub < hi:
+                            lo, hi = max(lo, lb), min(hi, ub)
+                            if lo == hi or lo >= beta:
+                                value = lo
+                            elif hi <= alpha:
+                                value = hi
+                            else:
+                                alpha = max(alpha, lo)
+                                beta = min(beta, hi)
+                            if value is not None and key is not None:
+                                tt[key] = (lo, hi)
                 if value is not None:  # settled at once: back up to the node that takes it
                     while path and path[-1][0] is None:
                         value = to_parent(path.pop()[1], value)
@@ -380,6 +404,7 @@ class _Rules:
     """
 
     threats: Callable[[Position], tuple[int, int, int]] | None = None
+    bounds: Callable[[Position], tuple[int, int]] | None = None
     fixed_length: Callable[[Position], int] | None = None
 
     def __init__(self, game: Game):
@@ -433,6 +458,7 @@ class _ClaimRules(_Rules):
             self._priority = {c: n for c, n in enumerate(lines_through)}
         if rule in (Rule.STANDARD, Rule.MAKER_BREAKER):
             self.threats = self._threats
+        self._line_cells = [[c for c in range(board.num_cells) if m >> c & 1] for m in board.line_masks]
         # every game ends at its longest unless a line decides it: a draw (or a score) takes
         # every ply (Maker-Breaker has no draws, and its values are distances of wins)
         self._longest = require_bounded(game, "alpha-beta search")
@@ -447,6 +473,8 @@ class _ClaimRules(_Rules):
         self._full = board.full_mask
         self._move = game.move
         self._images = _image_tables(game)
+        if rule is Rule.STANDARD and not self._quota:
+            self.bounds = self._bounds
 
     def key(self, position: Position) -> Hashable:
         """``position.canonical_key()``, from per-symmetry image tables on small boards."""
@@ -484,6 +512,65 @@ class _ClaimRules(_Rules):
             wins &= empty
             threats &= self._claimable(position, mover.other)
         return wins, threats, empty
+
+    def _bounds(self, position: Position) -> tuple[int, int]:
+        """Bounds on the value of a position under standard rules where neither side completes
+        a line next move (the threat test settled those), as the kernel's
+        (:func:`noughts.exact._kernels._evaluate_standard`): a side that needs ``n`` more cells
+        on its best open line wins in no fewer than ``2n - 1`` plies (the mover) or ``2n`` (the
+        opponent), and in none where fewer cells are empty; a side every one of whose open lines
+        gets two empty cells of its own (a pairing, 002 §3) never completes one, since the other
+        side answers each move in a pair with its partner.
+        """
+        mover = position.to_move
+        masks = self._cell_masks(position)
+        mine, theirs = masks[mover], masks[1 - mover]
+        empty = self._full & ~(mine | theirs)
+        e = empty.bit_count()
+        open_m: list[int] = []
+        open_o: list[int] = []
+        need_m = need_o = e + 1
+        for j, m in enumerate(self.line_masks):
+            if not theirs & m:
+                open_m.append(j)
+                need_m = min(need_m, (m & ~mine).bit_count())
+            if not mine & m:
+                open_o.append(j)
+                need_o = min(need_o, (m & ~theirs).bit_count())
+        ub = WIN - (2 * need_m - 1) if 2 * need_m - 1 <= e else 0
+        lb = 2 * need_o - WIN if 2 * need_o <= e else 0
+        if ub > 0 and _paired([self._line_cells[j] for j in open_m], empty):
+            ub = 0
+        if lb < 0 and _paired([self._line_cells[j] for j in open_o], empty):
+            lb = 0
+        return lb, ub
+
+
+_PAIRED_COPIES = 256
+"""The most line copies :func:`_paired` matches (its augmenting paths recurse once per copy)."""
+
+
+def _paired(lines: list[list[int]], empty: int) -> bool:
+    """Whether each of ``lines`` (their cells) gets two ``empty`` cells of its own: a matching
+    that covers two copies of every line in the graph of line copies and empty cells (002
+    §3.1), found by augmenting paths (Kuhn's algorithm).
+    """
+    n = 2 * len(lines)
+    if n > empty.bit_count() or n > _PAIRED_COPIES:
+        return False
+    copies = [[c for c in cells if empty >> c & 1] for cells in lines for _ in (0, 1)]
+    owner: dict[int, int] = {}
+
+    def augment(copy: int, seen: set[int]) -> bool:
+        for cell in copies[copy]:
+            if cell not in seen:
+                seen.add(cell)
+                if cell not in owner or augment(owner[cell], seen):
+                    owner[cell] = copy
+                    return True
+        return False
+
+    return all(augment(copy, set()) for copy in range(n))
 
 
 def _line_completions(line_masks: tuple[int, ...], mine: int, theirs: int) -> tuple[int, int]:
