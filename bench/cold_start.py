@@ -18,7 +18,9 @@ against ``REV`` checked out into a temporary git worktree, interleaved (A B, the
 machine's load falls on both alike; the table shows medians per tree and their ratio. A move that
 failed counts as failed, not as a time.
 
-Run it as ``python bench/cold_start.py --base b7f18e9 [--rounds 2] [--give-up 900]``.
+Run it as ``python bench/cold_start.py --base b7f18e9 [--rounds 2] [--give-up 900]``;
+``--solve-only`` times only the first ``noughts solve "mnk(4,4,4)"`` (a few seconds a round, so
+more rounds: ``--solve-only --rounds 6``), each on an empty cache, interleaved the same way.
 """
 
 from __future__ import annotations
@@ -158,6 +160,26 @@ def cell(values: list[float | None]) -> str:
     return f"{statistics.median(done):.1f}" + (f" ({failed} failed)" if failed else "")
 
 
+def print_solves(runs: dict[str, list[dict[str, Any]]], out: Path) -> None:
+    """The ``--solve-only`` table: CPU and wall seconds of each tree's first solve, medians, ratio."""
+    print('The first `noughts solve "mnk(4,4,4)"` on an empty numba cache (medians over rounds)\n')
+    print(f"{machine()}; {versions(('numba', 'numpy', 'llvmlite'))}; commit {commit()}\n")
+    print("| tree | CPU s (user + system) | wall s | rounds | every round's CPU s |")
+    print("| --- | ---: | ---: | ---: | --- |")
+    medians = {}
+    for label, rs in runs.items():
+        cpu = [x["solve_cpu"] for x in rs]
+        medians[label] = statistics.median(cpu)
+        wall = statistics.median(x["solve_wall"] for x in rs)
+        every = ", ".join(f"{c:.2f}" for c in cpu)
+        print(f"| {label} | {medians[label]:.2f} | {wall:.2f} | {len(rs)} | {every} |")
+    labels = list(medians)
+    if len(labels) == 2:
+        print(f"\nratio (this tree / {labels[1]}): {medians[labels[0]] / medians[labels[1]]:.2f}x")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"machine": machine(), "commit": commit(), "solve_only": runs}, indent=1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -168,6 +190,11 @@ def main() -> None:
         "--give-up", type=float, default=900.0, help="seconds after which a round stops waiting"
     )
     parser.add_argument("--json", type=Path, default=ROOT / "bench" / "results" / "cold_start.json")
+    parser.add_argument(
+        "--solve-only",
+        action="store_true",
+        help='only the first `noughts solve "mnk(4,4,4)"` on an empty cache',
+    )
     args = parser.parse_args()
     with ExitStack() as stack:
         trees = {"this tree": ROOT}
@@ -177,13 +204,16 @@ def main() -> None:
         for r in range(args.rounds):
             order = list(trees) if r % 2 == 0 else list(reversed(trees))
             for label in order:
-                result = serve_round(trees[label], args.give_up)
+                result = {} if args.solve_only else serve_round(trees[label], args.give_up)
                 with tempfile.TemporaryDirectory(prefix="noughts-numba-") as cache:
                     result["solve_cpu"], result["solve_wall"] = run_cli(
                         trees[label], Path(cache), ["solve", "mnk(4,4,4)", "--max-seconds", "900"]
                     )
                 runs[label].append(result)
                 print(f"round {r + 1}, {label}: {json.dumps(result)}", file=sys.stderr, flush=True)
+    if args.solve_only:
+        print_solves(runs, args.json)
+        return
     names = [p[0] for p in PRESETS]
     print("`noughts serve` on an empty numba cache: seconds from its start (medians over rounds)\n")
     print(f"{machine()}; {versions(('numba', 'numpy', 'llvmlite'))}; commit {commit()}\n")

@@ -29,6 +29,10 @@ throwaway store; this script is the clients, all at once:
 * **Ordinary games alongside**: 4 people (random legal moves) against the perfect player on
   3x3, to the end, asking again after ``Retry-After`` when the arena is busy; afterwards every
   game's record in the store must hold exactly the moves played.
+* **The play page's overlay** of Maker-Breaker 7x7x7 at its default 2 s (first, on the quiet
+  server): the start and two later positions, three times each; each answered within 2 + 2 s
+  (solved, or ``solved: false`` with a reason) and no worker killed (``/api/health``'s
+  ``workers.killed`` before and after).
 * **The health check** ``GET /api/health`` every 50 ms throughout: its answer time; and first,
   100 checks of the idle server, the machine's own baseline at the time.
 * **Memory**: every 50 ms the proportional set size (PSS: shared pages split among the
@@ -36,8 +40,10 @@ throwaway store; this script is the clients, all at once:
   forked from, the workers), summed; its peak, against the ceiling. The summed resident size
   (RSS, which counts shared pages once per process) is reported beside it.
 
-Run: ``.venv/bin/python bench/hostile.py`` (``--json PATH`` to keep the figures). Exit status 1
-when a criterion fails. The machine is shared: the load average is printed with the results.
+Run: ``.venv/bin/python bench/web_hostile.py`` (``--json PATH`` to keep the figures; ``--overlay-only``:
+the overlay phase alone). The server is this tree's when ``PYTHONPATH`` names its ``src``. Exit
+status 1 when a criterion fails (the health check's criterion is its p99 under 100 ms, the
+issue's; its maximum is reported beside it). The machine is shared: the load average is printed with the results.
 """
 
 from __future__ import annotations
@@ -432,6 +438,61 @@ def jobs_phase(url: str) -> dict[str, Any]:
     }
 
 
+OVERLAY_SPEC = "maker_breaker(hypercube(7,3))"
+OVERLAY_POSITIONS = ("", "4,4,4", "4,4,4 1,1,1")
+"""The Maker-Breaker 7x7x7 positions the overlay phase analyses: the start and after one and
+two moves (each move in the arena's notation, as the page sends them)."""
+
+
+def overlay_phase(url: str, rounds: int = 3, seconds: float = 2.0) -> dict[str, Any]:
+    """The play page's overlay of Maker-Breaker 7x7x7 at its default budget (2 s): each
+    position of :data:`OVERLAY_POSITIONS` analysed ``rounds`` times, one at a time; each must be
+    answered (200, solved or ``solved: false`` with a reason) within its budget + 2 s, and the
+    pool must kill no worker for it (``/api/health`` ``workers.killed``, before and after).
+    """
+    with httpx.Client(base_url=url, timeout=seconds + 60, headers=HEADERS) as c:
+        killed_before = c.get("/api/health").json()["workers"]["killed"]
+        game = c.post("/api/games", json={"game": OVERLAY_SPEC, "x": "human", "o": "human"}).json()
+        token = {"X-Game-Token": game["token"]}
+        positions = []
+        for text in OVERLAY_POSITIONS:  # the position's text after the moves, as the page has it
+            s = game
+            for ply, move in enumerate(text.split()):
+                s = c.post(
+                    f"/api/games/{game['id']}/move", json={"move": move, "ply": ply}, headers=token
+                ).json()
+            positions.append(s["position"])
+            if text:
+                c.post(f"/api/games/{game['id']}/undo", json={"plies": len(text.split())}, headers=token)
+        asked = []
+        for _ in range(rounds):
+            for moves, position in zip(OVERLAY_POSITIONS, positions, strict=True):
+                t = time.perf_counter()
+                r = c.post(
+                    "/api/analyse", json={"game": OVERLAY_SPEC, "position": position, "max_seconds": seconds}
+                )
+                doc = r.json()
+                asked.append(
+                    {
+                        "moves": moves or "(start)",
+                        "status": r.status_code,
+                        "seconds": round(time.perf_counter() - t, 3),
+                        "solved": doc.get("solved"),
+                        "answer": (doc.get("reason") or doc.get("error") or "")[:160]
+                        if not doc.get("solved")
+                        else str(doc["solve"].get("value")),
+                    }
+                )
+        killed_after = c.get("/api/health").json()["workers"]["killed"]
+    return {
+        "overlay": asked,
+        "overlay_answered": all(
+            a["status"] == 200 and a["seconds"] <= seconds + 2 and (a["solved"] or a["answer"]) for a in asked
+        ),
+        "overlay_workers_killed": {k: killed_after.get(k, 0) - killed_before.get(k, 0) for k in killed_after},
+    }
+
+
 def _ordinary(url: str, queue: Any, seed: int) -> None:
     out: list[dict[str, Any]] = []
     ordinary_game(url, seed, out)
@@ -467,13 +528,24 @@ def ordinary_game(url: str, seed: int, out: list[dict[str, Any]]) -> None:
         out.append({"id": s["id"], "moves": played, "retries": retries, "outcome": s["outcome"]})
 
 
-def run() -> dict[str, Any]:
+def run(overlay_only: bool = False) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="noughts-hostile-"))
     db = folder / "arena.db"
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     proc = subprocess.Popen(
-        [str(NOUGHTS), "serve", "--port", str(port), "--db", str(db), "--no-open", "--no-access-log"],
+        [
+            str(NOUGHTS),
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+            "--no-open",
+            "--no-access-log",
+            "--max-memory",
+            str(CEILING // 2**20),
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -494,6 +566,9 @@ def run() -> dict[str, Any]:
                 idle.append(time.perf_counter() - t)
                 time.sleep(0.05)
         idle.sort()
+        overlay = overlay_phase(url)  # on the quiet server, before the attacks
+        if overlay_only:
+            return {**overlay, "load_average": os.getloadavg(), "machine": machine(), "commit": commit()}
         requests = hostile_requests(folder)
         import multiprocessing
 
@@ -566,6 +641,7 @@ def run() -> dict[str, Any]:
         "peak_pss_mib": round(watch.peak_pss / 2**20, 1),
         "peak_rss_sum_mib": round(watch.peak_rss / 2**20, 1),
         "ceiling_mib": CEILING // 2**20,
+        **overlay,
         **jobs,
         "ordinary_games": len(games),
         "ordinary_moves": sum(len(g["moves"]) for g in games),
@@ -580,10 +656,23 @@ def run() -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", type=Path, help="Write the figures here too.")
+    parser.add_argument(
+        "--overlay-only", action="store_true", help="Only the Maker-Breaker 7x7x7 overlay phase (a minute)."
+    )
     args = parser.parse_args()
     started_load = os.getloadavg()
-    doc = run()
+    doc = run(args.overlay_only)
     doc["load_average_at_start"] = started_load
+    if args.overlay_only:
+        for a in doc["overlay"]:
+            print(
+                f"{a['moves']:<14} {a['status']:>3} {a['seconds']:6.2f} s  solved={a['solved']}  {a['answer'][:90]}"
+            )
+        print(f"overlay_answered: {doc['overlay_answered']}; workers killed: {doc['overlay_workers_killed']}")
+        print(f"load average: {started_load} at the start, {doc['load_average']} at the end")
+        if args.json:
+            args.json.write_text(json.dumps(doc, indent=2))
+        return 0 if doc["overlay_answered"] and not any(doc["overlay_workers_killed"].values()) else 1
     for r in doc["requests"]:
         print(
             f"{r['name']:<24} {r['status']:>3} {r['seconds']:7.2f} s (budget {r['budget']:g} s)  {r['answer'][:70]}"
@@ -595,7 +684,7 @@ def main() -> int:
         "ordinary_games", "ordinary_moves", "ordinary_retries_after_429", "games_with_a_lost_move",
         "load_average_at_start", "load_average", "jobs_started", "jobs_running_during_analyses",
         "foreign_stop_or_save", "no_job_stoppable_or_savable_by_another", "analysis_answered_during_two_jobs",
-        "own_stops",
+        "own_stops", "overlay_answered", "overlay_workers_killed",
     ):  # fmt: skip
         print(f"{key}: {doc[key]}")
     if args.json:
@@ -604,7 +693,9 @@ def main() -> int:
         doc["all_within_budget_plus_2s"]
         and doc["server_errors"] == 0
         and doc["peak_pss_mib"] < doc["ceiling_mib"]
-        and doc["health_max_ms"] < 100
+        and doc["health_p99_ms"] < 100  # the issue's criterion (the max is reported beside it)
+        and doc["overlay_answered"]
+        and not any(doc["overlay_workers_killed"].values())
         and not doc["games_with_a_lost_move"]
         and doc["no_job_stoppable_or_savable_by_another"]
         and doc["analysis_answered_during_two_jobs"]
