@@ -151,10 +151,14 @@ def test_the_pool_stops_a_tasks_clock_while_its_worker_compiles() -> None:
         child.recv()  # the task
         child.send(("progress", {"compiling": True}))
         time.sleep(0.5)  # past the budget (0.05 s) and its grace (0.05 s)
-        child.send(("progress", {"compiled": 0.5}))
+        child.send(("progress", {"compiled": 0.5, "kernel": "noughts.exact._kernels.search"}))
         child.send(("ok", {"answer": 42}))
 
     threading.Thread(target=fake_worker, daemon=True).start()
     assert pool._exchange(worker, "count", {}, 0.05, None, None) == {"answer": 42}
-    assert pool.stats()["compiled_in_tasks"] == {"compiles": 1, "seconds": 0.5}
+    assert pool.stats()["compiled_in_tasks"] == {
+        "compiles": 1,
+        "seconds": 0.5,
+        "kernels": ["noughts.exact._kernels.search"],
+    }
     assert worker.killed is None

@@ -505,9 +505,13 @@ def _watch_compiles(conn: Connection, worker: Worker) -> None:
         depth = 0
         began = 0.0
 
+        kernel = ""
+
         def on_start(self, ev: object) -> None:
             if self.depth == 0:
                 self.began = time.perf_counter()
+                found = getattr(getattr(ev, "data", {}).get("dispatcher"), "py_func", None)
+                self.kernel = f"{getattr(found, '__module__', '?')}.{getattr(found, '__qualname__', '?')}"
                 with contextlib.suppress(OSError, ValueError):
                     conn.send(("progress", {"compiling": True}))
             self.depth += 1
@@ -518,7 +522,7 @@ def _watch_compiles(conn: Connection, worker: Worker) -> None:
                 spent = time.perf_counter() - self.began
                 worker.compiled(spent)
                 with contextlib.suppress(OSError, ValueError):
-                    conn.send(("progress", {"compiled": spent}))
+                    conn.send(("progress", {"compiled": spent, "kernel": self.kernel}))
 
     event.register("numba:compile", _Listener())  # type: ignore[no-untyped-call]
 

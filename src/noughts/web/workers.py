@@ -263,6 +263,8 @@ class WorkerPool:
         self.compiled = {"compiles": 0, "seconds": 0.0}
         """Kernels the workers compiled inside tasks (the warm-up did not cover them), and the
         seconds it took: time their tasks' clocks did not count."""
+        self.compiled_kernels: list[str] = []
+        """Which kernels those were (the first 16), for whoever extends the warm-up."""
 
     # -- processes ---------------------------------------------------------------------------------
 
@@ -557,6 +559,8 @@ class WorkerPool:
                         with self._lock:
                             self.compiled["compiles"] += 1
                             self.compiled["seconds"] += spent
+                            if len(self.compiled_kernels) < 16:
+                                self.compiled_kernels.append(str(message[1].get("kernel", "?")))
                         deadline = time.monotonic() + max(left_then, 0.0)
                         continue
                     if message[1].get("clock"):  # loading done: only the loading is not the task's time
@@ -604,5 +608,6 @@ class WorkerPool:
                 "compiled_in_tasks": {
                     "compiles": self.compiled["compiles"],
                     "seconds": round(self.compiled["seconds"], 2),
+                    "kernels": list(self.compiled_kernels),
                 },
             }
