@@ -74,6 +74,7 @@ from noughts.web.models import (
     TurnRequest,
     UndoRequest,
 )
+from noughts.web.neural import register_neural
 from noughts.web.records import register_names
 from noughts.web.security import Guard
 from noughts.web.sessions import GameNotFound, GameService, NotOwner, StaleGame, check_game
@@ -387,6 +388,7 @@ def create_app(
     app.add_middleware(ServerTiming)
     app.add_middleware(Guard, allowed_hosts=limits.allowed_hosts)
     _routes(app, arena)
+    register_neural(app, arena)  # the neural panel (web/neural.py)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 
