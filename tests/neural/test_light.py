@@ -99,15 +99,17 @@ def test_the_light_agent_plays_and_explains_as_the_jax_agent(tmp_path: Path) -> 
         path = save_checkpoint(Checkpoint(kind, game, model.config, params), tmp_path / f"{kind}.json")
         light = load_light(path)
         heavy = NeuralAgent(Checkpoint(kind, game, model.config, params), 0)
+        key = "q" if kind == "dqn" else "prior"
         for p in _random_positions(game, np.random.default_rng(5), 12):
-            assert light.choose(p, rng) == heavy.choose(p, rng)
             a, b = light.explain(p), heavy.explain(p)
-            assert a["move"] == b["move"] and [m["move"] for m in a["moves"]] == [
-                m["move"] for m in b["moves"]
-            ]
-            key = "q" if kind == "dqn" else "prior"
+            assert [m["move"] for m in a["moves"]] == [m["move"] for m in b["moves"]]
             assert np.allclose([m[key] for m in a["moves"]], [m[key] for m in b["moves"]], atol=2e-4)
             assert a["value"] == pytest.approx(b["value"], abs=2e-4)
+            # the same move, up to cells the board's symmetries tie (the network is equivariant:
+            # equal in exact arithmetic, so rounding picks one)
+            scores = {m["move"]: m[key] for m in b["moves"]}
+            for move in (game.format_move(light.choose(p, rng)), a["move"]):
+                assert scores[move] >= max(scores.values()) - 2e-4
     with pytest.raises(NoughtsError, match="cannot play"):
         light.choose(noughts.game("tictactoe").start(), rng)
 

@@ -96,7 +96,8 @@ class NeuralAgent:
         if position.is_terminal():
             raise NoughtsError("the game is over: there are no moves to explain")
         state = self.model.env.encode([position])
-        logits, value = self.model.evaluate(self.params, state)
+        env = self.model.env  # the raw outputs: a dqn's action value is tanh of its own logit
+        logits, value = self.model.net.apply(self.params, env.observation(state), env.tables())
         legal = position.legal_moves()
         cells = [int(self.game.action(m)) for m in legal]  # a claim is its cell's action
         row = np.asarray(logits, np.float64)[0]

@@ -123,11 +123,13 @@ function renderView(doc) {
   const netMoves = new Map(net.moves.map((m) => [m.move, m]));
   const exactMoves = new Map();
   if (exact.solved) for (const m of exact.evaluation.moves) exactMoves.set(m.move, m);
-  const mark = (cell) => (cell.mark && cell.mark !== "." ? cell.mark : "");
+  // a grid cell holds one slot (its key and mark); Otrio's rings are not a network's game
+  const slot = (cell) => (cell.slots && cell.slots.length ? cell.slots[0] : { key: cell.key, mark: cell.mark });
+  const mark = (cell) => { const m = slot(cell).mark; return m && m !== "." ? m : ""; };
   const score = (m) => (net.kind === "dqn" ? m.q : m.prior);
   const what = net.kind === "dqn" ? "action value (Q)" : "prior";
   const netMap = heatmap(doc.board, (cell) => {
-    const m = netMoves.get(byKey.get(cell.key));
+    const m = netMoves.get(byKey.get(slot(cell).key));
     if (!m) return el("div", { class: "nn-cell taken", text: mark(cell), title: cell.name });
     const v = score(m);
     const strength = net.kind === "dqn" ? (v + 1) / 2 : Math.sqrt(v);
@@ -137,7 +139,7 @@ function renderView(doc) {
       text, title: `${cell.name}: ${what} ${v}`, "data-move": m.move, "data-score": String(v) });
   }, `The network: ${what}${net.kind === "dqn" ? "" : " in %"}; its value ${net.value.toFixed(2)} (outlined: its move ${net.move})`);
   const exactMap = heatmap(doc.board, (cell) => {
-    const move = byKey.get(cell.key);
+    const move = byKey.get(slot(cell).key);
     const m = move === undefined ? null : exactMoves.get(move);
     if (!m) return el("div", { class: "nn-cell taken", text: move === undefined ? mark(cell) : "?", title: cell.name });
     const letter = { win: "W", draw: "D", loss: "L" }[m.verdict] || "?";
