@@ -31,6 +31,11 @@ MAX_BLOCKS = 32
 EPSILON = 1e-6  # flax LayerNorm's
 
 
+def _relu(a: np.ndarray) -> np.ndarray:
+    out: np.ndarray = np.maximum(a, 0.0)
+    return out
+
+
 def _supported(game: Game) -> bool:
     """What :func:`noughts.neural.env.supports` says, without importing JAX."""
     if getattr(game, "board", None) is None or not game.cell_moves:
@@ -137,7 +142,7 @@ class LightNet:
 
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Logits (B, C) and values (B,) of features ``x`` (B, C, 4)."""
-        relu = lambda a: np.maximum(a, 0.0)  # noqa: E731
+        relu = _relu
         h = self._dense(x, "Dense_0")
         valid = self.through_valid.astype(np.float32)
         count = np.maximum(valid.sum(axis=1), 1)[None, :, None]
