@@ -168,6 +168,37 @@ def test_sample_and_a_callable_agent(built: Path, tmp_path: Path, monkeypatch: p
     assert g.optimal == sum(1 for r in rows if r.move_values[0] == r.value) < len(rows)
 
 
+def test_the_critical_grade(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A position is critical when some legal move changes its value: counted from the labels
+    here, held to the grade's counts; ``critical=True`` grades those positions only.
+    """
+    (tmp_path / "firstmove2.py").write_text("def first(position):\n    return position.legal_moves()[0]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from noughts.dataset.agents import grading_agent
+
+    agent, name = grading_agent("firstmove2:first")
+    data = load(built)
+    for spec in ("mnk(3,3,3)", "mnk(4,4,4)", "notakto(boards=3)"):
+        rows = data.rows(spec)
+        hard = [r for r in rows if len(set(r.move_values) | {r.value}) > 1]
+        assert 0 < len(hard) < len(rows)  # the lost positions and the ones nothing can spoil are not
+        g = grade_dataset(agent, name, data, games=[spec]).games[0]
+        assert g.critical == len(hard)
+        assert g.critical_optimal == sum(1 for r in hard if r.move_values[0] == r.value)
+        # every non-critical position is graded optimal, whatever the agent plays
+        assert g.optimal - g.critical_optimal == len(rows) - len(hard)
+        only = grade_dataset(agent, name, data, games=[spec], critical=True)
+        assert only.positions == only.critical == len(hard) and only.optimal == g.critical_optimal
+        assert only.to_json()["critical_only"] is True
+    perfect = grade_dataset(make_agent("perfect"), "perfect", data, games=["mnk(3,3,3)"], critical=True)
+    assert perfect.to_json()["critical_rate"] == 1.0 and perfect.positions > 50
+    rand = grade_dataset(make_agent("random"), "random", data, games=["mnk(4,4,4)"], seed=2)
+    doc = rand.to_json()
+    assert doc["critical_rate"] < doc["optimal_move_rate"]  # random play spoils the critical ones
+    low, high = doc["critical_interval95"]
+    assert low <= doc["critical_rate"] <= high
+
+
 def test_the_card_and_its_checksum(built: Path, tmp_path: Path) -> None:
     card = json.loads(card_path(built).read_text())
     assert card["sha256"] == sha256(built)
@@ -263,6 +294,11 @@ def test_the_cli(built: Path, tmp_path: Path) -> None:
         app, ["dataset", "grade", "minimax:depth=9", "--data", str(out), "--games", "tictactoe"]
     )
     assert r.exit_code == 0 and "1.0000" in r.stdout, r.output
+    r = runner.invoke(app, ["dataset", "grade", "random", "--data", str(out), "--critical", "--json"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["critical_only"] and doc["positions"] == doc["critical"] < 400
+    assert all(g["critical"] == g["positions"] for g in doc["games"])
     for args, what in (
         (["dataset", "grade", "random", "--data", str(tmp_path / "none.parquet")], "no dataset"),
         (["dataset", "grade", "nosuch", "--data", str(out)], "unknown agent"),

@@ -12,7 +12,7 @@ import json
 import shlex
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -178,10 +178,17 @@ def grade_command(
     max_seconds: Annotated[
         float, typer.Option("--max-seconds", min=0.001, help="Stop (exit 3) after this.")
     ] = 3600.0,
+    critical: Annotated[
+        bool,
+        typer.Option(
+            "--critical",
+            help="Grade only the critical positions (where some legal move changes the value).",
+        ),
+    ] = False,
     db: DbOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
 ) -> None:
-    """Grade an agent on the dataset: its optimal-move rate and blunders, per game and overall."""
+    """Grade an agent on the dataset: optimal-move rate, blunders and critical rate, per game and overall."""
     import noughts
     from noughts.cli.specs import resolve_agent
     from noughts.dataset import grade_dataset, load
@@ -209,6 +216,7 @@ def grade_command(
             seed=seed,
             max_seconds=max_seconds,
             progress=progress,
+            critical=critical,
         )
     if as_json:
         typer.echo(json.dumps(result.to_json()))
@@ -234,11 +242,17 @@ def _print_grade(result: object) -> None:
         ("blunders", "right"),
         ("won thrown", "right"),
         ("drawn lost", "right"),
+        ("critical", "right"),
+        ("critical rate", "right"),
     ):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
+
+    def rate(d: dict[str, Any]) -> str:
+        return "-" if d["critical_rate"] is None else f"{d['critical_rate']:.4f}"
+
     for g in doc["games"]:
         if g["skipped"]:
-            table.add_row(g["game"], "-", "not graded", g["skipped"][:60], "", "", "")
+            table.add_row(g["game"], "-", "not graded", g["skipped"][:60], "", "", "", "", "")
             continue
         low, high = g["interval95"]
         table.add_row(
@@ -249,6 +263,8 @@ def _print_grade(result: object) -> None:
             f"{g['blunders']:,}",
             f"{g['won_thrown']:,}",
             f"{g['drawn_lost']:,}",
+            f"{g['critical']:,}",
+            rate(g),
         )
     low, high = doc["interval95"]
     table.add_row(
@@ -259,10 +275,13 @@ def _print_grade(result: object) -> None:
         f"{doc['blunders']:,}",
         "",
         "",
+        f"{doc['critical']:,}",
+        rate(doc),
         style="bold",
     )
     console.print(table)
-    console.print(f"mean of the games' rates {doc['mean_game_rate']:.4f}; {doc['seconds']} s")
+    only = "; critical positions only" if doc["critical_only"] else ""
+    console.print(f"mean of the games' rates {doc['mean_game_rate']:.4f}{only}; {doc['seconds']} s")
 
 
 def register(app: typer.Typer) -> None:

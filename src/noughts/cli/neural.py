@@ -81,7 +81,7 @@ def train_neural(
     run_id = (
         None
         if store is None
-        else store.new_run(f"train {learner}", {"game": str(game), "learner": learner}, out)
+        else store.new_run(f"train {learner}", {"game": str(game), "learner": learner}, out.resolve())
     )
     try:
         result = train(

@@ -7,7 +7,10 @@ value. A plain ``FILE.json`` of either kind loads the same way (the saved agents
 and ``seconds=S`` puts any of them under the usual move clock.
 
 ``moves(positions)`` answers many positions in one batch (what grading does); ``choose`` asks
-for one. Batches are padded to a few fixed sizes so that JAX compiles each once.
+for one. Batches are padded to a few fixed sizes so that JAX compiles each once. ``explain``
+shows what the network thinks of one position (003's "explainable" item): an az network's prior
+of every legal move and its value, with the search's improved policy when it searches; a dqn
+network's action value of every legal move.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 from noughts.core import Move, NoughtsError, Position
@@ -78,6 +82,50 @@ class NeuralAgent:
 
     def choose(self, position: Position, rng: np.random.Generator) -> Move:
         return self.moves([position])[0]
+
+    def explain(self, position: Position) -> dict[str, Any]:
+        """What the network makes of ``position`` (not over), for the mover: ``value`` (az: the
+        value head; dqn: the best action value), ``move`` (what this agent plays) and ``moves``,
+        one entry per legal move in ``legal_moves()`` order: ``move`` (its text), ``prior`` (az:
+        the network's probability of the move, summing to 1 over the legal moves), ``q`` (dqn:
+        its action value in [-1, 1]) and, for an az agent that searches, ``search`` (the search's
+        improved policy, also summing to 1).
+        """
+        if position.game != self.game:
+            raise NoughtsError(f"{self.name} was made for {self.game}; it cannot play {position.game}")
+        if position.is_terminal():
+            raise NoughtsError("the game is over: there are no moves to explain")
+        state = self.model.env.encode([position])
+        env = self.model.env  # the raw outputs: a dqn's action value is tanh of its own logit
+        logits, value = self.model.net.apply(self.params, env.observation(state), env.tables())
+        legal = position.legal_moves()
+        cells = [int(self.game.action(m)) for m in legal]  # a claim is its cell's action
+        row = np.asarray(logits, np.float64)[0]
+        entries: list[dict[str, Any]] = [{"move": self.game.format_move(m)} for m in legal]
+        if self.ckpt.kind == "dqn":
+            q = np.tanh(row[cells])
+            for e, v in zip(entries, q, strict=True):
+                e["q"] = round(float(v), 4)
+            best = float(q.max())
+        else:
+            prior = np.exp(row[cells] - row[cells].max())
+            prior /= prior.sum()
+            for e, v in zip(entries, prior, strict=True):
+                e["prior"] = round(float(v), 4)
+            best = float(np.asarray(value)[0])
+            if self.sims:
+                out = self.model.search(self.params, jax.random.PRNGKey(0), state, self.sims, 0.0)
+                weights = np.asarray(jnp.asarray(out.action_weights), np.float64)[0]
+                for e, v in zip(entries, weights[cells] / max(weights[cells].sum(), 1e-12), strict=True):
+                    e["search"] = round(float(v), 4)
+        return {
+            "kind": self.ckpt.kind,
+            "agent": self.name,
+            "sims": self.sims,
+            "value": round(best, 4),
+            "move": self.game.format_move(self.moves([position])[0]),
+            "moves": entries,
+        }
 
     def set_params(self, params: Any) -> None:
         self.params = params

@@ -39,14 +39,14 @@ from noughts.web.limits import Limits
 from noughts.web.models import ErrorMessage
 from noughts.web.presets import BUILT_IN, PRESETS, STATIC
 from noughts.web.records import register_names
-from noughts.web.routes import analysis, batches, board, leaderboard, play, records, site, training
+from noughts.web.routes import analysis, batches, board, leaderboard, neural, play, records, site, training
 from noughts.web.security import Guard
 from noughts.web.sessions import GameNotFound, NotOwner, StaleGame
 from noughts.web.workers import Busy, WorkerFailed
 
 __all__ = ["BUILT_IN", "PRESETS", "ROUTERS", "STATIC", "Arena", "create_app"]
 
-ROUTERS = (site, play, analysis, board, records, batches, training, leaderboard)
+ROUTERS = (site, play, analysis, board, records, batches, training, leaderboard, neural)
 """The API by area: each module's ``router(arena)`` is an ``APIRouter`` of its endpoints
 (:mod:`noughts.web.routes`); :func:`create_app` includes them in this order. An area of its
 own is one more module here."""

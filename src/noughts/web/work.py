@@ -98,7 +98,9 @@ class Worker:
 
         found = self.agents.get(spec)
         if found is None:
-            found = make_agent(spec)
+            from noughts.web.neural import light_agent  # a network checkpoint: in NumPy, no JAX here
+
+            found = light_agent(spec) or make_agent(spec)
             inner = getattr(found, "agent", found)  # under a TimeLimited wrapper
             if hasattr(inner, "max_memory"):  # the perfect player: its tables within this worker's share
                 inner.max_memory = self.memory // 3
@@ -208,6 +210,12 @@ class Worker:
             "note": decision.note,
             "seconds": decision.seconds,
         }
+
+    def network_view(self, agent: str, game: str, position: str | None, seconds: float) -> dict[str, Any]:
+        """A checkpoint's view of a position beside the solver's (``web/neural.py``)."""
+        from noughts.web.neural import network_view
+
+        return network_view(self, agent, game, position, seconds)
 
     def train(
         self,
@@ -470,6 +478,7 @@ TASKS = (
     "read_records",
     "import_records",
     "write_record",
+    "network_view",
 )
 """Tasks answered at once."""
 

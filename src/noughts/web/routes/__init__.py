@@ -14,5 +14,6 @@ module                    endpoints
 :mod:`~.batches`          ``/api/batches``
 :mod:`~.training`         ``/api/learners``, ``/api/training``, the agents' download and upload
 :mod:`~.leaderboard`      ``/api/leaderboard``
+:mod:`~.neural`           ``/api/neural/runs``, ``/api/neural/explain`` (:mod:`noughts.web.neural`)
 ========================  ======================================================================
 """
