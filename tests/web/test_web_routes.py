@@ -25,9 +25,17 @@ def test_every_endpoint_comes_from_exactly_one_area() -> None:
     listed = [e for found in areas.values() for e in found if e[1] != "/"]
     assert len(listed) == len(set(listed)), "an endpoint in two areas"
     assert set(listed) == served
-    assert {"site", "play", "analysis", "board", "records", "batches", "training", "leaderboard"} == set(
-        areas
-    )
+    assert {
+        "site",
+        "play",
+        "analysis",
+        "board",
+        "records",
+        "batches",
+        "training",
+        "leaderboard",
+        "neural",
+    } == set(areas)
     assert ("POST", "/api/analyse") in areas["analysis"] and ("GET", "/api/health") in areas["site"]
 
 
