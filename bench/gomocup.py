@@ -436,8 +436,10 @@ def profile(args: argparse.Namespace) -> int:
     rows = []
     try:
         for seconds in args.seconds:
-            agent = make_agent(f"{args.agent}{':' if ':' not in args.agent else ','}seconds={seconds:g}")
-            assert isinstance(agent, EngineAgent)
+            agent = make_agent(args.agent)  # each search below is given its seconds
+            if not isinstance(agent, EngineAgent):
+                print(f"error: --agent is an engine spec without seconds, not {args.agent}", file=sys.stderr)
+                return 2
             agent._root_vct = timed(agent._root_vct, "VCT")  # type: ignore[method-assign]
             agent._root_proof = timed(agent._root_proof, "df-pn")  # type: ignore[method-assign]
             agent.analyse(positions[0], 0.2)  # the kernels load
@@ -465,7 +467,7 @@ def profile(args: argparse.Namespace) -> int:
             rows.append(row)
             shares = ", ".join(f"{k} {v:.0%}" for k, v in row["shares"].items())
             print(
-                f"{agent.name}: {len(positions)} positions, {proven} proven; depth median "
+                f"{agent.name} at {seconds:g} s: {len(positions)} positions, {proven} proven; depth median "
                 f"{row['median_depth']} {row['depths']}; {row['rate']:,} nodes/s; time: {shares}"
             )
     finally:
