@@ -2,6 +2,7 @@
 gomoku, mnk(15,15,5), from balanced three-stone openings, each played with both colours.
 
     python bench/gomocup.py openings                      # writes bench/data/gomocup_openings.json
+    python bench/gomocup.py profile [--agent engine] [--seconds 0.3 1] [--positions 8]
     python bench/gomocup.py match --engine PATH [--agent engine:seconds=1] [--engine-seconds 0.3 | --nodes N]
                                   [--games 20] [--records games.ntr] [--json result.json]
 
@@ -17,6 +18,11 @@ as a separate process through the ``pbrain:`` agent (:mod:`noughts.agents.pbrain
 its own folder, told the board, the freestyle rule and its time a move (``--engine-seconds``),
 or limited by nodes (``--nodes N``: ``INFO max_node``, which Rapfi reads; its clock is then
 ``--engine-seconds``, default 10 s, as a guard). A crash, hang or illegal move is a forfeit.
+
+``profile``: noughts' engine on middle-game positions (each opening played ``--plies`` further
+by the engine at 0.05 s a move), searched ``--seconds`` each: the depth its alpha-beta finishes,
+its nodes a second (alpha-beta nodes and leaf-VCF steps, as the clock counts them) and the share
+of the time in the root's proof searches (VCF, VCT, df-pn) and in the alpha-beta.
 
 Reported: the score of noughts with its 95% interval (Student's t over games) and the Elo
 difference that interval implies, wins by colour, time overruns (a move answered after its
@@ -387,6 +393,93 @@ def pool(paths: list[str]) -> int:
     return 0
 
 
+# -- where the engine's time goes ---------------------------------------------------------------
+
+
+def profile(args: argparse.Namespace) -> int:
+    """The engine's depth, rate and time shares on middle-game positions (see the docstring)."""
+    from noughts.agents import _engine_kernel as K
+    from noughts.agents.engine import EngineAgent
+
+    game = make_game(GAME)
+    openings = [o["moves"] for o in json.loads(Path(args.openings).read_text())["openings"]]
+    filler = EngineAgent(0.05)
+    positions: list[Position] = []
+    for opening in openings[: args.positions]:
+        position = game.start()
+        for text in opening:
+            position = position.play(game.parse_move(text))
+        for _ in range(args.plies):
+            if position.is_terminal():
+                break
+            position = position.play(filler.analyse(position, 0.05).move)
+        if not position.is_terminal():
+            positions.append(position)
+    spent: dict[str, float] = {}
+    nodes = [0]
+
+    def timed(f: Any, key: str, count: bool = False) -> Any:
+        def run(*a: Any) -> Any:
+            t = time.perf_counter()
+            try:
+                return f(*a)
+            finally:
+                spent[key] = spent.get(key, 0.0) + time.perf_counter() - t
+                if count:
+                    nodes[0] += int(a[0][8][K.V_NODES])
+
+        return run
+
+    keep = K.root_window, K.root_vcf
+    K.root_window = timed(K.root_window, "alpha-beta", count=True)  # type: ignore[assignment]
+    K.root_vcf = timed(K.root_vcf, "VCF")  # type: ignore[assignment]
+    rows = []
+    try:
+        for seconds in args.seconds:
+            agent = make_agent(args.agent)  # each search below is given its seconds
+            if not isinstance(agent, EngineAgent):
+                print(f"error: --agent is an engine spec without seconds, not {args.agent}", file=sys.stderr)
+                return 2
+            agent._root_vct = timed(agent._root_vct, "VCT")  # type: ignore[method-assign]
+            agent._root_proof = timed(agent._root_proof, "df-pn")  # type: ignore[method-assign]
+            agent.analyse(positions[0], 0.2)  # the kernels load
+            spent.clear()
+            nodes[0] = 0
+            depths, proven, total = [], 0, 0.0
+            for position in positions:
+                t = time.perf_counter()
+                r = agent.analyse(position, seconds)
+                total += time.perf_counter() - t
+                if r.proven is None:
+                    depths.append(r.depth)
+                else:
+                    proven += 1
+            row = {
+                "agent": agent.name,
+                "seconds": seconds,
+                "positions": len(positions),
+                "proven": proven,
+                "depths": sorted(depths),
+                "median_depth": statistics.median(depths) if depths else None,
+                "rate": round(nodes[0] / spent["alpha-beta"]) if spent.get("alpha-beta") else None,
+                "shares": {k: round(v / total, 3) for k, v in sorted(spent.items())},
+            }
+            rows.append(row)
+            shares = ", ".join(f"{k} {v:.0%}" for k, v in row["shares"].items())
+            print(
+                f"{agent.name} at {seconds:g} s: {len(positions)} positions, {proven} proven; depth median "
+                f"{row['median_depth']} {row['depths']}; {row['rate']:,} nodes/s; time: {shares}"
+            )
+    finally:
+        K.root_window, K.root_vcf = keep
+    print(f"  load {os.getloadavg()[0]:.1f}")
+    if args.json:
+        Path(args.json).write_text(
+            json.dumps({"command": command_line("bench/gomocup.py", None), "rows": rows}, indent=1) + "\n"
+        )
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -418,6 +511,13 @@ def main() -> int:
     m.add_argument("--seed", type=int, default=1)
     m.add_argument("--records", default=None, help="write the games to this record file")
     m.add_argument("--json", default=None, help="write the result to this JSON file")
+    f = sub.add_parser("profile", help="the engine's depth, rate and time shares on middle-game positions")
+    f.add_argument("--agent", default="engine", help="noughts' engine spec, without seconds")
+    f.add_argument("--seconds", type=float, nargs="+", default=[0.3, 1.0])
+    f.add_argument("--positions", type=int, default=8)
+    f.add_argument("--plies", type=int, default=10, help="plies played past the opening")
+    f.add_argument("--openings", default=str(OPENINGS))
+    f.add_argument("--json", default=None)
     p = sub.add_parser("pool", help="the pooled score and Elo of several match results (their --json files)")
     p.add_argument("results", nargs="+")
     args = parser.parse_args()
@@ -426,6 +526,8 @@ def main() -> int:
         return 0
     if args.command == "pool":
         return pool(args.results)
+    if args.command == "profile":
+        return profile(args)
     if args.engine_seconds is None:
         args.engine_seconds = 10.0 if args.nodes else 1.0
     if args.games < 1:

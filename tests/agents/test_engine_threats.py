@@ -54,13 +54,20 @@ def _doubles(p, player):
     "spec", ["mnk(15,15,5)", "mnk(9,9,5)", "hypercube(4,3)", "maker_breaker(mnk(7,7,4))"]
 )
 def test_short_line_counts_kept_claim_by_claim_equal_a_recount(spec):
+    """The per-cell counts of lines ``k - 2`` short and each side's count of empty cells on two
+    or more of them, kept through a search's claims and take-backs, equal a recount."""
     g = noughts.game(spec)
     agent = EngineAgent(width=6, leaf_vcf=0, tt=0)
     for p in random_positions(g, 6, np.random.default_rng(4), most=50):
         agent.search_depth(p, 2)  # loads p; every claim of the search is taken back
-        t3 = agent._states[g].S[29]
+        S = agent._states[g].S
+        t3, doubles = S[29], S[34]
+        empty = set(p.legal_moves())
         for player in (Player.FIRST, Player.SECOND):
-            assert list(t3[int(player)]) == _short_lines(p, player), (spec, p.text())
+            short = _short_lines(p, player)
+            assert list(t3[int(player)]) == short, (spec, p.text())
+            # the empty cells on two or more such lines, counted claim by claim
+            assert doubles[int(player)] == sum(1 for c in empty if short[c] >= 2), (spec, p.text())
 
 
 def test_every_move_the_threat_generator_drops_loses_at_once():

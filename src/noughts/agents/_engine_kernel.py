@@ -41,7 +41,7 @@ heuristic value, not a proof).
 **The selective search** (``P[P_SELECT]``: below full width; at full width the search is the
 plain alpha-beta its reference holds it to). Beside the heats the kernel keeps, per cell and
 side, the number of that side's lines ``k - 2`` short through it (``S[29]``, held to a recount
-in the tests): a cell on two of them may give two completing cells at once (a *three*: an open
+in the tests; ``S[34]`` counts each side's empty cells on two or more): a cell on two of them may give two completing cells at once (a *three*: an open
 four or a four-four next). Where the opponent has such a cell and the mover no completing cell,
 every move but the cells on the opponent's short lines (its blocks) and the mover's own fours
 loses at once, so only those are generated (threat-based generation, as gomoku engines do). The
@@ -100,8 +100,9 @@ MAXPLY = 128
     P_THREE,
     P_COMBO,
     P_NDIR,
-) = range(13)
-NUM_P = 13
+    P_LMP,
+) = range(14)
+NUM_P = 14
 
 # V[]: the search state
 (V_EV, V_T0, V_T1, V_AUX0, V_AUX1, V_EMPTY, V_NODES, V_MAXNODES, V_ABORT, V_STAMP, V_VNODES, V_BEST,
@@ -216,6 +217,13 @@ def setup(S: tuple, owner_in: np.ndarray, aux0: int, aux1: int) -> None:  # type
                 t3[1, x] += 1
         if P[P_COMBO] != 0:
             recombine(S, j, 1)
+    dbl = S[34]
+    dbl[0] = 0
+    dbl[1] = 0
+    for c in range(cells):
+        if owner[c] == -1:
+            dbl[0] += 1 if t3[0, c] >= 2 else 0
+            dbl[1] += 1 if t3[1, c] >= 2 else 0
     H[0] = h
     V[V_EV] = ev
     V[V_T0] = t0
@@ -251,7 +259,8 @@ def recombine(S: tuple, j: int, sign: int) -> None:  # type: ignore[type-arg]
 @njit(cache=True, inline="always")
 def reheat(S: tuple, j: int, sign: int) -> None:  # type: ignore[type-arg]
     """Add (``sign`` 1) or take away (-1) line ``j``'s share of its cells' heats."""
-    P, cnt, lcells, g0, g1, hf, hs, t3 = S[0], S[1], S[5], S[21], S[22], S[23], S[24], S[29]
+    P, cnt, owner, lcells, g0, g1, hf, hs = S[0], S[1], S[2], S[5], S[21], S[22], S[23], S[24]
+    t3, dbl = S[29], S[34]
     a = cnt[j, 0]
     b = cnt[j, 1]
     k = P[P_K]
@@ -263,8 +272,14 @@ def reheat(S: tuple, j: int, sign: int) -> None:  # type: ignore[type-arg]
         x = lcells[j, i]
         hf[x] += d0
         hs[x] += d1
-        t3[0, x] += e0
-        t3[1, x] += e1
+        if e0 != 0:
+            t3[0, x] += e0
+            if owner[x] == -1 and t3[0, x] == (2 if e0 > 0 else 1):  # crossed 2, up or down
+                dbl[0] += e0
+        if e1 != 0:
+            t3[1, x] += e1
+            if owner[x] == -1 and t3[1, x] == (2 if e1 > 0 else 1):
+                dbl[1] += e1
     if P[P_COMBO] != 0:
         recombine(S, j, sign)
 
@@ -306,6 +321,9 @@ def make(S: tuple, c: int, p: int) -> int:  # type: ignore[type-arg]
     V[V_AUX1] = a1
     V[V_EMPTY] = empty
     owner[c] = p
+    t3, dbl = S[29], S[34]
+    dbl[0] -= 1 if t3[0, c] >= 2 else 0
+    dbl[1] -= 1 if t3[1, c] >= 2 else 0
     H[0] ^= zob[c, p]
     return res
 
@@ -320,6 +338,9 @@ def unmake(S: tuple, c: int, p: int, saved: tuple) -> None:  # type: ignore[type
     for t in range(nthrough[c]):
         reheat(S, through[c, t], 1)
     owner[c] = -1
+    t3, dbl = S[29], S[34]
+    dbl[0] += 1 if t3[0, c] >= 2 else 0
+    dbl[1] += 1 if t3[1, c] >= 2 else 0
     H[0] ^= zob[c, p]
     V[V_EV], V[V_T0], V[V_T1], V[V_AUX0], V[V_AUX1], V[V_EMPTY] = saved
 
@@ -389,13 +410,10 @@ def can_double(S: tuple, p: int) -> bool:  # type: ignore[type-arg]
     four, a four-four), a *three* in gomoku's words. A superset: two such lines may share their
     last empty cell.
     """
-    P, owner, t3 = S[0], S[2], S[29]
+    P = S[0]
     if P[P_K] < 4 or not wins_by_lines(P[P_RULE], P[P_MAKER], p):
         return False
-    for c in range(P[P_CELLS]):  # noqa: SIM110  (a loop: numba compiles no generator into any())
-        if owner[c] == -1 and t3[p, c] >= 2:
-            return True
-    return False
+    return bool(S[34][p] > 0)  # the empty cells with t3[p] at least 2, kept claim by claim
 
 
 @njit(cache=True)
@@ -648,13 +666,15 @@ def node_store(S: tuple, F: tuple, ply: int) -> None:  # type: ignore[type-arg]
 
 
 @njit(cache=True)
-def search(S: tuple, depth: int, mover: int) -> int:  # type: ignore[type-arg]
-    """Fail-soft alpha-beta from ``mover``'s view at the root (see the module docstring), over
-    an explicit stack of frames (one per ply: window, depth, mover, moves and the next to try,
-    best so far, the state before the ply's claim); 0 once aborted.
+def search(S: tuple, depth: int, mover: int, alpha: int, beta: int) -> int:  # type: ignore[type-arg]
+    """Fail-soft alpha-beta from ``mover``'s view at the root in the window (``alpha``,
+    ``beta``) (see the module docstring), over an explicit stack of frames (one per ply: window,
+    depth, mover, moves and the next to try, best so far, the state before the ply's claim); 0
+    once aborted.
     """
     P, V, t3 = S[0], S[8], S[29]
     select = P[P_SELECT] != 0
+    lmp = P[P_LMP]
     killers, hist, mbuf = S[15], S[16], S[17]
     F = (
         np.zeros(MAXPLY, dtype=np.int64),  # 0 alpha
@@ -678,8 +698,8 @@ def search(S: tuple, depth: int, mover: int) -> int:  # type: ignore[type-arg]
     )
     fa, fb, fd, fmover, fn, fi, fbest, fbm, _fa0, _fslot, fchild, fforced, fcur, fsaved = F[:14]
     fcut, fagain, fred, fnull = F[14], F[15], F[16], F[17]
-    fa[0] = -INF
-    fb[0] = INF
+    fa[0] = alpha
+    fb[0] = beta
     fd[0] = depth
     fmover[0] = mover
     ply = 0
@@ -710,6 +730,20 @@ def search(S: tuple, depth: int, mover: int) -> int:  # type: ignore[type-arg]
                     and t3[1 - m, c] < 2
                 ):
                     r = 1 if i < 8 else 2
+            # late-move pruning: past the first ``lmp * depth`` moves of a free node, moves that
+            # make no three of the mover's own into a double (an open four, a four-four) and take
+            # no such cell of the other side's are not searched at all (a four alone is pruned:
+            # in a middle game most hot cells make one)
+            if (
+                lmp > 0
+                and select
+                and ply > 0
+                and fcut[ply] == 0
+                and i >= lmp * fd[ply]
+                and t3[m, c] < 2
+                and t3[1 - m, c] < 2
+            ):
+                continue
             fred[ply] = r
             saved = save(V)
             res = make(S, c, m)
@@ -780,6 +814,15 @@ def root(S: tuple, depth: int, mover: int, maxnodes: int) -> int:  # type: ignor
     """One iteration at ``depth``: the score from ``mover``'s view (``V[V_BEST]``: the move;
     ``V[V_ABORT]`` set if the node budget ran out first).
     """
+    return root_window(S, depth, mover, maxnodes, -INF, INF)
+
+
+@njit(cache=True)
+def root_window(S: tuple, depth: int, mover: int, maxnodes: int, alpha: int, beta: int) -> int:  # type: ignore[type-arg]
+    """:func:`root` searched in the window (``alpha``, ``beta``) (an aspiration window): the
+    score is exact inside it, an upper bound at or below ``alpha``, a lower bound at or above
+    ``beta`` (fail-soft).
+    """
     V = S[8]
     V[V_NODES] = 0
     V[V_MAXNODES] = maxnodes
@@ -794,7 +837,7 @@ def root(S: tuple, depth: int, mover: int, maxnodes: int) -> int:  # type: ignor
     if threat_cells(S, 1 - mover, two) >= 2:  # a loss in two: block one anyway
         V[V_BEST] = two[0]
         return -(WIN - 2)
-    return search(S, depth, mover)
+    return search(S, depth, mover, alpha, beta)
 
 
 @njit(cache=True)
