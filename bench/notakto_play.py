@@ -109,7 +109,13 @@ def _row(board_spec: str, boards: int, games: int, search_seconds: float, seed: 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a smoke test: one game per row, no search")
-    parser.add_argument("--boards", type=int, nargs="*", default=[3, 16, 64], help="numbers of boards")
+    parser.add_argument(
+        "--boards",
+        type=int,
+        nargs="*",
+        default=[3, 8, 16],
+        help="numbers of boards (Notakto takes at most 16)",
+    )
     parser.add_argument("--games", type=int, default=3, help="games per row")
     parser.add_argument("--search-seconds", type=float, default=2.0, help="the search's limit per move")
     parser.add_argument("--repeats", type=int, default=7, help="loads and computations of the 3x3 quotient")
