@@ -73,3 +73,16 @@ def test_explain_marks_cells_without_distances() -> None:
     result = invoke("explain", "notakto(boards=3)")
     assert result.exit_code == 0, result.output
     assert "W = wins, L = loses" in result.stdout
+
+
+def test_quotient_loads_the_saved_one_rebuilds_and_saves(tmp_path) -> None:
+    saved = invoke("quotient", "notakto", "--json")
+    assert saved.exit_code == 0 and json.loads(saved.stdout)["source"] == "saved"
+    rebuilt = invoke("quotient", "notakto", "--json", "--rebuild", "--save", str(tmp_path))
+    assert rebuilt.exit_code == 0, rebuilt.output
+    doc = json.loads(rebuilt.stdout)
+    assert doc["source"] == "computed"
+    assert doc["table"] == json.loads(saved.stdout)["table"]
+    (written,) = tmp_path.glob("notakto-*.json")
+    assert written.name == "notakto-mnk-3-3-3-misere.json"
+    assert json.loads(written.read_text())["format"] == "noughts-notakto-quotient"

@@ -3,7 +3,9 @@
 A quotient is a certificate for the outcome of every sum of boards, so it is checked the way
 :mod:`noughts.pairing.certificate` checks a pairing: by code that shares nothing with the code
 that found it. This module reads a ``quotient --json`` document (the multiplication table, the
-P-portion, each single-board position's element), lists the board's positions itself from the
+P-portion, each single-board position's element) or a saved quotient file
+(:mod:`noughts.cgt.saved`: the generators' action and each element's parent, from which it
+rebuilds the table itself, and each position's canonical mask), lists the board's positions itself from the
 rules (:class:`~noughts.core.Board` and :meth:`~noughts.core.NotaktoGame.is_dead`), and verifies
 the three conditions under which a bipartite monoid is the quotient (Plambeck and Siegel 2008):
 
@@ -27,13 +29,14 @@ True
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from noughts.core import Budget, NotaktoGame, NoughtsError
 from noughts.core import game as make_game
 
-__all__ = ["QuotientCheck", "check_quotient"]
+__all__ = ["QuotientCheck", "SumsCheck", "check_quotient", "check_sums"]
 
 
 @dataclass
@@ -63,9 +66,18 @@ def check_quotient(doc: dict[str, Any], budget: Budget | None = None) -> Quotien
         game = make_game(doc["game"])
         names = [e["name"] for e in doc["elements"]]
         in_p = [bool(e["p"]) for e in doc["elements"]]
-        table = [[int(v) for v in row] for row in doc["table"]]
-        singles = doc["single_boards"]
-    except (KeyError, TypeError, ValueError) as e:
+        if "table" in doc:
+            table = [[int(v) for v in row] for row in doc["table"]]
+        else:
+            table = _table_from_action(doc["action"], doc["parent"])
+        if "single_boards" in doc:
+            singles = doc["single_boards"]
+        else:
+            singles = [
+                {"mask": int(m), "element": names[int(x)]}
+                for m, x in zip(doc["masks"], doc["images"], strict=True)
+            ]
+    except (KeyError, TypeError, ValueError, IndexError) as e:
         raise NoughtsError(f"not a quotient document: {e}") from None
     if not game.board_sum or cast(NotaktoGame, game).boards != 1:
         raise NoughtsError(f"a quotient document names one-board Notakto, not {doc['game']}")
@@ -108,10 +120,13 @@ def check_quotient(doc: dict[str, Any], budget: Budget | None = None) -> Quotien
     report.positions = len(live)
     image: dict[int, int] = {}
     for entry in singles:
-        mask = game.board_marks(game.parse(entry["position"]))[0]
+        mask = int(entry["mask"]) if "mask" in entry else game.board_marks(game.parse(entry["position"]))[0]
+        if not 0 <= mask <= board.full_mask:
+            report.failures.append(f"a position's mask {mask} is not a board of {board.spec}")
+            continue
         if entry["element"] not in element:
             report.failures.append(
-                f"position {entry['position']} has an unknown element {entry['element']!r}"
+                f"position {entry.get('position', entry.get('mask'))} has an unknown element {entry['element']!r}"
             )
             continue
         image[key(mask)] = element[entry["element"]]
@@ -187,4 +202,126 @@ def check_quotient(doc: dict[str, Any], budget: Budget | None = None) -> Quotien
                 report.states = len(seen)
                 return report
     report.states = len(seen)
+    return report
+
+
+def _table_from_action(action: list[list[int]], parent: list[list[int]]) -> list[list[int]]:
+    """The whole table from the generators' action (``action[x][i]``: ``x`` times generator
+    ``i``) and each element's parent (``x = parent * generator``): ``x * y`` by walking ``y``'s
+    generators from the identity. Written here, apart from the loader, on purpose.
+    """
+    n = len(action)
+    if len(parent) != n:
+        raise ValueError("one parent per element")
+    words: list[list[int]] = []
+    for y in range(n):
+        word: list[int] = []
+        at = y
+        while at != 0:
+            p, i = int(parent[at][0]), int(parent[at][1])
+            if len(word) > n or not 0 <= p < n:
+                raise ValueError("the parents do not lead back to the identity")
+            word.append(i)
+            at = p
+        words.append(word)
+    table = []
+    for x in range(n):
+        row = []
+        for y in range(n):
+            z = x
+            for i in words[y]:
+                z = int(action[z][i])
+            row.append(z)
+        table.append(row)
+    return table
+
+
+@dataclass
+class SumsCheck:
+    """What :func:`check_sums` found: the sums played out and those the document gets wrong."""
+
+    game: str
+    sums: int = 0
+    wrong: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.wrong
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "ok": self.ok, "sums": self.sums, "wrong": self.wrong}
+
+
+def check_sums(
+    doc: dict[str, Any],
+    sums: int = 50,
+    boards: tuple[int, int] = (2, 4),
+    seed: int = 0,
+    budget: Budget | None = None,
+) -> SumsCheck:
+    """Play out ``sums`` sampled sums of ``boards[0]`` to ``boards[1]`` boards by brute force
+    (:class:`noughts.cgt.reference.SumReference`, straight from the rules) and compare each
+    outcome with the document's: the product of the boards' elements (by the document's table,
+    rebuilt here from its action for a saved file) in its P-portion. Each board is reached by
+    random moves from the empty board (seeded), deep enough that the search stays small.
+    """
+    from noughts.cgt.reference import SumReference
+
+    if budget is None:
+        budget = Budget(max_seconds=None, max_memory=None)
+    try:
+        game = make_game(doc["game"])
+        names = [e["name"] for e in doc["elements"]]
+        in_p = [bool(e["p"]) for e in doc["elements"]]
+        table = (
+            [[int(v) for v in row] for row in doc["table"]]
+            if "table" in doc
+            else _table_from_action(doc["action"], doc["parent"])
+        )
+        if "masks" in doc:
+            element = {int(m): int(x) for m, x in zip(doc["masks"], doc["images"], strict=True)}
+        else:
+            index = {name: i for i, name in enumerate(names)}
+            element = {
+                game.board_marks(game.parse(e["position"]))[0]: index[e["element"]]
+                for e in doc["single_boards"]
+            }
+    except (KeyError, TypeError, ValueError, IndexError) as e:
+        raise NoughtsError(f"not a quotient document: {e}") from None
+    if not game.board_sum:
+        raise NoughtsError(f"a quotient document names one-board Notakto, not {doc['game']}")
+    game = cast(NotaktoGame, game)
+    board = game.board
+    perms = game.symmetries
+    ref = SumReference(board, game.misere)
+    rng = random.Random(seed)
+    report = SumsCheck(doc["game"])
+    cells = board.num_cells
+    for _ in range(sums):
+        masks = []
+        for _ in range(rng.randint(*boards)):
+            mask = 0
+            depth = rng.randint(cells // 3, cells)
+            for _ in range(depth):  # random moves while the board stays alive
+                free = [c for c in range(cells) if not mask >> c & 1 and not game.is_dead(mask | 1 << c)]
+                if not free:
+                    break
+                mask |= 1 << rng.choice(free)
+            masks.append(mask)
+        z = 0
+        for mask in masks:
+            key = min(board.transform_mask(mask, p) for p in perms)
+            if key not in element:
+                report.wrong.append(f"no element for the board {mask:#x}")
+                break
+            z = table[z][element[key]]
+        else:
+            budget.check(progress=f"{report.sums} sums played out")
+            truth_wins = ref.next_player_wins(masks)
+            if in_p[z] == truth_wins:
+                report.wrong.append(
+                    f"the boards {[f'{m:#x}' for m in masks]} (element {names[z]}): the player to move "
+                    f"{'wins' if truth_wins else 'loses'} by search"
+                )
+        report.sums += 1
     return report

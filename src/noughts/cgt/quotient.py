@@ -92,6 +92,10 @@ MAX_SUBSETS = 512
 MAX_ROUNDS = 1000
 """Recalibrations tried per growth of the quotient before the construction gives up."""
 
+_FAILURES = 32
+"""Failing words of the least failing height gathered per recalibration (a fix is preferred
+that gets more of them right, so a family of failures is mended at once)."""
+
 _CHECK_EVERY = 256
 """Games between budget checks."""
 
@@ -474,11 +478,10 @@ class _Builder:
                 self.expansions += 1
                 self.stage = ""
                 return
-            failure = self.least_failure(trial, count)
-            if failure is None:
+            failures = self.least_failures(trial, count)
+            if not failures:
                 raise AssertionError("the replay and the state search disagree on a candidate")
-            word, truth = failure
-            trial = self.recalibrate(trial, count, word, truth)
+            trial = self.recalibrate(trial, count, failures)
         raise QuotientStopped(
             f"no candidate for position {j:,} passed after {MAX_ROUNDS} recalibrations; {self.progress_text()}",
             self.reached("recalibration rounds exhausted"),
@@ -578,31 +581,40 @@ class _Builder:
             kind[g] = index.setdefault(key, len(index))
         return kind, list(index)
 
-    def recalibrate(self, trial: _Trial, count: int, word: list[int], truth: bool) -> _Trial:
-        """The candidate that sets free the fewest kinds of ``word``'s games and gets its
-        outcome (``truth``: P or not) right; among those that free equally few, the smallest.
+    def recalibrate(self, trial: _Trial, count: int, failures: list[tuple[list[int], bool]]) -> _Trial:
+        """The candidate that sets free the fewest kinds of the first failing word's games and
+        gets its outcome (P or not) right; among those at most twice the smallest, the one that
+        gets the most of the other ``failures`` (words of the same height) right, then the
+        smallest. Every candidate is
+        made from ``trial`` (a finer monoid before its reduction), so it marks every word below
+        the failure as ``trial`` did, rightly: the least failure only moves up (Siegel).
         """
+        word, truth = failures[0]
         kind, _ = self.kinds(trial, count)
         involved = sorted({int(kind[g]) for g in word})
         tried = 0
         for size in range(1, len(involved) + 1):
-            fixes: list[_Trial] = []
+            fixes: list[tuple[int, int, _Trial]] = []
             for subset in itertools.combinations(involved, size):
                 tried += 1
                 if tried > MAX_SUBSETS:
                     break
                 cycles = []
                 for k in subset:
+                    most = max(sum(1 for g in w if kind[g] == k) for w, _ in failures)
                     members = [g for g in word if kind[g] == k]
                     i, p = trial.monoid.index_period(int(trial.images[members[0]]))
-                    cycles.append((max(i, len(members)) + 1, math.lcm(p, 2)))
+                    cycles.append((max(i, most) + 1, math.lcm(p, 2)))
                 cand = self.candidate(
                     trial, count, free_new=None, free=list(subset), cycles=cycles, kind=kind
                 )
                 if cand is not None and cand.mark(word) == truth:
-                    fixes.append(cand)
+                    right = sum(cand.mark(w) == t for w, t in failures)
+                    fixes.append((-right, len(cand.monoid), cand))
             if fixes:
-                return min(fixes, key=lambda c: len(c.monoid))
+                smallest = min(size for _, size, _ in fixes)
+                near = [f for f in fixes if f[1] <= 2 * smallest]  # not a much larger one for a few more
+                return min(near, key=lambda f: f[:2])[2]
         raise QuotientStopped(
             f"no recalibration of a {len(trial.monoid):,}-element candidate fixes its least failure "
             f"(a sum of {len(word)} positions); {self.progress_text()}",
@@ -753,6 +765,15 @@ class _Builder:
         opposite of the trial's, since every smaller word is then marked right); None if
         there is none. A shortest-path search over the states ``(image, sigma)``.
         """
+        failures = self.least_failures(trial, count, most=1)
+        return failures[0] if failures else None
+
+    def least_failures(
+        self, trial: _Trial, count: int, most: int = _FAILURES
+    ) -> list[tuple[list[int], bool]]:
+        """Like :meth:`least_failure`, up to ``most`` words of the least failing height (each
+        state once), the first the one :meth:`least_failure` gives.
+        """
         t = trial.monoid.table
         in_p = trial.in_p
         n = len(trial.monoid)
@@ -763,12 +784,17 @@ class _Builder:
             key = (x, tau.tobytes())
             if key not in kinds or self.games.heights[g] < self.games.heights[kinds[key]]:
                 kinds[key] = g
-        moves = [
-            (x, np.frombuffer(tb, dtype=bool), g, int(self.games.heights[g])) for (x, tb), g in kinds.items()
-        ]
-        start = (0, np.zeros(n, dtype=bool).tobytes())
+        xs = np.array([x for x, _ in kinds], dtype=np.int64)
+        taus = np.stack([np.frombuffer(tb, dtype=bool) for _, tb in kinds])
+        gs = [g for g in kinds.values()]
+        hs = [int(self.games.heights[g]) for g in gs]
+        tx = t[xs]  # tx[k, z]: x_k z
+        # a state is (image, packed sigma); every move from it at once: sigma x_k | y tau_k
+        start = (0, np.packbits(np.zeros(n, dtype=bool)).tobytes())
         if bool(in_p[0]) == self.misere:
-            return [], not self.misere
+            return [([], not self.misere)]
+        failures: list[tuple[list[int], bool]] = []
+        failing_height = -1
         best = {start: 0}
         parent: dict[tuple[int, bytes], tuple[tuple[int, bytes], int] | None] = {start: None}
         heap = [(0, 0, start)]
@@ -778,26 +804,36 @@ class _Builder:
             d, _, state = heapq.heappop(heap)
             if state in closed:
                 continue
+            if failures and d > failing_height:
+                break
             closed.add(state)
             if not len(closed) % 4096:
-                self.check_budget(memory=len(best) * (n + 100))
+                self.check_budget(memory=len(best) * (n // 8 + 100))
             y, sb = state
-            sigma = np.frombuffer(sb, dtype=bool)
+            sigma = np.unpackbits(np.frombuffer(sb, dtype=np.uint8), count=n).astype(bool)
             if state != start and bool(in_p[y]) == bool(sigma[0]):
                 word = []
                 at: tuple[int, bytes] | None = state
                 while parent[at] is not None:  # type: ignore[index]
                     at, g = parent[at]  # type: ignore[index, misc]
                     word.append(g)
-                return sorted(word), not bool(in_p[y])
-            for x, tau, g, height in moves:
-                nxt = (int(t[y, x]), (sigma[t[x]] | tau[t[y]]).tobytes())
-                nd = d + height
+                failures.append((sorted(word), not bool(in_p[y])))
+                failing_height = d
+                if len(failures) >= most:
+                    break
+                continue
+            if failures:
+                continue  # the failures of this height are being gathered; nothing beyond
+            images = t[y, xs].tolist()
+            rows = np.packbits(sigma[tx] | taus[:, t[y]], axis=1)
+            for k, row in enumerate(rows):
+                nxt = (images[k], row.tobytes())
+                nd = d + hs[k]
                 if nd < best.get(nxt, 1 << 62):
                     best[nxt] = nd
-                    parent[nxt] = (state, g)
+                    parent[nxt] = (state, gs[k])
                     heapq.heappush(heap, (nd, next(tick), nxt))
-        return None
+        return failures
 
 
 def _generators(code: IntArray, heights: IntArray) -> tuple[IntArray, IntArray]:

@@ -1,13 +1,16 @@
 """``noughts quotient``: the misère quotient of one Notakto board, and what it says.
 
 A few lines over :func:`noughts.cgt.notakto_quotient` (and :func:`noughts.cgt.check.check_quotient`
-with ``--check``). Exit status 0 with the quotient, 2 on a bad spec, 3 when the budget ran out
+with ``--check``). A quotient noughts ships (:mod:`noughts.cgt.saved`) is loaded instead of
+computed unless ``--rebuild`` is given; ``--save DIR`` writes the versioned JSON file there
+(``--save src/noughts/cgt/quotients`` rebuilds the shipped ones). Exit status 0 with the quotient, 2 on a bad spec, 3 when the budget ran out
 (the figures reached are printed), 1 when ``--check`` finds the quotient wrong.
 """
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated, Any, cast
 
 import typer
@@ -48,11 +51,25 @@ def quotient(
             "--check", help="Verify the quotient again, independently, from the rules (exit 1 if wrong)."
         ),
     ] = False,
+    rebuild: Annotated[
+        bool,
+        typer.Option("--rebuild", help="Compute the quotient from the rules even if noughts ships it saved."),
+    ] = False,
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            "--save",
+            metavar="DIR",
+            file_okay=False,
+            help="Write the quotient as versioned JSON into DIR (src/noughts/cgt/quotients: the shipped ones).",
+        ),
+    ] = None,
 ) -> None:
     """The misère quotient of one Notakto board: its elements, presentation, P-portion, each
     position's element, and who wins N empty boards for every N (normal play with misere=false).
     """
     from noughts.cgt import QuotientStopped, notakto_quotient
+    from noughts.cgt.saved import save_quotient, saved_quotient
 
     game = noughts.game(spec)
     if not game.board_sum:
@@ -61,13 +78,21 @@ def quotient(
         )
     game = cast(NotaktoGame, game)
     budget = Budget(max_seconds=max_seconds, max_memory=max_memory * 2**20)
-    with _Progress(not as_json, f"quotient of {game.board.spec}") as bar:
-        try:
-            result = notakto_quotient(game.board, game.misere, budget=budget, progress=bar.update)
-        except QuotientStopped as stop:
-            _stopped(game, stop, as_json)
-            raise typer.Exit(OVER_BUDGET) from None
+    result = None if rebuild else saved_quotient(game.board, game.misere)
+    source = "saved" if result is not None else "computed"
+    if result is None:
+        with _Progress(not as_json, f"quotient of {game.board.spec}") as bar:
+            try:
+                result = notakto_quotient(game.board, game.misere, budget=budget, progress=bar.update)
+            except QuotientStopped as stop:
+                _stopped(game, stop, as_json)
+                raise typer.Exit(OVER_BUDGET) from None
+    if save is not None:
+        written = save_quotient(result, save)
+        if not as_json:
+            typer.echo(f"saved: {written}")
     doc = result.to_json()
+    doc["source"] = source
     report = None
     if check:
         from noughts.cgt.check import check_quotient
@@ -183,8 +208,9 @@ def _show(game: NotaktoGame, result: Any, doc: dict[str, Any]) -> None:
         for name, count in sorted(counts.items(), key=lambda kv: -kv[1]):
             tally.add_row(name, f"{count:,}")
         console.print(tally)
+    how = "loaded from the saved file; built in " if doc.get("source") == "saved" else ""
     console.print(
-        f"{doc['seconds']:.3f} s; the quotient grew {doc['expansions']} times ({doc['candidates']} candidates tried)",
+        f"{how}{doc['seconds']:.3f} s; the quotient grew {doc['expansions']} times ({doc['candidates']} candidates tried)",
         style="dim",
     )
 

@@ -10,11 +10,13 @@ gives it for Notakto on more than :data:`SEARCH_BOARDS` boards, where the search
 and then minutes; on fewer boards the search answers, with exact distances, and the tests hold
 the two to each other wherever the search finishes.
 
-The quotient of a board is computed once per process (:func:`board_quotient`, within
-:data:`QUOTIENT_SECONDS`) and kept; a board whose quotient is not found in that time is left to
-the search. Only boards of at most :data:`QUOTIENT_CELLS` cells are tried on their own (3x3
-takes a fraction of a second); ``noughts quotient`` computes larger boards' quotients under a
-budget of the user's choosing.
+The quotient of a board is loaded from the versioned JSON files shipped beside the package
+(:func:`noughts.cgt.saved.saved_quotient`: the 3x3 board's and the larger ones noughts has
+computed), once per process; a board without one is computed (:func:`board_quotient`, within
+:data:`QUOTIENT_SECONDS`) and kept, and a board whose quotient is not found in that time is left
+to the search. Only boards of at most :data:`QUOTIENT_CELLS` cells are computed on their own
+(3x3 takes a fraction of a second); ``noughts quotient`` computes larger boards' quotients under
+a budget of the user's choosing (and ``--save`` writes them).
 
 >>> import noughts
 >>> engine = QuotientEngine(noughts.game("notakto(boards=16)"))
@@ -28,6 +30,7 @@ from functools import lru_cache
 from typing import cast
 
 from noughts.cgt import NotaktoQuotient, QuotientStopped, notakto_quotient
+from noughts.cgt.saved import saved_quotient
 from noughts.core import Board, Budget, Game, Move, NotaktoGame, NoughtsError, Outcome, Position
 from noughts.exact.reference import terminal_value
 from noughts.exact.result import Value
@@ -57,9 +60,12 @@ QUOTIENT_MEMORY = 512 * 2**20
 
 @lru_cache(maxsize=16)
 def board_quotient(board: Board, misere: bool) -> NotaktoQuotient | None:
-    """The quotient of Notakto on ``board``, computed once and kept; None if it is not found
-    within :data:`QUOTIENT_SECONDS`.
+    """The quotient of Notakto on ``board``: the saved one if noughts ships it, else computed
+    once and kept; None if it is not found within :data:`QUOTIENT_SECONDS`.
     """
+    saved = saved_quotient(board, misere)
+    if saved is not None:
+        return saved
     try:
         return notakto_quotient(board, misere, budget=Budget(QUOTIENT_SECONDS, QUOTIENT_MEMORY))
     except QuotientStopped:
@@ -106,14 +112,16 @@ class QuotientEngine:
 
 
 def quotient_engine(game: Game) -> QuotientEngine | None:
-    """The quotient engine for Notakto on more than :data:`SEARCH_BOARDS` boards of at most
-    :data:`QUOTIENT_CELLS` cells whose board's quotient is found; None otherwise (the search
-    answers).
+    """The quotient engine for Notakto on more than :data:`SEARCH_BOARDS` boards whose board's
+    quotient is saved, or has at most :data:`QUOTIENT_CELLS` cells and is found; None otherwise
+    (the search answers).
     """
     if not game.board_sum:
         return None
     game = cast(NotaktoGame, game)
-    if game.boards <= SEARCH_BOARDS or game.board.num_cells > QUOTIENT_CELLS:
+    if game.boards <= SEARCH_BOARDS:
+        return None
+    if game.board.num_cells > QUOTIENT_CELLS and saved_quotient(game.board, game.misere) is None:
         return None
     quotient = board_quotient(game.board, game.misere)
     return None if quotient is None else QuotientEngine(game, quotient)
