@@ -29,6 +29,11 @@ def test_game_info_and_a_game(spec: str) -> None:
         ('hypergraph("a b / c c")', "appears twice"),
         ('hypergraph("a b / c d", points="a b c")', "names the point 'd'"),
         ("affine(6)", "not a prime power"),
+        ('hypergraph("a b / / c d")', "line 2 is empty"),
+        ('hypergraph("a b c / c d")', "every line must have the same number of points"),
+        ('hypergraph("a b", points="a b a")', "listed twice in points="),
+        ('hypergraph("a b", at="0,0 0,0")', "the same coordinates"),
+        ("affine(128)", ""),  # 16,384 points: refused by the size check or the constructor
     ],
 )
 def test_bad_hypergraphs_are_refused(spec: str, message: str) -> None:
