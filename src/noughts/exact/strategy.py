@@ -96,6 +96,7 @@ def extract_strategy(
     """
     from noughts.exact import _strategy_kernels as X
     from noughts.exact import _tss_kernels as T
+    from noughts.exact._dfpn_kernels import P_BOARD_SYMS
 
     started = time.perf_counter()
     game = search.game
@@ -138,7 +139,7 @@ def extract_strategy(
     while True:
         view = search.kernel_view()  # the table may have grown
         params = view.params.copy()
-        params[X.P_BOARD_SYMS] = min(int(params[X.P_BOARD_SYMS]), dedup)
+        params[P_BOARD_SYMS] = min(int(params[P_BOARD_SYMS]), dedup)
         status = extract(
             params,
             int(player),
