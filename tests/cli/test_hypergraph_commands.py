@@ -42,6 +42,9 @@ def test_show_reads_a_file_and_lists_the_lines(tmp_path: Path) -> None:
         ({"lines": [["a", "b"], ["b", "a"]]}, "lines 1 and 2 hold the same points"),
         ({"points": ["a", "b"], "lines": [["a", "b"], ["b", "c"]]}, "names the point 'c'"),
         ({"lines": [[f"p{i}" for i in range(5000)]]}, "at most 4096"),
+        ({"points": ["a", "b", "a"], "lines": [["a", "b"]]}, "the point 'a' is listed twice in points="),
+        ({"lines": [["a", "b", "c"], ["c", "d"]]}, "every line must have the same number of points"),
+        ({"lines": [["a", "b"]], "coords": {"z": [0, 0]}}, "coordinates for the unknown point 'z'"),
     ],
 )
 @pytest.mark.parametrize("command", ["show", "solve"])
@@ -78,3 +81,11 @@ def test_pairing_find_on_a_plane() -> None:
     r = invoke("pairing", "find", "affine(3)")
     assert r.exit_code == 1  # 12 lines need 24 cells of their own; 9 are there: Hall fails
     assert "free cells" in r.output
+
+
+def test_too_many_points_for_the_chosen_engine_exit_2(tmp_path: Path) -> None:
+    """A ring of 100 points: solved tables (--save) hold boards of at most 64 cells."""
+    lines = [[f"p{i}", f"p{(i + 1) % 100}", f"p{(i + 3) % 100}"] for i in range(100)]
+    r = invoke("solve", _file(tmp_path, {"lines": lines}), "--save", str(tmp_path / "t.npz"))
+    assert r.exit_code == 2 and "at most 64 cells" in r.output and "Traceback" not in r.output, r.output
+    assert not (tmp_path / "t.npz").exists()

@@ -154,5 +154,19 @@ def _picture_line(line: str) -> Text:
 
 
 def styled_board(position: Position) -> Text:
-    """``position.render()`` with the marks coloured and the coordinates dimmed."""
+    """``position.render()`` with the marks coloured and the coordinates dimmed (points on a
+    circle: the marks coloured, a completed line in the list of lines highlighted).
+    """
+    board = getattr(position.game, "board", None)
+    if board is not None and not board.placed:
+        return Text("\n").join(_circle_line(line) for line in position.render().split("\n"))
     return Text("\n").join(_picture_line(line) for line in position.render().split("\n"))
+
+
+def _circle_line(line: str) -> Text:
+    text = Text(line)
+    text.highlight_regex(r"^lines:", "dim")
+    for mark, style in MARK_STYLES.items():
+        text.highlight_regex(rf"(?<![A-Za-z0-9_]){mark}(?![A-Za-z0-9_])", style)
+    text.highlight_regex(r"\*[^*]+\*", "bold green")
+    return text

@@ -93,6 +93,7 @@ class Board:
         "masks_through",
         "names",
         "num_cells",
+        "placed",
         "spec",
     )
 
@@ -106,6 +107,7 @@ class Board:
         *,
         lines: Sequence[Sequence[Cell]] | None = None,
         names: Sequence[str] | None = None,
+        placed: bool = True,
     ):
         self.kind = kind
         self.spec = spec
@@ -118,6 +120,10 @@ class Board:
         """The points' own names (a user's hypergraph), or None: cells are named by position."""
         self._by_name = {} if names is None else {n: i for i, n in enumerate(names)}
         self.given_lines = lines is not None
+        self.placed = placed
+        """Whether the cells' coordinates mean something to draw (False: a user's hypergraph written
+        without coordinates, whose points fill a grid row by row only to be stored; pictures put
+        them on a circle instead: :func:`noughts.core.hypergraphs.circle_layout`)."""
         """Whether the lines were given as a list (finite planes, tori, a user's hypergraph) rather
         than found as straight runs on the grid; their symmetries then come from the lines."""
         self.lines: tuple[tuple[Cell, ...], ...] = (

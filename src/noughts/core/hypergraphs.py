@@ -22,7 +22,8 @@ a grid, and whose symmetry group is computed from the lines (:mod:`noughts.core.
   JSON file (``{"points": [...], "lines": [[...], ...], "coords": {...}}``, read by the
   command line only). Every line must have the same number of points (the engines count a
   line's marks against one k). Optional coordinates (``at="0,0 0,1 ..."``, one pair per point)
-  place the points on a grid for drawing; without them the points fill a grid row by row.
+  place the points on a grid for drawing; without them the points fill a grid row by row (what
+  is stored) and pictures draw them on a circle (:func:`circle_layout`, ``Board.placed``).
 
 The field GF(q) for q = p^e is the polynomials over GF(p) modulo an irreducible one of degree
 e (Lidl and Niederreiter, "Finite Fields", ch. 1), its elements written as integers whose base-p
@@ -48,6 +49,7 @@ __all__ = [
     "MAX_ORDER",
     "Field",
     "affine",
+    "circle_layout",
     "hypergraph",
     "prime_power",
     "projective",
@@ -406,4 +408,20 @@ def hypergraph(lines: str = "", points: str = "", at: str = "", file: str = "") 
                 f"hypergraph: the coordinates span {grid[0]} x {grid[1]}; at most {64 * MAX_CELLS} grid points"
             )
     cell_lines = [tuple(index[n] for n in line) for line in written]
-    return Board("hypergraph", spec, grid, cells, sizes[0], lines=cell_lines, names=names)
+    return Board(
+        "hypergraph", spec, grid, cells, sizes[0], lines=cell_lines, names=names, placed=coords is not None
+    )
+
+
+def circle_layout(count: int) -> list[tuple[float, float]]:
+    """Where pictures draw the points of a board without coordinates: ``count`` points evenly on
+    a circle, the first at the top, clockwise, as ``(x, y)`` in the unit square (y down).
+
+    >>> [(round(x, 2), round(y, 2)) for x, y in circle_layout(4)]
+    [(0.5, 0.0), (1.0, 0.5), (0.5, 1.0), (0.0, 0.5)]
+    """
+    out = []
+    for i in range(count):
+        angle = 2 * math.pi * i / max(count, 1)
+        out.append((0.5 + 0.5 * math.sin(angle), 0.5 - 0.5 * math.cos(angle)))
+    return out

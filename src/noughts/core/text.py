@@ -13,7 +13,15 @@ from collections.abc import Sequence
 from noughts.core.board import Board, column_letters
 from noughts.core.errors import NotationError
 
-__all__ = ["HOLE", "format_grid", "parse_grid", "render_grid"]
+__all__ = [
+    "HOLE",
+    "MAX_CIRCLE_POINTS",
+    "MAX_LISTED_LINES",
+    "format_grid",
+    "parse_grid",
+    "render_grid",
+    "render_line_list",
+]
 
 HOLE = "-"
 
@@ -173,9 +181,15 @@ def render_grid(board: Board, chars: Sequence[str], width: int = 1) -> list[str]
 def _render_named(board: Board, chars: Sequence[str], width: int) -> list[str]:
     """A board whose points have names (a user's hypergraph): each point where its coordinates
     put it, drawn as its mark once claimed and as its name (what is typed to claim it) before.
+    Without coordinates (``board.placed`` false) the points stand on a circle and the lines are
+    listed beneath (:func:`_render_circle`).
     """
     names = board.names or ()
     width = max(width, *(len(n) for n in names))
+    if not board.placed:
+        circle = _render_circle(names, chars, width)
+        if circle is not None:
+            return circle + render_line_list(board, chars)
     out = []
     for r in range(board.grid[0]):
         row = []
@@ -184,4 +198,72 @@ def _render_named(board: Board, chars: Sequence[str], width: int) -> list[str]:
             shown = " " if cell is None else names[cell] if chars[cell] == "." else chars[cell]
             row.append(shown.ljust(width))
         out.append("  " + " ".join(row).rstrip())
+    return out
+
+
+MAX_CIRCLE_POINTS = 64
+"""The most points drawn on a circle at a terminal; more fill a grid row by row."""
+
+MAX_LISTED_LINES = 200
+"""The most lines :func:`render_line_list` writes out."""
+
+
+def _render_circle(names: Sequence[str], chars: Sequence[str], width: int) -> list[str] | None:
+    """The points on a circle, the first at the top and on clockwise (the arena draws them the
+    same way), each as its mark once claimed and as its name before; None where they do not fit
+    (more than :data:`MAX_CIRCLE_POINTS`). A terminal's characters are about twice as tall as
+    wide, so the circle is twice as wide in columns as it is tall in rows; the radius grows
+    until no two labels touch. Rows that no point falls on are left out.
+    """
+    import math
+
+    n = len(names)
+    if n > MAX_CIRCLE_POINTS:
+        return None
+    labels = [name if chars[c] == "." else chars[c] for c, name in enumerate(names)]
+    for radius in range(2, 4 * n + 2):
+        rows, cols = 2 * radius + 1, 4 * radius + width + 1
+        spots: dict[int, list[tuple[int, int]]] = {}
+        for i in range(n):
+            angle = 2 * math.pi * i / n
+            r = round(radius * (1 - math.cos(angle)))
+            c = round(2 * radius * (1 + math.sin(angle)))
+            spots.setdefault(r, []).append((c, i))
+        if all(
+            b[0] - a[0] > width
+            for row in spots.values()
+            for a, b in zip(sorted(row), sorted(row)[1:], strict=False)
+        ):
+            canvas = [[" "] * cols for _ in range(rows)]
+            for r, row in spots.items():
+                for c, i in row:
+                    canvas[r][c : c + width] = list(labels[i].ljust(width))
+            rows_drawn = ["  " + "".join(line).rstrip() for line in canvas]
+            return [line for line in rows_drawn if line.strip()]  # no empty rows (a doctest's end)
+    return None  # pragma: no cover - a radius of 2n always fits n labels apart
+
+
+def render_line_list(board: Board, chars: Sequence[str]) -> list[str]:
+    r"""The board's lines written out, a point as its name and ``=x`` once claimed (``chars``),
+    a completed line (every point the same mark, x or o) between asterisks; at most
+    :data:`MAX_LISTED_LINES`, several to a row.
+
+    >>> from noughts.core.hypergraphs import hypergraph
+    >>> print("\n".join(render_line_list(hypergraph("a b / b c / c a"), ["x", "x", "o"])))
+    lines: *a=x b=x*   b=x c=o     c=o a=x
+    """
+    entries = []
+    for line in board.lines[:MAX_LISTED_LINES]:
+        marks = {chars[c] for c in line}
+        text = " ".join(board.cell_name(c) + ("" if chars[c] == "." else "=" + chars[c]) for c in line)
+        entries.append(f"*{text}*" if len(marks) == 1 and marks <= {"x", "o"} else text)
+    more = len(board.lines) - len(entries)
+    if more:
+        entries.append(f"... {more} more")
+    width = max(len(e) for e in entries)
+    per_row = max(1, 74 // (width + 3))  # rows of at most 78 characters, "lines: " included
+    out = []
+    for i in range(0, len(entries), per_row):
+        row = "   ".join(e.ljust(width) for e in entries[i : i + per_row]).rstrip()
+        out.append(("lines: " if i == 0 else "       ") + row)
     return out

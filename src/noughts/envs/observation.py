@@ -3,7 +3,8 @@
 An observation is a float32 array of shape ``(*spatial, planes)`` (channels last, as
 PettingZoo's classic board games have it). ``spatial`` is the board's grid (``board.grid``: 3x3
 for tic-tac-toe, 3x3x3 for ``hypercube(3,3)`` and for Otrio, whose third axis is the ring
-size), with a leading axis of boards for Notakto. Each plane has a name
+size), with a leading axis of boards for Notakto; a board of points without coordinates (a
+user's hypergraph written without ``at=``, ``board.placed`` false) has one axis over its points. Each plane has a name
 (:attr:`ObservationEncoder.plane_names`):
 
 * ``own``, ``opponent``: the observer's cells and the other player's (claim games, Otrio,
@@ -59,8 +60,11 @@ class ObservationEncoder:
         grid = board.grid
         # flat index of each cell's grid point (row-major over the grid)
         strides = [math.prod(grid[i + 1 :]) for i in range(len(grid))]
+        coords = board.coords
+        if not board.placed:  # points without coordinates: one axis over the points, in their order
+            grid, strides, coords = (board.num_cells,), [1], tuple((c,) for c in range(board.num_cells))
         self._points = np.array(
-            [sum(c * s for c, s in zip(coord, strides, strict=True)) for coord in board.coords],
+            [sum(c * s for c, s in zip(coord, strides, strict=True)) for coord in coords],
             dtype=np.int64,
         )
         self._grid_size = math.prod(grid)

@@ -258,6 +258,10 @@ class FastSolver:
             )
             self._tmp = np.zeros((K.NUM_TMP, 2 * words), dtype=np.uint64)
             self._prm[K.P_WORDS] = words
+        # a board given by its lines lists fewer (its symmetries cut back to a subgroup): the
+        # kernel must be told the rows it has, or it reads past them
+        syms = int(self._symtab.shape[0])
+        self._prm[K.P_SYMS] = syms
         self._mirrors = (
             mirrors(board, syms, words or 1) if rule == MISERE else np.zeros((0, 2), dtype=np.int64)
         )

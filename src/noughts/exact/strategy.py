@@ -32,7 +32,16 @@ from noughts.core.text import format_grid
 from noughts.exact.proof import WIN, Proof, ProofSearch
 from noughts.kernels.codes import DONE, ENTER
 
-__all__ = ["MAX_GROUP", "Leaves", "Strategy", "certificate_record", "extract_strategy", "write_strategies"]
+__all__ = [
+    "MAX_GROUP",
+    "Leaves",
+    "Strategy",
+    "certificate_group",
+    "certificate_record",
+    "dedup_rows",
+    "extract_strategy",
+    "write_strategies",
+]
 
 MAX_GROUP = 4096
 """Boards with a larger symmetry group are certified without symmetry."""
@@ -87,6 +96,7 @@ def extract_strategy(
     """
     from noughts.exact import _strategy_kernels as X
     from noughts.exact import _tss_kernels as T
+    from noughts.exact._dfpn_kernels import P_BOARD_SYMS
 
     started = time.perf_counter()
     game = search.game
@@ -125,10 +135,13 @@ def extract_strategy(
     if position.is_terminal():
         return Strategy(position, player, goal, words[:0], moves[:0], 0, 0, 0.0)
     extract: Any = X.extract  # a numba dispatcher: its signature is the kernel's
+    dedup = dedup_rows(view.perms, certificate_group(game))
     while True:
         view = search.kernel_view()  # the table may have grown
+        params = view.params.copy()
+        params[P_BOARD_SYMS] = min(int(params[P_BOARD_SYMS]), dedup)
         status = extract(
-            view.params,
+            params,
             int(player),
             goal,
             tables.line_cells,
@@ -205,6 +218,29 @@ def extract_strategy(
 def _position_of(game: Game, own: np.ndarray, marks: tuple[str, str]) -> Position:
     chars = ["." if o < 0 else marks[o] for o in own]
     return game.parse(format_grid(game.board, chars))
+
+
+def dedup_rows(perms: np.ndarray, group: np.ndarray | None) -> int:
+    """How many of the proof's first symmetries ``perms`` (the identity first) the strategy
+    writer may merge positions by: the longest prefix inside the certificate's ``group`` (None:
+    the identity alone). A position skipped as the image of one met before must be one the
+    checker finds under the certificate's group, or the certificate misses it.
+
+    >>> ident, swap = [0, 1, 2], [2, 1, 0]
+    >>> dedup_rows(np.array([ident, swap]), None), dedup_rows(np.array([ident, swap]), np.array([ident, swap]))
+    (1, 2)
+    >>> dedup_rows(np.array([ident, swap]), np.array([ident]))
+    1
+    """
+    if group is None:
+        return 1
+    allowed = {np.asarray(row, dtype=np.int64).tobytes() for row in group}
+    n = 0
+    for row in perms:
+        if np.asarray(row, dtype=np.int64).tobytes() not in allowed:
+            break
+        n += 1
+    return max(1, n)
 
 
 def certificate_group(game: Game) -> np.ndarray | None:

@@ -252,7 +252,7 @@ class BreakerProver:
         self.prm[K.P_LINES] = n_lines
         self.prm[K.P_WORDS] = words
         self.prm[K.P_RULE] = int(Rule.STANDARD if q.rules == "standard" else Rule.MAKER_BREAKER)
-        self.prm[K.P_SYMS] = n_syms
+        self.prm[K.P_SYMS] = len(self.perms)  # a board given by its lines lists a subgroup: fewer
         self.prm[K.P_STEP_CAP] = finder.step_cap
         self.prm[K.P_RECORD] = 1 if record else 0
         self.prm[K.P_MAX_DEPTH] = depth

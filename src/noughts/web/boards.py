@@ -179,7 +179,9 @@ def board_view(game: Game, position: Position) -> dict[str, Any]:
     ``rings_left`` (Otrio: each player's rings of each size), ``score`` (cumulative rules),
     ``lifetimes`` and ``leaving`` (``forget``, ``vanishing``: the plies each mark has left, by
     slot key, and the key of the mark that leaves after the next move), ``in_hand`` and
-    ``phase`` (``morris``: the marks each player has still to place, ``placing`` or ``moving``).
+    ``phase`` (``morris``: the marks each player has still to place, ``placing`` or ``moving``),
+    ``lines`` and ``won_lines`` (boards given by their lines; layout ``points`` where the board
+    has no coordinates: see :func:`_given_lines`).
     """
     marks = list(game.marks(position))
     view: dict[str, Any] = {"layout": "grid", "panel_columns": 1}
@@ -212,6 +214,7 @@ def board_view(game: Game, position: Position) -> dict[str, Any]:
             view["layout"] = "layers"
             view["panel_columns"] = grid[-3]
         view["panels"] = panels
+        _given_lines(game, position, view)
     if game.has_veto_step:
         if position.is_terminal():
             view["step"] = {"kind": "over", "forbidden": None}
@@ -231,6 +234,39 @@ def board_view(game: Game, position: Position) -> dict[str, Any]:
     view["moves"] = [move_info(game, m) for m in position.legal_moves()]
     view["highlight"] = sorted(set(_lines_owned(game, position)))
     return view
+
+
+MAX_VIEW_INCIDENCES = 20_000
+"""A board given by its lines sends them to the page (hover, the list) up to this many cells in
+all its lines (AG(2,64)'s 4,160 lines of 64 are left to ``noughts show``)."""
+
+
+def _given_lines(game: Game, position: Position, view: dict[str, Any]) -> None:
+    """A board given by its lines (planes, tori, a user's): ``lines`` (each a list of slot keys,
+    in the order written) and ``won_lines`` (the indices of completed lines), so the page lists
+    them and lights every line through a hovered point; a board without coordinates
+    (``board.placed`` false) is drawn as ``points`` on a circle (each cell's ``x`` and ``y`` in
+    the unit square, :func:`noughts.core.hypergraphs.circle_layout`).
+    """
+    from noughts.core.hypergraphs import circle_layout
+
+    board = game.board
+    if not board.given_lines or len(board.lines) * board.k > MAX_VIEW_INCIDENCES:
+        return
+    view["lines"] = [list(line) for line in board.lines]
+    won: set[int] = set()
+    if game.line_rule is not None:
+        for player in Player:
+            won.update(game.completed_lines(position, player))
+    view["won_lines"] = sorted(won)
+    if not board.placed:
+        view["layout"] = "points"
+        spots = circle_layout(board.num_cells)
+        for row in view["panels"][0]["cells"]:
+            for cell in row:
+                if cell is not None:
+                    x, y = spots[cell["slots"][0]["key"]]
+                    cell["x"], cell["y"] = round(x, 4), round(y, 4)
 
 
 # -- values for the overlay ---------------------------------------------------------------------------

@@ -10,6 +10,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from noughts.core.spec import MAX_SPEC_LENGTH
+
 __all__ = [
     "AgentInfo",
     "AnalyseRequest",
@@ -44,7 +46,9 @@ __all__ = [
 
 def _spec() -> Any:
     return Field(
-        min_length=1, max_length=200, description="A game spec, e.g. tictactoe or misere(mnk(4,4,4))."
+        min_length=1,
+        max_length=MAX_SPEC_LENGTH,  # a user's hypergraph writes its lines in the spec (issue 27)
+        description="A game spec, e.g. tictactoe or misere(mnk(4,4,4)).",
     )
 
 

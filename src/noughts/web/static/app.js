@@ -3,6 +3,7 @@
 
 import { setupAnalysis } from "./analysis.js";
 import { fitBoard, getZoom, setZoom, setupNav, startsMove, turnView } from "./layout.js";
+import { drawPoints, hoverLines, listLines } from "./points.js";
 
 const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -120,7 +121,7 @@ function showLegend(container, grades) {
 // selected (Morris: the key of the mark picked up, whose slides are shown)
 function renderBoard(container, view, opts) {
   opts = opts || {};
-  if (opts.turn) view = turnView(view, opts.turn);
+  if (opts.turn && view.layout !== "points") view = turnView(view, opts.turn);
   container.replaceChildren();
   const selected = opts.selected === undefined ? null : opts.selected;
   const legal = new Map();
@@ -154,8 +155,34 @@ function renderBoard(container, view, opts) {
   container.classList.toggle("rings", view.layout === "rings");
   container.dataset.cells = String(cells);
   fitBoard(container, view);
+  // a cell's button (every layout but Otrio's rings)
+  const makeButton = (cell) => {
+    const slot = cell.slots[0];
+    const classes = ["cell", "m-" + (slot.mark === "." ? "none" : slot.mark)];
+    if (legal.has(slot.key)) classes.push("legal");
+    if (slot.key === last) classes.push("last");
+    if (line.has(slot.key)) classes.push("line");
+    if (hinted.has(slot.key)) classes.push("hinted");
+    if (slot.key === forbidden) classes.push("forbidden");
+    if (slot.key === leaving) classes.push("leaving");
+    if (origins.has(slot.key)) classes.push(slot.key === selected ? "origin selected" : "origin legal");
+    const v = values.get(slot.key);
+    if (v) classes.push(v.grade ? "g-" + v.grade : "v-" + v.verdict);
+    const labelled = v && showsLabel(v, cells);
+    if (labelled && v.rank !== undefined) classes.push("ranked");
+    const age = lifetimes[String(slot.key)];
+    const label = cell.name + (slot.mark !== "." ? `, ${slot.mark}` : "") + (age !== undefined ? `, ${age} ${age === 1 ? "ply" : "plies"} left` : "") + (slot.key === leaving ? ", leaves after this move" : "") + (v ? `, ${valueTitle(v)}` : "");
+    const button = el("button", {
+      class: classes.join(" "), "data-key": slot.key, "aria-label": label, title: label,
+      onclick: () => opts.onSlot && opts.onSlot(slot.key, cell.name),
+    }, slot.mark === "x" ? "×" : slot.mark === "o" ? "○" : "");
+    if (age !== undefined) button.append(el("span", { class: "age", text: String(age) }));
+    if (labelled) button.append(el("span", { class: "val", text: valueLabel(v) }));
+    return button;
+  };
   container.style.maxWidth = "";
-  view.panels.forEach((panel, i) => {
+  if (view.layout === "points") drawPoints(container, view, makeButton);
+  else view.panels.forEach((panel, i) => {
     const dead = view.dead && view.dead[i];
     const cols = panel.cells[0].length;
     const grid = el("div", { class: "grid", style: `grid-template-columns: repeat(${cols}, auto)` });
@@ -182,28 +209,7 @@ function renderBoard(container, view, opts) {
           grid.append(box);
           continue;
         }
-        const slot = cell.slots[0];
-        const classes = ["cell", "m-" + (slot.mark === "." ? "none" : slot.mark)];
-        if (legal.has(slot.key)) classes.push("legal");
-        if (slot.key === last) classes.push("last");
-        if (line.has(slot.key)) classes.push("line");
-        if (hinted.has(slot.key)) classes.push("hinted");
-        if (slot.key === forbidden) classes.push("forbidden");
-        if (slot.key === leaving) classes.push("leaving");
-        if (origins.has(slot.key)) classes.push(slot.key === selected ? "origin selected" : "origin legal");
-        const v = values.get(slot.key);
-        if (v) classes.push(v.grade ? "g-" + v.grade : "v-" + v.verdict);
-        const labelled = v && showsLabel(v, cells);
-        if (labelled && v.rank !== undefined) classes.push("ranked");
-        const age = lifetimes[String(slot.key)];
-        const label = cell.name + (slot.mark !== "." ? `, ${slot.mark}` : "") + (age !== undefined ? `, ${age} ${age === 1 ? "ply" : "plies"} left` : "") + (slot.key === leaving ? ", leaves after this move" : "") + (v ? `, ${valueTitle(v)}` : "");
-        const button = el("button", {
-          class: classes.join(" "), "data-key": slot.key, "aria-label": label, title: label,
-          onclick: () => opts.onSlot && opts.onSlot(slot.key, cell.name),
-        }, slot.mark === "x" ? "×" : slot.mark === "o" ? "○" : "");
-        if (age !== undefined) button.append(el("span", { class: "age", text: String(age) }));
-        if (labelled) button.append(el("span", { class: "val", text: valueLabel(v) }));
-        grid.append(button);
+        grid.append(makeButton(cell));
       }
     }
     const node = el("div", { class: "panel" + (dead ? " dead" : "") });
@@ -227,6 +233,7 @@ function renderBoard(container, view, opts) {
     const first = container.firstElementChild;
     if (first) container.style.maxWidth = `${(first.getBoundingClientRect().width + 20) * view.panel_columns}px`;
   }
+  if (view.lines) { listLines(container, view); hoverLines(container, view); }  // boards given by their lines
 }
 
 function extraInfo(container, view, state, onPass) {
