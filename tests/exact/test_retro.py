@@ -23,6 +23,7 @@ from noughts import LimitExceeded, Outcome, Player, Position
 from noughts.core import Budget
 from noughts.exact import retro
 from noughts.exact.reference import reference_values as minimax_values
+from noughts.exact.table import load_table
 from noughts.solving import solve as run_solve
 
 SMALL = [
@@ -197,8 +198,8 @@ def test_a_table_saves_loads_and_answers(tmp_path: Path) -> None:
     for s in range(0, g.size, 7):
         p = g.position(s)
         assert loaded.value(p) == retro.value_of(int(winner[s]), int(dist[s]))
-    assert retro.load_table(path).game == loaded.game
-    assert isinstance(retro.load_table(path, noughts.game("morris")), retro.RetroTable)
+    assert load_table(path).game == loaded.game
+    assert isinstance(load_table(path, noughts.game("morris")), retro.RetroTable)
     with pytest.raises(retro.TableError, match="not of"):
         retro.RetroTable.load(path, noughts.game("morris(diagonals=false)"))
 

@@ -43,8 +43,8 @@ from noughts.core.budget import Budget
 from noughts.exact.api import ValueOracle
 from noughts.exact.reference import after_move, move_key
 from noughts.exact.result import Value
-from noughts.exact.retro import RetroTable, load_table
-from noughts.exact.table import SolvedTable
+from noughts.exact.retro import RetroTable
+from noughts.exact.table import SolvedTable, load_table
 from noughts.solving import PolicyOracle
 
 __all__ = ["SOLVER_SHARE", "Fallback", "PerfectAgent"]

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 def load_table(path: Path, game: noughts.Game) -> object:
     """A solved table saved by ``solve --save``, checked against ``game``."""
-    from noughts.exact.retro import load_table as load
+    from noughts.exact.table import load_table as load
 
     return load(path, game)
 

@@ -126,8 +126,8 @@ def retro(
 
 
 def _verify(game: noughts.Game, path: Path, budget: Budget, as_json: bool, console: Console) -> None:
-    from noughts.exact.retro import load_table
     from noughts.exact.retro_check import check_table
+    from noughts.exact.table import load_table
 
     load_table(path, game)  # the file is a valid table of this game (format, checksum, spec)
     with console.status(f"checking {path} against the rules of {game} ...", spinner="dots"):

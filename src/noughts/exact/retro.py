@@ -52,8 +52,8 @@ import numpy.typing as npt
 from noughts.core import FadingGame, Game, MorrisGame, NoughtsError, Outcome, Player, Position, Result
 from noughts.core import game as make_game
 from noughts.core.budget import Budget
+from noughts.core.errors import TableError
 from noughts.exact.result import Value
-from noughts.exact.table import TableError
 
 __all__ = [
     "FORMAT",
@@ -65,7 +65,6 @@ __all__ = [
     "analyse",
     "canonical_codes",
     "fast_graph",
-    "load_table",
     "reference_graph",
     "reference_values",
     "retrograde",
@@ -754,26 +753,6 @@ class RetroTable:
         if table.index(game.start()) is None:
             raise bad("it lacks the start position")
         return table
-
-
-def load_table(path: str | os.PathLike[str], game: Game | None = None) -> Any:
-    """A saved table of either kind, by the format mark in the file: a
-    :class:`~noughts.exact.table.SolvedTable` (games that end) or a :class:`RetroTable`
-    (games that need not end); with ``game``, checked to be a table of that game.
-    """
-    from noughts.exact.table import SolvedTable
-
-    if game is not None:
-        return SolvedTable.load(path, game) if game.properties.bounded else RetroTable.load(path, game)
-    where = os.fspath(path)
-    try:
-        with np.load(where, allow_pickle=False) as npz:
-            mark = _text(npz["format"]) if "format" in npz.files else None
-    except FileNotFoundError:
-        raise TableError(f"no such table file: {where}") from None
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError, AttributeError) as e:
-        raise TableError(f"{where} is not a readable noughts table ({e})") from None
-    return RetroTable.load(path) if mark == FORMAT else SolvedTable.load(path)
 
 
 def _text(array: npt.NDArray[Any] | None) -> str | None:
