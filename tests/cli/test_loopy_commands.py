@@ -8,8 +8,8 @@ from pathlib import Path
 from cli_cases import invoke
 
 import noughts
-from noughts.exact import retro
 from noughts.exact.table import load_table
+from noughts.retrograde import analysis as retro
 
 
 def test_retro_json_is_the_librarys_report() -> None:

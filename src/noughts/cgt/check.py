@@ -1,7 +1,7 @@
 """An independent check of a Notakto quotient, from its JSON document and the rules alone.
 
 A quotient is a certificate for the outcome of every sum of boards, so it is checked the way
-:mod:`noughts.pairing.certificate` checks a pairing: by code that shares nothing with the code
+:mod:`noughts.casework.certificate` checks a pairing: by code that shares nothing with the code
 that found it. This module reads a ``quotient --json`` document (the multiplication table, the
 P-portion, each single-board position's element), lists the board's positions itself from the
 rules (:class:`~noughts.core.Board` and :meth:`~noughts.core.NotaktoGame.is_dead`), and verifies

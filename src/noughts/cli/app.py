@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from noughts.agents import Agent
-    from noughts.exact.result import MoveValue, SolveResult, Value
+    from noughts.core.values import MoveValue, SolveResult, Value
 
 
 def load_table(path: Path, game: noughts.Game) -> object:
@@ -595,8 +595,8 @@ def _check_solve_options(
 
 def _save_table(spec: str, save: Path, budget: Budget, as_json: bool, console: Console) -> None:
     """``solve SPEC --save FILE``: the value of every position reachable from the start, saved."""
-    from noughts.exact.retro import solve_table
     from noughts.exact.table import build_table
+    from noughts.retrograde.analysis import solve_table
 
     game = noughts.game(spec)
     built = build_table(game, budget) if game.properties.bounded else solve_table(game, budget=budget)

@@ -1,8 +1,8 @@
 """``noughts prove``: Breaker proofs with pairing leaves, draws, the 7x7x7 casework, certificates.
 
 ``prove breaker SPEC`` asks whether one side can stop the other from completing a line
-(:mod:`noughts.pairing.breaker`); ``prove draw SPEC`` proves a standard game drawn;
-``prove cube7`` re-runs 002 §4's casework (:mod:`noughts.pairing.cube7`); ``prove casework SPEC``
+(:mod:`noughts.breaker.prover`); ``prove draw SPEC`` proves a standard game drawn;
+``prove cube7`` re-runs 002 §4's casework (:mod:`noughts.casework.cube7`); ``prove casework SPEC``
 runs such casework with a computed opening on any Maker-Breaker game; ``prove check CERT``
 verifies a certificate of any kind without trusting the search (``noughts.cli.certify``, the
 command ``solve check`` is too). Exit status: 0 proved (or valid), 1 the answer is no
@@ -76,7 +76,7 @@ def cube7(
     every case has a pairing, 1 when some case fails (listed), 2 on bad input. The certificate's
     path is checked before the work.
     """
-    from noughts.pairing.cube7 import CUBE7, known_plan, plan_names, prove
+    from noughts.casework.cube7 import CUBE7, known_plan, plan_names, prove
 
     if computed and plans:
         raise NoughtsError("--computed finds its own plans: give it no --plan")
@@ -141,7 +141,7 @@ def _casework(
     max_cases: int | None,
     max_seconds: float | None,
 ) -> None:
-    from noughts.pairing.cube7 import GREEDY_MAX_CASES, prove_computed
+    from noughts.casework.cube7 import GREEDY_MAX_CASES, prove_computed
 
     def tried(opening: str, depth: int, verdict: str) -> None:
         if not as_json:
@@ -167,7 +167,7 @@ def _report_casework(result: object, chosen: tuple[str, ...], as_json: bool) -> 
     from rich.console import Console
     from rich.table import Table
 
-    from noughts.pairing.cube7 import ProofResult, plan
+    from noughts.casework.cube7 import ProofResult, plan
 
     assert isinstance(result, ProofResult)
     doc = result.to_json()
@@ -316,8 +316,8 @@ def breaker(
 
     Exit status 0 proved, 1 disproved (Maker wins), 2 bad input, 3 the budget ran out.
     """
+    from noughts.breaker.prover import prove_breaker
     from noughts.cli.progress import compile_notice
-    from noughts.pairing.breaker import prove_breaker
 
     _check_certificate_path(certificate)
     with compile_notice(), _Bar(not as_json, "searching") as bar:
@@ -370,8 +370,8 @@ def draw(
 
     Exit status 0 a draw, 1 not a draw (a side can force a win), 2 bad input, 3 the budget ran out.
     """
+    from noughts.breaker.prover import prove_draw
     from noughts.cli.progress import compile_notice
-    from noughts.pairing.breaker import prove_draw
 
     _check_certificate_path(certificate)
     with compile_notice(), _Bar(not as_json, "searching") as bar:

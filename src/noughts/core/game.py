@@ -43,7 +43,7 @@ class GameProperties:
 
     Algorithms that walk a game to its end (alpha-beta, proof-number search, the level-by-level
     counting DAG, the learners' state spaces) check :attr:`bounded` and refuse the others with a
-    clear message (:meth:`require_bounded`); the retrograde solver (:mod:`noughts.exact.retro`)
+    clear message (:meth:`require_bounded`); the retrograde solver (:mod:`noughts.retrograde.analysis`)
     takes both.
     """
 
@@ -78,7 +78,7 @@ def require_bounded(game: Game, what: str) -> int:
         raise NoughtsError(
             f"{what} needs a game that ends, and a game of {game} need not end (marks move or "
             "vanish, so positions repeat); solve it by retrograde analysis instead "
-            "(noughts solve, noughts.exact.retro)"
+            "(noughts solve, noughts.retrograde.analysis)"
         )
     return length
 

@@ -3,7 +3,7 @@
 Three rules families, each a game of the registry. None of them is bounded: positions repeat,
 and a game can go on for ever (``properties.max_length`` is None, see
 :class:`~noughts.core.game.GameProperties`). The retrograde solver
-(:mod:`noughts.exact.retro`) solves them; a game that neither side can force to a win is a draw.
+(:mod:`noughts.retrograde.analysis`) solves them; a game that neither side can force to a win is a draw.
 
 **forget(B, turns=3, count="own", judge="after")**: 004's "Tic-Tac-Toe Forget": "each marker
 disappears after it is on the board for three turns". Players alternately mark an empty cell.

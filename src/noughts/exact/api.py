@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from noughts.core import Game, LimitExceeded, Move, NoughtsError, Outcome, Player, Position
 from noughts.core import game as make_game
 from noughts.core.budget import AUTO_SECONDS, Budget
+from noughts.core.values import MoveValue, SolveResult, Value
 from noughts.exact.engines import (
     PYTHON_SEARCH_CELLS,
     CertifyingEngine,
@@ -45,11 +46,10 @@ from noughts.exact.engines import (
 )
 from noughts.exact.quotient import quotient_engine
 from noughts.exact.reference import after_move, move_key, terminal_value
-from noughts.exact.result import MoveValue, SolveResult, Value
 from noughts.exact.search import Searcher
 
 if TYPE_CHECKING:
-    from noughts.exact.pns import ProofResult
+    from noughts.proving.pns import ProofResult
 
 __all__ = [
     "DEFAULT_MAX_MEMORY",
@@ -90,14 +90,14 @@ def make_engine(
     :class:`~noughts.exact.search.Searcher`. ``prefer_fast`` forces the choice between the two
     searches; by default the kernel serves boards of more than :data:`PYTHON_SEARCH_CELLS` cells.
     A game that need not end is solved whole by retrograde analysis on the first question
-    (:class:`~noughts.exact.retro.RetroOracle`). ``quotient=False`` leaves the quotient out (a
+    (:class:`~noughts.retrograde.analysis.RetroOracle`). ``quotient=False`` leaves the quotient out (a
     search was asked for by name: ``solve --engine python``).
     """
     by_quotient = quotient_engine(game) if quotient else None
     if by_quotient is not None:
         return by_quotient
     if not game.properties.bounded:
-        from noughts.exact.retro import RetroOracle
+        from noughts.retrograde.analysis import RetroOracle
 
         return RetroOracle(game, budget)
     if prefer_fast is None:
@@ -510,14 +510,14 @@ def prove(
     progress: bool = False,
 ) -> ProofResult:
     """Whether ``player`` (default: the side to move) can force a win from ``position`` (the
-    start by default), by proof-number search (:mod:`noughts.exact.pns`): a yes/no answer that
+    start by default), by proof-number search (:mod:`noughts.proving.pns`): a yes/no answer that
     shares no code with the alpha-beta engines, so it checks them independently. Budgets and
     progress as in :func:`solve`.
 
     >>> prove("hypercube(3,3)").describe()
     'x can force a win'
     """
-    from noughts.exact.pns import Prover
+    from noughts.proving.pns import Prover
 
     game = as_game(game)
     position = as_position(game, position)

@@ -24,7 +24,7 @@ File contents (``np.load(path, allow_pickle=False)``):
 ``columns``     what the key columns are, e.g. ``first_bits,second_bits``
 ``keys``        uint64, shape (columns, n): the canonical keys, sorted lexicographically
 ``outcome``     int8, shape (n,): 1 the first player wins, -1 the second, 0 a draw
-``plies``       uint16, shape (n,): the distance (see :mod:`noughts.exact.result`)
+``plies``       uint16, shape (n,): the distance (see :mod:`noughts.core.values`)
 ``score``       int16, shape (n,): the final score difference (scored rules only)
 ``checksum``    SHA-256 (hex) of the spec, version, columns and arrays
 ==============  ==========================================================================
@@ -53,9 +53,9 @@ from noughts.core import game as make_game
 from noughts.core.archive import ArchiveError, ArrayHeader, read_npz
 from noughts.core.budget import Budget
 from noughts.core.errors import TableError
+from noughts.core.values import WIN, Value, from_int, to_int
 from noughts.exact import _count_kernels as kernels
 from noughts.exact.reference import terminal_value
-from noughts.exact.result import WIN, Value, from_int, to_int
 
 __all__ = [
     "FORMAT",
@@ -515,12 +515,12 @@ def _build_claim_table(game: Game, budget: Budget | None) -> SolvedTable:
 
 def load_table(path: str | os.PathLike[str], game: Game | None = None) -> Any:
     """A saved table of either kind, by the format mark in the file: a :class:`SolvedTable`
-    (games that end) or a retrograde table (:class:`~noughts.exact.retro.RetroTable`, games that
+    (games that end) or a retrograde table (:class:`~noughts.retrograde.analysis.RetroTable`, games that
     need not end); with ``game``, checked to be a table of that game.
     """
     import zipfile
 
-    from noughts.exact import retro
+    from noughts.retrograde import analysis as retro
 
     if game is not None:
         return SolvedTable.load(path, game) if game.properties.bounded else retro.RetroTable.load(path, game)

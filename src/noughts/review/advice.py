@@ -24,7 +24,7 @@ from noughts.core import Game, LimitExceeded, NoughtsError, Position
 
 if TYPE_CHECKING:
     from noughts.agents.engine import EngineAgent, EngineResult
-    from noughts.exact.result import SolveResult
+    from noughts.core.values import SolveResult
 
 __all__ = ["DEFAULT_ENGINE_SECONDS", "Advice", "advise", "default_solve_seconds", "engine_results_json"]
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from noughts.core import Budget, Game, NoughtsError, Position, Rule
+from noughts.core.values import MoveValue, SolveResult, Value
 from noughts.exact.api import (
     DEFAULT_MAX_MEMORY,
     DEFAULT_MAX_SECONDS,
@@ -48,7 +49,6 @@ from noughts.exact.engines import (
     Quotient,
     kernel_supports,
 )
-from noughts.exact.result import MoveValue, SolveResult, Value
 
 __all__ = [
     "BREAKER_WEIGHT",
@@ -71,7 +71,7 @@ in about a minute, where the proof engine, which has none of it, does not finish
 
 
 class Breaker(BudgetedEngine):
-    """The Breaker prover (:class:`~noughts.pairing.breaker_values.BreakerValues`: Breaker
+    """The Breaker prover (:class:`~noughts.breaker.values.BreakerValues`: Breaker
     search with pairing leaves) as an engine: who wins, with the argument; certificates of the
     defender's strategy with pairing leaves.
     """
@@ -81,13 +81,13 @@ class Breaker(BudgetedEngine):
     distances = False
 
     def __init__(self, game: Game, budget: Budget):
-        from noughts.pairing.breaker_values import BreakerValues
+        from noughts.breaker.values import BreakerValues
 
         super().__init__(BreakerValues(game, budget))
 
     @staticmethod
     def supports(game: Game, position: Position) -> bool:
-        from noughts.pairing.breaker_values import breaker_applies
+        from noughts.breaker.values import breaker_applies
 
         return breaker_applies(game, position)
 

@@ -30,8 +30,8 @@ from noughts.core import (
     Veto,
 )
 from noughts.core.board import column_letters
+from noughts.core.values import SolveResult, Value
 from noughts.exact.reference import after_move, move_key
-from noughts.exact.result import SolveResult, Value
 
 if TYPE_CHECKING:
     from noughts.agents.engine import EngineResult

@@ -40,8 +40,8 @@ from typing import Any
 
 import numpy as np
 
-from noughts.core import Budget, Game, NoughtsError, Player, Position, Rule
-from noughts.pairing.breaker_search import (
+from noughts.breaker.question import question
+from noughts.breaker.search import (
     SLICE_NODES,
     BreakerProver,
     BreakerResult,
@@ -49,7 +49,7 @@ from noughts.pairing.breaker_search import (
     ProofStore,
     argument_for,
 )
-from noughts.pairing.breaker_setup import question
+from noughts.core import Budget, Game, NoughtsError, Player, Position, Rule
 
 __all__ = [
     "SLICE_NODES",
@@ -98,7 +98,7 @@ def prove_breaker(
         record = certificate is not None
     started = time.perf_counter()
     if (workers is not None and workers != 1) or address is not None:
-        from noughts.pairing.breaker_parallel import prove_parallel
+        from noughts.breaker.parallel import prove_parallel
 
         result = prove_parallel(
             q, budget=budget, progress=progress, record=record, workers=workers, address=address
@@ -198,7 +198,7 @@ def write_certificate(path: str | Path, result: BreakerResult) -> tuple[str, str
     import hashlib
     import json
 
-    from noughts.pairing.breaker_certificate import FORMAT, KIND, VERSION
+    from noughts.breaker.certificate import FORMAT, KIND, VERSION
 
     assert result.store is not None and result.proved
     q = result.question

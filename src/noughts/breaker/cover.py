@@ -140,7 +140,7 @@ class CoverFinder:
 
     def find(self, free: np.ndarray, live: np.ndarray) -> tuple[int, Pairs]:
         """``(status, pairs)``: status 1 found (the pairs), 0 none fits, -1 the step cap ran out."""
-        from noughts.pairing._cover_kernels import FOUND, find_cover
+        from noughts.breaker._cover_kernels import FOUND, find_cover
 
         if not live.any():
             return FOUND, []

@@ -252,8 +252,8 @@ def threat_win_kernel(
     """
     import numpy as np
 
-    from noughts.exact import _tss_kernels as T
     from noughts.kernels.codes import FOUND
+    from noughts.proving import _tss_kernels as T
 
     game = position.game
     if attacker is None:

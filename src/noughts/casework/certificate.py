@@ -41,8 +41,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from noughts.casework.certificate_file import FORMAT, VERSION, CertificateError, case_name, write_certificate
 from noughts.core.board import Board
-from noughts.pairing.certificate_file import FORMAT, VERSION, CertificateError, case_name, write_certificate
 
 __all__ = [
     "FORMAT",
@@ -464,7 +464,7 @@ def check_casework(path: Path, *, fast: bool = True) -> CheckResult:
 def _check(
     doc: dict[str, Any], arrays: dict[str, np.ndarray], digest: str, fast: bool, start: float
 ) -> CheckResult:
-    from noughts.pairing.cube7 import known_plan, plan
+    from noughts.casework.cube7 import known_plan, plan
 
     classes = doc["classes"]
     if not isinstance(classes, list) or not classes:

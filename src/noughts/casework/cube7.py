@@ -780,7 +780,7 @@ class ChunkResult:
 
 def settle_chunk(task: tuple[str, tuple[tuple[int, ...], tuple[int, ...]]]) -> ChunkResult:
     """Settle every leaf below one prefix of one plan (the parallel unit of work)."""
-    from noughts.pairing._cube7_kernels import settle_nodes
+    from noughts.casework._cube7_kernels import settle_nodes
 
     name, prefix = task
     pl = plan(name)
@@ -988,7 +988,7 @@ def prove(
     import time
     from pathlib import Path
 
-    from noughts.pairing.certificate_file import case_name, write_certificate
+    from noughts.casework.certificate_file import case_name, write_certificate
     from noughts.parallel import executor
 
     start = time.perf_counter()

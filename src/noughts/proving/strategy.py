@@ -29,8 +29,8 @@ from noughts.core.budget import Budget
 from noughts.core.certificates import write_certificate
 from noughts.core.errors import SpecError
 from noughts.core.text import format_grid
-from noughts.exact.proof import WIN, Proof, ProofSearch
 from noughts.kernels.codes import DONE, ENTER
+from noughts.proving.proof import WIN, Proof, ProofSearch
 
 __all__ = ["MAX_GROUP", "Leaves", "Strategy", "certificate_record", "extract_strategy", "write_strategies"]
 
@@ -85,8 +85,8 @@ def extract_strategy(
     """The strategy ``proof`` (a result of ``search.prove``) stands for: the attacker's if it
     proved the goal, the defender's if it disproved it.
     """
-    from noughts.exact import _strategy_kernels as X
-    from noughts.exact import _tss_kernels as T
+    from noughts.proving import _strategy_kernels as X
+    from noughts.proving import _tss_kernels as T
 
     started = time.perf_counter()
     game = search.game
@@ -263,7 +263,7 @@ def write_strategies(
     """Write a certificate holding ``strategies`` (one or two, of the same position) and the
     ``value`` they prove together (see :mod:`noughts.exact.strategy_check`); returns its header.
     """
-    from noughts.exact import _strategy_kernels as X
+    from noughts.proving import _strategy_kernels as X
 
     if not 1 <= len(strategies) <= 2:
         raise ValueError("a certificate holds one or two strategies")
@@ -323,7 +323,7 @@ def _leaf_arrays(
     (``leafargs{i}``: a mirror's row of ``mirrors``, conjugated into the image, or the start
     and count of its ``pairs{i}``, cells of the image).
     """
-    from noughts.exact import _strategy_kernels as X
+    from noughts.proving import _strategy_kernels as X
 
     n = len(leaves.kinds)
     keys = np.zeros_like(leaves.words)

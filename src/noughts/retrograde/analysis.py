@@ -53,7 +53,7 @@ from noughts.core import FadingGame, Game, MorrisGame, NoughtsError, Outcome, Pl
 from noughts.core import game as make_game
 from noughts.core.budget import Budget
 from noughts.core.errors import TableError
-from noughts.exact.result import Value
+from noughts.core.values import Value
 
 __all__ = [
     "FORMAT",
@@ -212,7 +212,7 @@ def sorted_unique(values: CodeArray) -> CodeArray:
 
 def _predecessors(succ_ptr: Int64Array, succ: IntArray, n: int) -> tuple[Int64Array, IntArray]:
     """Each state's predecessors (once per move into it, in increasing order)."""
-    from noughts.exact._retro_kernels import predecessor_lists
+    from noughts.retrograde._kernels import predecessor_lists
 
     ptr, pred = predecessor_lists(succ_ptr, succ, n)
     return ptr, pred
@@ -307,7 +307,7 @@ class _Expander:
     """Runs the game's expansion kernel over arrays of codes."""
 
     def __init__(self, game: Game):
-        from noughts.exact import _retro_kernels as K
+        from noughts.retrograde import _kernels as K
 
         self.K = K
         self.game = game
@@ -500,7 +500,7 @@ def retrograde(
     ``dist`` (plies to the end under best play; 0 for draws), by the counter kernel (see the
     module docstring). ``budget`` is checked between slices of :data:`SLICE_EDGES` edges.
     """
-    from noughts.exact._retro_kernels import propagate
+    from noughts.retrograde._kernels import propagate
 
     budget = _budget(budget)
     winner, dist = _finished(graph)

@@ -6,7 +6,7 @@ proof engine and the engine share one threat search. The reference it is held to
 
 from __future__ import annotations
 
-from noughts.exact._tss_kernels import DEF_BREAKER, DEF_LINES, threat_search, workspace
 from noughts.kernels.codes import CUTOFF, FOUND, NOT_FOUND
+from noughts.proving._tss_kernels import DEF_BREAKER, DEF_LINES, threat_search, workspace
 
 __all__ = ["CUTOFF", "DEF_BREAKER", "DEF_LINES", "FOUND", "NOT_FOUND", "threat_search", "workspace"]

@@ -40,7 +40,7 @@ import numpy.typing as npt
 
 from noughts.core import Game, LimitExceeded, Move, Outcome, Player, Position, Rule
 from noughts.core.budget import Budget
-from noughts.exact.result import Value
+from noughts.core.values import Value
 from noughts.kernels.codes import DONE, ENTER
 
 __all__ = [
@@ -188,9 +188,9 @@ class ProofSearch:
         automorphisms: bool = True,
         tss_memo: bool = True,
     ):
-        from noughts.exact import _dfpn_kernels as D
-        from noughts.exact import _tss_kernels as T
-        from noughts.exact.threats import threat_sides
+        from noughts.proving import _dfpn_kernels as D
+        from noughts.proving import _tss_kernels as T
+        from noughts.proving.threats import threat_sides
 
         if not supports(game):
             raise ValueError(
@@ -352,7 +352,7 @@ class ProofSearch:
 
     def _load_own(self) -> int:
         """Load the position in ``self._own`` (see :meth:`_load`); returns its claimed cells."""
-        from noughts.exact._strategy_kernels import load_images
+        from noughts.proving._strategy_kernels import load_images
 
         self._node_sym[0] = load_images(
             self._prm, self._own, self._perms, self._line_cells, self._img[0], self._keys[0], self._cnt

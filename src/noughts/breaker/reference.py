@@ -33,8 +33,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from noughts.breaker.question import BreakerQuestion, as_rules_game
 from noughts.core import LimitExceeded, NoughtsError, Player, Position
-from noughts.pairing.breaker_setup import BreakerQuestion, as_rules_game
 from noughts.pairing.matching import find_pairing
 
 __all__ = ["MAX_FREE", "ReferenceProof", "reference_prove", "witness"]

@@ -23,10 +23,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from noughts.breaker.prover import prove_breaker
+from noughts.breaker.search import BreakerResult, Progress
 from noughts.core import Budget, Game, NoughtsError, Outcome, Player, Position, Rule
-from noughts.exact.result import Value
-from noughts.pairing.breaker import prove_breaker
-from noughts.pairing.breaker_search import BreakerResult, Progress
+from noughts.core.values import Value
 
 __all__ = ["MIN_LINE", "BreakerValues", "breaker_applies"]
 
@@ -135,7 +135,7 @@ class BreakerValues:
         strategy with pairing leaves, one file per Breaker proof it rests on (a second one is
         ``STEM-2.json``); the header of ``solve``'s result.
         """
-        from noughts.pairing.breaker import write_certificate
+        from noughts.breaker.prover import write_certificate
 
         kept = self.proofs
         if not kept or not all(r.proved for r in kept) or self._key(position) not in self._known:
