@@ -31,6 +31,7 @@ from noughts.core.values import MoveValue, SolveResult, Value
 from noughts.exact.api import (
     DEFAULT_MAX_MEMORY,
     DEFAULT_MAX_SECONDS,
+    Steps,
     as_game,
     as_position,
     engine_names,
@@ -43,7 +44,6 @@ from noughts.exact.engines import (
     EngineRow,
     MisereCertifier,
     Portfolio,
-    Progress,
     Proof,
     PythonSearch,
     Quotient,
@@ -213,7 +213,7 @@ def solve(
     max_memory: int | None = DEFAULT_MAX_MEMORY,
     max_cpu_seconds: float | None = None,
     table: Any = None,
-    progress: bool | Progress = False,
+    progress: Steps | None = None,
     engine: str = "auto",
     value_only: bool = False,
     certificate: str | Path | None = None,
@@ -242,8 +242,9 @@ def solve(
     unless ``anytime`` is set and the value was proved: the result then has ``complete=False``
     and the moves proved so far. ``on_value`` is called with the value as soon as it is proved,
     ``on_move`` with each move's value (its index and the number of moves) as soon as that is.
-    ``progress``: True shows a progress bar on stderr for work longer than a second; a callable
-    is told the nodes searched. ``portfolio`` (:func:`engines_for`) keeps engines and their
+    ``progress`` (:data:`~noughts.exact.api.Steps`) is told ``(done, total, description)``: the
+    positions valued of those to value, the step under way and the nodes searched (the command
+    line draws it; the library draws nothing). ``portfolio`` (:func:`engines_for`) keeps engines and their
     tables from one call to the next.
     """
     if budget is None:
