@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from noughts.core import FadingGame, Game, MorrisGame, NoughtsError, Outcome, Player, Position, Result
+from noughts.core import FadingMarks, Game, MovingPieces, NoughtsError, Outcome, Player, Position, Result
 from noughts.core import game as make_game
 from noughts.core.budget import Budget
 from noughts.core.errors import TableError
@@ -184,19 +184,15 @@ class StateGraph:
 
 
 def _code(game: Game, position: Position) -> int:
-    if not isinstance(game, (FadingGame, MorrisGame)):
-        raise NoughtsError(f"{game} numbers no positions with codes")
-    return game.code(position)
+    return game.code(position)  # a game that numbers no positions says so
 
 
 def _from_code(game: Game, code: int) -> Position:
-    if not isinstance(game, (FadingGame, MorrisGame)):
-        raise NoughtsError(f"{game} numbers no positions with codes")
     return game.from_code(code)
 
 
 def _has_codes(game: Game) -> bool:
-    return isinstance(game, (FadingGame, MorrisGame)) and game.code_bits <= 64
+    return game.loop is not None and game.code_bits is not None and game.code_bits <= 64
 
 
 def sorted_unique(values: CodeArray) -> CodeArray:
@@ -315,17 +311,18 @@ class _Expander:
         self.lines = np.ascontiguousarray(t.line_bits)
         self.through = np.ascontiguousarray(t.through)
         self.nthrough = np.ascontiguousarray(t.nthrough)
-        if isinstance(game, MorrisGame) and len(game.line_indices) < len(game.board.lines):
+        loop = game.loop
+        if isinstance(loop, MovingPieces) and len(loop.line_indices) < len(game.board.lines):
             # the lines in play only (no diagonals), renumbered
-            renumber = {j: i for i, j in enumerate(game.line_indices)}
-            self.lines = self.lines[list(game.line_indices)].copy()
+            renumber = {j: i for i, j in enumerate(loop.line_indices)}
+            self.lines = self.lines[list(loop.line_indices)].copy()
             through = [[renumber[j] for j in js if j in renumber] for js in game.board.lines_through]
             self.nthrough = np.array([len(js) for js in through], dtype=np.int32)
             self.through = np.full((len(through), max(1, int(self.nthrough.max()))), -1, dtype=np.int32)
             for c, js in enumerate(through):
                 self.through[c, : len(js)] = js
-        if isinstance(game, MorrisGame):
-            adj = game.adjacent
+        if isinstance(loop, MovingPieces):
+            adj = loop.adjacent
             self.adj_ptr = np.zeros(len(adj) + 1, dtype=np.int64)
             np.cumsum([len(a) for a in adj], out=self.adj_ptr[1:])
             self.adj = np.array([v for a in adj for v in a], dtype=np.int64)
@@ -337,7 +334,8 @@ class _Expander:
         outcome = np.empty(codes.size, dtype=np.int8)
         counts = np.empty(codes.size, dtype=np.int64)
         n = g.board.num_cells
-        if isinstance(g, FadingGame):
+        loop = g.loop
+        if isinstance(loop, FadingMarks):
             self.K.fading_expand(
                 codes,
                 fill,
@@ -347,14 +345,14 @@ class _Expander:
                 counts,
                 n,
                 n.bit_length(),
-                g.lifetime,
-                g.judge == "before",
+                loop.lifetime,
+                loop.judge_before,
                 self.lines,
                 self.through,
                 self.nthrough,
             )
         else:
-            assert isinstance(g, MorrisGame)
+            assert isinstance(loop, MovingPieces)
             self.K.morris_expand(
                 codes,
                 fill,
@@ -363,9 +361,9 @@ class _Expander:
                 outcome,
                 counts,
                 n,
-                g.pieces,
-                g.judge == "before",
-                g.blocked == "passes",
+                loop.pieces,
+                loop.judge_before,
+                loop.passes_when_blocked,
                 self.lines,
                 self.through,
                 self.nthrough,
@@ -717,7 +715,7 @@ class RetroTable:
                 raise bad(f"its game spec {spec!r} does not name a game ({e})") from None
         elif spec != str(game):
             raise TableError(f"{where} is a table of {spec}, not of {game}")
-        if not isinstance(game, (FadingGame, MorrisGame)) or not _has_codes(game):
+        if not _has_codes(game):
             raise bad(f"{game} has no retrograde tables")
         expected = {"codes", "outcome", "plies"}
         known = expected | {"format", "version", "spec", "checksum"}
@@ -838,10 +836,10 @@ def canonical_codes(game: Game, codes: CodeArray) -> CodeArray:
     perms = np.array(game.symmetries, dtype=np.int64)
     n = game.board.num_cells
     one = np.uint64(1)
-    if isinstance(game, FadingGame):
+    if isinstance(game.loop, FadingMarks):
         w = n.bit_length()
         mask = np.uint64((1 << w) - 1)
-        slots = min(game.lifetime, n) + 1
+        slots = min(game.loop.lifetime, n) + 1
         cells = np.stack(
             [((codes >> np.uint64(1 + w * j)) & mask).astype(np.int64) - 1 for j in range(slots)], axis=1
         )
@@ -854,7 +852,7 @@ def canonical_codes(game: Game, codes: CodeArray) -> CodeArray:
                 image |= mapped[:, j] << np.uint64(1 + w * j)
             best = np.minimum(best, image)
         return best
-    if isinstance(game, MorrisGame):
+    if isinstance(game.loop, MovingPieces):
         full = np.uint64((1 << n) - 1)
         b0 = (codes >> one) & full
         b1 = (codes >> np.uint64(1 + n)) & full

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from noughts.core import Budget, FadingGame, Game, MorrisGame, NoughtsError, Position
+from noughts.core import Budget, Game, NoughtsError, Position
 from noughts.core import game as make_game
 
 __all__ = ["TableCheck", "check_table"]
@@ -52,7 +52,7 @@ def check_table(path: str | os.PathLike[str], budget: Budget | None = None) -> T
     """Check the saved table at ``path`` against the rules (see the module docstring)."""
     spec, codes, outcome, plies = _load(path)
     game: Game = make_game(spec)
-    if not isinstance(game, (FadingGame, MorrisGame)):
+    if game.loop is None:
         raise NoughtsError(f"{spec} has no retrograde table to check")
     budget = Budget(max_seconds=None, max_memory=None) if budget is None else budget
 
