@@ -24,6 +24,7 @@ SRC = ROOT / "src"
 PACKAGE = SRC / "noughts"
 DOC = ROOT / "docs" / "architecture.md"
 
+
 def _game_classes() -> frozenset[str]:
     """Every class of ``core`` that derives from ``Game`` (not ``Game`` itself), read from the
     source: the rules families, their shared bases and any family added later."""

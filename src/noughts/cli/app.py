@@ -663,7 +663,7 @@ def _run_solve(
             max_memory=max_memory * 2**20,
             value_only=value_only,
             certificate=certificate,
-            progress=progress is not None,
+            progress=progress,
             on_value=shown_value,
             on_move=shown_move,
         )
@@ -741,20 +741,22 @@ def explain(
     from rich.console import Console
 
     from noughts.cli.analysis import best_line, engine_view_table, marked_board, moves_table, value_text
+    from noughts.cli.progress import delayed_bar
     from noughts.cli.views import styled_board, styled_line
     from noughts.review.advice import advise, default_solve_seconds
 
     game = noughts.game(spec)
-    advice = advise(
-        game,
-        position,
-        solve_seconds=max_seconds if max_seconds is not None else default_solve_seconds(game, position),
-        engine_seconds=engine_seconds,
-        max_memory=max_memory * 2**20,
-        max_cpu_seconds=max_cpu_seconds,
-        table=load_table(table, game) if table is not None else None,
-        progress=not as_json,
-    )
+    with delayed_bar(not as_json, f"solving {game}") as progress:
+        advice = advise(
+            game,
+            position,
+            solve_seconds=max_seconds if max_seconds is not None else default_solve_seconds(game, position),
+            engine_seconds=engine_seconds,
+            max_memory=max_memory * 2**20,
+            max_cpu_seconds=max_cpu_seconds,
+            table=load_table(table, game) if table is not None else None,
+            progress=progress,
+        )
     if as_json:
         typer.echo(json.dumps(advice.to_json()))
         return

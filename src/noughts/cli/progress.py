@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["DELAY", "compile_notice", "delayed_bar", "step_bar"]
+__all__ = ["DELAY", "compile_notice", "delayed_bar", "rates_bar", "step_bar"]
 
 DELAY = 1.0
 """Seconds of work before :func:`delayed_bar` draws: a quick answer shows no bar."""
@@ -74,6 +74,43 @@ def delayed_bar(enabled: bool, title: str) -> Iterator[Any]:
     finally:
         if shown:
             shown[0].stop()
+
+
+@contextmanager
+def rates_bar(enabled: bool, title: str) -> Iterator[Any]:
+    """Training's Rich bar on stderr (it stays on screen at the end): the episodes of the most,
+    and the rates text a :data:`noughts.learn.train.Progress` callback is told; yields the
+    callback (None when not ``enabled``).
+    """
+    if not enabled:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=False,
+    )
+    task: Any = None
+
+    def show(done: int, total: int, rates: str) -> None:
+        nonlocal task
+        if task is None:
+            task = bar.add_task(title, total=total, rate="")
+            bar.start()
+        bar.update(task, completed=done, rate=rates)
+
+    try:
+        yield show
+    finally:
+        if task is not None:
+            bar.stop()
 
 
 @contextmanager

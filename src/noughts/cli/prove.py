@@ -88,7 +88,10 @@ def cube7(
     if computed:
         _casework(CUBE7, workers, address, out, as_json, None, None)
         return
-    result = prove(chosen, workers=workers, address=address, out=str(out), progress=not as_json)
+    from noughts.cli.progress import delayed_bar
+
+    with delayed_bar(not as_json, "casework") as progress:
+        result = prove(chosen, workers=workers, address=address, out=str(out), progress=progress)
     _report_casework(result, chosen, as_json)
 
 
@@ -149,16 +152,19 @@ def _casework(
                 f"Maker opening {opening}: {depth} greedy Breaker move(s): {verdict}; one more", err=True
             )
 
-    result, chosen = prove_computed(
-        spec,
-        workers=workers,
-        address=address,
-        out=str(out),
-        progress=not as_json,
-        max_cases=max_cases or GREEDY_MAX_CASES,
-        max_seconds=max_seconds,
-        tried=tried,
-    )
+    from noughts.cli.progress import delayed_bar
+
+    with delayed_bar(not as_json, "casework") as progress:
+        result, chosen = prove_computed(
+            spec,
+            workers=workers,
+            address=address,
+            out=str(out),
+            progress=progress,
+            max_cases=max_cases or GREEDY_MAX_CASES,
+            max_seconds=max_seconds,
+            tried=tried,
+        )
     _report_casework(result, chosen, as_json)
 
 

@@ -38,7 +38,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -53,6 +53,9 @@ from noughts.exact.api import (
     value_of_best,
 )
 from noughts.exact.reference import after_move, move_key, terminal_value
+
+if TYPE_CHECKING:
+    from noughts.parallel.backends import Progress
 
 __all__ = [
     "DEFAULT_DEPTH",
@@ -373,7 +376,7 @@ def solve_split(
     max_cpu_seconds: float | None = None,
     value_only: bool = False,
     certificate: str | Path | None = None,
-    progress: bool = False,
+    progress: Progress | None = None,
     on_value: Callable[[Value], None] | None = None,
     on_move: Callable[[MoveValue, int, int], None] | None = None,
     solver: Callable[..., SolveResult],
@@ -466,6 +469,7 @@ def solve_split(
             jobs,
             until,
             description=f"solving {game} in {len(jobs)} jobs" if progress else None,
+            progress=progress,
         )
     if not jobs:  # settled by the tree's finished games: every job stopped before it started
         jobs = [Job(str(game), p.text(), None, None, None, False, engine) for p in frontier]
@@ -735,7 +739,7 @@ def prove_split(
     options: dict[str, int] | None = None,
     first_moves: int | None = None,
     moves: list[Move] | None = None,
-    progress: bool = False,
+    progress: Progress | None = None,
     on_job: Callable[[Move, ProofJobResult], None] | None = None,
 ) -> SplitProof:
     """Prove that the side to move in ``position`` (the start by default) reaches ``goal``
@@ -829,6 +833,7 @@ def prove_split(
                 [jobs[i] for i in pending],
                 until,
                 description=f"proving {game.format_move(move)} in {len(pending)} jobs" if progress else None,
+                progress=progress,
             )
             results = [a for a in answers if a is not None]
             tried.append((move, tuple(results)))
