@@ -1,13 +1,13 @@
 """The Breaker prover: can one side stop the other from completing a line? With a certificate.
 
-:func:`prove_breaker` answers the question of :mod:`noughts.pairing.breaker_setup` for any board
+:func:`prove_breaker` answers the question of :mod:`noughts.breaker.question` for any board
 noughts builds (past the playing limit too, through :func:`noughts.core.registry.hypergraph`):
 Breaker's replies are searched (best-first, df-pn) until Breaker has a *pairing* (pairs of free
 cells, every line Maker could still complete holding one: 002 §3, generalised to lines that
-overlap, :mod:`noughts.pairing.cover`), and every Maker move is answered, up to the symmetries
+overlap, :mod:`noughts.breaker.cover`), and every Maker move is answered, up to the symmetries
 of the position and the *zones* of earlier answers (a proof leaves the cells outside its zone to
 Maker, so the Maker moves there need no search of their own). The kernel is
-:mod:`noughts.pairing._breaker_kernels`; :mod:`noughts.pairing.breaker_reference` is the plain
+:mod:`noughts.breaker._kernels`; :mod:`noughts.breaker.reference` is the plain
 reference the tests hold it to.
 
 **What a proof means.**
@@ -26,7 +26,7 @@ reference the tests hold it to.
 Budgets: wall and CPU seconds and memory (:class:`noughts.core.Budget`), checked between
 slices of :data:`SLICE_NODES` nodes; over budget, ``LimitExceeded`` says how far the search got.
 ``progress`` is called after every slice with a :class:`Progress`. A proof can be written as a
-certificate (:mod:`noughts.pairing.breaker_certificate`) that a checker sharing no code with
+certificate (:mod:`noughts.breaker.certificate`) that a checker sharing no code with
 the search verifies.
 """
 
@@ -133,7 +133,7 @@ def prove_breaker(
 
 def certificate_arrays(store: ProofStore) -> tuple[dict[str, np.ndarray], int]:
     """The nodes of the store reached from its root, renumbered, as the certificate's arrays
-    (:mod:`noughts.pairing.breaker_certificate`), and the root's new number.
+    (:mod:`noughts.breaker.certificate`), and the root's new number.
     """
     K_IMAGE, K_BREAKER, K_MAKER = 4, 2, 3
     order: list[int] = []

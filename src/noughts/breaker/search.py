@@ -1,9 +1,9 @@
 """The Breaker prover's search: the kernel's driver (:class:`BreakerProver`), its settings and
 what it returns (:class:`BreakerResult`, :class:`ProofStore`, :class:`Progress`).
 
-:mod:`noughts.pairing.breaker` is the face (``prove_breaker``, ``prove_draw``, certificates);
-:mod:`noughts.pairing.breaker_parallel` runs several of these searches over
-:mod:`noughts.parallel`. The kernel is :mod:`noughts.pairing._breaker_kernels`.
+:mod:`noughts.breaker.prover` is the face (``prove_breaker``, ``prove_draw``, certificates);
+:mod:`noughts.breaker.parallel` runs several of these searches over
+:mod:`noughts.parallel`. The kernel is :mod:`noughts.breaker._kernels`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The Breaker prover as an engine of values: what ``noughts solve`` asks it.
 
 :class:`BreakerValues` answers ``value(position) -> Value`` (who wins, not in how many plies:
-its values' ``plies`` are None) from Breaker proofs (:func:`noughts.pairing.breaker.prove_breaker`):
+its values' ``plies`` are None) from Breaker proofs (:func:`noughts.breaker.prover.prove_breaker`):
 
 * ``maker_breaker(...)`` games: one search. A proof: Breaker wins; a disproof: Maker wins (the
   search is exhaustive, pairing leaves only end proofs early).
@@ -14,7 +14,7 @@ Where a search is not settled in its budget, ``LimitExceeded`` says so (the solv
 hands the position to the next engine). Results are kept by the position's class under the
 board's symmetries, so the symmetric children of a position are proved once.
 :meth:`BreakerValues.write_certificate` writes the defender's strategy with pairing leaves
-(:mod:`noughts.pairing.breaker_certificate`), which ``noughts solve check`` verifies.
+(:mod:`noughts.breaker.certificate`), which ``noughts solve check`` verifies.
 """
 
 from __future__ import annotations

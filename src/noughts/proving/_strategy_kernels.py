@@ -1,4 +1,4 @@
-"""Numba kernels that turn a proof into a strategy (:mod:`noughts.exact.strategy` drives them).
+"""Numba kernels that turn a proof into a strategy (:mod:`noughts.proving.strategy` drives them).
 
 :func:`extract` plays out every game a proven strategy allows, from the proof engine's table:
 at the player's turn the move that settled the position in the table (or, for a position the

@@ -1,7 +1,7 @@
-"""The threat-space search kernel (:mod:`noughts.exact._tss_kernels`), for numba kernels in other
+"""The threat-space search kernel (:mod:`noughts.proving._tss_kernels`), for numba kernels in other
 packages: the engine's kernel (:mod:`noughts.agents._engine_kernel`) runs it as its VCF, so the
 proof engine and the engine share one threat search. The reference it is held to is
-:func:`noughts.exact.threats.threat_win` (``tests/exact/test_threats.py``).
+:func:`noughts.proving.threats.threat_win` (``tests/exact/test_threats.py``).
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ games: enumeration through the public position API (:func:`reference_graph`, any
 numba kernels over the games' integer codes (:func:`fast_graph`, ``forget``, ``vanishing`` and
 ``morris`` on boards of at most 64 cells); propagation by a plain value iteration over the
 whole graph until nothing changes (:func:`reference_values`, obviously right and slow) and by
-the counter kernel (:func:`noughts.exact._retro_kernels.propagate`). On bounded games the
+the counter kernel (:func:`noughts.retrograde._kernels.propagate`). On bounded games the
 values also agree with the minimax reference (:func:`noughts.exact.reference.reference_values`).
 
 A solved game is a :class:`RetroTable` (value and distance of every state, by code), saved as a
@@ -573,7 +573,7 @@ def reference_values(graph: StateGraph) -> tuple[Int8Array, IntArray]:
 
 
 def value_of(winner: int, dist: int) -> Value:
-    """A state's :class:`~noughts.exact.result.Value` from its ``winner`` and ``dist``."""
+    """A state's :class:`~noughts.core.values.Value` from its ``winner`` and ``dist``."""
     if winner == DRAW_CODE:
         return Value(Outcome.DRAW, 0)
     return Value(Outcome.win_for(Player(winner)), int(dist))

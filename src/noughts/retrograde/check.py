@@ -13,7 +13,7 @@ so the positions labelled drawn are exactly those from which neither side can fo
 This module trusts nothing from the solver: it reads the ``.npz`` with NumPy alone, walks the
 reachable positions through the public position API, and looks each one up by the game's own
 code (:meth:`noughts.core.loopy.FadingGame.code`). It shares no code with
-:mod:`noughts.exact.retro` (the model is ``pairing/certificate.py``).
+:mod:`noughts.retrograde.analysis` (the model is ``casework/certificate.py``).
 """
 
 from __future__ import annotations
