@@ -745,6 +745,7 @@ class RetroTable:
             raise bad("a draw has a distance")
         if n > 1 and not (codes[1:] > codes[:-1]).all():
             raise bad("its codes are not sorted and distinct")
+        assert game.code_bits is not None  # a game with codes (checked above) says how wide
         if int(codes.max()) >> game.code_bits:
             raise bad(f"a code is wider than {game}'s {game.code_bits} bits")
         table = cls(game, np.ascontiguousarray(codes), outcome, plies)
