@@ -7,7 +7,7 @@
    the same wall-clock budget). Median seconds of the proof, nodes, the certificate's nodes, the
    check's seconds, peak resident memory of the process. The published anchor for mnk(7,7,5) is
    Hsu, Ko, Chen, Wei, Hsueh and Wu, TCS 815 (2020): a draw in 2.5 s (their machine).
-2. The df-pn kernel against the plain reference (:mod:`noughts.pairing.breaker_reference`) on
+2. The df-pn kernel against the plain reference (:mod:`noughts.breaker.reference`) on
    the small games both can search, interleaved; the two must give the same answer.
 
 3. ``--solve``: ``noughts solve SPEC --value-only`` as users get it now (the solve policy of
@@ -59,9 +59,9 @@ SMALL = ["mnk(3,3,3)", "maker_breaker(mnk(3,3,3))", "maker_breaker(mnk(4,4,4))",
 
 
 def prover_row(spec: str, seconds: float) -> dict[str, Any]:
+    from noughts.breaker.certificate import check_breaker_certificate
+    from noughts.breaker.prover import prove_breaker
     from noughts.core import Budget, LimitExceeded
-    from noughts.pairing.breaker import prove_breaker
-    from noughts.pairing.breaker_certificate import check_breaker_certificate
 
     prove_breaker("mnk(3,3,3)")  # loads the compiled kernels
     with tempfile.TemporaryDirectory() as folder:
@@ -122,8 +122,8 @@ def alphabeta_row(spec: str, seconds: float) -> dict[str, Any]:
 
 def reference_row(spec: str, seconds: float) -> dict[str, Any]:
     import noughts
-    from noughts.pairing.breaker_reference import reference_prove
-    from noughts.pairing.breaker_setup import question
+    from noughts.breaker.question import question
+    from noughts.breaker.reference import reference_prove
 
     q = question(noughts.game(spec))
     started = time.perf_counter()
@@ -138,10 +138,10 @@ def reference_row(spec: str, seconds: float) -> dict[str, Any]:
 
 def caps_row(spec: str, seconds: float) -> dict[str, Any]:
     """The prover at each step cap per pairing search, interleaved, in this process."""
+    from noughts.breaker.prover import BreakerProver, prove_breaker
+    from noughts.breaker.question import question
     from noughts.core import Budget
     from noughts.core.registry import hypergraph
-    from noughts.pairing.breaker import BreakerProver, prove_breaker
-    from noughts.pairing.breaker_setup import question
 
     prove_breaker("mnk(3,3,3)")
     game = hypergraph(spec)
@@ -167,8 +167,8 @@ def caps_row(spec: str, seconds: float) -> dict[str, Any]:
 
 def _solve_row(spec: str, seconds: float, policy: str) -> dict[str, Any]:
     import noughts
+    from noughts.breaker.prover import prove_breaker
     from noughts.core import LimitExceeded
-    from noughts.pairing.breaker import prove_breaker
     from noughts.solving import solve as policy_solve
 
     def exact_solve(*args: Any, **options: Any) -> Any:  # the engines below the Breaker row

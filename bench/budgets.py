@@ -238,14 +238,14 @@ def run(budget):
         finally:
             run.nodes = solver.nodes
     elif engine == "proof engine":
-        from noughts.exact.proof import ValueSearches
+        from noughts.proving.proof import ValueSearches
         searches = ValueSearches(game, budget)
         try:
             searches.value(game.start())
         finally:
             run.nodes = searches.nodes
     elif engine == "Breaker prover":
-        from noughts.pairing.breaker import prove_breaker
+        from noughts.breaker.prover import prove_breaker
         run.nodes = -1  # (a stopped proof reports its nodes in its message only)
         run.nodes = prove_breaker(game, budget=budget, record=False).nodes
     else:

@@ -10,7 +10,7 @@ Peak memory is the child's own peak RSS and its children's (workers) largest, fr
 ``getrusage``. Per case, in this process after a warm-up, on the same sampled cases:
 
 - SciPy from scratch: build each case's graph and run ``maximum_bipartite_matching``
-  (Hopcroft-Karp), the reference :func:`noughts.pairing.cube7.reference_leaf`;
+  (Hopcroft-Karp), the reference :func:`noughts.casework.cube7.reference_leaf`;
 - numba from scratch: the kernel on one case at a time (a fresh matching per case, no repair,
   no Dulmage-Mendelsohn sweep);
 - incremental: the kernel as the proof runs it (repair the previous node's matching, settle a
@@ -46,17 +46,17 @@ mode, workers, address, out = sys.argv[1], int(sys.argv[2]), sys.argv[3] or None
 start = time.perf_counter()
 cases = None
 if mode == "prove":
-    from noughts.pairing.cube7 import prove
+    from noughts.casework.cube7 import prove
     result = prove(workers=workers, address=address, out=out, progress=False)
     ok = result.failures == 0
     cases = sum(result.cases.values())
 elif mode == "computed":
-    from noughts.pairing.cube7 import prove_computed
+    from noughts.casework.cube7 import prove_computed
     result, names = prove_computed(workers=workers, address=address, out=out, progress=False)
     ok = result.failures == 0
     cases = sum(result.cases.values())
 else:
-    from noughts.pairing.certificate import check_casework
+    from noughts.casework.certificate import check_casework
     ok = check_casework(out).valid
 wall = time.perf_counter() - start
 own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -81,8 +81,8 @@ def child(mode: str, workers: int, address: str | None, out: str) -> dict[str, f
 def per_case(samples: int, seed: int) -> dict[str, float]:
     import numpy as np
 
-    from noughts.pairing import cube7 as C
-    from noughts.pairing._cube7_kernels import settle_nodes
+    from noughts.casework import cube7 as C
+    from noughts.casework._cube7_kernels import settle_nodes
 
     rng = random.Random(seed)
     out: dict[str, list[float]] = {"scipy": [], "scratch": [], "incremental": []}

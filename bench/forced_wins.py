@@ -14,13 +14,13 @@ seeded random play and *proved* a win for the side to move by the proof engine, 
   and a position met before under the board's symmetries; a proved win whose class (below) already
   holds ``--max-share`` (30%) of the board's quota is dropped, for a spread of lengths. The stream is NumPy's PCG64 seeded
   with ``(seed, board index)``; the seed and the command are recorded in the file.
-* **Proving.** :class:`noughts.exact.proof.ProofSearch` (df-pn with threat-space search at its
+* **Proving.** :class:`noughts.proving.proof.ProofSearch` (df-pn with threat-space search at its
   nodes) asks whether the side to move wins, within ``--nodes`` nodes; a proof keeps the
   position (with the proof's winning move), a disproof or a budget run out drops it (both are
   counted in the file).
 * **Win length.** The proof engine does not measure distances, so each kept position is
   classed by the shortest win by continuous fours that the threat-space kernel
-  (:func:`noughts.exact.threats.threat_win_kernel`) finds, by iterative deepening: ``vcf1``
+  (:func:`noughts.proving.threats.threat_win_kernel`) finds, by iterative deepening: ``vcf1``
   (one claim makes two completing cells: a win in 3 plies), ``vcf2`` ... (``n`` fours, a win in
   ``2n + 1`` plies along them), else ``vct`` where a win by fours and threes (order 2, at most
   ``VCT_DEPTH`` threats) exists, else ``deep``: the proof needed the full df-pn (non-threat
@@ -137,7 +137,7 @@ def win_class(position: Position) -> tuple[str, int | None]:
     """The class of a proved win (see the module docstring) and its plies along the threats
     (None where no threat sequence was found).
     """
-    from noughts.exact.threats import threat_win_kernel
+    from noughts.proving.threats import threat_win_kernel
 
     for depth in range(1, VCF_DEPTH + 1):
         if threat_win_kernel(position, max_order=1, max_depth=depth) is not None:
@@ -149,7 +149,7 @@ def win_class(position: Position) -> tuple[str, int | None]:
 
 
 def generate(args: argparse.Namespace) -> None:
-    from noughts.exact.proof import WIN, ProofSearch
+    from noughts.proving.proof import WIN, ProofSearch
 
     boards = args.boards or list(BOARDS)
     suite: list[dict[str, Any]] = []
@@ -265,7 +265,7 @@ def verify(position: Position, move: Move, nodes: int) -> str:
     """``found`` if ``move`` is proved winning for the side to move, ``wrong`` if the proof
     engine refutes it, ``unverified`` if its budget ran out first.
     """
-    from noughts.exact.proof import WIN, ProofSearch
+    from noughts.proving.proof import WIN, ProofSearch
 
     mover = position.to_move
     child = position.play(move)

@@ -2,7 +2,7 @@
 
 For each game, each method runs in its own child process with a wall-clock limit:
 
-- ``pns``: :func:`noughts.exact.pns.prove_win` with the bitboard generator (df-pn in Python);
+- ``pns``: :func:`noughts.proving.pns.prove_win` with the bitboard generator (df-pn in Python);
 - ``pns, position API``: the same search through the public position API (the reference);
 - ``alpha-beta kernel``: ``FastSolver(game).value(start)``, the numba kernel's exact value
   (distance included, so it answers more than the yes/no of PNS).
@@ -46,7 +46,7 @@ def _child(spec: str, method: str, runs: int) -> dict[str, Any]:
     import noughts
     from noughts.core import Player
     from noughts.exact.fast import FastSolver
-    from noughts.exact.pns import prove_win
+    from noughts.proving.pns import prove_win
 
     game = noughts.game(spec)
     start = game.start()

@@ -74,7 +74,7 @@ def same_value(spec: str, repeats: int, limit: float) -> dict[str, Any]:
     from noughts.core import LimitExceeded
     from noughts.core.budget import Budget
     from noughts.exact.fast import FastSolver
-    from noughts.exact.proof import ValueSearches
+    from noughts.proving.proof import ValueSearches
     from noughts.solving import check_certificate
 
     game = noughts.game(spec)

@@ -74,7 +74,7 @@ def child(
     import noughts
     from noughts.core import LimitExceeded, Player
     from noughts.core.budget import Budget
-    from noughts.exact.proof import WIN, ProofSearch
+    from noughts.proving.proof import WIN, ProofSearch
 
     game = noughts.game(spec)
     position = game.start()
@@ -109,7 +109,7 @@ def child(
     out["table_entries"] = search.table_entries
     out["table_mib"] = search.table_bytes / 2**20
     if certificate and out["status"] == "proved":
-        from noughts.exact.strategy import extract_strategy, write_strategies
+        from noughts.proving.strategy import extract_strategy, write_strategies
         from noughts.solving import check_certificate
 
         t1 = time.perf_counter()

@@ -69,9 +69,20 @@ def _solve(spec: str, moves: bool = False, words: int | None = None) -> Callable
     return run
 
 
+def _moved(new: str, old: str) -> Any:
+    """The module ``new``, or ``old`` on a tree from before the package split (the base)."""
+    import importlib
+
+    try:
+        return importlib.import_module(new)
+    except ModuleNotFoundError:
+        return importlib.import_module(old)
+
+
 def _prove(spec: str) -> Callable[[], float]:
     import noughts
-    from noughts.exact.proof import ValueSearches
+
+    ValueSearches = _moved("noughts.proving.proof", "noughts.exact.proof").ValueSearches
 
     game = noughts.game(spec)
 
@@ -84,7 +95,7 @@ def _prove(spec: str) -> Callable[[], float]:
 
 
 def _breaker(spec: str) -> Callable[[], float]:
-    from noughts.pairing.breaker import prove_breaker
+    prove_breaker = _moved("noughts.breaker.prover", "noughts.pairing.breaker").prove_breaker
 
     def run() -> float:
         return float(prove_breaker(spec, record=False).nodes)

@@ -5,8 +5,8 @@ For each game, in a child process of its own (so each row's peak memory is its o
 - **from scratch**: the wall time of the child's first ``solve_table(spec)`` (enumerating every
   reachable state by the numba kernels, then propagating), compiled kernels loaded from numba's
   cache, and its peak resident memory;
-- **propagation**: the counter kernel (:func:`noughts.exact.retro.retrograde`) against its peer,
-  the plain value iteration to a fixed point (:func:`noughts.exact.retro.reference_values`),
+- **propagation**: the counter kernel (:func:`noughts.retrograde.analysis.retrograde`) against its peer,
+  the plain value iteration to a fixed point (:func:`noughts.retrograde.analysis.reference_values`),
   timed interleaved (kernel, reference, kernel, reference, ...) on the same graph: medians, the
   kernel's states and edges per second, and the ratio;
 - **enumeration**: the kernels (:func:`fast_graph`) against the position API
@@ -43,7 +43,7 @@ QUICK = GAMES[:5]
 
 def child(spec: str, repeats: int, reference_states: int) -> dict[str, Any]:
     started = time.perf_counter()
-    from noughts.exact import retro
+    from noughts.retrograde import analysis as retro
 
     table = retro.solve_table(spec)  # from scratch: enumerate and propagate, kernels from cache
     scratch = time.perf_counter() - started

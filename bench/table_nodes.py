@@ -42,7 +42,7 @@ def main() -> None:
             value = solver.value(game.start())
             print(f"alpha-beta {spec} words={words}", value, solver.nodes, flush=True)
     if "pn" in which:
-        from noughts.exact.proof import ValueSearches
+        from noughts.proving.proof import ValueSearches
 
         for spec, tt_bytes in [
             ("mnk(4,4,4)", None),
@@ -57,8 +57,8 @@ def main() -> None:
             value = searches.value(game.start())
             print(f"proof engine {spec} tt_bytes={tt_bytes}", value, searches.nodes, flush=True)
     if "br" in which:
-        from noughts.pairing.breaker import BreakerProver, prove_breaker
-        from noughts.pairing.breaker_setup import question
+        from noughts.breaker.prover import BreakerProver, prove_breaker
+        from noughts.breaker.question import question
 
         for spec, rules in [
             ("mnk(3,3,3)", None),

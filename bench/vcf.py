@@ -7,7 +7,7 @@ Two rows a board:
 
 * **root**: a deep search (``--depth`` attacking moves, no node cap) as the engine's root runs it,
   each through its driver's entry (``root_vcf`` on the engine's loaded state; the public
-  :func:`noughts.exact.threats.threat_win_kernel`, which builds its arrays from the position);
+  :func:`noughts.proving.threats.threat_win_kernel`, which builds its arrays from the position);
 * **leaf**: the shallow, capped search the engine runs at every leaf of its alpha-beta (depth
   3, 400 steps), kernel against kernel on arrays already built (the cost a leaf call would
   have inside the engine's kernel).
@@ -42,8 +42,8 @@ from budgets import ENGINE_BOARDS, engine_positions
 from noughts.agents import _engine_kernel as K
 from noughts.agents.engine import _State
 from noughts.core import Player, Rule
-from noughts.exact import _tss_kernels as T
-from noughts.exact.threats import threat_win_kernel
+from noughts.proving import _tss_kernels as T
+from noughts.proving.threats import threat_win_kernel
 
 LEAF_DEPTH, LEAF_CAP = 3, 400
 

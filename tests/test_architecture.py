@@ -24,17 +24,24 @@ SRC = ROOT / "src"
 PACKAGE = SRC / "noughts"
 DOC = ROOT / "docs" / "architecture.md"
 
-GAME_CLASSES = {
-    "ClaimGame",
-    "StandardGame",
-    "MisereGame",
-    "MakerBreakerGame",
-    "CumulativeGame",
-    "VetoGame",
-    "NotaktoGame",
-    "OtrioGame",
-}
-"""The rules families: outside core, code asks a game what it declares, not what it is."""
+
+def _game_classes() -> frozenset[str]:
+    """Every class of ``core`` that derives from ``Game`` (not ``Game`` itself), read from the
+    source: the rules families, their shared bases and any family added later."""
+    bases: dict[str, set[str]] = {}
+    for path in sorted((PACKAGE / "core").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ClassDef):
+                bases[node.name] = {ast.unparse(b).rpartition(".")[2] for b in node.bases}
+    found = {"Game"}
+    while more := {name for name, named in bases.items() if named & found} - found:
+        found |= more
+    return frozenset(found - {"Game"})
+
+
+GAME_CLASSES = _game_classes()
+"""The rules families: outside core, code asks a game what it declares (``claim_rule``,
+``layout``, ``loop`` ...), not what it is."""
 
 OTHER_STATE = {"self", "app", "rng", "request"}
 """Receivers whose ``.state`` is no position's: an object's own, Starlette's application state,
@@ -299,15 +306,31 @@ def test_outside_core_positions_are_read_through_accessors() -> None:
     assert not wrong, "code outside core reading raw state or dispatching on classes:\n" + "\n".join(wrong)
 
 
+def test_every_registered_game_class_is_watched() -> None:
+    """The classes the accessor check watches are every class of every registered game, the loopy
+    ones included, and no class that is not a game's."""
+    import noughts
+    from noughts.core import ENTRIES
+
+    made = set()
+    for name, entry in ENTRIES.items():
+        if entry.makes == "game":
+            game = noughts.game("otrio" if name == "otrio" else f"{name}(tictactoe)")
+            made |= {c.__name__ for c in type(game).__mro__} - {"Game", "ABC", "object"}
+    assert made == GAME_CLASSES
+    assert {"FadingGame", "MorrisGame", "ForgetGame", "VanishingGame", "OtrioGame", "VetoGame"} <= made
+
+
 def test_the_checks_see_what_they_look_for() -> None:
     source = """
-from noughts.core import VetoGame
+from noughts.core import FadingGame, MorrisGame, VetoGame
 from noughts.exact.search import _helper
 import sys
 def f(position, game, rng, self):
     a = position.state[0]
     b = position._aux
     c = isinstance(game, VetoGame)
+    f = isinstance(game, (FadingGame, MorrisGame))
     d = type(game) in _RULES
     e = rng.state, self.state, job.state()
     sys.setrecursionlimit(10)
@@ -316,16 +339,19 @@ def f(position, game, rng, self):
     module.imports = list(_imports(module, modules()))
     breaches = _typed_access_breaches(module)
     assert sorted(b.split(" ", 1)[1] for b in breaches) == [
+        "dispatches on isinstance(game, (FadingGame, MorrisGame))",
         "dispatches on isinstance(game, VetoGame)",
         "dispatches on type(game) in _RULES",
         "reads position._aux",
         "reads position.state",
     ]
     assert [(imp.target, imp.names) for imp in module.imports] == [
+        ("noughts.core", ("FadingGame",)),
+        ("noughts.core", ("MorrisGame",)),
         ("noughts.core", ("VetoGame",)),
         ("noughts.exact.search", ("_helper",)),
     ]
-    assert (11, "sys.setrecursionlimit") in _calls(module.tree)
+    assert (12, "sys.setrecursionlimit") in _calls(module.tree)
 
 
 # -- a light start, in fresh interpreters ----------------------------------------------------------

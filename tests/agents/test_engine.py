@@ -208,7 +208,7 @@ def test_root_proofs_are_wins(options, plies_known):
     """The root's VCT (threats of order two) and its df-pn, each alone: every win they report on
     positions of mnk(6,6,4) with at most 14 empty cells is a win by the exact solver, and so is
     the position after the move; a VCT win is also found by the plain threat search."""
-    from noughts.exact.threats import threat_win
+    from noughts.proving.threats import threat_win
 
     g = noughts.game("mnk(6,6,4)")
     oracle = make_engine(g)
@@ -234,9 +234,9 @@ def test_root_proof_finds_a_win_that_starts_quietly():
     (the proof engine proves it), but by no VCF and no VCT of up to four threats; with the VCT
     off, the root's df-pn finds a winning move, the engine says it is proven, and the proof
     engine confirms the move."""
-    from noughts.exact.proof import WIN as GOAL
-    from noughts.exact.proof import ProofSearch
-    from noughts.exact.threats import threat_win_kernel
+    from noughts.proving.proof import WIN as GOAL
+    from noughts.proving.proof import ProofSearch
+    from noughts.proving.threats import threat_win_kernel
 
     g = noughts.game("mnk(9,9,5)")
     p = g.parse(".ox....../x.....o.x/...oo..xx/.......oo/.x......./xo....o../..xx...../..ox...oo/ox.....x.")

@@ -66,7 +66,7 @@ def _open_four_position():
 def test_the_root_proof_runs_under_the_clock_as_well_as_a_node_budget(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from noughts.exact import proof
+    from noughts.proving import proof
 
     given = []
     real = proof.ProofSearch

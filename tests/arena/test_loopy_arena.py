@@ -18,7 +18,7 @@ from noughts.agents import make_agent
 from noughts.agents.perfect import PerfectAgent
 from noughts.arena.match import game_rng, play_game
 from noughts.core import Move
-from noughts.exact import retro
+from noughts.retrograde import analysis as retro
 
 GAMES = ["forget(tictactoe)", "vanishing(tictactoe)", "morris", "morris(diagonals=false)"]
 OPPONENTS = ["random", "minimax:depth=2", "mcts:sims=60", "perfect:tie=random"]

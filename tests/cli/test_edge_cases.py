@@ -55,11 +55,11 @@ def _never(monkeypatch: pytest.MonkeyPatch, module: object, *names: str) -> list
 def test_solve_save_to_a_missing_folder_is_refused_before_the_table_is_built(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import noughts.exact.retro
     import noughts.exact.table
+    import noughts.retrograde.analysis
 
     entered = _never(monkeypatch, noughts.exact.table, "build_table")
-    entered += _never(monkeypatch, noughts.exact.retro, "solve_table")
+    entered += _never(monkeypatch, noughts.retrograde.analysis, "solve_table")
     r = invoke("solve", "mnk(4,4,4)", "--save", str(tmp_path / "no" / "such" / "t.npz"))
     assert r.exit_code == 2, r.output
     assert "there is no folder" in r.stderr and "Traceback" not in r.output

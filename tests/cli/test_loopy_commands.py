@@ -8,7 +8,8 @@ from pathlib import Path
 from cli_cases import invoke
 
 import noughts
-from noughts.exact import retro
+from noughts.exact.table import load_table
+from noughts.retrograde import analysis as retro
 
 
 def test_retro_json_is_the_librarys_report() -> None:
@@ -40,7 +41,7 @@ def test_solve_save_and_table_for_a_game_that_need_not_end(tmp_path: Path) -> No
     path = tmp_path / "m.npz"
     r = invoke("solve", "morris", "--save", str(path))
     assert r.exit_code == 0, r.output
-    assert isinstance(retro.load_table(path), retro.RetroTable)
+    assert isinstance(load_table(path), retro.RetroTable)
     a = json.loads(invoke("solve", "morris", "--json").output)
     b = json.loads(invoke("solve", "morris", "--json", "--table", str(path)).output)
     assert a["value"] == b["value"] == "first" and a["plies"] == b["plies"] == 9

@@ -25,8 +25,8 @@ from noughts.dataset import DatasetError, Plan, build, choose_games, grade_datas
 from noughts.dataset.build import UNKNOWN, build_game, worth
 from noughts.dataset.files import card_path, sha256, write
 from noughts.exact.reference import after_move, reference_values
-from noughts.exact.retro import reference_graph, value_of
-from noughts.exact.retro import reference_values as retro_values
+from noughts.retrograde.analysis import reference_graph, value_of
+from noughts.retrograde.analysis import reference_values as retro_values
 
 GAMES = [
     "tictactoe",

@@ -15,7 +15,7 @@ from exact_cases import EXTRA_CORNER, EXTRA_CORNER_SIDE, EXTRA_SIDE
 
 import noughts
 from noughts.core.certificates import CertificateError, read_certificate, write_certificate
-from noughts.exact.strategy_check import parse_game
+from noughts.proving.strategy_check import parse_game
 from noughts.solving import CERTIFICATE_KINDS, check_certificate
 
 # the games the alpha-beta kernel solves quickly: the 3x3 family, the added squares, 4x4, 3x3x3
@@ -172,7 +172,7 @@ def test_no_pickle_and_plain_arrays_only(tmp_path: Path) -> None:
 
 def test_the_checker_shares_no_code_with_the_search() -> None:
     """It imports nothing of noughts but the certificate reader: no rules, no board, no kernel."""
-    import noughts.exact.strategy_check as checker
+    import noughts.proving.strategy_check as checker
 
     tree = ast.parse(Path(checker.__file__).read_text())
     imported = set()

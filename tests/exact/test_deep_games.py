@@ -21,11 +21,11 @@ from exact_cases import DEEP_SAMPLES, SLOW_SMALL_GAMES, SMALL_GAMES, game
 from noughts.core import GameProperties, IllegalMoveError, LimitExceeded, Outcome, Player, Position, mnk
 from noughts.core.game import Game
 from noughts.exact import reference
-from noughts.exact.pns import Prover
 from noughts.exact.search import Searcher
 from noughts.exact.table import build_table_reference
 from noughts.pairing.matching import find_pairing
 from noughts.pairing.verify import search_pairing
+from noughts.proving.pns import Prover
 from noughts.solving import solve
 from noughts.testing import check_game
 

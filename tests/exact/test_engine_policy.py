@@ -15,8 +15,8 @@ import pytest
 
 import noughts
 from noughts.core import Budget, LimitExceeded, NoughtsError, Outcome, Position
+from noughts.core.values import Value
 from noughts.exact.engines import FIRST_SLICE, Engine, EngineRow, Portfolio
-from noughts.exact.result import Value
 from noughts.solving import POLICY, choose_engine, solve
 
 

@@ -18,9 +18,9 @@ from numba import njit
 import noughts
 from noughts import Game, LimitExceeded, Outcome, Player, Position
 from noughts.core.budget import Budget
+from noughts.core.values import WIN, Value, from_int
 from noughts.exact import _kernels, fast
 from noughts.exact.fast import ENTRY_BYTES, FastSolver, count_lines, supports
-from noughts.exact.result import WIN, Value, from_int
 
 try:
     from noughts.exact.reference import reference_values

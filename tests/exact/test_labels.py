@@ -8,8 +8,8 @@ import pytest
 import noughts
 from noughts import Outcome
 from noughts.core.budget import Budget
+from noughts.core.values import WIN
 from noughts.exact.labels import fast_values, label_of, labels, retrograde_values
-from noughts.exact.result import WIN
 
 CLAIM_3X3 = [
     "tictactoe",

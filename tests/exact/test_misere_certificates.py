@@ -1,5 +1,5 @@
 """Certificates of misère draws: strategies that end at leaves the checker proves itself
-(mirrors, pairings, no line, the horizon; :mod:`noughts.exact.strategy_check`).
+(mirrors, pairings, no line, the horizon; :mod:`noughts.proving.strategy_check`).
 
 Each leaf kind's premise, as the checker verifies it, is held to the reference minimax on every
 position of the small misère games: wherever the checker accepts a leaf for a player, the
@@ -26,8 +26,8 @@ from noughts.core import Outcome, Player, Position
 from noughts.core.certificates import CertificateError, read_certificate
 from noughts.exact import Value
 from noughts.exact.misere_strategy import defence_strategy, leaf_at, mirror_strategy
-from noughts.exact.strategy import write_strategies
-from noughts.exact.strategy_check import leaf_fails, parse_game
+from noughts.proving.strategy import write_strategies
+from noughts.proving.strategy_check import leaf_fails, parse_game
 from noughts.solving import check_certificate
 
 SMALL = ["misere(tictactoe)", f"misere({EXTRA_SIDE})", f"misere({EXTRA_CORNER})"]

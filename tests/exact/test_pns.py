@@ -1,4 +1,4 @@
-"""Proof-number search (noughts.exact.pns) held to the reference minimax.
+"""Proof-number search (noughts.proving.pns) held to the reference minimax.
 
 Both move generators (the position-API reference and the bitboards) must say "can force a win"
 exactly where the reference's value is a win for that player, for both players, on every
@@ -18,9 +18,9 @@ import noughts
 from noughts import LimitExceeded, Outcome, Player
 from noughts.core import Position
 from noughts.core.budget import Budget
-from noughts.exact.pns import ProofResult, Prover, _Bitboards, prove_win, supports_bitboards
+from noughts.core.values import Value
 from noughts.exact.reference import reference_values
-from noughts.exact.result import Value
+from noughts.proving.pns import ProofResult, Prover, _Bitboards, prove_win, supports_bitboards
 
 BITBOARD_GAMES = [
     "tictactoe",

@@ -1,4 +1,4 @@
-"""The proof engine (noughts.exact.proof, its df-pn kernel) held to the reference.
+"""The proof engine (noughts.proving.proof, its df-pn kernel) held to the reference.
 
 Every answer, for both players and both goals (a win; at least a draw), must match the memoised
 minimax of noughts.exact.reference on every reachable position of the small claim games, with
@@ -6,7 +6,7 @@ the engine's options on and off (threats at the nodes of order 0, 1 and 2, the n
 symmetric keys at every depth or only near the root, the eager threat searches, the threat
 searches' table of refuted positions); on positions sampled deep in the larger
 games it must match the alpha-beta kernel, and from their starts the plain df-pn of
-noughts.exact.pns.
+noughts.proving.pns.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from exact_cases import EXTRA_CORNER, EXTRA_CORNER_SIDE, EXTRA_SIDE, deep_positi
 import noughts
 from noughts.core import LimitExceeded, Outcome, Player, Position
 from noughts.core.budget import Budget
+from noughts.core.values import Value
 from noughts.exact.fast import FastSolver
-from noughts.exact.pns import prove_win
-from noughts.exact.proof import DRAW, WIN, ProofSearch, ValueSearches, prove_value, supports
-from noughts.exact.result import Value
+from noughts.proving.pns import prove_win
+from noughts.proving.proof import DRAW, WIN, ProofSearch, ValueSearches, prove_value, supports
 
 CLAIM_GAMES = [
     "tictactoe",
@@ -167,7 +167,7 @@ def test_the_engine_takes_claim_games_only() -> None:
 def test_the_table_grows_and_keeps_its_answers(monkeypatch: pytest.MonkeyPatch) -> None:
     """A table that starts small grows as entries are written; one that may not grow replaces
     entries and still answers right (only the work changes)."""
-    import noughts.exact.proof as proof
+    import noughts.proving.proof as proof
 
     monkeypatch.setattr(proof, "FIRST_ENTRIES", 256)
     g = noughts.game("mnk(4,4,4)")
@@ -200,8 +200,8 @@ def test_the_statistics_count_what_the_search_did() -> None:
 def test_value_searches_are_eager_for_wins_only() -> None:
     """The searches for a win get the eager threat searches (:data:`EAGER_WINS`); the others,
     and any search given ``eager`` explicitly, do not."""
-    from noughts.exact import _dfpn_kernels as D
-    from noughts.exact.proof import EAGER_WINS
+    from noughts.proving import _dfpn_kernels as D
+    from noughts.proving.proof import EAGER_WINS
 
     g = noughts.game("mnk(4,4,4)")
     searches = ValueSearches(g)

@@ -10,7 +10,7 @@ import pytest
 
 import noughts
 from noughts.core import Player, Position
-from noughts.exact.proof import DRAW, WIN, ProofSearch
+from noughts.proving.proof import DRAW, WIN, ProofSearch
 
 
 def _positions(game: noughts.Game, limit: int) -> list[Position]:

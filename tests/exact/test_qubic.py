@@ -12,8 +12,8 @@ import pytest
 
 import noughts
 from noughts.core import Player, Position
-from noughts.exact.proof import WIN, ProofSearch
-from noughts.exact.strategy import extract_strategy, write_strategies
+from noughts.proving.proof import WIN, ProofSearch
+from noughts.proving.strategy import extract_strategy, write_strategies
 from noughts.solving import check_certificate
 
 # ten plies of the engine agent's fixed-depth self-play (bench/qubic.py computes the line:
@@ -86,7 +86,7 @@ def test_six_plies_in_the_eager_threat_searches_prove_the_win_at_once(tmp_path: 
     (the eager threat searches, the threat table) prove the first player's win in a few hundred
     nodes, where the engine without them searched millions (BENCHMARKS.md, Qubic); the
     certificate is checked by the independent checker."""
-    from noughts.exact.proof import EAGER_WINS
+    from noughts.proving.proof import EAGER_WINS
 
     game = noughts.game("hypercube(4,3)")
     position = _after(LINE[:6])
@@ -102,7 +102,7 @@ def test_six_plies_in_the_eager_threat_searches_prove_the_win_at_once(tmp_path: 
 def test_four_plies_are_proved_with_a_certificate(tmp_path: Path) -> None:
     """From 4 plies of the line (about 12,000 nodes, 5 CPU seconds with the threats tried
     first; 100,000 nodes and 20 CPU seconds before)."""
-    from noughts.exact.proof import EAGER_WINS
+    from noughts.proving.proof import EAGER_WINS
 
     game = noughts.game("hypercube(4,3)")
     search = ProofSearch(game, Player.FIRST, WIN, eager=EAGER_WINS)
@@ -143,7 +143,7 @@ def test_threats_tried_first_prove_maker_breaker_qubic_from_four_plies(tmp_path:
     """Maker-Breaker Qubic after 4 plies of its line (1,1,1 1,1,4 1,4,1 1,2,1): with the threats
     tried first (eager bit 4) the proof takes about a thousand nodes, where the engine before
     it needed 83,187 (BENCHMARKS.md, round 5); the certificate passes the checker."""
-    from noughts.exact.proof import EAGER_WINS
+    from noughts.proving.proof import EAGER_WINS
 
     assert EAGER_WINS & 4
     game = noughts.game("maker_breaker(hypercube(4,3))")

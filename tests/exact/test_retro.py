@@ -1,4 +1,4 @@
-"""The retrograde solver (noughts.exact.retro), held to its references on every state.
+"""The retrograde solver (noughts.retrograde.analysis), held to its references on every state.
 
 * the kernels' state graph equals the position API's, array for array;
 * the counter propagation equals the value iteration to a fixed point, state by state;
@@ -21,8 +21,9 @@ import pytest
 import noughts
 from noughts import LimitExceeded, Outcome, Player, Position
 from noughts.core import Budget
-from noughts.exact import retro
 from noughts.exact.reference import reference_values as minimax_values
+from noughts.exact.table import load_table
+from noughts.retrograde import analysis as retro
 from noughts.solving import solve as run_solve
 
 SMALL = [
@@ -197,8 +198,8 @@ def test_a_table_saves_loads_and_answers(tmp_path: Path) -> None:
     for s in range(0, g.size, 7):
         p = g.position(s)
         assert loaded.value(p) == retro.value_of(int(winner[s]), int(dist[s]))
-    assert retro.load_table(path).game == loaded.game
-    assert isinstance(retro.load_table(path, noughts.game("morris")), retro.RetroTable)
+    assert load_table(path).game == loaded.game
+    assert isinstance(load_table(path, noughts.game("morris")), retro.RetroTable)
     with pytest.raises(retro.TableError, match="not of"):
         retro.RetroTable.load(path, noughts.game("morris(diagonals=false)"))
 
@@ -260,10 +261,10 @@ def test_count_reports_states_up_to_symmetry() -> None:
 
 
 def test_algorithms_that_need_an_end_refuse_clearly() -> None:
-    from noughts.exact.pns import Prover
     from noughts.exact.search import Searcher
     from noughts.exact.table import build_table
     from noughts.learn.states import state_space
+    from noughts.proving.pns import Prover
 
     g = noughts.game("forget(tictactoe)")
     for make in (
@@ -319,7 +320,7 @@ def test_three_mens_morris_against_the_published_facts() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("spec", FULL)
 def test_full_games_kernel_and_references_agree_on_every_state(spec: str, tmp_path: Path) -> None:
-    from noughts.exact.retro_check import check_table
+    from noughts.retrograde.check import check_table
 
     report, table = retro.analyse(spec, check=True)
     assert report.checked and table is not None and len(table) == report.states
@@ -331,7 +332,7 @@ def test_full_games_kernel_and_references_agree_on_every_state(spec: str, tmp_pa
 
 
 def test_a_saved_table_is_a_certificate_the_independent_checker_accepts(tmp_path: Path) -> None:
-    from noughts.exact.retro_check import check_table
+    from noughts.retrograde.check import check_table
 
     for spec in ("morris", "vanishing(mnk(3,3,3),keep=2)"):
         path = tmp_path / "t.npz"

@@ -9,8 +9,8 @@ import pytest
 from exact_cases import DEEP_SAMPLES, SLOW_SMALL_GAMES, SMALL_GAMES, deep_positions, game, reference
 
 from noughts import LimitExceeded, Outcome
+from noughts.core.values import WIN, to_int
 from noughts.exact import Budget, Searcher, Value, reference_values
-from noughts.exact.result import WIN, to_int
 
 
 def _check_all(searcher: Searcher, values: dict) -> None:  # type: ignore[type-arg]

@@ -13,7 +13,7 @@ import noughts
 from noughts import LimitExceeded, NoughtsError, Outcome
 from noughts.core import Move, Position
 from noughts.exact import Searcher, SolveResult, Value, build_table, make_engine
-from noughts.exact.api import _ProgressView, prove
+from noughts.exact.api import prove
 from noughts.exact.reference import after_move, move_key
 from noughts.solving import solve
 
@@ -129,21 +129,40 @@ def test_the_searcher_stands_in_when_the_kernel_is_missing(monkeypatch: pytest.M
     _check(solve("tictactoe", "x../.o./..."), reference("tictactoe"))
 
 
-def test_progress_bar_for_long_work(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_progress_is_reported_not_drawn(capsys: pytest.CaptureFixture[str]) -> None:
+    """The library tells a callback ``(done, total, description)``: the positions valued (the
+    position, then each move) of all, the step and the nodes; it draws nothing itself."""
+    steps: list[tuple[int, int, str]] = []
+    result = solve("veto(tictactoe)", progress=lambda *step: steps.append(step))
+    assert result.value.outcome is Outcome.DRAW
+    total = 1 + len(result.moves)
+    assert {t for _, t, _ in steps} == {total}
+    done = [d for d, _, _ in steps]
+    assert done == sorted(done) and done[-1] == total
+    assert all(text.startswith("solving veto(mnk(3,3,3)): ") for _, _, text in steps)
+    assert any("the moves" in text for _, _, text in steps)
+    assert capsys.readouterr().err == ""
+    with pytest.raises(TypeError, match="callback"):
+        solve("tictactoe", progress=True)  # type: ignore[arg-type]
+
+
+def test_the_command_line_draws_a_long_solve(monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 
     import rich.console
 
-    solve("tictactoe", progress=True)  # quick: no bar
-    assert capsys.readouterr().err == ""
+    from noughts.cli import progress as bars
+
     screen = io.StringIO()
     real = rich.console.Console
     monkeypatch.setattr(
         rich.console, "Console", lambda **kw: real(file=screen, force_terminal=True, width=100)
     )
-    monkeypatch.setattr(_ProgressView, "DELAY", 0.0)  # as if the work had taken a second already
-    result = solve("veto(tictactoe)", progress=True)
+    with bars.delayed_bar(True, "solving tictactoe") as show:
+        solve("tictactoe", progress=show)  # quick: no bar
+    assert screen.getvalue() == ""
+    monkeypatch.setattr(bars, "DELAY", 0.0)  # as if the work had taken a second already
+    with bars.delayed_bar(True, "solving veto") as show:
+        result = solve("veto(tictactoe)", progress=show)
     assert result.value.outcome is Outcome.DRAW
     assert "solving veto(mnk(3,3,3))" in screen.getvalue()

@@ -13,7 +13,7 @@ import pytest
 
 import noughts
 from noughts.core import LimitExceeded, NoughtsError, Outcome
-from noughts.exact.result import Value
+from noughts.core.values import Value
 from noughts.exact.split import JobResult, _combine, _frontier
 from noughts.solving import check_certificate, solve_split
 
@@ -220,8 +220,8 @@ def test_a_split_proof_gives_the_engines_answer_and_a_certificate(
     spec: str, wins: bool, tmp_path: Path
 ) -> None:
     from noughts.core import Player
-    from noughts.exact.proof import WIN, ProofSearch
     from noughts.exact.split import prove_split
+    from noughts.proving.proof import WIN, ProofSearch
 
     g = noughts.game(spec)
     whole = ProofSearch(g, Player.FIRST, WIN).prove(g.start()).proved
@@ -257,8 +257,8 @@ def test_a_reply_s_strategy_is_carried_over_by_an_automorphism() -> None:
     import numpy as np
 
     from noughts.core import Player
-    from noughts.exact.proof import WIN, ProofSearch
     from noughts.exact.split import _automorphism, _permute_words, _position_words
+    from noughts.proving.proof import WIN, ProofSearch
 
     g = noughts.game("hypercube(4,3)")
     search = ProofSearch(g, Player.FIRST, WIN)

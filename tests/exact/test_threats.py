@@ -9,7 +9,7 @@ from exact_cases import deep_positions, game, reference
 import noughts
 from noughts.core import Player, Position
 from noughts.exact.fast import FastSolver
-from noughts.exact.threats import supports_threats, threat_sides, threat_win, threat_win_kernel
+from noughts.proving.threats import supports_threats, threat_sides, threat_win, threat_win_kernel
 
 # (spec, plies, positions, order, depth): random positions where both searches run quickly
 CASES = [
@@ -159,7 +159,7 @@ def test_a_workspace_reused_forgets_the_last_search() -> None:
     not answer the next (each search stamps its entries)."""
     import numpy as np
 
-    from noughts.exact import _tss_kernels as T
+    from noughts.proving import _tss_kernels as T
 
     g = noughts.game("hypercube(4,3)")
     tables = g.board.tables

@@ -14,9 +14,9 @@ import pytest
 from exact_cases import EXTRA_CORNER, EXTRA_SIDE, game, reference
 
 from noughts import LimitExceeded, Outcome, Position
+from noughts.core.values import Value
 from noughts.exact import Budget, fast, reference_values
 from noughts.exact.fast import WORD_CELLS, FastSolver, entry_bytes, supports, words_needed
-from noughts.exact.result import Value
 
 WIDE_SMALL_GAMES = [
     "tictactoe",

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 import noughts
+from noughts.breaker.certificate import check_breaker_certificate
+from noughts.breaker.prover import BreakerProver, prove_breaker, prove_draw
+from noughts.breaker.question import question
+from noughts.breaker.reference import reference_prove
 from noughts.core import Budget, LimitExceeded, NoughtsError, Player, Position
-from noughts.pairing.breaker import BreakerProver, prove_breaker, prove_draw
-from noughts.pairing.breaker_certificate import check_breaker_certificate
-from noughts.pairing.breaker_reference import reference_prove
-from noughts.pairing.breaker_setup import question
 
 
 def _kernel(position: Position, *, breaker: Player | None = None, rules: str | None = None) -> bool:
@@ -237,7 +237,7 @@ def test_a_certificate_cannot_claim_more_than_it_shows(cert_444: Path) -> None:
 
 
 def test_a_changed_file_or_a_bad_header_is_an_error(cert_444: Path) -> None:
-    from noughts.pairing.breaker_certificate import BreakerCertificateError
+    from noughts.breaker.certificate import BreakerCertificateError
 
     npz = cert_444.with_suffix(".npz")
     npz.write_bytes(npz.read_bytes()[:-10] + b"0123456789")

@@ -6,7 +6,7 @@ import pytest
 
 import noughts
 from noughts.core import NoughtsError, Outcome, Player
-from noughts.pairing.classify import all_pairings, appendix_pairings, check_pairing_roles, classify
+from noughts.exact.classify import all_pairings, appendix_pairings, check_pairing_roles, classify
 from noughts.pairing.verify import check_structure, search_pairing
 
 CUMULATIVE = noughts.game("cumulative(tictactoe)")

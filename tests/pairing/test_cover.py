@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import noughts
+from noughts.breaker.cover import CoverFinder, compositions, exact_pairing, find_cover_pairing, is_pairing
 from noughts.core.board import Board, hypercube, mnk
-from noughts.pairing.cover import CoverFinder, compositions, exact_pairing, find_cover_pairing, is_pairing
 
 
 def _random_position(board: Board, rng: np.random.Generator, maker: int, breaker: int) -> tuple[int, int]:

@@ -5,8 +5,8 @@ import random
 import numpy as np
 import pytest
 
-from noughts.pairing import cube7 as C
-from noughts.pairing.certificate import coverage
+from noughts.casework import cube7 as C
+from noughts.casework.certificate import coverage
 
 
 def _kernel_failures(name):

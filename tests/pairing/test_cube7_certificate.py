@@ -6,8 +6,8 @@ import json
 import numpy as np
 import pytest
 
-from noughts.pairing.certificate import CertificateError, check_casework
-from noughts.pairing.cube7 import prove
+from noughts.casework.certificate import CertificateError, check_casework
+from noughts.casework.cube7 import prove
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,9 @@ import random
 
 import pytest
 
+from noughts.casework import cube7 as C
+from noughts.casework.certificate import check_casework, coverage
 from noughts.core.registry import game as make_game
-from noughts.pairing import cube7 as C
-from noughts.pairing.certificate import check_casework, coverage
 
 CUBE = "maker_breaker(hypercube(7,3))"
 MNK4 = "maker_breaker(mnk(4,4,4))"

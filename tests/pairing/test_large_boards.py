@@ -57,8 +57,8 @@ def test_hypercube_10_4_and_11_4() -> None:
 def test_the_breaker_prover_takes_boards_past_the_playing_limit_under_a_budget() -> None:
     """10,000 cells: each node costs tens of milliseconds, so the driver shrinks its slices and
     the budget stops the search (or, under load, its setup) with how far it got."""
+    from noughts.breaker.prover import prove_breaker
     from noughts.core import Budget, LimitExceeded
-    from noughts.pairing.breaker import prove_breaker
 
     with pytest.raises(LimitExceeded, match=r"nodes searched|its tables alone"):
         prove_breaker("maker_breaker(hypercube(10,4))", budget=Budget(max_seconds=3))

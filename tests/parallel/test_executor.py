@@ -1,5 +1,4 @@
 import math
-import time
 
 import pytest
 
@@ -40,23 +39,22 @@ def test_bad_arguments():
         ex.map(abs, [1], chunksize=0)
 
 
-def test_progress_bar_only_with_description_and_only_after_a_delay(monkeypatch):
-    from noughts.parallel import backends as module
-
-    quiet = module._Bar(None, 10)
-    quiet.advance(5)
-    assert quiet._progress is None and quiet.done == 5
-    slow = module._Bar("work", 10)
-    slow.advance(1)  # before the delay: no bar yet
-    assert slow._progress is None
-    monkeypatch.setattr(module, "PROGRESS_DELAY", 0.0)
-    slow.advance(2)
-    assert slow._progress is not None
-    assert slow._progress.tasks[0].completed == 3 and slow._progress.tasks[0].total == 10
-    slow.close()
-    assert slow._progress is None
+def test_progress_is_told_to_a_callback_and_nothing_is_drawn(capsys):
+    seen = []
     with executor(1) as ex:
-        assert ex.map(time.sleep, [0.0, 0.0], chunksize=1, description="sleeping") == [None, None]
+        assert ex.map(
+            abs, [-1, -2, -3], chunksize=1, description="abs", progress=lambda *p: seen.append(p)
+        ) == [
+            1,
+            2,
+            3,
+        ]
+    assert seen == [(1, 3, "abs"), (2, 3, "abs"), (3, 3, "abs")]
+    told = []
+    with executor(1, progress=lambda *p: told.append(p)) as ex:  # the executor's own, for every map
+        assert ex.map_until(abs, [-4, -5], lambda i, r: r == 4) == [4, None]
+    assert told == [(1, 2, "parallel work")]
+    assert capsys.readouterr().err == ""
 
 
 @pytest.mark.slow

@@ -36,21 +36,21 @@ def _misere(folder: Path) -> Path:
 
 
 def _breaker(folder: Path) -> Path:
-    from noughts.pairing.breaker import prove_breaker
+    from noughts.breaker.prover import prove_breaker
 
     assert prove_breaker("maker_breaker(mnk(4,4,4))", certificate=str(folder / "b")).proved
     return folder / "b.json"
 
 
 def _casework(folder: Path) -> Path:
-    from noughts.pairing.cube7 import prove
+    from noughts.casework.cube7 import prove
 
     assert prove(("mnk4",), workers=1, out=str(folder / "c.json"), progress=False).failures == 0
     return folder / "c.json"
 
 
 def _retrograde(folder: Path) -> Path:
-    from noughts.exact.retro import solve_table
+    from noughts.retrograde.analysis import solve_table
 
     solve_table(RETRO_GAME).save(folder / "r.npz")
     return folder / "r.npz"
@@ -72,10 +72,10 @@ def certificates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 def test_the_table_names_each_kind_once_with_its_writers_declaration() -> None:
+    from noughts.breaker.certificate import KIND as BREAKER
+    from noughts.casework.certificate_file import FORMAT as CASEWORK
     from noughts.core.certificates import FORMAT as CONTAINER
-    from noughts.exact.retro import FORMAT as RETROGRADE
-    from noughts.pairing.breaker_certificate import KIND as BREAKER
-    from noughts.pairing.certificate_file import FORMAT as CASEWORK
+    from noughts.retrograde.analysis import FORMAT as RETROGRADE
 
     names = [k.name for k in CERTIFICATE_KINDS]
     assert len(set(names)) == len(names) == len({k for k, _ in MAKERS.values()})

@@ -18,10 +18,10 @@ import numpy as np
 import pytest
 
 import noughts
+from noughts.breaker.values import MIN_LINE, BreakerValues, breaker_applies
 from noughts.core import Budget, LimitExceeded, NoughtsError, Outcome, Player
 from noughts.core.certificates import CertificateError
 from noughts.exact import make_engine
-from noughts.pairing.breaker_values import MIN_LINE, BreakerValues, breaker_applies
 from noughts.solving import POLICY, check_certificate, choose_engine, solve
 
 

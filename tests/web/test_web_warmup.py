@@ -23,8 +23,8 @@ PROBE = """
 import json
 import noughts.web.preload
 from noughts.agents import _engine_kernel, _minimax_kernel
-from noughts.pairing import _breaker_kernels
-from noughts.exact import _tss_kernels
+from noughts.breaker import _kernels as _breaker_kernels
+from noughts.proving import _tss_kernels
 loaded = {
     "minimax": len(_minimax_kernel.run.signatures),
     "engine": len(_engine_kernel.root.signatures),

@@ -70,10 +70,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from noughts.exact.threat_kernels import CUTOFF, DEF_BREAKER, DEF_LINES, FOUND, threat_search
 from noughts.kernels.codes import CUMULATIVE, DRAW, MAKER_BREAKER, MISERE, RUNNING, STANDARD
 from noughts.kernels.counts import claim_counted, unclaim_counted
 from noughts.kernels.patterns import cell_class
+from noughts.proving.threat_kernels import CUTOFF, DEF_BREAKER, DEF_LINES, FOUND, threat_search
 
 WIN = 1_000_000
 """The score of a win at ply 0 (a win at ply n scores ``WIN - n``); scores within :data:`MATE`

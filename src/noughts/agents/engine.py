@@ -53,7 +53,7 @@ from noughts.core.game import Game
 from noughts.kernels.rng import SplitMix64
 
 if TYPE_CHECKING:
-    from noughts.exact.threats import ThreatWin
+    from noughts.proving.threats import ThreatWin
 
 __all__ = [
     "VIEW_TABLE",
@@ -189,8 +189,8 @@ class _State:
         lmp: int = 0,
     ):
         from noughts.agents import _engine_kernel as K
-        from noughts.exact.threat_kernels import workspace
         from noughts.kernels.patterns import directions
+        from noughts.proving.threat_kernels import workspace
 
         board = game.board
         t = board.tables
@@ -435,7 +435,7 @@ class EngineAgent:
             if r > 0:
                 moves = tuple(int(m) for m in line[: max(1, (r - 1) // 2)])
                 return self._done(position, moves[0], WIN - r, 0, nodes, started, "win", r, moves)
-        from noughts.exact.threats import supports_threats
+        from noughts.proving.threats import supports_threats
 
         threats = supports_threats(game, position.to_move)
         if self.vct and threats:
@@ -512,7 +512,7 @@ class EngineAgent:
 
     def _root_vct(self, position: Position, until: float) -> ThreatWin | None:
         """A win by fours and threes, deepened one threat at a time until ``until``."""
-        from noughts.exact.threats import threat_win_kernel
+        from noughts.proving.threats import threat_win_kernel
 
         for depth in range(2, self.vct + 1):
             left = until - time.perf_counter()
@@ -531,8 +531,8 @@ class EngineAgent:
 
     def _root_proof(self, position: Position, seconds: float) -> int | None:
         """A winning move the proof engine proves within about ``seconds``, or None."""
-        from noughts.exact.proof import WIN as GOAL
-        from noughts.exact.proof import ProofSearch
+        from noughts.proving.proof import WIN as GOAL
+        from noughts.proving.proof import ProofSearch
 
         game = position.game
         if seconds <= 0.005:

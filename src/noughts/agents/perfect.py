@@ -40,11 +40,11 @@ import numpy as np
 from noughts.agents.base import Decision, read_options
 from noughts.core import Game, LimitExceeded, Move, NoughtsError, Position
 from noughts.core.budget import Budget
+from noughts.core.values import Value
 from noughts.exact.api import ValueOracle
 from noughts.exact.reference import after_move, move_key
-from noughts.exact.result import Value
-from noughts.exact.retro import RetroTable, load_table
-from noughts.exact.table import SolvedTable
+from noughts.exact.table import SolvedTable, load_table
+from noughts.retrograde.analysis import RetroTable
 from noughts.solving import PolicyOracle
 
 __all__ = ["SOLVER_SHARE", "Fallback", "PerfectAgent"]
@@ -69,7 +69,7 @@ class PerfectAgent:
 
     ``game`` (optional) prepares the engine ahead of the first move; positions of any other
     game get an engine of their own when they come. ``table`` is a
-    :class:`~noughts.exact.table.SolvedTable` or :class:`~noughts.exact.retro.RetroTable`, or the
+    :class:`~noughts.exact.table.SolvedTable` or :class:`~noughts.retrograde.analysis.RetroTable`, or the
     path of a saved one. In a game that need not end the engine is its retrograde table (built
     on the first move): a winning move wins fastest, so every move makes progress; a drawing
     move never enters a lost position; a losing move delays the loss longest. ``max_memory``

@@ -43,10 +43,10 @@ from noughts.arena.match import as_agent, game_rng, play_game
 from noughts.core import Game, NoughtsError, Outcome, Player, Position
 from noughts.core import game as make_game
 from noughts.core.budget import Budget
+from noughts.core.values import Value
 from noughts.exact.api import ValueOracle, engine_name
 from noughts.exact.estimate import TooManyPositions, refuse_if_more
 from noughts.exact.reference import after_move, move_key
-from noughts.exact.result import Value
 
 __all__ = ["Blunder", "Grade", "SideResult", "grade", "reachable_positions", "sample_positions"]
 

@@ -1,7 +1,7 @@
 """An independent check of a Notakto quotient, from its JSON document and the rules alone.
 
 A quotient is a certificate for the outcome of every sum of boards, so it is checked the way
-:mod:`noughts.pairing.certificate` checks a pairing: by code that shares nothing with the code
+:mod:`noughts.casework.certificate` checks a pairing: by code that shares nothing with the code
 that found it. This module reads a ``quotient --json`` document (the multiplication table, the
 P-portion, each single-board position's element) or a saved quotient file
 (:mod:`noughts.cgt.saved`: the generators' action and each element's parent, from which it

@@ -13,7 +13,7 @@ from rich.text import Text
 from noughts.cli.views import MARK_STYLES, styled_line
 from noughts.core import Game, Outcome, Player
 from noughts.core.text import render_grid
-from noughts.exact.result import MoveValue, SolveResult, Value
+from noughts.core.values import MoveValue, SolveResult, Value
 
 __all__ = [
     "best_line",

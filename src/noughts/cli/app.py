@@ -38,12 +38,13 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from noughts.agents import Agent
-    from noughts.exact.result import MoveValue, SolveResult, Value
+    from noughts.core.values import MoveValue, SolveResult, Value
+    from noughts.exact.api import Steps
 
 
 def load_table(path: Path, game: noughts.Game) -> object:
     """A solved table saved by ``solve --save``, checked against ``game``."""
-    from noughts.exact.retro import load_table as load
+    from noughts.exact.table import load_table as load
 
     return load(path, game)
 
@@ -352,30 +353,6 @@ JsonOpt = Annotated[
 ]
 
 
-def _solve(
-    spec: str,
-    position: str | None,
-    max_seconds: float,
-    max_memory: int,
-    max_cpu_seconds: float | None,
-    table: Path | None,
-    progress: bool,
-) -> SolveResult:
-    from noughts.solving import solve as run_solve
-
-    game = noughts.game(spec)
-    solved = load_table(table, game) if table is not None else None
-    return run_solve(
-        game,
-        position,
-        max_seconds=max_seconds,
-        max_memory=max_memory * 2**20,
-        max_cpu_seconds=max_cpu_seconds,
-        table=solved,
-        progress=progress,
-    )
-
-
 def _prove(
     spec: str,
     position: str | None,
@@ -386,21 +363,23 @@ def _prove(
     max_cpu_seconds: float | None,
     console: Console,
 ) -> None:
+    from noughts.cli.progress import delayed_bar
     from noughts.exact.api import prove
 
     players = {"first": Player.FIRST, "second": Player.SECOND, "mover": None}
     if who not in players:
         raise NoughtsError(f"--prove takes first, second or mover, not {who!r}")
     game = noughts.game(spec)
-    result = prove(
-        game,
-        position,
-        players[who],
-        max_seconds=max_seconds,
-        max_memory=max_memory * 2**20,
-        max_cpu_seconds=max_cpu_seconds,
-        progress=not as_json,
-    )
+    with delayed_bar(not as_json, f"proof-number search on {game}") as progress:
+        result = prove(
+            game,
+            position,
+            players[who],
+            max_seconds=max_seconds,
+            max_memory=max_memory * 2**20,
+            max_cpu_seconds=max_cpu_seconds,
+            progress=progress,
+        )
     if as_json:
         typer.echo(json.dumps({"game": str(game), **result.to_json()}))
     else:
@@ -493,19 +472,12 @@ def solve(
         typer.Option(min=1, help="With --workers or --ray: plies from the position to the jobs' positions."),
     ] = 1,
 ) -> None:
-    """Solve a position exactly (the help Typer shows is ``SOLVE_HELP``)."""
+    """Solve a position exactly (the help Typer shows is ``SOLVE_HELP``): one mode, one function."""
     from rich.console import Console
-
-    from noughts.cli.analysis import move_header, move_line, value_text
-    from noughts.cli.views import styled_line
 
     console = Console(highlight=False)
     if spec == "check":
-        if file is None:
-            raise NoughtsError("noughts solve check FILE: name the certificate's .json file")
-        from noughts.cli.certify import check_command
-
-        check_command(file, as_json, Budget(max_seconds, max_memory * 2**20, max_cpu_seconds))
+        _solve_check(file, as_json, Budget(max_seconds, max_memory * 2**20, max_cpu_seconds))
         return
     _check_solve_options(file, save, prove, table, position)
     if prove is not None:
@@ -514,6 +486,49 @@ def solve(
     if save is not None:
         _save_table(spec, save, Budget(max_seconds, max_memory * 2**20, max_cpu_seconds), as_json, console)
         return
+    _solve_position(
+        spec,
+        position,
+        table,
+        certificate,
+        as_json,
+        console,
+        workers=workers,
+        ray=ray,
+        split_depth=split_depth,
+        engine=engine,
+        max_seconds=max_seconds,
+        max_cpu_seconds=max_cpu_seconds,
+        max_memory=max_memory,
+        value_only=value_only,
+    )
+
+
+def _solve_check(file: Path | None, as_json: bool, budget: Budget) -> None:
+    """``solve check FILE``: any certificate noughts writes, verified (as ``prove check``)."""
+    if file is None:
+        raise NoughtsError("noughts solve check FILE: name the certificate's .json file")
+    from noughts.cli.certify import check_command
+
+    check_command(file, as_json, budget)
+
+
+def _solve_position(
+    spec: str,
+    position: str | None,
+    table: Path | None,
+    certificate: Path | None,
+    as_json: bool,
+    console: Console,
+    **options: Any,
+) -> None:
+    """``solve SPEC``: the value as soon as it is proved, each move as it is, then the best moves,
+    the best line and the cost (or one JSON document); over budget, what was proved and status 3.
+    ``options`` are :func:`_run_solve`'s.
+    """
+    from noughts.cli.analysis import move_header, move_line, value_text
+    from noughts.cli.progress import compile_notice, delayed_bar
+    from noughts.cli.views import styled_line
 
     if certificate is not None:
         from noughts.core.certificates import certificate_paths
@@ -534,26 +549,10 @@ def solve(
                 console.print(move_header(game, mover))
             console.print(move_line(game, mover, mv, i, n))
 
-    from noughts.cli.progress import compile_notice
-
     try:
-        with compile_notice():
+        with compile_notice(), delayed_bar(not as_json, f"solving {game}") as progress:
             result = _run_solve(
-                game,
-                start,
-                solved,
-                shown_value,
-                shown_move,
-                workers=workers,
-                ray=ray,
-                split_depth=split_depth,
-                engine=engine,
-                max_seconds=max_seconds,
-                max_cpu_seconds=max_cpu_seconds,
-                max_memory=max_memory,
-                value_only=value_only,
-                certificate=certificate,
-                as_json=as_json,
+                game, start, solved, shown_value, shown_move, progress, certificate=certificate, **options
             )
     except LimitExceeded as error:
         if as_json:
@@ -595,8 +594,8 @@ def _check_solve_options(
 
 def _save_table(spec: str, save: Path, budget: Budget, as_json: bool, console: Console) -> None:
     """``solve SPEC --save FILE``: the value of every position reachable from the start, saved."""
-    from noughts.exact.retro import solve_table
     from noughts.exact.table import build_table
+    from noughts.retrograde.analysis import solve_table
 
     game = noughts.game(spec)
     built = build_table(game, budget) if game.properties.bounded else solve_table(game, budget=budget)
@@ -629,6 +628,7 @@ def _run_solve(
     solved: object,
     shown_value: Callable[[Value], None],
     shown_move: Callable[[MoveValue, int, int], None],
+    progress: Steps | None,
     *,
     workers: int | None,
     ray: str | None,
@@ -639,9 +639,11 @@ def _run_solve(
     max_memory: int,
     value_only: bool,
     certificate: Path | None,
-    as_json: bool,
 ) -> SolveResult:
-    """``solve``'s library call: the split solve with ``--workers``/``--ray``, else one process."""
+    """``solve``'s library call: the split solve with ``--workers``/``--ray``, else one process;
+    ``progress`` (None under ``--json``) is told the steps of the one-process solve, and the split
+    solve's executor counts its jobs.
+    """
     from noughts.solving import solve as run_solve
 
     if workers is not None or ray is not None:
@@ -661,7 +663,7 @@ def _run_solve(
             max_memory=max_memory * 2**20,
             value_only=value_only,
             certificate=certificate,
-            progress=not as_json,
+            progress=progress,
             on_value=shown_value,
             on_move=shown_move,
         )
@@ -672,7 +674,7 @@ def _run_solve(
         max_cpu_seconds=max_cpu_seconds,
         max_memory=max_memory * 2**20,
         table=solved,
-        progress=not as_json,
+        progress=progress,
         engine=engine,
         value_only=value_only,
         certificate=certificate,
@@ -739,20 +741,22 @@ def explain(
     from rich.console import Console
 
     from noughts.cli.analysis import best_line, engine_view_table, marked_board, moves_table, value_text
+    from noughts.cli.progress import delayed_bar
     from noughts.cli.views import styled_board, styled_line
     from noughts.review.advice import advise, default_solve_seconds
 
     game = noughts.game(spec)
-    advice = advise(
-        game,
-        position,
-        solve_seconds=max_seconds if max_seconds is not None else default_solve_seconds(game, position),
-        engine_seconds=engine_seconds,
-        max_memory=max_memory * 2**20,
-        max_cpu_seconds=max_cpu_seconds,
-        table=load_table(table, game) if table is not None else None,
-        progress=not as_json,
-    )
+    with delayed_bar(not as_json, f"solving {game}") as progress:
+        advice = advise(
+            game,
+            position,
+            solve_seconds=max_seconds if max_seconds is not None else default_solve_seconds(game, position),
+            engine_seconds=engine_seconds,
+            max_memory=max_memory * 2**20,
+            max_cpu_seconds=max_cpu_seconds,
+            table=load_table(table, game) if table is not None else None,
+            progress=progress,
+        )
     if as_json:
         typer.echo(json.dumps(advice.to_json()))
         return

@@ -284,22 +284,25 @@ def _run_recorded(
     """Train, with the run and the saved agent recorded in ``store`` (None: not recorded); the
     result and its JSON document.
     """
+    from noughts.cli.progress import rates_bar
     from noughts.learn.train import train as run_train
 
     run_id = None
     if store is not None:
         run_id = store.new_run(f"train {learner}", {"game": str(learner_obj.game), "learner": learner}, out)
+    title = f"training {learner_obj.kind} on {learner_obj.game}"
     try:
-        result = run_train(
-            learner_obj,
-            criterion=crit,
-            max_episodes=max_episodes,
-            max_seconds=max_seconds,
-            rate=rate,
-            progress=not as_json,
-            checkpoint=out,
-            interruptible=True,  # Ctrl-C stops after the chunk in play and saves, ready to --resume
-        )
+        with rates_bar(not as_json, title) as progress:
+            result = run_train(
+                learner_obj,
+                criterion=crit,
+                max_episodes=max_episodes,
+                max_seconds=max_seconds,
+                rate=rate,
+                progress=progress,
+                checkpoint=out,
+                interruptible=True,  # Ctrl-C stops after the chunk in play and saves, ready to --resume
+            )
     except BaseException:
         if store is not None and run_id is not None:
             store.set_run_status(run_id, "failed")
@@ -428,7 +431,7 @@ def experiment(
     need_plots(f"the experiment {name}")  # every experiment draws figures (the plots extra)
     folder = out if out is not None else Path("experiments") / (name + ("-quick" if quick else ""))
     check_folder(folder, "--out")  # made and written in before the work, so the results are not lost
-    from noughts.cli.progress import compile_notice
+    from noughts.cli.progress import compile_notice, delayed_bar
     from noughts.learn.experiments import FINISHED
     from noughts.parallel import executor as make_executor
 
@@ -444,7 +447,11 @@ def experiment(
     run_id = None if store is None else store.new_run(name, {"quick": quick, **config}, folder)
     started = time.perf_counter()
     try:
-        with compile_notice(), make_executor(workers, address) as ex:
+        with (
+            compile_notice(),
+            delayed_bar(True, name) as progress,
+            make_executor(workers, address, progress) as ex,
+        ):
             result = module.run(config or None, folder, quick=quick, executor=ex)
     except KeyboardInterrupt:
         if store is not None and run_id is not None:

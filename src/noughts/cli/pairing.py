@@ -438,8 +438,8 @@ def classify(spec: ClassifySpec, as_json: JsonOpt = False) -> None:
     from rich.progress import Progress
     from rich.table import Table
 
-    from noughts.pairing.classify import appendix_pairings, check_classifiable
-    from noughts.pairing.classify import classify as run
+    from noughts.exact.classify import appendix_pairings, check_classifiable
+    from noughts.exact.classify import classify as run
     from noughts.pairing.files import pairing_grid
     from noughts.pairing.verify import check_structure, search_pairing
 

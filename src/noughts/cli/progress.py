@@ -8,7 +8,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["compile_notice", "step_bar"]
+__all__ = ["DELAY", "compile_notice", "delayed_bar", "rates_bar", "step_bar"]
+
+DELAY = 1.0
+"""Seconds of work before :func:`delayed_bar` draws: a quick answer shows no bar."""
 
 
 @contextmanager
@@ -30,6 +33,84 @@ def step_bar(enabled: bool, title: str) -> Iterator[Any]:
             bar.update(task, completed=done, total=total, description=description)
 
         yield show
+
+
+@contextmanager
+def delayed_bar(enabled: bool, title: str) -> Iterator[Any]:
+    """A transient Rich progress bar on stderr for a ``(done, total, description)`` callback
+    (:data:`noughts.exact.api.Steps`: a solve's or a proof's steps), drawn only once the work has
+    taken :data:`DELAY` seconds; yields the callback (None when not ``enabled``). Rich's progress
+    bars are loaded only when one is drawn.
+    """
+    if not enabled:
+        yield None
+        return
+    import time
+
+    started = time.perf_counter()
+    shown: list[Any] = []  # the bar and its task, once drawn
+
+    def show(done: int, total: int, description: str) -> None:
+        if not shown:
+            if time.perf_counter() - started < DELAY:
+                return
+            from rich.console import Console
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+            bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                TextColumn("{task.completed}/{task.total}"),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
+            bar.start()
+            shown.extend((bar, bar.add_task(title, total=total)))
+        shown[0].update(shown[1], completed=done, total=total, description=description)
+
+    try:
+        yield show
+    finally:
+        if shown:
+            shown[0].stop()
+
+
+@contextmanager
+def rates_bar(enabled: bool, title: str) -> Iterator[Any]:
+    """Training's Rich bar on stderr (it stays on screen at the end): the episodes of the most,
+    and the rates text a :data:`noughts.learn.train.Progress` callback is told; yields the
+    callback (None when not ``enabled``).
+    """
+    if not enabled:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=False,
+    )
+    task: Any = None
+
+    def show(done: int, total: int, rates: str) -> None:
+        nonlocal task
+        if task is None:
+            task = bar.add_task(title, total=total, rate="")
+            bar.start()
+        bar.update(task, completed=done, rate=rates)
+
+    try:
+        yield show
+    finally:
+        if task is not None:
+            bar.stop()
 
 
 @contextmanager

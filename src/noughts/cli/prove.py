@@ -1,8 +1,8 @@
 """``noughts prove``: Breaker proofs with pairing leaves, draws, the 7x7x7 casework, certificates.
 
 ``prove breaker SPEC`` asks whether one side can stop the other from completing a line
-(:mod:`noughts.pairing.breaker`); ``prove draw SPEC`` proves a standard game drawn;
-``prove cube7`` re-runs 002 §4's casework (:mod:`noughts.pairing.cube7`); ``prove casework SPEC``
+(:mod:`noughts.breaker.prover`); ``prove draw SPEC`` proves a standard game drawn;
+``prove cube7`` re-runs 002 §4's casework (:mod:`noughts.casework.cube7`); ``prove casework SPEC``
 runs such casework with a computed opening on any Maker-Breaker game; ``prove check CERT``
 verifies a certificate of any kind without trusting the search (``noughts.cli.certify``, the
 command ``solve check`` is too). Exit status: 0 proved (or valid), 1 the answer is no
@@ -76,7 +76,7 @@ def cube7(
     every case has a pairing, 1 when some case fails (listed), 2 on bad input. The certificate's
     path is checked before the work.
     """
-    from noughts.pairing.cube7 import CUBE7, known_plan, plan_names, prove
+    from noughts.casework.cube7 import CUBE7, known_plan, plan_names, prove
 
     if computed and plans:
         raise NoughtsError("--computed finds its own plans: give it no --plan")
@@ -88,7 +88,10 @@ def cube7(
     if computed:
         _casework(CUBE7, workers, address, out, as_json, None, None)
         return
-    result = prove(chosen, workers=workers, address=address, out=str(out), progress=not as_json)
+    from noughts.cli.progress import delayed_bar
+
+    with delayed_bar(not as_json, "casework") as progress:
+        result = prove(chosen, workers=workers, address=address, out=str(out), progress=progress)
     _report_casework(result, chosen, as_json)
 
 
@@ -141,7 +144,7 @@ def _casework(
     max_cases: int | None,
     max_seconds: float | None,
 ) -> None:
-    from noughts.pairing.cube7 import GREEDY_MAX_CASES, prove_computed
+    from noughts.casework.cube7 import GREEDY_MAX_CASES, prove_computed
 
     def tried(opening: str, depth: int, verdict: str) -> None:
         if not as_json:
@@ -149,16 +152,19 @@ def _casework(
                 f"Maker opening {opening}: {depth} greedy Breaker move(s): {verdict}; one more", err=True
             )
 
-    result, chosen = prove_computed(
-        spec,
-        workers=workers,
-        address=address,
-        out=str(out),
-        progress=not as_json,
-        max_cases=max_cases or GREEDY_MAX_CASES,
-        max_seconds=max_seconds,
-        tried=tried,
-    )
+    from noughts.cli.progress import delayed_bar
+
+    with delayed_bar(not as_json, "casework") as progress:
+        result, chosen = prove_computed(
+            spec,
+            workers=workers,
+            address=address,
+            out=str(out),
+            progress=progress,
+            max_cases=max_cases or GREEDY_MAX_CASES,
+            max_seconds=max_seconds,
+            tried=tried,
+        )
     _report_casework(result, chosen, as_json)
 
 
@@ -167,7 +173,7 @@ def _report_casework(result: object, chosen: tuple[str, ...], as_json: bool) -> 
     from rich.console import Console
     from rich.table import Table
 
-    from noughts.pairing.cube7 import ProofResult, plan
+    from noughts.casework.cube7 import ProofResult, plan
 
     assert isinstance(result, ProofResult)
     doc = result.to_json()
@@ -316,8 +322,8 @@ def breaker(
 
     Exit status 0 proved, 1 disproved (Maker wins), 2 bad input, 3 the budget ran out.
     """
+    from noughts.breaker.prover import prove_breaker
     from noughts.cli.progress import compile_notice
-    from noughts.pairing.breaker import prove_breaker
 
     _check_certificate_path(certificate)
     with compile_notice(), _Bar(not as_json, "searching") as bar:
@@ -370,8 +376,8 @@ def draw(
 
     Exit status 0 a draw, 1 not a draw (a side can force a win), 2 bad input, 3 the budget ran out.
     """
+    from noughts.breaker.prover import prove_draw
     from noughts.cli.progress import compile_notice
-    from noughts.pairing.breaker import prove_draw
 
     _check_certificate_path(certificate)
     with compile_notice(), _Bar(not as_json, "searching") as bar:

@@ -5,8 +5,8 @@ each, the value of the start and of every first move, and the longest forced win
 ``--check`` enumerates again through the position API and computes every value again by the
 plain value iteration, and fails (exit 1) unless both agree with the kernels on every state.
 ``--verify FILE`` checks a saved table as a certificate, by a checker that shares no code with
-the solver (:mod:`noughts.exact.retro_check`), exit 1 if it fails. Library:
-:func:`noughts.exact.retro.analyse`.
+the solver (:mod:`noughts.retrograde.check`), exit 1 if it fails. Library:
+:func:`noughts.retrograde.analysis.analyse`.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def retro(
     from noughts.cli.analysis import value_text
     from noughts.cli.views import rules_summary, styled_line
     from noughts.exact.reference import after_move
-    from noughts.exact.retro import analyse
+    from noughts.retrograde.analysis import analyse
 
     game = noughts.game(spec)
     if save is not None:
@@ -126,8 +126,8 @@ def retro(
 
 
 def _verify(game: noughts.Game, path: Path, budget: Budget, as_json: bool, console: Console) -> None:
-    from noughts.exact.retro import load_table
-    from noughts.exact.retro_check import check_table
+    from noughts.exact.table import load_table
+    from noughts.retrograde.check import check_table
 
     load_table(path, game)  # the file is a valid table of this game (format, checksum, spec)
     with console.status(f"checking {path} against the rules of {game} ...", spinner="dots"):

@@ -9,7 +9,16 @@ from noughts.core.claim import ClaimGame, CumulativeGame, MakerBreakerGame, Mise
 from noughts.core.codes import Result, Rule
 from noughts.core.common import Action, Cell, Move, NotaktoMove, Outcome, Player, Ring, Slide, Veto
 from noughts.core.errors import IllegalMoveError, LimitExceeded, NotationError, NoughtsError, SpecError
-from noughts.core.game import TRUNCATION, Game, GameProperties, Layout, Position, require_bounded
+from noughts.core.game import (
+    TRUNCATION,
+    FadingMarks,
+    Game,
+    GameProperties,
+    Layout,
+    MovingPieces,
+    Position,
+    require_bounded,
+)
 from noughts.core.loopy import FadingGame, ForgetGame, MorrisGame, VanishingGame
 from noughts.core.notakto import NotaktoGame
 from noughts.core.otrio import OtrioGame
@@ -26,6 +35,7 @@ __all__ = [
     "ClaimGame",
     "CumulativeGame",
     "FadingGame",
+    "FadingMarks",
     "ForgetGame",
     "Game",
     "GameProperties",
@@ -36,6 +46,7 @@ __all__ = [
     "MisereGame",
     "MorrisGame",
     "Move",
+    "MovingPieces",
     "NotaktoGame",
     "NotaktoMove",
     "NotationError",

@@ -63,7 +63,7 @@ VERSION = 2
 READABLE = (1, 2)
 """The versions this noughts reads. Version 2 added leaves to strategy certificates (positions
 where a static argument the checker verifies ends the strategy, see
-:mod:`noughts.exact.strategy_check`); a version 1 file is read as before.
+:mod:`noughts.proving.strategy_check`); a version 1 file is read as before.
 """
 MAX_ARRAY_BYTES = 8 * 1024**3
 """The most bytes the arrays of one certificate may take once loaded."""

@@ -12,6 +12,7 @@ __all__ = [
     "NotationError",
     "NoughtsError",
     "SpecError",
+    "TableError",
 ]
 
 
@@ -44,3 +45,9 @@ class IllegalMoveError(NoughtsError, ValueError):
 
 class LimitExceeded(NoughtsError):
     """A solve or search ran over its time or memory budget; the message says how far it got."""
+
+
+class TableError(NoughtsError, ValueError):
+    """A solved table (of a game that ends, or a retrograde one of a game that need not) that
+    cannot be built, read or used (the message says why).
+    """

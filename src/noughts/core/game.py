@@ -21,7 +21,16 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["TRUNCATION", "Game", "GameProperties", "Layout", "Position", "require_bounded"]
+__all__ = [
+    "TRUNCATION",
+    "FadingMarks",
+    "Game",
+    "GameProperties",
+    "Layout",
+    "MovingPieces",
+    "Position",
+    "require_bounded",
+]
 
 TRUNCATION = 200
 """Plies after which environments and matches stop a game that has not ended, for rules under
@@ -43,7 +52,7 @@ class GameProperties:
 
     Algorithms that walk a game to its end (alpha-beta, proof-number search, the level-by-level
     counting DAG, the learners' state spaces) check :attr:`bounded` and refuse the others with a
-    clear message (:meth:`require_bounded`); the retrograde solver (:mod:`noughts.exact.retro`)
+    clear message (:meth:`require_bounded`); the retrograde solver (:mod:`noughts.retrograde.analysis`)
     takes both.
     """
 
@@ -78,7 +87,7 @@ def require_bounded(game: Game, what: str) -> int:
         raise NoughtsError(
             f"{what} needs a game that ends, and a game of {game} need not end (marks move or "
             "vanish, so positions repeat); solve it by retrograde analysis instead "
-            "(noughts solve, noughts.exact.retro)"
+            "(noughts solve, noughts.retrograde.analysis)"
         )
     return length
 
@@ -98,6 +107,34 @@ class Layout:
     boards: int | None = None
     plane: Board | None = None
     slots: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FadingMarks:
+    """The loop of a game whose marks leave the board (``forget``, ``vanishing``): each mark leaves
+    at the end of the ``lifetime``-th ply after the one that placed it; a line is judged before
+    the oldest mark leaves (``judge_before``) or after it has. A position's code: the mover in
+    bit 0, then the marks oldest first, ``cells.bit_length()`` bits each (cell + 1, 0 for none).
+    """
+
+    lifetime: int
+    judge_before: bool
+
+
+@dataclass(frozen=True)
+class MovingPieces:
+    """The loop of a game whose pieces move once all are placed (``morris``): ``pieces`` each,
+    slid to ``adjacent`` cells; only the lines ``line_indices`` (into ``board.lines``) win, judged
+    before the move ends (``judge_before``) or after; a player with no move passes
+    (``passes_when_blocked``) or loses. A position's code: the mover in bit 0, then each player's
+    cells as a mask of ``cells`` bits.
+    """
+
+    pieces: int
+    judge_before: bool
+    passes_when_blocked: bool
+    line_indices: tuple[int, ...]
+    adjacent: tuple[tuple[int, ...], ...]
 
 
 class Position:
@@ -266,6 +303,14 @@ class Game(ABC):
     """Whether every move marks one cell and its action is that cell's index into
     :meth:`marks` (claim games, Notakto, the fading games); False where a move is more (Otrio's
     rings, veto steps, Morris slides)."""
+    loop: FadingMarks | MovingPieces | None = None
+    """How a game that need not end repeats its positions (:mod:`noughts.core.loopy`): marks that
+    fade (:class:`FadingMarks`) or pieces that move (:class:`MovingPieces`); None for the games
+    that end. The retrograde solver's kernels, the observations and the web read this, never the
+    game's class."""
+    code_bits: int | None = None
+    """The most bits :meth:`code` takes (positions numbered as integers: the retrograde solver's
+    state codes), or None where the game numbers no positions."""
 
     # -- the protocol every rules family implements ---------------------------------------------
 
@@ -335,6 +380,34 @@ class Game(ABC):
         itself in games without vetoes).
         """
         return position
+
+    # games that need not end (``loop``, ``code_bits``)
+
+    def code(self, position: Position) -> int:
+        """``position`` as one integer of at most :attr:`code_bits` bits (see :attr:`loop`)."""
+        raise NoughtsError(f"{self} numbers no positions with codes")
+
+    def from_code(self, code: int) -> Position:
+        """The position whose :meth:`code` is ``code``."""
+        raise NoughtsError(f"{self} numbers no positions with codes")
+
+    def lifetimes(self, position: Position) -> dict[int, int]:
+        """For each mark on the board, the plies it has left, the coming one included (marks
+        that fade: :class:`FadingMarks`).
+        """
+        raise NoughtsError(f"in {self.spec} no mark leaves the board")
+
+    def leaving(self, position: Position) -> int | None:
+        """The mark that leaves at the end of the next move, or None (marks that fade)."""
+        raise NoughtsError(f"in {self.spec} no mark leaves the board")
+
+    def in_hand(self, position: Position, player: Player) -> int:
+        """The marks ``player`` has still to place (pieces that move: :class:`MovingPieces`)."""
+        raise NoughtsError(f"in {self.spec} no mark is held in hand")
+
+    def phase(self, position: Position) -> str:
+        """``placing`` while the player to move has marks to place, else ``moving``."""
+        raise NoughtsError(f"in {self.spec} no mark is held in hand")
 
     # games of several boards (``layout.boards``)
 

@@ -3,7 +3,7 @@
 Three rules families, each a game of the registry. None of them is bounded: positions repeat,
 and a game can go on for ever (``properties.max_length`` is None, see
 :class:`~noughts.core.game.GameProperties`). The retrograde solver
-(:mod:`noughts.exact.retro`) solves them; a game that neither side can force to a win is a draw.
+(:mod:`noughts.retrograde.analysis`) solves them; a game that neither side can force to a win is a draw.
 
 **forget(B, turns=3, count="own", judge="after")**: 004's "Tic-Tac-Toe Forget": "each marker
 disappears after it is on the board for three turns". Players alternately mark an empty cell.
@@ -95,7 +95,7 @@ from noughts.core.board import Board, mnk
 from noughts.core.codes import Rule
 from noughts.core.common import Cell, Move, Outcome, Player, Slide
 from noughts.core.errors import IllegalMoveError, NotationError, SpecError
-from noughts.core.game import TRUNCATION, Game, GameProperties, Position
+from noughts.core.game import TRUNCATION, FadingMarks, Game, GameProperties, MovingPieces, Position
 from noughts.core.spec import format_value
 from noughts.core.text import format_grid, parse_grid, render_grid
 
@@ -191,6 +191,7 @@ class FadingGame(_LoopyGame):
         self._width = n.bit_length()  # bits per cell in a code (cells 1..n, 0 for none)
         self.code_bits = 1 + self._width * (min(lifetime, n) + 1)
         """The most bits a position's :meth:`code` takes."""
+        self.loop = FadingMarks(lifetime, self.judge == "before")
 
     # -- typed access ------------------------------------------------------------------------------
 
@@ -511,6 +512,9 @@ class MorrisGame(_LoopyGame):
             zero_sum=True, has_draws=True, is_scored=False, max_length=None, truncation=TRUNCATION
         )
         self.code_bits = 1 + 2 * n
+        self.loop = MovingPieces(
+            pieces, self.judge == "before", self.blocked == "passes", self.line_indices, self.adjacent
+        )
         args = [] if self.board.spec == "mnk(3,3,3)" else [self.board.spec]
         if pieces != 3:
             args.append(f"pieces={pieces}")

@@ -28,10 +28,10 @@ import numpy as np
 from noughts.core import Game, LimitExceeded, Move, Outcome, Player, Position
 from noughts.core import game as make_game
 from noughts.core.budget import Budget
+from noughts.core.values import Value
 from noughts.dataset.plan import STYLES, Plan
 from noughts.exact.api import ValueOracle, engine_name, make_engine, move_values
 from noughts.exact.reference import after_move
-from noughts.exact.result import Value
 
 __all__ = ["GameBuild", "Row", "build_game", "worth"]
 

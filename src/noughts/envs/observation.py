@@ -18,8 +18,8 @@ user's hypergraph written without ``at=``, ``board.placed`` false) has one axis 
   every cell (the bound of the space is the number of lines).
 * ``lifetime`` (``forget``, ``vanishing``): on each mark, the plies it has left divided by the
   longest a mark lives (the newest mark is near 1, the next to leave smallest); ``leaving``: 1 on
-  the mark that leaves at the end of the next move (:meth:`FadingGame.lifetimes`,
-  :meth:`FadingGame.leaving`).
+  the mark that leaves at the end of the next move (:meth:`Game.lifetimes`,
+  :meth:`Game.leaving`).
 * ``own_in_hand``, ``opponent_in_hand`` (``morris``): the marks each side has still to place,
   on every cell (bounded by ``pieces``).
 * ``is_first``: all 1 when the observer is the first player (who moved first in this game;
@@ -38,7 +38,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from noughts.core import FadingGame, Game, MorrisGame, NoughtsError, Player, Position
+from noughts.core import FadingMarks, Game, MovingPieces, NoughtsError, Player, Position
 
 __all__ = ["ObservationEncoder"]
 
@@ -83,15 +83,15 @@ class ObservationEncoder:
             names += ["vetoed", "veto_step", "passed"]
         if self._scored:
             names += ["own_score", "opponent_score"]
-        if isinstance(game, FadingGame):
+        if isinstance(game.loop, FadingMarks):
             names += ["lifetime", "leaving"]
-        if isinstance(game, MorrisGame):
+        if isinstance(game.loop, MovingPieces):
             names += ["own_in_hand", "opponent_in_hand"]
         names.append("is_first")
         self.plane_names: tuple[str, ...] = tuple(names)
         self.shape = (*self.shape[:-1], len(names))
         lines = len(board.lines)
-        pieces = float(game.pieces) if isinstance(game, MorrisGame) else 1.0
+        pieces = float(game.loop.pieces) if isinstance(game.loop, MovingPieces) else 1.0
         self.high = np.array(
             [
                 float(lines) if n.endswith("_score") else pieces if n.endswith("_in_hand") else 1.0
@@ -128,7 +128,7 @@ class ObservationEncoder:
         planes.append(self._cells(masks[player.other]))
         if self._holes:
             planes.append(self._on_board)
-        if isinstance(game, (FadingGame, MorrisGame)):
+        if game.loop is not None:
             return self._encode_loopy(game, position, player, planes)
         if game.has_veto_step:
             running = position.outcome() is None
@@ -151,15 +151,15 @@ class ObservationEncoder:
 
     def _encode_loopy(
         self,
-        game: FadingGame | MorrisGame,
+        game: Game,
         position: Position,
         player: Player,
         planes: list[npt.NDArray[np.float32]],
     ) -> npt.NDArray[np.float32]:
-        if isinstance(game, FadingGame):
+        if isinstance(game.loop, FadingMarks):
             life = np.zeros(self._grid_size, dtype=np.float32)
             for cell, left in game.lifetimes(position).items():
-                life[self._points[cell]] = max(left, 0) / game.lifetime
+                life[self._points[cell]] = max(left, 0) / game.loop.lifetime
             planes.append(life)
             leaving = np.zeros(self._grid_size, dtype=np.float32)
             going = game.leaving(position)

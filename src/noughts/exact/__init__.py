@@ -13,9 +13,9 @@ with numba) load when first named.
 from typing import TYPE_CHECKING, Any
 
 from noughts.core.budget import Budget
+from noughts.core.values import WIN, MoveValue, SolveResult, Value, from_int, to_int
 from noughts.exact.api import best_moves, make_engine, move_values, principal_variation
 from noughts.exact.reference import reference_values
-from noughts.exact.result import WIN, MoveValue, SolveResult, Value, from_int, to_int
 from noughts.exact.search import Searcher
 
 if TYPE_CHECKING:

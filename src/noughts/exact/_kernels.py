@@ -11,7 +11,7 @@ read counts instead of masking bitboards line by line.
 Values inside the search are **root-relative**: a win for the side to move at the search's
 root that ends the game at ply ``P`` (counted from the root) is ``WIN - P``, a loss ``-(WIN -
 P)``, a draw ``0``, so plain negation passes a value from a child to its parent. The
-transposition table stores **node-relative** values (:mod:`noughts.exact.result`: a win in n
+transposition table stores **node-relative** values (:mod:`noughts.core.values`: a win in n
 plies from the stored position is ``WIN - n``), which do not depend on the path to the
 position; the conversion at depth ``d`` is ``node = root + d*sign(root)``. Under cumulative
 rules a value is the score difference the rest of the game adds (no distances, no conversion).
@@ -103,7 +103,7 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
-from noughts.exact.result import WIN
+from noughts.core.values import WIN
 from noughts.kernels.bits import INTERNAL, ONE, ZERO, entry, internal, lowest_cell
 from noughts.kernels.codes import (
     CUMULATIVE,

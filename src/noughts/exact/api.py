@@ -31,13 +31,14 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from noughts.core import Game, LimitExceeded, Move, NoughtsError, Outcome, Player, Position
 from noughts.core import game as make_game
 from noughts.core.budget import AUTO_SECONDS, Budget
+from noughts.core.values import MoveValue, SolveResult, Value
+from noughts.exact.count import checked_progress
 from noughts.exact.engines import (
     PYTHON_SEARCH_CELLS,
     CertifyingEngine,
     Engine,
     EngineRow,
     Portfolio,
-    Progress,
     Proof,
     Table,
     kernel_supports,
@@ -45,17 +46,17 @@ from noughts.exact.engines import (
 )
 from noughts.exact.quotient import quotient_engine
 from noughts.exact.reference import after_move, move_key, terminal_value
-from noughts.exact.result import MoveValue, SolveResult, Value
 from noughts.exact.search import Searcher
 
 if TYPE_CHECKING:
-    from noughts.exact.pns import ProofResult
+    from noughts.proving.pns import ProofResult
 
 __all__ = [
     "DEFAULT_MAX_MEMORY",
     "DEFAULT_MAX_SECONDS",
     "ENGINE_NAMES",
     "PYTHON_SEARCH_CELLS",
+    "Steps",
     "ValueOracle",
     "best_moves",
     "engine_name",
@@ -80,6 +81,13 @@ class ValueOracle(Protocol):
     def value(self, position: Position) -> Value: ...
 
 
+Steps = Callable[[int, int, str], None]
+"""A solve's progress callback, ``(done, total, description)`` as :data:`noughts.exact.count.Progress`:
+``done`` of ``total`` positions valued (the position, then each move), the description the step
+under way and the nodes searched so far. The library only reports; the command line draws it
+(:func:`noughts.cli.progress.step_bar`)."""
+
+
 def make_engine(
     game: Game, budget: Budget | None = None, *, prefer_fast: bool | None = None, quotient: bool = True
 ) -> ValueOracle:
@@ -90,14 +98,14 @@ def make_engine(
     :class:`~noughts.exact.search.Searcher`. ``prefer_fast`` forces the choice between the two
     searches; by default the kernel serves boards of more than :data:`PYTHON_SEARCH_CELLS` cells.
     A game that need not end is solved whole by retrograde analysis on the first question
-    (:class:`~noughts.exact.retro.RetroOracle`). ``quotient=False`` leaves the quotient out (a
+    (:class:`~noughts.retrograde.analysis.RetroOracle`). ``quotient=False`` leaves the quotient out (a
     search was asked for by name: ``solve --engine python``).
     """
     by_quotient = quotient_engine(game) if quotient else None
     if by_quotient is not None:
         return by_quotient
     if not game.properties.bounded:
-        from noughts.exact.retro import RetroOracle
+        from noughts.retrograde.analysis import RetroOracle
 
         return RetroOracle(game, budget)
     if prefer_fast is None:
@@ -220,7 +228,7 @@ def solve_with(
     *,
     budget: Budget,
     table: Any = None,
-    progress: bool | Progress = False,
+    progress: Steps | None = None,
     engine: str = "auto",
     value_only: bool = False,
     certificate: str | Path | None = None,
@@ -249,13 +257,10 @@ def solve_with(
         portfolio = Portfolio(game, rows)
     nodes0 = portfolio.nodes
     moves = position.legal_moves()
-    view = _ProgressView(progress is True, f"solving {game}", len(moves) + 1)
-    tick = progress if callable(progress) else None
+    view = _Steps(checked_progress(progress), f"solving {game}", len(moves) + 1)
 
     def watch(nodes: int) -> None:
         view.tick(nodes - nodes0)
-        if tick is not None:
-            tick(nodes - nodes0)
 
     portfolio.watch(watch)
     value: Value | None = None
@@ -309,7 +314,6 @@ def solve_with(
             what = f"{len(rated)} of {len(moves)} moves of the position solved"
         raise LimitExceeded(f"{e}; {what}") from None
     finally:
-        view.close()
         portfolio.watch(None)
     return SolveResult(
         game,
@@ -433,7 +437,7 @@ def _rate_moves(
     position: Position,
     moves: Sequence[Move],
     rated: list[MoveValue],
-    view: _ProgressView,
+    view: _Steps,
     on_move: Callable[[MoveValue, int, int], None] | None,
 ) -> None:
     """Every move's value, appended to ``rated`` as it is proved (what a budget that runs out
@@ -507,17 +511,17 @@ def prove(
     max_seconds: float | None = DEFAULT_MAX_SECONDS,
     max_memory: int | None = DEFAULT_MAX_MEMORY,
     max_cpu_seconds: float | None = None,
-    progress: bool = False,
+    progress: Steps | None = None,
 ) -> ProofResult:
     """Whether ``player`` (default: the side to move) can force a win from ``position`` (the
-    start by default), by proof-number search (:mod:`noughts.exact.pns`): a yes/no answer that
+    start by default), by proof-number search (:mod:`noughts.proving.pns`): a yes/no answer that
     shares no code with the alpha-beta engines, so it checks them independently. Budgets and
     progress as in :func:`solve`.
 
     >>> prove("hypercube(3,3)").describe()
     'x can force a win'
     """
-    from noughts.exact.pns import Prover
+    from noughts.proving.pns import Prover
 
     game = as_game(game)
     position = as_position(game, position)
@@ -526,57 +530,30 @@ def prove(
         position.to_move if player is None else player,
         budget=Budget(max_seconds, max_memory, max_cpu_seconds),
     )
-    view = _ProgressView(progress, f"proof-number search on {game}", 1)
+    view = _Steps(checked_progress(progress), f"proof-number search on {game}", 1)
     view.describe("nodes expanded")
     prover.on_progress = lambda p: view.tick(p.nodes)
-    try:
-        return prover.prove(position)
-    finally:
-        view.close()
+    return prover.prove(position)
 
 
-class _ProgressView:
-    """A Rich progress bar on stderr that appears only once the work has taken a second."""
+class _Steps:
+    """The steps of a solve, reported to a :data:`Steps` callback (nothing where it is None)."""
 
-    DELAY = 1.0
-
-    def __init__(self, enabled: bool, title: str, total: int):
-        self.enabled = enabled
+    def __init__(self, progress: Steps | None, title: str, total: int):
+        self.progress = progress
         self.title = title
         self.total = total
-        self.started = time.perf_counter()
         self.nodes = 0
         self.detail = "the moves"
-        self._bar: Any = None
-        self._task: Any = None
         self._done = 0
 
-    def _show(self) -> None:
-        if self._bar is None:
-            if not self.enabled or time.perf_counter() - self.started < self.DELAY:
-                return
-            from rich.console import Console
-            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-            self._bar = Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                TextColumn("{task.completed}/{task.total}"),
-                TimeElapsedColumn(),
-                console=Console(stderr=True),
-                transient=True,
-            )
-            self._bar.start()
-            self._task = self._bar.add_task(self.title, total=self.total)
-        self._bar.update(
-            self._task,
-            completed=self._done,
-            description=f"{self.title}: {self.detail}, {self.nodes:,} positions",
-        )
+    def _report(self) -> None:
+        if self.progress is not None:
+            self.progress(self._done, self.total, f"{self.title}: {self.detail}, {self.nodes:,} positions")
 
     def tick(self, nodes: int) -> None:
         self.nodes = nodes
-        self._show()
+        self._report()
 
     def advance(self, nodes: int) -> None:
         self._done += 1
@@ -584,9 +561,4 @@ class _ProgressView:
 
     def describe(self, detail: str) -> None:
         self.detail = detail
-        self._show()
-
-    def close(self) -> None:
-        if self._bar is not None:
-            self._bar.stop()
-            self._bar = None
+        self._report()

@@ -492,7 +492,7 @@ def count_states(
     """
     import numpy as np
 
-    from noughts.exact.retro import canonical_codes, sorted_unique, state_graph
+    from noughts.retrograde.analysis import canonical_codes, sorted_unique, state_graph
 
     g = make_game(game)
     started = time.perf_counter()

@@ -42,8 +42,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from noughts.core import Game, LimitExceeded, Outcome, Player, Position, Rule
 from noughts.core.budget import Budget
+from noughts.core.values import Value
 from noughts.exact.reference import terminal_value
-from noughts.exact.result import Value
 
 __all__ = [
     "FIRST_SLICE",
@@ -346,7 +346,7 @@ class Rules(_Instant):
 
 class Table(_Instant):
     """A solved table's look-up (:class:`~noughts.exact.table.SolvedTable`, or a retrograde
-    :class:`~noughts.exact.retro.RetroTable`).
+    :class:`~noughts.retrograde.analysis.RetroTable`).
     """
 
     name = "table"
@@ -505,7 +505,7 @@ class PythonSearch(AlphaBeta):
         if game.properties.bounded:
             super().__init__(game, budget, prefer_fast=False)
         else:
-            from noughts.exact.retro import RetroOracle
+            from noughts.retrograde.analysis import RetroOracle
 
             BudgetedEngine.__init__(self, RetroOracle(game, budget))
             self.name = "retro"
@@ -516,7 +516,7 @@ class PythonSearch(AlphaBeta):
 
 
 class Proof(BudgetedEngine):
-    """The proof engine (df-pn with threats, :class:`~noughts.exact.proof.ValueSearches`):
+    """The proof engine (df-pn with threats, :class:`~noughts.proving.proof.ValueSearches`):
     who wins, not in how many plies. Its questions are asked from one side (the first position's
     mover), so a position and its moves share tables.
     """
@@ -526,7 +526,7 @@ class Proof(BudgetedEngine):
     distances = False
 
     def __init__(self, game: Game, budget: Budget):
-        from noughts.exact.proof import ValueSearches
+        from noughts.proving.proof import ValueSearches
 
         super().__init__(ValueSearches(game, budget))
         self.viewer: Player | None = None
@@ -536,7 +536,7 @@ class Proof(BudgetedEngine):
         return proof_supports(game) and kernel_supports(game)
 
     def value(self, position: Position, budget: Budget) -> Value | None:
-        from noughts.exact.proof import DRAW, WIN
+        from noughts.proving.proof import DRAW, WIN
 
         searches = self.inner
         searches.budget = budget
@@ -556,7 +556,7 @@ class Proof(BudgetedEngine):
     def write_certificate(
         self, position: Position, value: Value, path: str | Path, budget: Budget
     ) -> dict[str, Any]:
-        """The proof engine's strategies of ``value`` (:mod:`noughts.exact.strategy`)."""
+        """The proof engine's strategies of ``value`` (:mod:`noughts.proving.strategy`)."""
         self.inner.budget = budget
         viewer = self.viewer if self.viewer is not None else position.to_move
         return write_proof_certificate(self.inner, position, viewer, value, path, budget)
@@ -587,7 +587,7 @@ class MisereCertifier(BudgetedEngine):
         self, position: Position, value: Value, path: str | Path, budget: Budget
     ) -> dict[str, Any]:
         from noughts.exact.misere_strategy import defence_strategy, mirror_strategy
-        from noughts.exact.strategy import certificate_record
+        from noughts.proving.strategy import certificate_record
 
         if value.outcome is not Outcome.DRAW:
             proof = Proof(self.game, budget)
@@ -610,10 +610,10 @@ def write_proof_certificate(
     searches: Any, position: Position, viewer: Player, value: Value, path: str | Path, budget: Budget
 ) -> dict[str, Any]:
     """The certificate of ``value`` from the proof engine's searches that proved it (``searches``:
-    a :class:`~noughts.exact.proof.ValueSearches`; see :mod:`noughts.exact.strategy`).
+    a :class:`~noughts.proving.proof.ValueSearches`; see :mod:`noughts.proving.strategy`).
     """
-    from noughts.exact.proof import DRAW, WIN
-    from noughts.exact.strategy import certificate_record, extract_strategy
+    from noughts.proving.proof import DRAW, WIN
+    from noughts.proving.strategy import certificate_record, extract_strategy
 
     game = position.game
     if game.properties.is_scored:

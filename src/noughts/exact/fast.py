@@ -16,7 +16,7 @@ Pijls and de Bruin, "Best-first fixed-depth minimax algorithms", Artificial Inte
 distance: a short win is found without ever looking at long ones), then "is it a win at all?",
 then "a win in fewer plies?" until the distance is pinned down (or "is it a draw?", or "a
 slower loss?"). The transposition table keeps both bounds of every position it
-has seen, node-relative (see :mod:`noughts.exact.result`), so it serves every later search and
+has seen, node-relative (see :mod:`noughts.core.values`), so it serves every later search and
 every later :meth:`FastSolver.value` call on the same solver: the children of a position, and
 the principal variation, are then mostly table look-ups.
 
@@ -41,8 +41,8 @@ from noughts.core.board import MAX_CELLS as BOARD_MAX_CELLS
 from noughts.core.board import Board
 from noughts.core.budget import Budget
 from noughts.core.tables import split_words
+from noughts.core.values import WIN, Value, from_int
 from noughts.exact import _kernels as K
-from noughts.exact.result import WIN, Value, from_int
 from noughts.kernels.codes import CUMULATIVE, DONE, ENTER, MAKER_BREAKER, MISERE
 from noughts.kernels.table import TWO_TIER, move_payload, rehash
 

@@ -37,9 +37,9 @@ import numpy.typing as npt
 from noughts.core import Game, Player, Position
 from noughts.core import game as make_game
 from noughts.core.budget import Budget
+from noughts.core.values import WIN
 from noughts.exact import _count_kernels as kernels
 from noughts.exact.count import Plies, Progress, checked_progress, reference_levels
-from noughts.exact.result import WIN
 
 __all__ = ["LABELS", "LabelResult", "fast_values", "label_of", "labels", "retrograde_values"]
 

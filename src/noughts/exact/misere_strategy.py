@@ -1,7 +1,7 @@
 """Misère strategies to at least draw, ending at leaves the checker proves itself.
 
 Under misère rules a side at least draws when it never completes a line first, and some
-positions show that statically (:mod:`noughts.exact.strategy_check` has the four kinds of leaf
+positions show that statically (:mod:`noughts.proving.strategy_check` has the four kinds of leaf
 and why each is sound): a **mirror** (the side not to move holds an involutive automorphism's
 fixed cells and the image of the mover's cells, and answers each move with its image), a
 **pairing** of the side's live lines (every line it could still complete holds two empty cells
@@ -14,8 +14,8 @@ player's draw in misère 5x5, k = 4: the centre, then the point reflection).
 opponent's turn every empty cell, at the side's turn a move that leads to a leaf if one does,
 else a move after which the alpha-beta kernel (:class:`noughts.exact.fast.FastSolver`, whose
 table serves every question) says the opponent cannot win; each position under the board's
-symmetries once. Both return a :class:`noughts.exact.strategy.Strategy` with its
-:class:`noughts.exact.strategy.Leaves`, which :func:`noughts.exact.strategy.write_strategies`
+symmetries once. Both return a :class:`noughts.proving.strategy.Strategy` with its
+:class:`noughts.proving.strategy.Leaves`, which :func:`noughts.proving.strategy.write_strategies`
 puts into a certificate.
 """
 
@@ -30,8 +30,8 @@ import numpy as np
 
 from noughts.core import Game, NoughtsError, Player, Position, Rule
 from noughts.core.budget import Budget
-from noughts.exact.strategy import Leaves, Strategy
 from noughts.kernels.codes import DONE, ENTER, PAUSED
+from noughts.proving.strategy import Leaves, Strategy
 
 __all__ = ["LEAF_CODES", "defence_strategy", "leaf_at", "mirror_strategy"]
 

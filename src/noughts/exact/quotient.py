@@ -32,8 +32,8 @@ from typing import cast
 from noughts.cgt import NotaktoQuotient, QuotientStopped, notakto_quotient
 from noughts.cgt.saved import saved_quotient
 from noughts.core import Board, Budget, Game, Move, NotaktoGame, NoughtsError, Outcome, Position
+from noughts.core.values import Value
 from noughts.exact.reference import terminal_value
-from noughts.exact.result import Value
 
 __all__ = [
     "QUOTIENT_CELLS",

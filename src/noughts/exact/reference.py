@@ -6,13 +6,13 @@ by the canonical key, so a wrong symmetry cannot hide a wrong value), and search
 (no pruning). The fast engines (:mod:`noughts.exact.search`, the numba kernel, solved tables)
 are tested against it on every reachable position of the small games.
 
-What a value is (the definition every engine shares; see :mod:`noughts.exact.result`):
+What a value is (the definition every engine shares; see :mod:`noughts.core.values`):
 
 * A finished position is worth its outcome in 0 plies (under scoring rules, with its final
   score difference, first minus second).
 * Otherwise the side to move picks the move that is best for it, comparing the values the
   moves lead to with one ply added: a win beats a draw beats a loss; a faster win beats a
-  slower one and a slower loss a faster one (:func:`noughts.exact.result.to_int`); under
+  slower one and a slower loss a faster one (:func:`noughts.core.values.to_int`); under
   scoring rules a larger final score difference for the mover is better, whatever the length.
 * Among moves of equal worth, the **longest** line counts: ``plies`` of a draw (or of a scored
   value) is the length of the longest game in which both sides only ever play best moves. This
@@ -36,7 +36,7 @@ never changes the recursion limit (the engines run on explicit stacks and take e
 from __future__ import annotations
 
 from noughts.core import Game, LimitExceeded, Player, Position
-from noughts.exact.result import Value, to_int
+from noughts.core.values import Value, to_int
 
 __all__ = ["MAX_PLIES", "after_move", "move_key", "reference_values", "terminal_value"]
 
@@ -67,7 +67,7 @@ def after_move(child: Value) -> Value:
 def move_key(value: Value, mover: Player) -> tuple[int, int]:
     """How good a move worth ``value`` (:func:`after_move`) is for ``mover``: larger is better.
 
-    The worth (:func:`noughts.exact.result.to_int`, which ranks faster wins and slower losses
+    The worth (:func:`noughts.core.values.to_int`, which ranks faster wins and slower losses
     first), then the length of the line (longest first; an unknown length counts as -1, so
     moves of unknown distance tie and keep their order).
     """

@@ -5,7 +5,7 @@ This is the engine for the games the numba kernel (:mod:`noughts.exact.fast`) do
 beside. It works over the public position API; only the pruning rules look at a claim game's
 state (its two bit masks), and only where the rules make the pruning valid.
 
-Values are integers from the side to move's point of view (:func:`noughts.exact.result.to_int`)
+Values are integers from the side to move's point of view (:func:`noughts.core.values.to_int`)
 and **node-relative**: a win in ``n`` plies *from this node* is ``WIN - n``. A child's value
 ``c`` becomes the parent's ``-(c - sign(c))`` when the other player moves next, or
 ``c - sign(c)`` when the same player moves again (under veto rules a player claims and then
@@ -53,8 +53,8 @@ from typing import Any, cast
 
 from noughts.core import Game, LimitExceeded, Move, Player, Position, Rule, Veto, VetoGame, require_bounded
 from noughts.core.budget import Budget
+from noughts.core.values import WIN, Value, from_int, to_int
 from noughts.exact.reference import terminal_value
-from noughts.exact.result import WIN, Value, from_int, to_int
 
 __all__ = ["NodesExceeded", "Searcher"]
 

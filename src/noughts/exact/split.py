@@ -38,12 +38,13 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from noughts.core import Game, LimitExceeded, Move, NoughtsError, Outcome, Player, Position
 from noughts.core.budget import Budget
+from noughts.core.values import MoveValue, SolveResult, Value
 from noughts.exact.api import (
     DEFAULT_MAX_MEMORY,
     DEFAULT_MAX_SECONDS,
@@ -52,7 +53,9 @@ from noughts.exact.api import (
     value_of_best,
 )
 from noughts.exact.reference import after_move, move_key, terminal_value
-from noughts.exact.result import MoveValue, SolveResult, Value
+
+if TYPE_CHECKING:
+    from noughts.parallel.backends import Progress
 
 __all__ = [
     "DEFAULT_DEPTH",
@@ -96,7 +99,7 @@ class JobResult:
     """A worker's answer: the value (None where the budget ran out: ``stopped`` says how far it
     got), the engine that found it, the nodes searched, the seconds taken, and with a
     certificate the strategies as ``(player, goal, words, moves)`` rows (see
-    :class:`noughts.exact.strategy.Strategy`).
+    :class:`noughts.proving.strategy.Strategy`).
     """
 
     text: str
@@ -133,7 +136,7 @@ def solve_job(job: Job, solver: Callable[..., SolveResult]) -> JobResult:
         except LimitExceeded as error:
             return JobResult(job.text, None, "", 0, time.perf_counter() - began, str(error))
         return JobResult(job.text, result.value, result.engine, result.nodes, time.perf_counter() - began)
-    from noughts.exact.proof import ValueSearches
+    from noughts.proving.proof import ValueSearches
 
     searches = ValueSearches(game, budget)
     try:
@@ -152,8 +155,8 @@ def _job_strategies(
     """The strategies of the players who do not lose from ``position``: the winner's, or both
     players' strategies to at least draw; each from the proof or disproof that gave the value.
     """
-    from noughts.exact.proof import DRAW, WIN
-    from noughts.exact.strategy import extract_strategy
+    from noughts.proving.proof import DRAW, WIN
+    from noughts.proving.strategy import extract_strategy
 
     mover = position.to_move
     game = position.game
@@ -329,8 +332,8 @@ def _strategy_rows(
 
 
 def _write_certificate(root: _Node, results: list[JobResult], path: str | Path, depth: int) -> dict[str, Any]:
-    from noughts.exact.proof import DRAW, WIN
-    from noughts.exact.strategy import Strategy, certificate_record
+    from noughts.proving.proof import DRAW, WIN
+    from noughts.proving.strategy import Strategy, certificate_record
 
     position = root.position
     game = position.game
@@ -373,7 +376,7 @@ def solve_split(
     max_cpu_seconds: float | None = None,
     value_only: bool = False,
     certificate: str | Path | None = None,
-    progress: bool = False,
+    progress: Progress | None = None,
     on_value: Callable[[Value], None] | None = None,
     on_move: Callable[[MoveValue, int, int], None] | None = None,
     solver: Callable[..., SolveResult],
@@ -405,8 +408,8 @@ def solve_split(
     >>> r.value.describe(r.game), len(r.moves)
     ('draw', 9)
     """
-    from noughts.exact.strategy import certificate_group
     from noughts.parallel import executor
+    from noughts.proving.strategy import certificate_group
 
     game = as_game(game)
     position = as_position(game, position)
@@ -466,6 +469,7 @@ def solve_split(
             jobs,
             until,
             description=f"solving {game} in {len(jobs)} jobs" if progress else None,
+            progress=progress,
         )
     if not jobs:  # settled by the tree's finished games: every job stopped before it started
         jobs = [Job(str(game), p.text(), None, None, None, False, engine) for p in frontier]
@@ -613,7 +617,7 @@ def _solve_here(
 class ProofJob:
     """One of the defender's replies for a worker: prove that ``attacker`` reaches ``goal``
     from the position ``text`` of ``spec`` with the proof engine (``options`` are
-    :class:`~noughts.exact.proof.ProofSearch`'s), under the budget (as :class:`Job`'s), and with
+    :class:`~noughts.proving.proof.ProofSearch`'s), under the budget (as :class:`Job`'s), and with
     ``certificate`` write out the attacker's strategy.
     """
 
@@ -652,8 +656,8 @@ class ProofJobResult:
 def prove_job(job: ProofJob) -> ProofJobResult:
     """Prove one reply's position (runs in a worker; module-level so that it pickles)."""
     from noughts.core import game as make_game
-    from noughts.exact.proof import ProofSearch
-    from noughts.exact.strategy import extract_strategy
+    from noughts.proving.proof import ProofSearch
+    from noughts.proving.strategy import extract_strategy
 
     game = make_game(job.spec)
     position = game.parse(job.text)
@@ -735,17 +739,17 @@ def prove_split(
     options: dict[str, int] | None = None,
     first_moves: int | None = None,
     moves: list[Move] | None = None,
-    progress: bool = False,
+    progress: Progress | None = None,
     on_job: Callable[[Move, ProofJobResult], None] | None = None,
 ) -> SplitProof:
     """Prove that the side to move in ``position`` (the start by default) reaches ``goal``
-    (default :data:`~noughts.exact.proof.WIN`) by the proof engine, split over ``workers``
+    (default :data:`~noughts.proving.proof.WIN`) by the proof engine, split over ``workers``
     processes (or the Ray cluster at ``address``) at the defender's replies.
 
     The mover's first moves are tried up to the line automorphisms that key the proof engine's
     table (Qubic's 192), most lines through the cell first (``first_moves`` caps how many;
     ``moves`` names the ones to try, in order); for each, the defender's replies up to the same automorphisms are independent jobs, each a
-    :class:`~noughts.exact.proof.ProofSearch` (``options``, with the eager threat searches a
+    :class:`~noughts.proving.proof.ProofSearch` (``options``, with the eager threat searches a
     search for a win gets by default) in a worker. The first reply disproved drops that move
     (the jobs still running are stopped) and the next is tried; a move whose every reply is
     proved proves the position. With ``certificate`` every job writes out its strategy and
@@ -756,8 +760,8 @@ def prove_split(
     process as each job's answer arrives. Raises ``LimitExceeded`` where no answer came within
     the budget.
     """
-    from noughts.exact.proof import EAGER_WINS, WIN, ProofSearch, supports
     from noughts.parallel import executor
+    from noughts.proving.proof import EAGER_WINS, WIN, ProofSearch, supports
 
     game = as_game(game)
     position = as_position(game, position)
@@ -829,6 +833,7 @@ def prove_split(
                 [jobs[i] for i in pending],
                 until,
                 description=f"proving {game.format_move(move)} in {len(pending)} jobs" if progress else None,
+                progress=progress,
             )
             results = [a for a in answers if a is not None]
             tried.append((move, tuple(results)))
@@ -926,7 +931,7 @@ def _classes(search: Any, position: Position, key: Callable[[Move], Any]) -> lis
 
 
 def _final_proves(position: Position, attacker: Player, goal: int) -> bool:
-    from noughts.exact.proof import DRAW
+    from noughts.proving.proof import DRAW
 
     outcome = position.outcome()
     if outcome is Outcome.DRAW:
@@ -971,7 +976,7 @@ def _join_certificate(
     carried over by an automorphism that maps the class's position onto the reply's (once per
     position up to the board's symmetries, which the checker applies itself).
     """
-    from noughts.exact.strategy import Strategy, certificate_record
+    from noughts.proving.strategy import Strategy, certificate_record
 
     words = max(1, (game.board.num_cells + 63) // 64)
     child = position.play(move)

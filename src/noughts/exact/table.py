@@ -24,7 +24,7 @@ File contents (``np.load(path, allow_pickle=False)``):
 ``columns``     what the key columns are, e.g. ``first_bits,second_bits``
 ``keys``        uint64, shape (columns, n): the canonical keys, sorted lexicographically
 ``outcome``     int8, shape (n,): 1 the first player wins, -1 the second, 0 a draw
-``plies``       uint16, shape (n,): the distance (see :mod:`noughts.exact.result`)
+``plies``       uint16, shape (n,): the distance (see :mod:`noughts.core.values`)
 ``score``       int16, shape (n,): the final score difference (scored rules only)
 ``checksum``    SHA-256 (hex) of the spec, version, columns and arrays
 ==============  ==========================================================================
@@ -52,11 +52,20 @@ from noughts.core import Game, NoughtsError, Outcome, Position, require_bounded
 from noughts.core import game as make_game
 from noughts.core.archive import ArchiveError, ArrayHeader, read_npz
 from noughts.core.budget import Budget
+from noughts.core.errors import TableError
+from noughts.core.values import WIN, Value, from_int, to_int
 from noughts.exact import _count_kernels as kernels
 from noughts.exact.reference import terminal_value
-from noughts.exact.result import WIN, Value, from_int, to_int
 
-__all__ = ["FORMAT", "VERSION", "SolvedTable", "TableError", "build_table", "build_table_reference"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "SolvedTable",
+    "TableError",
+    "build_table",
+    "build_table_reference",
+    "load_table",
+]
 
 FORMAT = "noughts-solved-table"
 VERSION = 1
@@ -66,10 +75,6 @@ _ENTRY_BYTES = 300  # one class in the build's memo, roughly
 _CHECK_EVERY = 4096
 _OUTCOME_CODE = {Outcome.FIRST: 1, Outcome.SECOND: -1, Outcome.DRAW: 0}
 _CODE_OUTCOME = {code: outcome for outcome, code in _OUTCOME_CODE.items()}
-
-
-class TableError(NoughtsError, ValueError):
-    """A solved table that cannot be built, read or used (the message says why)."""
 
 
 # -- keys ---------------------------------------------------------------------------------------------
@@ -506,3 +511,28 @@ def _build_claim_table(game: Game, budget: Budget | None) -> SolvedTable:
     won = value != 0
     plies[won] = WIN - np.abs(value[won])
     return SolvedTable(game, keys, outcome, plies.astype(np.uint16))
+
+
+def load_table(path: str | os.PathLike[str], game: Game | None = None) -> Any:
+    """A saved table of either kind, by the format mark in the file: a :class:`SolvedTable`
+    (games that end) or a retrograde table (:class:`~noughts.retrograde.analysis.RetroTable`, games that
+    need not end); with ``game``, checked to be a table of that game.
+    """
+    import zipfile
+
+    from noughts.retrograde import analysis as retro
+
+    if game is not None:
+        return SolvedTable.load(path, game) if game.properties.bounded else retro.RetroTable.load(path, game)
+    where = os.fspath(path)
+    try:
+        with np.load(where, allow_pickle=False) as npz:
+            mark = npz["format"] if "format" in npz.files else None
+    except FileNotFoundError:
+        raise TableError(f"no such table file: {where}") from None
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError, AttributeError) as e:
+        raise TableError(f"{where} is not a readable noughts table ({e})") from None
+    retrograde = (
+        mark is not None and mark.shape == () and mark.dtype.kind == "U" and str(mark) == retro.FORMAT
+    )
+    return retro.RetroTable.load(path) if retrograde else SolvedTable.load(path)

@@ -1,7 +1,7 @@
 """The training loop every self-play learner runs in: chunks, criteria, progress, checkpoints.
 
 A **learner** (the :class:`Learner` protocol) knows how to play episodes and learn from them;
-this loop decides when to stop, shows a Rich progress bar with live rates, writes checkpoints,
+this loop decides when to stop, reports its progress with live rates to a callback, writes checkpoints,
 and reports a :class:`TrainResult`. The contract, for TD here and for the other learners:
 
 * ``kind``: the saved-agent kind of the agent it trains (``noughts.agents.<kind>``);
@@ -152,35 +152,10 @@ def _finite(x: float) -> float | None:
     return None if not np.isfinite(x) else float(x)
 
 
-class _Bar:
-    """A Rich progress bar with live episode rates, or nothing."""
-
-    def __init__(self, enabled: bool, total: int, description: str):
-        self.progress: Any = None
-        if not enabled:
-            return
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-        self.progress = Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]}"),
-            TimeElapsedColumn(),
-            console=Console(stderr=True),
-            transient=False,
-        )
-        self.task = self.progress.add_task(description, total=total, rate="")
-        self.progress.start()
-
-    def update(self, done: int, text: str) -> None:
-        if self.progress is not None:
-            self.progress.update(self.task, completed=done, rate=text)
-
-    def close(self) -> None:
-        if self.progress is not None:
-            self.progress.stop()
+Progress = Callable[[int, int, str], None]
+"""Training's progress callback: ``(episodes, max_episodes, rates)``, told after every chunk, the
+rates text being episodes per second and the running first-win, draw and second-win rates (the
+command line draws it: :func:`noughts.cli.progress.rates_bar`)."""
 
 
 CHUNK_SECONDS = 0.25
@@ -196,7 +171,7 @@ def train(
     max_seconds: float | None = None,
     rate: RateWindowState | None = None,
     chunk: int | None = None,
-    progress: bool = False,
+    progress: Progress | None = None,
     checkpoint: str | Path | None = None,
     checkpoint_seconds: float = 60.0,
     on_chunk: Callable[[int], None] | None = None,
@@ -207,7 +182,7 @@ def train(
 
     ``criterion`` None trains for ``max_episodes``. ``rate``: the 000 §4.2 state to continue
     (from :func:`resume`). ``checkpoint``: a ``.json`` path written every ``checkpoint_seconds``
-    and at the end. ``progress`` shows a Rich bar with episodes per second and the running rates.
+    and at the end. ``progress`` (:data:`Progress`) is told the episodes and the running rates.
     With ``interruptible`` (``noughts train``), Ctrl-C (SIGINT, in the main thread) stops the run
     after the chunk in play (about :data:`CHUNK_SECONDS` of play where no check fixes the chunks):
     ``stopped`` is ``"interrupted"`` and the checkpoint is saved, ready to resume. Without it (an
@@ -241,8 +216,8 @@ def train(
     signature: npt.NDArray[Any] | None = None
     stable_since = start_episodes
     grade_now: float | None = None
-    bar = _Bar(progress, max_episodes, f"training {learner.kind} on {learner.game}")
-    bar.update(start_episodes, "")
+    if progress is not None:
+        progress(start_episodes, max_episodes, "")
     # without checks to align with, chunks are sized to about CHUNK_SECONDS of play, so Ctrl-C
     # (taken between chunks: the kernels cannot be interrupted) stops the run within about a second
     size = chunk if every is not None else min(chunk, 1_000)
@@ -278,10 +253,12 @@ def train(
             run = learner.episodes - start_episodes
             c = rate.counts
             total = max(int(c[3]), 1)
-            bar.update(
-                learner.episodes,
-                f"{run / max(now - started, 1e-9):,.0f} ep/s  x {c[0] / total:.3f}  draw {c[1] / total:.3f}  o {c[2] / total:.3f}",
-            )
+            if progress is not None:
+                progress(
+                    learner.episodes,
+                    max_episodes,
+                    f"{run / max(now - started, 1e-9):,.0f} ep/s  x {c[0] / total:.3f}  draw {c[1] / total:.3f}  o {c[2] / total:.3f}",
+                )
             if converged:
                 break
             if stop.requested:
@@ -295,7 +272,6 @@ def train(
                 last_ckpt = now
     finally:
         guard.__exit__(None, None, None)
-        bar.close()
     seconds = time.perf_counter() - started
     c = rate.counts
     result = TrainResult(

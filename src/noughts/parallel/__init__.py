@@ -9,8 +9,8 @@ One interface, :class:`Executor`, with three implementations chosen by :func:`ex
 * Ray, given a cluster address (``"local"`` starts a local Ray); Ray is imported only then.
 
 Work goes out in chunks (``chunksize`` items per task), results come back in the order of the
-items, a Rich progress bar shows on stderr when a ``description`` is given and the work takes
-more than about half a second, and a failure in a worker becomes one :class:`ParallelError`
+items, a ``progress`` callback (of the map, or the executor's) is told ``(done, total,
+description)`` as items finish (the command line draws it; nothing here draws), and a failure in a worker becomes one :class:`ParallelError`
 naming the item that failed. The function and the items must be picklable (a module-level
 function, plain data) for the pool and Ray backends::
 

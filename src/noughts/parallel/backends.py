@@ -7,13 +7,11 @@ import math
 import multiprocessing
 import os
 import pickle  # the pool pickles work anyway; doing it here keeps failures in this thread
-import time
 import traceback
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -34,7 +32,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 PROGRESS_DELAY = 0.5
-"""Seconds of work after which a progress bar appears (shorter jobs stay quiet)."""
+"""Seconds between two reports to a map's progress callback while no item finishes."""
 
 
 class ParallelError(NoughtsError):
@@ -96,51 +94,24 @@ def _chunks(n: int, chunksize: int) -> list[tuple[int, int]]:
     return [(i, min(n, i + chunksize)) for i in range(0, n, chunksize)]
 
 
-class _Bar:
-    """A Rich progress bar on stderr that appears only after ``PROGRESS_DELAY`` seconds."""
+Progress = Callable[[int, int, str], None]
+"""A map's progress callback: ``(items finished, items, description)``, told as items finish and
+every :data:`PROGRESS_DELAY` seconds while they run (the command line draws it; nothing here draws)."""
 
-    def __init__(self, description: str | None, total: int):
-        self.description = description
+
+class _Bar:
+    """The finished items of one map, told to a :data:`Progress` callback (nothing where it is None)."""
+
+    def __init__(self, progress: Progress | None, description: str | None, total: int):
+        self.progress = progress
+        self.description = description or "parallel work"
         self.total = total
         self.done = 0
-        self.started = time.monotonic()
-        self._progress: Any = None
-        self._task: Any = None
 
     def advance(self, n: int) -> None:
         self.done += n
-        if self.description is None:
-            return
-        if self._progress is None and time.monotonic() - self.started >= PROGRESS_DELAY:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-            self._progress = Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                console=Console(stderr=True),
-                transient=True,
-            )
-            self._progress.start()
-            self._task = self._progress.add_task(self.description, total=self.total)
-        if self._progress is not None:
-            self._progress.update(self._task, completed=self.done)
-
-    def close(self) -> None:
-        if self._progress is not None:
-            self._progress.stop()
-            self._progress = None
-
-
-@contextmanager
-def _bar(description: str | None, total: int) -> Iterator[_Bar]:
-    bar = _Bar(description, total)
-    try:
-        yield bar
-    finally:
-        bar.close()
+        if self.progress is not None:
+            self.progress(self.done, self.total, self.description)
 
 
 class Executor(ABC):
@@ -152,6 +123,10 @@ class Executor(ABC):
     name: str
     """The backend, for reports: ``in-process``, ``processes`` or ``ray``."""
 
+    progress: Progress | None = None
+    """Told the progress of every map that names no callback of its own (set by the command line,
+    which draws it)."""
+
     def map(
         self,
         fn: Callable[[T], R],
@@ -159,12 +134,14 @@ class Executor(ABC):
         *,
         description: str | None = None,
         chunksize: int | None = None,
+        progress: Progress | None = None,
     ) -> list[R]:
         """``[fn(item) for item in items]``, computed by the workers, results in item order.
 
         ``chunksize`` items go to a worker at a time (default: about four chunks per worker).
-        With a ``description``, a progress bar counts finished items once the work has taken
-        half a second. A failure in a worker raises :class:`ParallelError` naming the item.
+        ``description`` names the work (in the progress and in errors); ``progress`` (default: the
+        executor's :attr:`progress`) is told the items finished. A failure in a worker raises
+        :class:`ParallelError` naming the item.
         """
         seq = list(items)
         if not seq:
@@ -173,8 +150,8 @@ class Executor(ABC):
             chunksize = max(1, math.ceil(len(seq) / (4 * self.workers)))
         if chunksize < 1:
             raise NoughtsError(f"chunksize must be at least 1, not {chunksize}")
-        with _bar(description, len(seq)) as bar:
-            return self._map(fn, seq, chunksize, bar, description)
+        bar = _Bar(progress or self.progress, description, len(seq))
+        return self._map(fn, seq, chunksize, bar, description)
 
     def map_until(
         self,
@@ -183,6 +160,7 @@ class Executor(ABC):
         until: Callable[[int, R], bool],
         *,
         description: str | None = None,
+        progress: Progress | None = None,
     ) -> list[R | None]:
         """:meth:`map` one item a task, stopped early: ``until(index, result)`` is called in this
         process with each result as it arrives (in the order they finish), and once it returns
@@ -193,8 +171,8 @@ class Executor(ABC):
         seq = list(items)
         if not seq:
             return []
-        with _bar(description, len(seq)) as bar:
-            return self._map_until(fn, seq, until, bar, description)
+        bar = _Bar(progress or self.progress, description, len(seq))
+        return self._map_until(fn, seq, until, bar, description)
 
     @abstractmethod
     def _map(
@@ -501,13 +479,22 @@ class RayExecutor(Executor):
             self._owns = False
 
 
-def executor(workers: int | None = None, address: str | None = None) -> Executor:
+def executor(
+    workers: int | None = None, address: str | None = None, progress: Progress | None = None
+) -> Executor:
     """The executor for ``workers`` processes, or for a Ray cluster at ``address``.
 
     ``address=None``: local processes, ``workers`` of them (default: the CPUs available);
     ``workers=1`` runs in this process with no pool. ``address="local"`` starts a local Ray
-    (with ``workers`` CPUs); any other address is passed to ``ray.init``.
+    (with ``workers`` CPUs); any other address is passed to ``ray.init``. ``progress``: the
+    executor's :attr:`~Executor.progress`.
     """
+    made = _executor(workers, address)
+    made.progress = progress
+    return made
+
+
+def _executor(workers: int | None, address: str | None) -> Executor:
     if workers is not None and workers < 1:
         raise NoughtsError(f"workers must be at least 1, not {workers}")
     if address is not None:

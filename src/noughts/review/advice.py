@@ -24,7 +24,8 @@ from noughts.core import Game, LimitExceeded, NoughtsError, Position
 
 if TYPE_CHECKING:
     from noughts.agents.engine import EngineAgent, EngineResult
-    from noughts.exact.result import SolveResult
+    from noughts.core.values import SolveResult
+    from noughts.exact.api import Steps
 
 __all__ = ["DEFAULT_ENGINE_SECONDS", "Advice", "advise", "default_solve_seconds", "engine_results_json"]
 
@@ -155,14 +156,14 @@ def advise(
     max_memory: int | None = None,
     max_cpu_seconds: float | None = None,
     table: Any = None,
-    progress: bool = False,
+    progress: Steps | None = None,
     engine: EngineAgent | None = None,
 ) -> Advice:
     """The solver's answer within ``solve_seconds`` (and ``max_memory`` bytes, ``max_cpu_seconds``),
     else, on a claim game, the engine's view within ``engine_seconds`` (see the module
     docstring). ``engine``: an engine to reuse (its table warm between calls). The solver's
     ``LimitExceeded`` is raised again where the engine cannot help (not a claim game, or the
-    game is over).
+    game is over). ``progress``: the solve's (:data:`noughts.exact.api.Steps`).
     """
     from noughts.solving import solve
 

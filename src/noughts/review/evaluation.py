@@ -49,7 +49,7 @@ class Evaluation:
 
     @staticmethod
     def exact(value: Any) -> Evaluation:
-        """From the solver's :class:`~noughts.exact.result.Value` (``plies`` may be None)."""
+        """From the solver's :class:`~noughts.core.values.Value` (``plies`` may be None)."""
         outcome: Outcome = value.outcome
         score = getattr(value, "score", None)
         sign = _SIGN[outcome] if score is None else float((score > 0) - (score < 0))

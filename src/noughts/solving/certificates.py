@@ -16,16 +16,16 @@ Kinds (``file``: which file carries the declaration):
 
 * ``strategy`` (``.json`` + ``.npz``, container ``kind: "strategy"``): a player's strategy that
   reaches a goal whatever the opponent does, written by the proof engine
-  (:mod:`noughts.exact.strategy`) and, for misère draws, by the defence walk with leaves the
-  checker proves (mirrors, pairings, no line left); checked by :mod:`noughts.exact.strategy_check`.
+  (:mod:`noughts.proving.strategy`) and, for misère draws, by the defence walk with leaves the
+  checker proves (mirrors, pairings, no line left); checked by :mod:`noughts.proving.strategy_check`.
 * ``breaker`` (container ``kind: "breaker"``): Breaker's strategy with pairing leaves, from the
-  Breaker prover; checked by :mod:`noughts.pairing.breaker_certificate`.
+  Breaker prover; checked by :mod:`noughts.breaker.certificate`.
 * ``casework`` (``.json`` + ``.npz``, ``format: "noughts-maker-breaker-casework"``): a
   Maker-Breaker casework proof (002's 7x7x7 plan, or a computed one), every case's pairing;
-  checked by :mod:`noughts.pairing.certificate`.
+  checked by :mod:`noughts.casework.certificate`.
 * ``retrograde`` (``.npz``, member ``format: "noughts-retrograde-table"``): the value and
   distance of every reachable position of a game that need not end; checked against Thompson's
-  local conditions by :mod:`noughts.exact.retro_check`.
+  local conditions by :mod:`noughts.retrograde.check`.
 
 >>> [k.name for k in CERTIFICATE_KINDS]
 ['strategy', 'breaker', 'casework', 'retrograde']
@@ -224,14 +224,14 @@ def check_certificate(path: Path | str, budget: Budget | None = None) -> CheckRe
 
 
 def _check_strategy(path: Path, budget: Budget | None) -> CheckReport:
-    from noughts.exact.strategy_check import check_strategy
+    from noughts.proving.strategy_check import check_strategy
 
     return check_strategy(read_certificate(path))
 
 
 def _check_breaker(path: Path, budget: Budget | None) -> CheckReport:
     read_certificate(path)  # the container: digest and arrays, before the checker
-    from noughts.pairing.breaker_certificate import check_breaker_certificate
+    from noughts.breaker.certificate import check_breaker_certificate
 
     found = check_breaker_certificate(path)
     claim = found.claim if isinstance(found.claim, dict) else {}
@@ -253,7 +253,7 @@ def _check_breaker(path: Path, budget: Budget | None) -> CheckReport:
 
 
 def _check_casework(path: Path, budget: Budget | None) -> CheckReport:
-    from noughts.pairing.certificate import check_casework
+    from noughts.casework.certificate import check_casework
 
     found = check_casework(path)
     doc = json.loads(path.read_text())
@@ -274,7 +274,7 @@ def _check_casework(path: Path, budget: Budget | None) -> CheckReport:
 
 
 def _check_retrograde(path: Path, budget: Budget | None) -> CheckReport:
-    from noughts.exact.retro_check import check_table
+    from noughts.retrograde.check import check_table
 
     started = time.perf_counter()
     digest = hashlib.sha256(path.read_bytes()).hexdigest()

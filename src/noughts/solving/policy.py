@@ -27,9 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from noughts.core import Budget, Game, NoughtsError, Position, Rule
+from noughts.core.values import MoveValue, SolveResult, Value
 from noughts.exact.api import (
     DEFAULT_MAX_MEMORY,
     DEFAULT_MAX_SECONDS,
+    Steps,
     as_game,
     as_position,
     engine_names,
@@ -42,13 +44,11 @@ from noughts.exact.engines import (
     EngineRow,
     MisereCertifier,
     Portfolio,
-    Progress,
     Proof,
     PythonSearch,
     Quotient,
     kernel_supports,
 )
-from noughts.exact.result import MoveValue, SolveResult, Value
 
 __all__ = [
     "BREAKER_WEIGHT",
@@ -71,7 +71,7 @@ in about a minute, where the proof engine, which has none of it, does not finish
 
 
 class Breaker(BudgetedEngine):
-    """The Breaker prover (:class:`~noughts.pairing.breaker_values.BreakerValues`: Breaker
+    """The Breaker prover (:class:`~noughts.breaker.values.BreakerValues`: Breaker
     search with pairing leaves) as an engine: who wins, with the argument; certificates of the
     defender's strategy with pairing leaves.
     """
@@ -81,13 +81,13 @@ class Breaker(BudgetedEngine):
     distances = False
 
     def __init__(self, game: Game, budget: Budget):
-        from noughts.pairing.breaker_values import BreakerValues
+        from noughts.breaker.values import BreakerValues
 
         super().__init__(BreakerValues(game, budget))
 
     @staticmethod
     def supports(game: Game, position: Position) -> bool:
-        from noughts.pairing.breaker_values import breaker_applies
+        from noughts.breaker.values import breaker_applies
 
         return breaker_applies(game, position)
 
@@ -214,7 +214,7 @@ def solve(
     max_memory: int | None = DEFAULT_MAX_MEMORY,
     max_cpu_seconds: float | None = None,
     table: Any = None,
-    progress: bool | Progress = False,
+    progress: Steps | None = None,
     engine: str = "auto",
     value_only: bool = False,
     certificate: str | Path | None = None,
@@ -243,8 +243,9 @@ def solve(
     unless ``anytime`` is set and the value was proved: the result then has ``complete=False``
     and the moves proved so far. ``on_value`` is called with the value as soon as it is proved,
     ``on_move`` with each move's value (its index and the number of moves) as soon as that is.
-    ``progress``: True shows a progress bar on stderr for work longer than a second; a callable
-    is told the nodes searched. ``portfolio`` (:func:`engines_for`) keeps engines and their
+    ``progress`` (:data:`~noughts.exact.api.Steps`) is told ``(done, total, description)``: the
+    positions valued of those to value, the step under way and the nodes searched (the command
+    line draws it; the library draws nothing). ``portfolio`` (:func:`engines_for`) keeps engines and their
     tables from one call to the next.
     """
     if budget is None:

@@ -18,10 +18,10 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 from noughts.core import (
-    FadingGame,
+    FadingMarks,
     Game,
-    MorrisGame,
     Move,
+    MovingPieces,
     NotationError,
     Outcome,
     Player,
@@ -30,8 +30,8 @@ from noughts.core import (
     Veto,
 )
 from noughts.core.board import column_letters
+from noughts.core.values import SolveResult, Value
 from noughts.exact.reference import after_move, move_key
-from noughts.exact.result import SolveResult, Value
 
 if TYPE_CHECKING:
     from noughts.agents.engine import EngineResult
@@ -222,10 +222,10 @@ def board_view(game: Game, position: Position) -> dict[str, Any]:
             view["step"] = {"kind": "veto", "forbidden": None}
         else:
             view["step"] = {"kind": "claim", "forbidden": game.forbidden_cell(position)}
-    if isinstance(game, FadingGame):
+    if isinstance(game.loop, FadingMarks):
         view["lifetimes"] = {str(c): left for c, left in game.lifetimes(position).items()}
         view["leaving"] = game.leaving(position)
-    if isinstance(game, MorrisGame):
+    if isinstance(game.loop, MovingPieces):
         view["in_hand"] = {game.player_label(p): game.in_hand(position, p) for p in Player}
         view["phase"] = None if position.is_terminal() else game.phase(position)
     score = position.score()

@@ -103,8 +103,8 @@ def _count() -> None:
 
 
 def _breaker() -> None:
+    from noughts.breaker.prover import prove_breaker
     from noughts.core import LimitExceeded
-    from noughts.pairing.breaker import prove_breaker
 
     with contextlib.suppress(LimitExceeded):
         prove_breaker("mnk(5,2,5)", budget=_budget(1.0))

@@ -883,36 +883,9 @@ def _heuristic_flag(entries: list[dict[str, Any]]) -> str:
     return ""
 
 
-def _write_markdown(results: list[dict[str, Any]], cfg: dict[str, Any], summary: dict[str, Any], out_dir: Path,
-                    wall: float) -> None:  # fmt: skip
-    arms = [a for a in ("paper", "corrected") if a in cfg["arms"]]
-    bound = summary["bound_3x3"]
-    s91, s92, s93 = summary["s91"], summary["s92"], summary["s93"]
-    seeds92 = int(cfg["s92"]["seeds"])
-    lines = [
-        f"# {NAME}: 003's experiments, reproduced, corrected and graded",
-        "",
-        f"{len(results)} runs in {wall:,.1f} s. Intervals: 95% t-intervals of the mean over runs (seeds from "
-        f"{cfg['seed']}); on 3x3 every result is exact (every reachable position, every tie weighted), on larger "
-        "boards it comes from games. p-values: one-sample t-tests of the runs against 003's figure, and for §9.3 the "
-        "one-way ANOVA and Tukey's HSD (SciPy) 003 reports.",
-        "",
-        "Arms:",
-        "",
-    ]
-    for a in arms:
-        lines.append(f"- **{a}**: {ARM_NOTE[a]}.")
-    lines += [
-        "",
-        f"On 3x3 the best any policy can do against a uniformly random player is {100 * bound['as_first']:.1f}% wins "
-        f"as first and {100 * bound['as_second']:.1f}% as second: **{100 * bound['alternated']:.1f}% with sides "
-        "alternated** (computed exactly, `noughts.learn.policy.best_against_random`).",
-        "",
-        "## Headline: 003's figures beside the paper setting and the corrected one",
-        "",
-        "| claim | 003 | " + " | ".join(f"{a} setting (noughts)" for a in arms) + " |",
-        "| --- | --- | " + " | ".join("---" for _ in arms) + " |",
-    ]
+def _headline_92(s92: Any, arms: Any, seeds92: Any) -> list[str]:
+    """The headline's §9.2 rows: each board's rates, table sizes, lengths and grades, 003's beside each arm's."""
+    lines: list[str] = []
 
     def cell92(arm: str, game: str, fn: Any) -> str:
         e = s92.get(f"{arm}|{game}")
@@ -983,6 +956,12 @@ def _write_markdown(results: list[dict[str, Any]], cfg: dict[str, Any], summary:
             )
             + " |"
         )
+    return lines
+
+
+def _headline_91(s91: Any, arms: Any) -> list[str]:
+    """The headline's §9.1 rows: 3x3 self-play rates and table size."""
+    lines: list[str] = []
     if s91:
         n91 = next(iter(s91.values()))["runs"]
         lines.append(
@@ -1001,6 +980,12 @@ def _write_markdown(results: list[dict[str, Any]], cfg: dict[str, Any], summary:
             + " | ".join(_num(s91[a]["visited_pairs"]) if a in s91 else "—" for a in arms)
             + " |"
         )
+    return lines
+
+
+def _headline_93(s93: Any, arms: Any) -> list[str]:
+    """The headline's §9.3 row: 4x4 battle rates under each condition, with the ANOVA."""
+    lines: list[str] = []
     if s93:
 
         def iron(arm: str) -> str:
@@ -1024,6 +1009,12 @@ def _write_markdown(results: list[dict[str, Any]], cfg: dict[str, Any], summary:
             + " | ".join(iron(a) for a in arms)
             + " |"
         )
+    return lines
+
+
+def _headline_61(s91: Any, cfg: Any, arms: Any) -> list[str]:
+    """The headline's §6.1 rows: the ablation against random and against pure minimax."""
+    lines: list[str] = []
     if "paper" in s91:
         ab = s91["paper"]["ablation"]
         d0 = str(cfg["s61"]["depths"][0])
@@ -1063,6 +1054,44 @@ def _write_markdown(results: list[dict[str, Any]], cfg: dict[str, Any], summary:
                 )
                 + " |"
             )
+    return lines
+
+
+def _write_markdown(results: list[dict[str, Any]], cfg: dict[str, Any], summary: dict[str, Any], out_dir: Path,
+                    wall: float) -> None:  # fmt: skip
+    arms = [a for a in ("paper", "corrected") if a in cfg["arms"]]
+    bound = summary["bound_3x3"]
+    s91, s92, s93 = summary["s91"], summary["s92"], summary["s93"]
+    seeds92 = int(cfg["s92"]["seeds"])
+    lines = [
+        f"# {NAME}: 003's experiments, reproduced, corrected and graded",
+        "",
+        f"{len(results)} runs in {wall:,.1f} s. Intervals: 95% t-intervals of the mean over runs (seeds from "
+        f"{cfg['seed']}); on 3x3 every result is exact (every reachable position, every tie weighted), on larger "
+        "boards it comes from games. p-values: one-sample t-tests of the runs against 003's figure, and for §9.3 the "
+        "one-way ANOVA and Tukey's HSD (SciPy) 003 reports.",
+        "",
+        "Arms:",
+        "",
+    ]
+    for a in arms:
+        lines.append(f"- **{a}**: {ARM_NOTE[a]}.")
+    lines += [
+        "",
+        f"On 3x3 the best any policy can do against a uniformly random player is {100 * bound['as_first']:.1f}% wins "
+        f"as first and {100 * bound['as_second']:.1f}% as second: **{100 * bound['alternated']:.1f}% with sides "
+        "alternated** (computed exactly, `noughts.learn.policy.best_against_random`).",
+        "",
+        "## Headline: 003's figures beside the paper setting and the corrected one",
+        "",
+        "| claim | 003 | " + " | ".join(f"{a} setting (noughts)" for a in arms) + " |",
+        "| --- | --- | " + " | ".join("---" for _ in arms) + " |",
+    ]
+
+    lines += _headline_92(s92, arms, seeds92)
+    lines += _headline_91(s91, arms)
+    lines += _headline_93(s93, arms)
+    lines += _headline_61(s91, cfg, arms)
     lines += ["", _reading(summary, cfg), ""]
     lines += _section_91(s91, arms)
     lines += _section_92(s92, cfg, arms)

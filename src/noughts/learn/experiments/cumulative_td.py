@@ -549,33 +549,16 @@ def _overtaken(rows: list[dict[str, Any]], a: str, b: str) -> str:
     return f"{xs[first]:,}"
 
 
-def _write_markdown(
-    out: Path, rows: list[dict[str, Any]], summary: dict[str, Any], cfg: dict[str, Any], wall: float
-) -> None:
-    cap = cfg["max_episodes"]
-    s2p = summary["stage2"]["paper_seeds"]
-    s2a = summary["stage2"]["all_seeds"]
-    seeds = cfg["stage2"]["seeds"]
-    nseeds = len(_stage2_seeds(cfg))
-    pub = summary["published"]
-    t4, tp = pub["table4_from_a2"], pub["tests_from_a2"]
-    arms = [a for a in ("paper", "corrected") if a in cfg["arms"]]
-    tcd_of = {a: PAIRED[a][0] for a in arms if PAIRED[a][0] in s2p}
-    seed_text = f"seeds {seeds[0]}-{seeds[-1]}" if len(seeds) > 1 else f"seed {seeds[0]}"
-    lines = [
-        f"# {NAME}: 000 §4 on {cfg['game']}, reproduced and corrected",
-        "",
-        f"{len(rows)} runs in {wall:,.1f} s. Criterion (000 §4.2): sample variances of the running first-win and "
-        f"draw rates over {cfg['window']:,} episodes below {cfg['delta']:g}; cap {cap:,} episodes (a run that never "
-        "converges counts as the cap). Epsilon and alpha as 000's stage 2 "
-        f"({cfg['stage2']['epsilon']}, {cfg['stage2']['alpha']}); both tables swept backwards after each episode, "
-        "as the authors' code does.",
-        "",
-        "Arms (everything else is the same in both):",
-        "",
-    ]
-    for a in arms:
-        lines.append(f"- **{a}**: {ARM_NOTE[a]}.")
+def _every_policy_draws_itself(rows: list[dict[str, Any]]) -> bool:
+    """Whether every stage-2 policy drew every head-to-head game against itself."""
+    return all(r["h2h"]["draw"] > 0.999999 for r in rows if r["stage"] == 2)
+
+
+def _headline(
+    rows: Any, arms: Any, seed_text: Any, s2p: Any, s2a: Any, tcd_of: Any, seeds: Any, nseeds: Any
+) -> list[str]:
+    """The headline table: 000's figures beside each arm's, and how to read it."""
+    lines: list[str] = []
     lines += [
         "",
         "## Headline: 000's figures beside the paper setting and the corrected one",
@@ -658,7 +641,7 @@ def _write_markdown(
             + cells(lambda a: _overtaken(rows, "random", tcd_of[a]) if a in tcd_of else "—")
             + " |"
         )
-    all_draw = all(r["h2h"]["draw"] > 0.999999 for r in rows if r["stage"] == 2)
+    all_draw = _every_policy_draws_itself(rows)
     flag = " ⚠ cannot separate: every policy draws itself" if all_draw else ""
     lines.append(
         "| Experiment 2: head-to-head draws of the frozen policies | 100% (100 games) | "
@@ -688,6 +671,12 @@ def _write_markdown(
         "criterion's firing points and the null's beside them. Head-to-head draws cannot separate policies: a "
         "greedy self-play policy draws itself even when it loses to perfect play as second.",
     ]
+    return lines
+
+
+def _every_start(cfg: Any, arms: Any, s2p: Any, s2a: Any, nseeds: Any) -> list[str]:
+    """Table 4 and Experiment 2 for every start, each arm."""
+    lines: list[str] = []
     # -- stage 2, every start --
     lines += [
         "",
@@ -712,6 +701,12 @@ def _write_markdown(
                 f"| {100 * s['h2h_draw']['mean']:.1f}% "
                 f"| {_msd(sa['episodes'])}, {'—' if reda is None else f'{reda:+.1%}'}, {_p(ta.get('t_one_sided'))} |"
             )
+    return lines
+
+
+def _table_a2(rows: Any, cfg: Any, seeds: Any, cap: Any) -> list[str]:
+    """Table A2: episodes to convergence, seed by seed, 000's and noughts'."""
+    lines: list[str] = []
     # -- Table A2 --
     lines += ["", "## Table A2: episodes to convergence, seed by seed", ""]
     lines += ["| start | " + " | ".join(f"seed {s}" for s in seeds) + " |"]
@@ -730,6 +725,12 @@ def _write_markdown(
             r = next((x for x in rows if x["stage"] == 2 and x["init"] == init and x["seed"] == s), None)
             vals.append("—" if r is None else (f"{r['episodes']:,}" if r["converged"] else f"cap ({cap:,})"))
         lines.append(f"| {init}, noughts | " + " | ".join(vals) + " |")
+    return lines
+
+
+def _stage1(rows: Any, summary: Any, cfg: Any, pub: Any) -> list[str]:
+    """Tables 3 and A1: stage 1 (zero start), summarised and seed by seed."""
+    lines: list[str] = []
     # -- stage 1 --
     pub3 = {(p["epsilon"], p["alpha"]): p for p in pub["table3_from_a1"]}
     lines += [
@@ -776,6 +777,13 @@ def _write_markdown(
                 theirs = f"{paper[j]:,}" if paper and j < len(paper) else "—"
                 vals.append(f"{theirs} / {mine}")
             lines.append(f"| {e} | {a} | " + " | ".join(vals) + " |")
+    return lines
+
+
+def _checks(rows: Any, summary: Any, t4: Any, tp: Any) -> list[str]:
+    """Tables 2 and 1 checked, the null baseline, 000's own statistics recomputed, the figures."""
+    lines: list[str] = []
+    all_draw = _every_policy_draws_itself(rows)
     # -- Table 2 and Table 1 --
     t1 = summary["table1"]
     lines += [
@@ -825,6 +833,41 @@ def _write_markdown(
         "Experiment 2 seed by seed, the exact results against the perfect player and head to head: `runs.csv`; "
         "the curves: `curves.csv`.",
     ]
+    return lines
+
+
+def _write_markdown(
+    out: Path, rows: list[dict[str, Any]], summary: dict[str, Any], cfg: dict[str, Any], wall: float
+) -> None:
+    cap = cfg["max_episodes"]
+    s2p = summary["stage2"]["paper_seeds"]
+    s2a = summary["stage2"]["all_seeds"]
+    seeds = cfg["stage2"]["seeds"]
+    nseeds = len(_stage2_seeds(cfg))
+    pub = summary["published"]
+    t4, tp = pub["table4_from_a2"], pub["tests_from_a2"]
+    arms = [a for a in ("paper", "corrected") if a in cfg["arms"]]
+    tcd_of = {a: PAIRED[a][0] for a in arms if PAIRED[a][0] in s2p}
+    seed_text = f"seeds {seeds[0]}-{seeds[-1]}" if len(seeds) > 1 else f"seed {seeds[0]}"
+    lines = [
+        f"# {NAME}: 000 §4 on {cfg['game']}, reproduced and corrected",
+        "",
+        f"{len(rows)} runs in {wall:,.1f} s. Criterion (000 §4.2): sample variances of the running first-win and "
+        f"draw rates over {cfg['window']:,} episodes below {cfg['delta']:g}; cap {cap:,} episodes (a run that never "
+        "converges counts as the cap). Epsilon and alpha as 000's stage 2 "
+        f"({cfg['stage2']['epsilon']}, {cfg['stage2']['alpha']}); both tables swept backwards after each episode, "
+        "as the authors' code does.",
+        "",
+        "Arms (everything else is the same in both):",
+        "",
+    ]
+    for a in arms:
+        lines.append(f"- **{a}**: {ARM_NOTE[a]}.")
+    lines += _headline(rows, arms, seed_text, s2p, s2a, tcd_of, seeds, nseeds)
+    lines += _every_start(cfg, arms, s2p, s2a, nseeds)
+    lines += _table_a2(rows, cfg, seeds, cap)
+    lines += _stage1(rows, summary, cfg, pub)
+    lines += _checks(rows, summary, t4, tp)
     (out / "results.md").write_text("\n".join(lines) + "\n")
 
 

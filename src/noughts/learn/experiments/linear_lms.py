@@ -701,6 +701,118 @@ def _reading(cfg: dict[str, Any], summary: dict[str, Any]) -> str:
     return " ".join(parts)
 
 
+def _explored_rows(summary: Any, st: Any) -> list[str]:
+    """The explored settings' rows, ranked by distance from Table 1 (then the paper and corrected ones)."""
+    lines: list[str] = []
+    for n in [*summary["ranked"], *[x for x in ("paper", "corrected") if x in st]]:
+        e = st[n]
+        lines.append(
+            f"| {n} | {_num(e['distance'], 3)} | {_shares(e, 'final_shares') if e['final_shares'] else '— (diverged)'} "
+            f"| {_num(e['final_ratio'])} | {_pv(e['p_final_win'])} | {_num(e.get('grade'), 3)} "
+            f"| {_pct(e.get('perfect_loss_as_first'))} / {_pct(e.get('perfect_loss_as_second'))} |"
+        )
+    return lines
+
+
+def _tables_1_2(results: Any, cfg: Any, cols: Any) -> list[str]:
+    """Tables 1 and 2 for each column: 001's rows beside the mean over seeds."""
+    lines: list[str] = []
+    # Table 1 and 2 per column
+    for n in cols:
+        runs = [r for r in results if r["arm"] == n and r["group"] != "board4"]
+        if not runs:
+            continue
+        lines += [
+            "",
+            f"## Table 1 and Table 2: {n} (mean over {len(runs)} seeds; 001's row first)",
+            "",
+            "| games | wins | losses | draws | Win/Draw | " + " | ".join(f"w{i}" for i in range(7)) + " |",
+            "| ---: " * 5 + "| ---: " * 7 + "|",
+        ]
+        for (g, w, lo, d, ratio), t2 in zip(PUBLISHED_TABLE1, PUBLISHED_TABLE2, strict=True):
+            rows = [c for r in runs for c in r["checkpoints"] if c["games"] == g]
+            if g > cfg["games"]:
+                break
+            lines.append(
+                f"| {g:,} (001) | {w:,} | {lo:,} | {d:,} | {ratio} | "
+                + " | ".join(f"{v}" for v in t2[1:])
+                + " |"
+            )
+            if not rows:
+                lines.append(f"| {g:,} | diverged | | | | " + " | ".join("" for _ in range(7)) + " |")
+                continue
+            m = np.mean([[c["wins"], c["losses"], c["draws"]] for c in rows], axis=0)
+            wm = np.mean([c["weights"] for c in rows], axis=0)
+            ratio_here = f"{m[0] / m[2]:.2f}" if m[2] else "inf"
+            lines.append(
+                f"| {g:,} | {m[0]:,.0f} | {m[1]:,.0f} | {m[2]:,.0f} | {ratio_here} | "
+                + " | ".join(f"{v:.4g}" for v in wm)
+                + " |"
+            )
+    return lines
+
+
+def _board4(results: Any, cfg: Any) -> list[str]:
+    """The 4x4 section: 001's claim that the method generalises, graded on a sample."""
+    lines: list[str] = []
+    # 4x4
+    b4 = [r for r in results if r["group"] == "board4"]
+    if b4:
+        lines += [
+            "",
+            f"## {cfg['board4']['game']}: 001's claim that the method generalises (graded on a sample)",
+            "",
+            "| arm | seed | games | overflowed at | optimal moves | positions | as x vs perfect (W/D/L) | as o vs perfect (W/D/L) | score vs random |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: |",
+        ]
+        for r in b4:
+            s = r.get("sampled")
+            if s is None:
+                lines.append(f"| {r['arm']} | {r['seed']} | {r['games']:,} | {r['diverged_at']} | | | | | |")
+                continue
+            lines.append(
+                f"| {r['arm']} | {r['seed']} | {r['games']:,} | {r['diverged_at'] or '—'} | {grade_markdown(s['grade'])} "
+                f"| {s['vs_random']['score']:.3f} |"
+            )
+        lines += ["", "Every game of 4x4 with four in a row is a draw under perfect play: a grade or a result against "
+                  "the perfect player separates agents; a draw against perfect play does not make an agent perfect."]  # fmt: skip
+    return lines
+
+
+def _checks_and_figures() -> list[str]:
+    """001's Table 1 checked row by row, then the figures and files."""
+    lines: list[str] = []
+    lines += ["", "## 001's Table 1, checked", ""]
+    lines += [
+        "| games | wins | losses | draws | Win/Draw printed | computed | rows add up | x wins in the interval | x loses | draws |"
+    ]
+    lines += ["| ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |"]
+    for c in published_checks():
+        lines.append(
+            f"| {c['games']:,} | {c['wins']:,} | {c['losses']:,} | {c['draws']:,} | {c['win_draw_printed']} "
+            f"| {c['win_draw_computed']} | {c['sum_is_games']} | {c['interval_win_rate']:.3f} "
+            f"| {c['interval_loss_rate']:.3f} | {c['interval_draw_rate']:.3f} |"
+        )
+    lines += [
+        "",
+        "From 700,000 games on x wins 86.1-86.5% of every interval: Figure 17's rising ratio is a cumulative "
+        "average creeping towards a constant (about 86.4 / 6.7 = 12.9), not an agent still improving.",
+        "",
+        "## Figures",
+        "",
+        "- `figure17.png`: 001 Figure 17 as 001 draws it, the cumulative Win/Draw ratio against games, every setting "
+        "(mean and 95% band over seeds), 001's Table 1 ratios as red dots.",
+        "- `figure17_intervals.png`: the shares of x's wins, losses and draws inside each block, with 001's between-row "
+        "shares: what the cumulative ratio hides.",
+        "- `figure18_*.png`: 001 Figure 18 for each setting (first seed): each weight at the end of every block and "
+        "its least and greatest value inside the block (no aliasing of w0's swings), 001's Table 2 as dots.",
+        "",
+        "Configuration: `config.json`; every checkpoint: `table1.csv`, `table2.csv`; every block: `trace.csv`; the "
+        "grades: `grades.csv`.",
+    ]
+    return lines
+
+
 def _write_markdown(
     results: list[dict[str, Any]], cfg: dict[str, Any], summary: dict[str, Any], out_dir: Path, wall: float
 ) -> None:
@@ -792,92 +904,8 @@ def _write_markdown(
         "| setting | distance | x wins / x loses / draws at the end | Win/Draw | p vs 84.8% | grade | lose as x / as o vs perfect |",
         "| --- | ---: | --- | ---: | ---: | ---: | --- |",
     ]
-    for n in [*summary["ranked"], *[x for x in ("paper", "corrected") if x in st]]:
-        e = st[n]
-        lines.append(
-            f"| {n} | {_num(e['distance'], 3)} | {_shares(e, 'final_shares') if e['final_shares'] else '— (diverged)'} "
-            f"| {_num(e['final_ratio'])} | {_pv(e['p_final_win'])} | {_num(e.get('grade'), 3)} "
-            f"| {_pct(e.get('perfect_loss_as_first'))} / {_pct(e.get('perfect_loss_as_second'))} |"
-        )
-    # Table 1 and 2 per column
-    for n in cols:
-        runs = [r for r in results if r["arm"] == n and r["group"] != "board4"]
-        if not runs:
-            continue
-        lines += [
-            "",
-            f"## Table 1 and Table 2: {n} (mean over {len(runs)} seeds; 001's row first)",
-            "",
-            "| games | wins | losses | draws | Win/Draw | " + " | ".join(f"w{i}" for i in range(7)) + " |",
-            "| ---: " * 5 + "| ---: " * 7 + "|",
-        ]
-        for (g, w, lo, d, ratio), t2 in zip(PUBLISHED_TABLE1, PUBLISHED_TABLE2, strict=True):
-            rows = [c for r in runs for c in r["checkpoints"] if c["games"] == g]
-            if g > cfg["games"]:
-                break
-            lines.append(
-                f"| {g:,} (001) | {w:,} | {lo:,} | {d:,} | {ratio} | "
-                + " | ".join(f"{v}" for v in t2[1:])
-                + " |"
-            )
-            if not rows:
-                lines.append(f"| {g:,} | diverged | | | | " + " | ".join("" for _ in range(7)) + " |")
-                continue
-            m = np.mean([[c["wins"], c["losses"], c["draws"]] for c in rows], axis=0)
-            wm = np.mean([c["weights"] for c in rows], axis=0)
-            ratio_here = f"{m[0] / m[2]:.2f}" if m[2] else "inf"
-            lines.append(
-                f"| {g:,} | {m[0]:,.0f} | {m[1]:,.0f} | {m[2]:,.0f} | {ratio_here} | "
-                + " | ".join(f"{v:.4g}" for v in wm)
-                + " |"
-            )
-    # 4x4
-    b4 = [r for r in results if r["group"] == "board4"]
-    if b4:
-        lines += [
-            "",
-            f"## {cfg['board4']['game']}: 001's claim that the method generalises (graded on a sample)",
-            "",
-            "| arm | seed | games | overflowed at | optimal moves | positions | as x vs perfect (W/D/L) | as o vs perfect (W/D/L) | score vs random |",
-            "| --- | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: |",
-        ]
-        for r in b4:
-            s = r.get("sampled")
-            if s is None:
-                lines.append(f"| {r['arm']} | {r['seed']} | {r['games']:,} | {r['diverged_at']} | | | | | |")
-                continue
-            lines.append(
-                f"| {r['arm']} | {r['seed']} | {r['games']:,} | {r['diverged_at'] or '—'} | {grade_markdown(s['grade'])} "
-                f"| {s['vs_random']['score']:.3f} |"
-            )
-        lines += ["", "Every game of 4x4 with four in a row is a draw under perfect play: a grade or a result against "
-                  "the perfect player separates agents; a draw against perfect play does not make an agent perfect."]  # fmt: skip
-    lines += ["", "## 001's Table 1, checked", ""]
-    lines += [
-        "| games | wins | losses | draws | Win/Draw printed | computed | rows add up | x wins in the interval | x loses | draws |"
-    ]
-    lines += ["| ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |"]
-    for c in published_checks():
-        lines.append(
-            f"| {c['games']:,} | {c['wins']:,} | {c['losses']:,} | {c['draws']:,} | {c['win_draw_printed']} "
-            f"| {c['win_draw_computed']} | {c['sum_is_games']} | {c['interval_win_rate']:.3f} "
-            f"| {c['interval_loss_rate']:.3f} | {c['interval_draw_rate']:.3f} |"
-        )
-    lines += [
-        "",
-        "From 700,000 games on x wins 86.1-86.5% of every interval: Figure 17's rising ratio is a cumulative "
-        "average creeping towards a constant (about 86.4 / 6.7 = 12.9), not an agent still improving.",
-        "",
-        "## Figures",
-        "",
-        "- `figure17.png`: 001 Figure 17 as 001 draws it, the cumulative Win/Draw ratio against games, every setting "
-        "(mean and 95% band over seeds), 001's Table 1 ratios as red dots.",
-        "- `figure17_intervals.png`: the shares of x's wins, losses and draws inside each block, with 001's between-row "
-        "shares: what the cumulative ratio hides.",
-        "- `figure18_*.png`: 001 Figure 18 for each setting (first seed): each weight at the end of every block and "
-        "its least and greatest value inside the block (no aliasing of w0's swings), 001's Table 2 as dots.",
-        "",
-        "Configuration: `config.json`; every checkpoint: `table1.csv`, `table2.csv`; every block: `trace.csv`; the "
-        "grades: `grades.csv`.",
-    ]
+    lines += _explored_rows(summary, st)
+    lines += _tables_1_2(results, cfg, cols)
+    lines += _board4(results, cfg)
+    lines += _checks_and_figures()
     (out_dir / "results.md").write_text("\n".join(lines) + "\n")

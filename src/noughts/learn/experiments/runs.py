@@ -59,8 +59,9 @@ def run_jobs(
     name: str = "experiment",
 ) -> list[Job]:
     """``fn`` over ``jobs``, results in job order: on ``executor`` (a :mod:`noughts.parallel`
-    executor) or, when it is None, in this process; a progress bar (``name: N runs``) on stderr
-    once the work takes half a second.
+    executor) or, when it is None, in this process; the executor's
+    ``progress`` callback, if it has one, is told the runs finished (``name: N runs``; the
+    command line draws it).
 
     With ``out_dir``, each result is written to ``out_dir/finished/KEY.json`` as soon as its job
     finishes (:func:`job_key`), and the results an earlier start of the same jobs left there are

@@ -152,7 +152,7 @@ def _board(kind: str, args: list[str]) -> _Board:
     coords: list[tuple[int, ...]]
     if kind in GIVEN_LINES:  # lines built by core, checked by the strategy checker's own tests
         from noughts.core.certificates import CertificateError
-        from noughts.exact.strategy_check import given_lines_geometry
+        from noughts.proving.strategy_check import given_lines_geometry
 
         try:
             given = given_lines_geometry(f"{kind}({','.join(args)})")

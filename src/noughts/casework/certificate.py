@@ -41,8 +41,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from noughts.casework.certificate_file import FORMAT, VERSION, CertificateError, case_name, write_certificate
 from noughts.core.board import Board
-from noughts.pairing.certificate_file import FORMAT, VERSION, CertificateError, case_name, write_certificate
 
 __all__ = [
     "FORMAT",
@@ -160,6 +160,97 @@ def _is_pairing(
 
 
 @njit(cache=True)
+def _on_line(line_cells: np.ndarray, n_cells: int) -> np.ndarray:  # pragma: no cover - numba
+    """``on_line[line, cell]``: 1 where the cell lies on the line."""
+    n_lines = line_cells.shape[0]
+    on_line = np.zeros((n_lines, n_cells), np.uint8)
+    for ln in range(n_lines):
+        for i in range(line_cells.shape[1]):
+            on_line[ln, line_cells[ln, i]] = 1
+    return on_line
+
+
+@njit(cache=True)
+def _free_at_node(
+    free: np.ndarray, maker: np.ndarray, breaker: np.ndarray
+) -> None:  # pragma: no cover - numba
+    """``free``: 1 on every cell neither side has taken at the node (``maker``, ``breaker``: its
+    moves, -1 padded).
+    """
+    free[:] = 1
+    for j in range(maker.shape[0]):
+        if maker[j] >= 0:
+            free[maker[j]] = 0
+    for j in range(breaker.shape[0]):
+        if breaker[j] >= 0:
+            free[breaker[j]] = 0
+
+
+@njit(cache=True)
+def _shift_parents(
+    parent: np.ndarray,
+    queue: np.ndarray,
+    free: np.ndarray,
+    owner: np.ndarray,
+    mate: np.ndarray,
+    alive: np.ndarray,
+    ptr: np.ndarray,
+    lines_at: np.ndarray,
+) -> None:  # pragma: no cover - numba
+    """Breadth-first search from the unmatched free cells over the surviving lines' copies:
+    ``parent[v]`` the cell the copy on ``v`` moves to (-1 a root, -2 not reached).
+    """
+    parent[:] = -2
+    head = 0
+    tail = 0
+    for v in range(free.shape[0]):
+        if free[v] == 1 and owner[v] < 0:
+            parent[v] = -1
+            queue[tail] = v
+            tail += 1
+    while head < tail:
+        u = queue[head]
+        head += 1
+        for t in range(ptr[u], ptr[u + 1]):
+            ln = lines_at[t]
+            if alive[ln] == 0:
+                continue
+            for c in range(2 * ln, 2 * ln + 2):
+                v = mate[c]
+                if v != u and parent[v] == -2:
+                    parent[v] = u
+                    queue[tail] = v
+                    tail += 1
+
+
+@njit(cache=True)
+def _shift_path_ok(
+    m: int,
+    parent: np.ndarray,
+    owner: np.ndarray,
+    free: np.ndarray,
+    on_line: np.ndarray,
+    used: np.ndarray,
+    stamp: int,
+) -> bool:  # pragma: no cover - numba
+    """Whether the shift path from ``m`` holds: each copy on it moves to a free cell on its own
+    line, no cell twice (``used`` marked with ``stamp``).
+    """
+    used[m] = stamp
+    v = m
+    if parent[m] == -2:
+        return False
+    while owner[v] >= 0:
+        c = owner[v]
+        u = parent[v]
+        if u < 0 or free[u] == 0 or on_line[c >> 1, u] == 0 or used[u] == stamp:
+            return False
+        used[u] = stamp
+        v = u
+    return True
+
+
+@njit(cache=True)
 def _verify(
     line_cells: np.ndarray,
     ptr: np.ndarray,
@@ -185,11 +276,7 @@ def _verify(
     leaf's matching is not a pairing, 4 Breaker's list has no free cell, 5 the stream is short.
     """
     n_lines = line_cells.shape[0]
-    k = line_cells.shape[1]
-    on_line = np.zeros((n_lines, n_cells), np.uint8)
-    for ln in range(n_lines):
-        for i in range(k):
-            on_line[ln, line_cells[ln, i]] = 1
+    on_line = _on_line(line_cells, n_cells)
     mate = np.full(2 * n_lines, -1, np.int64)
     mate2 = np.full(2 * n_lines, -1, np.int64)
     owner = np.full(n_cells, -1, np.int64)
@@ -208,13 +295,7 @@ def _verify(
             mate[:] = -1
             mate2[:] = -1
         # the node: Maker's and Breaker's moves, Breaker's intended last cell f0
-        free[:] = 1
-        for j in range(maker.shape[1]):
-            if maker[i, j] >= 0:
-                free[maker[i, j]] = 0
-        for j in range(breaker.shape[1]):
-            if breaker[i, j] >= 0:
-                free[breaker[i, j]] = 0
+        _free_at_node(free, maker[i], breaker[i])
         f0 = -1
         f0_at = -1
         for j in range(prio.shape[1]):
@@ -253,45 +334,14 @@ def _verify(
             return
         # 2: breadth-first search from the unmatched free cells; parent[v] = the cell that the
         # copy on v moves to
-        parent[:] = -2
-        head = 0
-        tail = 0
-        for v in range(n_cells):
-            if free[v] == 1 and owner[v] < 0:
-                parent[v] = -1
-                queue[tail] = v
-                tail += 1
-        while head < tail:
-            u = queue[head]
-            head += 1
-            for t in range(ptr[u], ptr[u + 1]):
-                ln = lines_at[t]
-                if alive[ln] == 0:
-                    continue
-                for c in range(2 * ln, 2 * ln + 2):
-                    v = mate[c]
-                    if v != u and parent[v] == -2:
-                        parent[v] = u
-                        queue[tail] = v
-                        tail += 1
+        _shift_parents(parent, queue, free, owner, mate, alive, ptr, lines_at)
         dom = domain_id[i]
         for m in range(n_cells):
             if free[m] == 0 or domains[dom, m] == 0:
                 continue
             # check the shift path from m: each copy moves to a free cell on its line, distinct
             stamp += 1
-            used[m] = stamp
-            v = m
-            ok = parent[m] != -2
-            while ok and owner[v] >= 0:
-                c = owner[v]
-                u = parent[v]
-                if u < 0 or free[u] == 0 or on_line[c >> 1, u] == 0 or used[u] == stamp:
-                    ok = False
-                    break
-                used[u] = stamp
-                v = u
-            if not ok:
+            if not _shift_path_ok(m, parent, owner, free, on_line, used, stamp):
                 result[1] = i
                 result[2] = m
                 result[3] = 2
@@ -464,7 +514,7 @@ def check_casework(path: Path, *, fast: bool = True) -> CheckResult:
 def _check(
     doc: dict[str, Any], arrays: dict[str, np.ndarray], digest: str, fast: bool, start: float
 ) -> CheckResult:
-    from noughts.pairing.cube7 import known_plan, plan
+    from noughts.casework.cube7 import known_plan, plan
 
     classes = doc["classes"]
     if not isinstance(classes, list) or not classes:

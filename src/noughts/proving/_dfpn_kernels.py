@@ -52,14 +52,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from noughts.exact._tss_kernels import (
-    DEF_BREAKER,
-    DEF_LINES,
-    breaker_winning_cells,
-    threat_search,
-    winning_cells,
-    wins_through,
-)
 from noughts.kernels.codes import (
     CUMULATIVE,
     CUTOFF,
@@ -76,6 +68,14 @@ from noughts.kernels.codes import (
 )
 from noughts.kernels.counts import mark_counted, unmark_counted
 from noughts.kernels.table import HIT, Replacement, find, place, rank_of, work_of
+from noughts.proving._tss_kernels import (
+    DEF_BREAKER,
+    DEF_LINES,
+    breaker_winning_cells,
+    threat_search,
+    winning_cells,
+    wins_through,
+)
 
 # rules: noughts.core.Rule, as the ints of noughts.kernels.codes (CUMULATIVE, MAKER_BREAKER,
 # MISERE, STANDARD are imported above)

@@ -40,7 +40,7 @@ known distance the search can report, before every loss."""
 class Value:
     """Who wins under perfect play, in how many plies, and (scoring rules) the final score
     difference, first minus second. ``plies`` is None where the engine proved who wins but not
-    how fast (the proof engine, :mod:`noughts.exact.proof`).
+    how fast (the proof engine, :mod:`noughts.proving.proof`).
     """
 
     outcome: Outcome

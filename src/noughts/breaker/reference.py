@@ -5,7 +5,7 @@ AND nodes: every Maker move is answered. A node is settled without search when t
 (:meth:`Position.outcome`) or when Breaker has a pairing there (the toolkit's matching, SciPy's
 Hopcroft-Karp: :func:`noughts.pairing.matching.find_pairing`). No threat rule, move order or
 symmetry: every move is searched, in cell order. The fast prover
-(:mod:`noughts.pairing._breaker_kernels`) is held to this one.
+(:mod:`noughts.breaker._kernels`) is held to this one.
 
 **Zones** (relevance zones, after Wu and Lin, "Relevance-zone-oriented proof search for
 Connect6", IEEE TCIAIG 2(3), 2010, turned to the defender's side; Hsu, Ko, Chen, Wei, Hsueh and
@@ -33,8 +33,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from noughts.breaker.question import BreakerQuestion, as_rules_game
 from noughts.core import LimitExceeded, NoughtsError, Player, Position
-from noughts.pairing.breaker_setup import BreakerQuestion, as_rules_game
 from noughts.pairing.matching import find_pairing
 
 __all__ = ["MAX_FREE", "ReferenceProof", "reference_prove", "witness"]

@@ -28,7 +28,7 @@ games: enumeration through the public position API (:func:`reference_graph`, any
 numba kernels over the games' integer codes (:func:`fast_graph`, ``forget``, ``vanishing`` and
 ``morris`` on boards of at most 64 cells); propagation by a plain value iteration over the
 whole graph until nothing changes (:func:`reference_values`, obviously right and slow) and by
-the counter kernel (:func:`noughts.exact._retro_kernels.propagate`). On bounded games the
+the counter kernel (:func:`noughts.retrograde._kernels.propagate`). On bounded games the
 values also agree with the minimax reference (:func:`noughts.exact.reference.reference_values`).
 
 A solved game is a :class:`RetroTable` (value and distance of every state, by code), saved as a
@@ -49,11 +49,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from noughts.core import FadingGame, Game, MorrisGame, NoughtsError, Outcome, Player, Position, Result
+from noughts.core import FadingMarks, Game, MovingPieces, NoughtsError, Outcome, Player, Position, Result
 from noughts.core import game as make_game
 from noughts.core.budget import Budget
-from noughts.exact.result import Value
-from noughts.exact.table import TableError
+from noughts.core.errors import TableError
+from noughts.core.values import Value
 
 __all__ = [
     "FORMAT",
@@ -65,7 +65,6 @@ __all__ = [
     "analyse",
     "canonical_codes",
     "fast_graph",
-    "load_table",
     "reference_graph",
     "reference_values",
     "retrograde",
@@ -185,19 +184,15 @@ class StateGraph:
 
 
 def _code(game: Game, position: Position) -> int:
-    if not isinstance(game, (FadingGame, MorrisGame)):
-        raise NoughtsError(f"{game} numbers no positions with codes")
-    return game.code(position)
+    return game.code(position)  # a game that numbers no positions says so
 
 
 def _from_code(game: Game, code: int) -> Position:
-    if not isinstance(game, (FadingGame, MorrisGame)):
-        raise NoughtsError(f"{game} numbers no positions with codes")
     return game.from_code(code)
 
 
 def _has_codes(game: Game) -> bool:
-    return isinstance(game, (FadingGame, MorrisGame)) and game.code_bits <= 64
+    return game.loop is not None and game.code_bits is not None and game.code_bits <= 64
 
 
 def sorted_unique(values: CodeArray) -> CodeArray:
@@ -213,7 +208,7 @@ def sorted_unique(values: CodeArray) -> CodeArray:
 
 def _predecessors(succ_ptr: Int64Array, succ: IntArray, n: int) -> tuple[Int64Array, IntArray]:
     """Each state's predecessors (once per move into it, in increasing order)."""
-    from noughts.exact._retro_kernels import predecessor_lists
+    from noughts.retrograde._kernels import predecessor_lists
 
     ptr, pred = predecessor_lists(succ_ptr, succ, n)
     return ptr, pred
@@ -308,7 +303,7 @@ class _Expander:
     """Runs the game's expansion kernel over arrays of codes."""
 
     def __init__(self, game: Game):
-        from noughts.exact import _retro_kernels as K
+        from noughts.retrograde import _kernels as K
 
         self.K = K
         self.game = game
@@ -316,17 +311,18 @@ class _Expander:
         self.lines = np.ascontiguousarray(t.line_bits)
         self.through = np.ascontiguousarray(t.through)
         self.nthrough = np.ascontiguousarray(t.nthrough)
-        if isinstance(game, MorrisGame) and len(game.line_indices) < len(game.board.lines):
+        loop = game.loop
+        if isinstance(loop, MovingPieces) and len(loop.line_indices) < len(game.board.lines):
             # the lines in play only (no diagonals), renumbered
-            renumber = {j: i for i, j in enumerate(game.line_indices)}
-            self.lines = self.lines[list(game.line_indices)].copy()
+            renumber = {j: i for i, j in enumerate(loop.line_indices)}
+            self.lines = self.lines[list(loop.line_indices)].copy()
             through = [[renumber[j] for j in js if j in renumber] for js in game.board.lines_through]
             self.nthrough = np.array([len(js) for js in through], dtype=np.int32)
             self.through = np.full((len(through), max(1, int(self.nthrough.max()))), -1, dtype=np.int32)
             for c, js in enumerate(through):
                 self.through[c, : len(js)] = js
-        if isinstance(game, MorrisGame):
-            adj = game.adjacent
+        if isinstance(loop, MovingPieces):
+            adj = loop.adjacent
             self.adj_ptr = np.zeros(len(adj) + 1, dtype=np.int64)
             np.cumsum([len(a) for a in adj], out=self.adj_ptr[1:])
             self.adj = np.array([v for a in adj for v in a], dtype=np.int64)
@@ -338,7 +334,8 @@ class _Expander:
         outcome = np.empty(codes.size, dtype=np.int8)
         counts = np.empty(codes.size, dtype=np.int64)
         n = g.board.num_cells
-        if isinstance(g, FadingGame):
+        loop = g.loop
+        if isinstance(loop, FadingMarks):
             self.K.fading_expand(
                 codes,
                 fill,
@@ -348,14 +345,14 @@ class _Expander:
                 counts,
                 n,
                 n.bit_length(),
-                g.lifetime,
-                g.judge == "before",
+                loop.lifetime,
+                loop.judge_before,
                 self.lines,
                 self.through,
                 self.nthrough,
             )
         else:
-            assert isinstance(g, MorrisGame)
+            assert isinstance(loop, MovingPieces)
             self.K.morris_expand(
                 codes,
                 fill,
@@ -364,9 +361,9 @@ class _Expander:
                 outcome,
                 counts,
                 n,
-                g.pieces,
-                g.judge == "before",
-                g.blocked == "passes",
+                loop.pieces,
+                loop.judge_before,
+                loop.passes_when_blocked,
                 self.lines,
                 self.through,
                 self.nthrough,
@@ -501,7 +498,7 @@ def retrograde(
     ``dist`` (plies to the end under best play; 0 for draws), by the counter kernel (see the
     module docstring). ``budget`` is checked between slices of :data:`SLICE_EDGES` edges.
     """
-    from noughts.exact._retro_kernels import propagate
+    from noughts.retrograde._kernels import propagate
 
     budget = _budget(budget)
     winner, dist = _finished(graph)
@@ -576,7 +573,7 @@ def reference_values(graph: StateGraph) -> tuple[Int8Array, IntArray]:
 
 
 def value_of(winner: int, dist: int) -> Value:
-    """A state's :class:`~noughts.exact.result.Value` from its ``winner`` and ``dist``."""
+    """A state's :class:`~noughts.core.values.Value` from its ``winner`` and ``dist``."""
     if winner == DRAW_CODE:
         return Value(Outcome.DRAW, 0)
     return Value(Outcome.win_for(Player(winner)), int(dist))
@@ -718,7 +715,7 @@ class RetroTable:
                 raise bad(f"its game spec {spec!r} does not name a game ({e})") from None
         elif spec != str(game):
             raise TableError(f"{where} is a table of {spec}, not of {game}")
-        if not isinstance(game, (FadingGame, MorrisGame)) or not _has_codes(game):
+        if not _has_codes(game):
             raise bad(f"{game} has no retrograde tables")
         expected = {"codes", "outcome", "plies"}
         known = expected | {"format", "version", "spec", "checksum"}
@@ -748,32 +745,13 @@ class RetroTable:
             raise bad("a draw has a distance")
         if n > 1 and not (codes[1:] > codes[:-1]).all():
             raise bad("its codes are not sorted and distinct")
+        assert game.code_bits is not None  # a game with codes (checked above) says how wide
         if int(codes.max()) >> game.code_bits:
             raise bad(f"a code is wider than {game}'s {game.code_bits} bits")
         table = cls(game, np.ascontiguousarray(codes), outcome, plies)
         if table.index(game.start()) is None:
             raise bad("it lacks the start position")
         return table
-
-
-def load_table(path: str | os.PathLike[str], game: Game | None = None) -> Any:
-    """A saved table of either kind, by the format mark in the file: a
-    :class:`~noughts.exact.table.SolvedTable` (games that end) or a :class:`RetroTable`
-    (games that need not end); with ``game``, checked to be a table of that game.
-    """
-    from noughts.exact.table import SolvedTable
-
-    if game is not None:
-        return SolvedTable.load(path, game) if game.properties.bounded else RetroTable.load(path, game)
-    where = os.fspath(path)
-    try:
-        with np.load(where, allow_pickle=False) as npz:
-            mark = _text(npz["format"]) if "format" in npz.files else None
-    except FileNotFoundError:
-        raise TableError(f"no such table file: {where}") from None
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError, AttributeError) as e:
-        raise TableError(f"{where} is not a readable noughts table ({e})") from None
-    return RetroTable.load(path) if mark == FORMAT else SolvedTable.load(path)
 
 
 def _text(array: npt.NDArray[Any] | None) -> str | None:
@@ -859,10 +837,10 @@ def canonical_codes(game: Game, codes: CodeArray) -> CodeArray:
     perms = np.array(game.symmetries, dtype=np.int64)
     n = game.board.num_cells
     one = np.uint64(1)
-    if isinstance(game, FadingGame):
+    if isinstance(game.loop, FadingMarks):
         w = n.bit_length()
         mask = np.uint64((1 << w) - 1)
-        slots = min(game.lifetime, n) + 1
+        slots = min(game.loop.lifetime, n) + 1
         cells = np.stack(
             [((codes >> np.uint64(1 + w * j)) & mask).astype(np.int64) - 1 for j in range(slots)], axis=1
         )
@@ -875,7 +853,7 @@ def canonical_codes(game: Game, codes: CodeArray) -> CodeArray:
                 image |= mapped[:, j] << np.uint64(1 + w * j)
             best = np.minimum(best, image)
         return best
-    if isinstance(game, MorrisGame):
+    if isinstance(game.loop, MovingPieces):
         full = np.uint64((1 << n) - 1)
         b0 = (codes >> one) & full
         b1 = (codes >> np.uint64(1 + n)) & full

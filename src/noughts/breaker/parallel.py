@@ -21,15 +21,15 @@ from typing import Any
 
 import numpy as np
 
-from noughts.core import Budget, NoughtsError, Player
-from noughts.pairing.breaker_search import (
+from noughts.breaker.question import BreakerQuestion
+from noughts.breaker.search import (
     BreakerProver,
     BreakerResult,
     Progress,
     ProofStore,
     argument_for,
 )
-from noughts.pairing.breaker_setup import BreakerQuestion
+from noughts.core import Budget, NoughtsError, Player
 
 __all__ = ["Subproof", "prove_parallel", "prove_task"]
 
@@ -79,8 +79,8 @@ def prove_task(task: tuple[str, str, str, str, int, float | None, int | None, bo
     """Prove one subquestion in a worker: ``(spec, position text, breaker, rules, move,
     seconds left, memory, record)``.
     """
+    from noughts.breaker.question import question
     from noughts.core.registry import hypergraph
-    from noughts.pairing.breaker_setup import question
 
     spec, text, breaker_name, rules, move, seconds, memory, record = task
     game = hypergraph(spec)
@@ -194,7 +194,7 @@ def prove_parallel(
     address: str | None = None,
 ) -> BreakerResult:
     """Prove ``q`` split by the first move (module docstring) over the parallel executor."""
-    from noughts.pairing.breaker_search import MAX_SYMMETRIES
+    from noughts.breaker.search import MAX_SYMMETRIES
     from noughts.parallel import executor
 
     started = time.perf_counter()

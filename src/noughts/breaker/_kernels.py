@@ -38,11 +38,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from noughts.breaker._cover_kernels import FOUND, find_cover
 from noughts.kernels.bits import lowest_cell
 from noughts.kernels.codes import DONE, ENTER, LOOP, OWN_STATUS, PAUSED, RETURN, STANDARD
 from noughts.kernels.counts import mark_counted, unmark_counted
 from noughts.kernels.table import HIT, Replacement, find, place, rank_of
-from noughts.pairing._cover_kernels import FOUND, find_cover
 
 __all__ = ["search"]
 

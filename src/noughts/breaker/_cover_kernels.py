@@ -1,4 +1,4 @@
-"""Numba kernels of the general pairing finder (:mod:`noughts.pairing.cover` is their face).
+"""Numba kernels of the general pairing finder (:mod:`noughts.breaker.cover` is their face).
 
 A *pairing* in the general sense is a set of disjoint pairs of free cells such that every live
 line (one the breaking side has not touched) contains both cells of some pair: the breaking
@@ -24,7 +24,7 @@ and is undone from a snapshot when a later run cannot be fitted. An undecided ru
 *relaxation* demand, two cells of its first window (every partition's first block takes its pair
 from there), so a hopeless branch fails early. Each run offers the compositions of its windows
 into blocks of at most ``k - 1`` windows, fewest blocks first, at most ``OPTIONS`` of them
-(:mod:`noughts.pairing.cover` builds the table), and the search stops after ``step_cap``
+(:mod:`noughts.breaker.cover` builds the table), and the search stops after ``step_cap``
 augmenting paths: so "none found" is not a proof that there is none, only the found pairing is
 a result (and it is checked by whoever uses it). Where every segment holds one window (the n^d
 cubes with ``k = n``), this is exactly 002's matching.

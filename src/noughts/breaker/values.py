@@ -1,7 +1,7 @@
 """The Breaker prover as an engine of values: what ``noughts solve`` asks it.
 
 :class:`BreakerValues` answers ``value(position) -> Value`` (who wins, not in how many plies:
-its values' ``plies`` are None) from Breaker proofs (:func:`noughts.pairing.breaker.prove_breaker`):
+its values' ``plies`` are None) from Breaker proofs (:func:`noughts.breaker.prover.prove_breaker`):
 
 * ``maker_breaker(...)`` games: one search. A proof: Breaker wins; a disproof: Maker wins (the
   search is exhaustive, pairing leaves only end proofs early).
@@ -14,7 +14,7 @@ Where a search is not settled in its budget, ``LimitExceeded`` says so (the solv
 hands the position to the next engine). Results are kept by the position's class under the
 board's symmetries, so the symmetric children of a position are proved once.
 :meth:`BreakerValues.write_certificate` writes the defender's strategy with pairing leaves
-(:mod:`noughts.pairing.breaker_certificate`), which ``noughts solve check`` verifies.
+(:mod:`noughts.breaker.certificate`), which ``noughts solve check`` verifies.
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from noughts.breaker.prover import prove_breaker
+from noughts.breaker.search import BreakerResult, Progress
 from noughts.core import Budget, Game, NoughtsError, Outcome, Player, Position, Rule
-from noughts.exact.result import Value
-from noughts.pairing.breaker import prove_breaker
-from noughts.pairing.breaker_search import BreakerResult, Progress
+from noughts.core.values import Value
 
 __all__ = ["MIN_LINE", "BreakerValues", "breaker_applies"]
 
@@ -135,7 +135,7 @@ class BreakerValues:
         strategy with pairing leaves, one file per Breaker proof it rests on (a second one is
         ``STEM-2.json``); the header of ``solve``'s result.
         """
-        from noughts.pairing.breaker import write_certificate
+        from noughts.breaker.prover import write_certificate
 
         kept = self.proofs
         if not kept or not all(r.proved for r in kept) or self._key(position) not in self._known:

@@ -3,10 +3,10 @@
 A proof that the attacker reaches its goal is a strategy for it; a disproof is a strategy for
 the defender (it keeps the attacker from the goal: a win's disproof is the defender's strategy
 to at least draw). :func:`extract_strategy` writes that strategy down by playing out every
-game it allows from the proof engine's table (:func:`noughts.exact._strategy_kernels.extract`;
+game it allows from the proof engine's table (:func:`noughts.proving._strategy_kernels.extract`;
 positions the table no longer answers are proved again), and :func:`write_strategies` puts one
 or two strategies into a certificate (:mod:`noughts.core.certificates` has the file format,
-:mod:`noughts.exact.strategy_check` the checker and the claim's fields): a win needs the
+:mod:`noughts.proving.strategy_check` the checker and the claim's fields): a win needs the
 winner's strategy, a draw both players' strategies to at least draw.
 
 The certificate stores the player's move only where the checker cannot find it itself (a claim
@@ -29,8 +29,8 @@ from noughts.core.budget import Budget
 from noughts.core.certificates import write_certificate
 from noughts.core.errors import SpecError
 from noughts.core.text import format_grid
-from noughts.exact.proof import WIN, Proof, ProofSearch
 from noughts.kernels.codes import DONE, ENTER
+from noughts.proving.proof import WIN, Proof, ProofSearch
 
 __all__ = [
     "MAX_GROUP",
@@ -50,9 +50,9 @@ MAX_GROUP = 4096
 @dataclass(frozen=True)
 class Leaves:
     """Where a strategy ends before the game does, at a position whose static premise the
-    checker verifies (:mod:`noughts.exact.strategy_check` has the kinds and why each is sound):
+    checker verifies (:mod:`noughts.proving.strategy_check` has the kinds and why each is sound):
     ``words`` (one row per leaf, as :class:`Strategy`'s), ``kinds`` (the checker's codes:
-    :data:`noughts.exact.strategy_check.LEAF_KINDS`), ``mirror`` (a mirror leaf's row of
+    :data:`noughts.proving.strategy_check.LEAF_KINDS`), ``mirror`` (a mirror leaf's row of
     ``mirrors``, the cell permutations; else -1), and a pairing leaf's pairs of cells: rows
     ``pair_start[i]`` to ``pair_start[i] + pair_count[i]`` of ``pairs``.
     """
@@ -68,7 +68,7 @@ class Leaves:
 
 @dataclass(frozen=True)
 class Strategy:
-    """One player's strategy from ``position``, reaching ``goal`` (:data:`noughts.exact.proof.WIN`,
+    """One player's strategy from ``position``, reaching ``goal`` (:data:`noughts.proving.proof.WIN`,
     ``DRAW``, or a score under cumulative rules): ``words`` (one row per recorded position: the
     first player's cells then the second's, as uint64 words) and ``moves`` (the player's move
     there). ``positions`` counts the positions played out, ``proofs`` those proved again.
@@ -94,9 +94,9 @@ def extract_strategy(
     """The strategy ``proof`` (a result of ``search.prove``) stands for: the attacker's if it
     proved the goal, the defender's if it disproved it.
     """
-    from noughts.exact import _strategy_kernels as X
-    from noughts.exact import _tss_kernels as T
-    from noughts.exact._dfpn_kernels import P_BOARD_SYMS
+    from noughts.proving import _strategy_kernels as X
+    from noughts.proving import _tss_kernels as T
+    from noughts.proving._dfpn_kernels import P_BOARD_SYMS
 
     started = time.perf_counter()
     game = search.game
@@ -297,9 +297,9 @@ def write_strategies(
     extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Write a certificate holding ``strategies`` (one or two, of the same position) and the
-    ``value`` they prove together (see :mod:`noughts.exact.strategy_check`); returns its header.
+    ``value`` they prove together (see :mod:`noughts.proving.strategy_check`); returns its header.
     """
-    from noughts.exact import _strategy_kernels as X
+    from noughts.proving import _strategy_kernels as X
 
     if not 1 <= len(strategies) <= 2:
         raise ValueError("a certificate holds one or two strategies")
@@ -359,7 +359,7 @@ def _leaf_arrays(
     (``leafargs{i}``: a mirror's row of ``mirrors``, conjugated into the image, or the start
     and count of its ``pairs{i}``, cells of the image).
     """
-    from noughts.exact import _strategy_kernels as X
+    from noughts.proving import _strategy_kernels as X
 
     n = len(leaves.kinds)
     keys = np.zeros_like(leaves.words)

@@ -1,8 +1,8 @@
-"""Numba kernel of threat-space search (:mod:`noughts.exact.threats` is the reference).
+"""Numba kernel of threat-space search (:mod:`noughts.proving.threats` is the reference).
 
 The search is the reference's AND/OR search over the attacker's threats (fours, and threes at
 order 2) and the defender's answers, written as a loop over an explicit stack so it runs inside
-the proof engine's kernel (:mod:`noughts.exact._dfpn_kernels`) at every node. It reads the
+the proof engine's kernel (:mod:`noughts.proving._dfpn_kernels`) at every node. It reads the
 position as the proof engine keeps it: ``own[c]`` (-1 empty, else the owner 0/1) and
 ``cnt[j, p]`` (player p's cells on line j), both updated claim by claim and restored before it
 returns, so one compiled version serves every board (one word or many: no masks here).

@@ -13,7 +13,7 @@ so the positions labelled drawn are exactly those from which neither side can fo
 This module trusts nothing from the solver: it reads the ``.npz`` with NumPy alone, walks the
 reachable positions through the public position API, and looks each one up by the game's own
 code (:meth:`noughts.core.loopy.FadingGame.code`). It shares no code with
-:mod:`noughts.exact.retro` (the model is ``pairing/certificate.py``).
+:mod:`noughts.retrograde.analysis` (the model is ``casework/certificate.py``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from noughts.core import Budget, FadingGame, Game, MorrisGame, NoughtsError, Position
+from noughts.core import Budget, Game, NoughtsError, Position
 from noughts.core import game as make_game
 
 __all__ = ["TableCheck", "check_table"]
@@ -52,7 +52,7 @@ def check_table(path: str | os.PathLike[str], budget: Budget | None = None) -> T
     """Check the saved table at ``path`` against the rules (see the module docstring)."""
     spec, codes, outcome, plies = _load(path)
     game: Game = make_game(spec)
-    if not isinstance(game, (FadingGame, MorrisGame)):
+    if game.loop is None:
         raise NoughtsError(f"{spec} has no retrograde table to check")
     budget = Budget(max_seconds=None, max_memory=None) if budget is None else budget
 

@@ -1,4 +1,4 @@
-"""numba kernels of the retrograde solver (:mod:`noughts.exact.retro`).
+"""numba kernels of the retrograde solver (:mod:`noughts.retrograde.analysis`).
 
 Two jobs, each held to a plain reference by the tests on every state of the small games:
 
@@ -9,7 +9,7 @@ Two jobs, each held to a plain reference by the tests on every state of the smal
   is the position API itself (``tests/exact/test_retro.py`` compares the whole graphs).
 * **propagating** wins backwards over the state graph (:func:`propagate`), the kernel of the
   retrograde analysis; its reference is a value iteration over the whole graph to a fixed point
-  (:func:`noughts.exact.retro.reference_values`).
+  (:func:`noughts.retrograde.analysis.reference_values`).
 
 Masks are one ``uint64`` per player (boards of at most 64 cells; the codes must fit 64 bits).
 Outcome codes are :class:`noughts.core.Result`'s: -1 running, 0 or 1 the winner, 2 a draw.

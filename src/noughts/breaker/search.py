@@ -1,9 +1,9 @@
 """The Breaker prover's search: the kernel's driver (:class:`BreakerProver`), its settings and
 what it returns (:class:`BreakerResult`, :class:`ProofStore`, :class:`Progress`).
 
-:mod:`noughts.pairing.breaker` is the face (``prove_breaker``, ``prove_draw``, certificates);
-:mod:`noughts.pairing.breaker_parallel` runs several of these searches over
-:mod:`noughts.parallel`. The kernel is :mod:`noughts.pairing._breaker_kernels`.
+:mod:`noughts.breaker.prover` is the face (``prove_breaker``, ``prove_draw``, certificates);
+:mod:`noughts.breaker.parallel` runs several of these searches over
+:mod:`noughts.parallel`. The kernel is :mod:`noughts.breaker._kernels`.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
+from noughts.breaker.question import BreakerQuestion
 from noughts.core import Budget, NoughtsError, Player, Rule
 from noughts.kernels.codes import DONE
-from noughts.pairing.breaker_setup import BreakerQuestion
 
 __all__ = [
     "AND_EPSILON",
@@ -224,8 +224,8 @@ class BreakerProver:
         step_cap: int | None = None,
         and_epsilon: tuple[int, int] = AND_EPSILON,
     ):
-        from noughts.pairing import _breaker_kernels as K
-        from noughts.pairing.cover import CoverFinder
+        from noughts.breaker import _kernels as K
+        from noughts.breaker.cover import CoverFinder
 
         self.K = K
         self.q = q

@@ -1,4 +1,4 @@
-"""Numba kernels that turn a proof into a strategy (:mod:`noughts.exact.strategy` drives them).
+"""Numba kernels that turn a proof into a strategy (:mod:`noughts.proving.strategy` drives them).
 
 :func:`extract` plays out every game a proven strategy allows, from the proof engine's table:
 at the player's turn the move that settled the position in the table (or, for a position the
@@ -18,19 +18,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from noughts.exact._dfpn_kernels import (
-    P_ATTACKER,
-    P_BOARD_SYMS,
-    P_K,
-    P_MAKER,
-    P_RULE,
-    P_SYM_STONES,
-    P_THREATS,
-    claim_result,
-    score_difference,
-    tt_lookup,
-)
-from noughts.exact._tss_kernels import DEF_BREAKER, DEF_LINES, threat_search, winning_cells
 from noughts.kernels.codes import (
     DONE,
     ENTER,
@@ -44,6 +31,19 @@ from noughts.kernels.codes import (
 )
 from noughts.kernels.counts import mark_counted, unmark_counted
 from noughts.kernels.table import set_add, set_slot
+from noughts.proving._dfpn_kernels import (
+    P_ATTACKER,
+    P_BOARD_SYMS,
+    P_K,
+    P_MAKER,
+    P_RULE,
+    P_SYM_STONES,
+    P_THREATS,
+    claim_result,
+    score_difference,
+    tt_lookup,
+)
+from noughts.proving._tss_kernels import DEF_BREAKER, DEF_LINES, threat_search, winning_cells
 
 NEED_PROOF = OWN_STATUS  # DONE and PAUSED: noughts.kernels.codes
 GROW_SEEN = OWN_STATUS + 1

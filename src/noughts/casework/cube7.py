@@ -48,6 +48,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -56,6 +57,9 @@ from noughts.core.codes import Rule
 from noughts.core.common import Player
 from noughts.core.errors import LimitExceeded, NoughtsError
 from noughts.core.registry import game as make_game
+
+if TYPE_CHECKING:
+    from noughts.parallel.backends import Progress
 
 __all__ = [
     "ALT_CENTRE",
@@ -465,7 +469,7 @@ def prove_computed(
     workers: int | None = None,
     address: str | None = None,
     out: str | None = None,
-    progress: bool = True,
+    progress: Progress | None = None,
     max_cases: int = GREEDY_MAX_CASES,
     max_seconds: float | None = None,
     tried: Callable[[str, int, str], None] | None = None,
@@ -780,7 +784,7 @@ class ChunkResult:
 
 def settle_chunk(task: tuple[str, tuple[tuple[int, ...], tuple[int, ...]]]) -> ChunkResult:
     """Settle every leaf below one prefix of one plan (the parallel unit of work)."""
-    from noughts.pairing._cube7_kernels import settle_nodes
+    from noughts.casework._cube7_kernels import settle_nodes
 
     name, prefix = task
     pl = plan(name)
@@ -974,7 +978,7 @@ def prove(
     workers: int | None = None,
     address: str | None = None,
     out: str | None = None,
-    progress: bool = True,
+    progress: Progress | None = None,
     max_seconds: float | None = None,
 ) -> ProofResult:
     """Run the casework of ``plans`` over the parallel executor and write the certificate.
@@ -988,7 +992,7 @@ def prove(
     import time
     from pathlib import Path
 
-    from noughts.pairing.certificate_file import case_name, write_certificate
+    from noughts.casework.certificate_file import case_name, write_certificate
     from noughts.parallel import executor
 
     start = time.perf_counter()
@@ -999,6 +1003,7 @@ def prove(
                 settle_chunk,
                 tasks,
                 description="casework" if progress else None,
+                progress=progress,
                 chunksize=max(1, len(tasks) // (8 * ex.workers)),
             )
         else:
@@ -1008,6 +1013,7 @@ def prove(
                 tasks,
                 lambda i, r: time.perf_counter() > deadline,
                 description="casework" if progress else None,
+                progress=progress,
             )
             settled = [r for r in done if r is not None]
             if len(settled) < len(tasks):

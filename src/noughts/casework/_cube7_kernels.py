@@ -1,4 +1,4 @@
-"""Numba kernels of the 7x7x7 casework (:mod:`noughts.pairing.cube7` is their Python face).
+"""Numba kernels of the 7x7x7 casework (:mod:`noughts.casework.cube7` is their Python face).
 
 The bipartite graph of 002 §3: each surviving line twice ("copies" ``2l`` and ``2l+1``) on one
 side, the free cells on the other, an edge where a cell lies on the line. A pairing for Breaker

@@ -32,7 +32,7 @@ line Maker could still complete). Misère and cumulative rules have no threats i
 
 This module is the plain **reference**: the rules written out over bit masks of the two sides'
 cells (Python integers, from :meth:`Position.owned`), the defender's answers found by trying
-every empty cell. :mod:`noughts.exact._tss_kernels` is the numba kernel the proof engine runs
+every empty cell. :mod:`noughts.proving._tss_kernels` is the numba kernel the proof engine runs
 at its nodes; the tests hold the two to the same answers, and every win found to the exact
 solver's value.
 
@@ -244,16 +244,16 @@ def threat_win_kernel(
     node_limit: int = 1 << 40,
     memo_slots: int | None = None,
 ) -> ThreatWin | None:
-    """:func:`threat_win` by the numba kernel (:mod:`noughts.exact._tss_kernels`), the search the
+    """:func:`threat_win` by the numba kernel (:mod:`noughts.proving._tss_kernels`), the search the
     proof engine runs at its nodes; ``node_limit`` stops it (returning None) after that many
     positions. The principal line may differ from the reference's (the kernel tries threats in
     another order); whether there is a win does not. ``memo_slots``: the size of the kernel's
-    table of refuted positions (0: none; default :data:`~noughts.exact._tss_kernels.MEMO_SLOTS`).
+    table of refuted positions (0: none; default :data:`~noughts.proving._tss_kernels.MEMO_SLOTS`).
     """
     import numpy as np
 
-    from noughts.exact import _tss_kernels as T
     from noughts.kernels.codes import FOUND
+    from noughts.proving import _tss_kernels as T
 
     game = position.game
     if attacker is None:

@@ -1,6 +1,6 @@
 """The file of a 7x7x7 certificate: its format's name and version, the error for a bad file,
-and the writer the casework (:mod:`noughts.pairing.cube7`) calls. The checker
-(:mod:`noughts.pairing.certificate`) reads the same format and shares nothing else with the
+and the writer the casework (:mod:`noughts.casework.cube7`) calls. The checker
+(:mod:`noughts.casework.certificate`) reads the same format and shares nothing else with the
 search.
 """
 

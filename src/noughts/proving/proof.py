@@ -4,7 +4,7 @@
 reach its *goal* whatever the defender does? The goal is :data:`WIN` (the attacker wins), or
 :data:`DRAW` (the attacker at least draws: it does not lose), or under cumulative rules a final
 score difference (the attacker's lines minus the defender's) of at least the goal. The search
-is the numba kernel of :mod:`noughts.exact._dfpn_kernels` (depth-first proof-number search over
+is the numba kernel of :mod:`noughts.proving._dfpn_kernels` (depth-first proof-number search over
 a bounded transposition table keyed under the board's symmetries, threat-space search at the
 nodes); this module sets it up, runs it in slices with the budget checked between them, and
 grows its tables. A proof answers "yes", a disproof "no": a disproof of "the attacker wins" is
@@ -13,9 +13,9 @@ a proof that the defender does not lose, so one search settles both.
 :func:`prove_value` puts two questions together into the value of a position (who wins, or a
 draw; under cumulative rules the score difference, found by bisection); it does not say in
 how many plies (the alpha-beta engines of :mod:`noughts.exact.fast` do, on the boards they
-finish). :mod:`noughts.exact.strategy` turns a proof into a certificate.
+finish). :mod:`noughts.proving.strategy` turns a proof into a certificate.
 
-The tests hold the kernel to the plain df-pn of :mod:`noughts.exact.pns` (and both to the
+The tests hold the kernel to the plain df-pn of :mod:`noughts.proving.pns` (and both to the
 memoised minimax of :mod:`noughts.exact.reference`) on every reachable position of the small
 games, for both players and both goals.
 
@@ -40,7 +40,7 @@ import numpy.typing as npt
 
 from noughts.core import Game, LimitExceeded, Move, Outcome, Player, Position, Rule
 from noughts.core.budget import Budget
-from noughts.exact.result import Value
+from noughts.core.values import Value
 from noughts.kernels.codes import DONE, ENTER
 
 __all__ = [
@@ -166,7 +166,7 @@ class ProofSearch:
     tries the threats first). :class:`ValueSearches` asks for all three (:data:`EAGER_WINS`)
     where the goal is a win. ``tss_memo``: each threat search keeps the positions it refuted, so that it searches a
     combination of independent threats once, not in every order (see
-    :mod:`noughts.exact._tss_kernels`); off only for comparisons.
+    :mod:`noughts.proving._tss_kernels`); off only for comparisons.
     """
 
     def __init__(
@@ -188,9 +188,9 @@ class ProofSearch:
         automorphisms: bool = True,
         tss_memo: bool = True,
     ):
-        from noughts.exact import _dfpn_kernels as D
-        from noughts.exact import _tss_kernels as T
-        from noughts.exact.threats import threat_sides
+        from noughts.proving import _dfpn_kernels as D
+        from noughts.proving import _tss_kernels as T
+        from noughts.proving.threats import threat_sides
 
         if not supports(game):
             raise ValueError(
@@ -352,7 +352,7 @@ class ProofSearch:
 
     def _load_own(self) -> int:
         """Load the position in ``self._own`` (see :meth:`_load`); returns its claimed cells."""
-        from noughts.exact._strategy_kernels import load_images
+        from noughts.proving._strategy_kernels import load_images
 
         self._node_sym[0] = load_images(
             self._prm, self._own, self._perms, self._line_cells, self._img[0], self._keys[0], self._cnt

@@ -1,13 +1,13 @@
 """The Breaker prover: can one side stop the other from completing a line? With a certificate.
 
-:func:`prove_breaker` answers the question of :mod:`noughts.pairing.breaker_setup` for any board
+:func:`prove_breaker` answers the question of :mod:`noughts.breaker.question` for any board
 noughts builds (past the playing limit too, through :func:`noughts.core.registry.hypergraph`):
 Breaker's replies are searched (best-first, df-pn) until Breaker has a *pairing* (pairs of free
 cells, every line Maker could still complete holding one: 002 §3, generalised to lines that
-overlap, :mod:`noughts.pairing.cover`), and every Maker move is answered, up to the symmetries
+overlap, :mod:`noughts.breaker.cover`), and every Maker move is answered, up to the symmetries
 of the position and the *zones* of earlier answers (a proof leaves the cells outside its zone to
 Maker, so the Maker moves there need no search of their own). The kernel is
-:mod:`noughts.pairing._breaker_kernels`; :mod:`noughts.pairing.breaker_reference` is the plain
+:mod:`noughts.breaker._kernels`; :mod:`noughts.breaker.reference` is the plain
 reference the tests hold it to.
 
 **What a proof means.**
@@ -26,7 +26,7 @@ reference the tests hold it to.
 Budgets: wall and CPU seconds and memory (:class:`noughts.core.Budget`), checked between
 slices of :data:`SLICE_NODES` nodes; over budget, ``LimitExceeded`` says how far the search got.
 ``progress`` is called after every slice with a :class:`Progress`. A proof can be written as a
-certificate (:mod:`noughts.pairing.breaker_certificate`) that a checker sharing no code with
+certificate (:mod:`noughts.breaker.certificate`) that a checker sharing no code with
 the search verifies.
 """
 
@@ -40,8 +40,8 @@ from typing import Any
 
 import numpy as np
 
-from noughts.core import Budget, Game, NoughtsError, Player, Position, Rule
-from noughts.pairing.breaker_search import (
+from noughts.breaker.question import question
+from noughts.breaker.search import (
     SLICE_NODES,
     BreakerProver,
     BreakerResult,
@@ -49,7 +49,7 @@ from noughts.pairing.breaker_search import (
     ProofStore,
     argument_for,
 )
-from noughts.pairing.breaker_setup import question
+from noughts.core import Budget, Game, NoughtsError, Player, Position, Rule
 
 __all__ = [
     "SLICE_NODES",
@@ -98,7 +98,7 @@ def prove_breaker(
         record = certificate is not None
     started = time.perf_counter()
     if (workers is not None and workers != 1) or address is not None:
-        from noughts.pairing.breaker_parallel import prove_parallel
+        from noughts.breaker.parallel import prove_parallel
 
         result = prove_parallel(
             q, budget=budget, progress=progress, record=record, workers=workers, address=address
@@ -133,7 +133,7 @@ def prove_breaker(
 
 def certificate_arrays(store: ProofStore) -> tuple[dict[str, np.ndarray], int]:
     """The nodes of the store reached from its root, renumbered, as the certificate's arrays
-    (:mod:`noughts.pairing.breaker_certificate`), and the root's new number.
+    (:mod:`noughts.breaker.certificate`), and the root's new number.
     """
     K_IMAGE, K_BREAKER, K_MAKER = 4, 2, 3
     order: list[int] = []
@@ -198,7 +198,7 @@ def write_certificate(path: str | Path, result: BreakerResult) -> tuple[str, str
     import hashlib
     import json
 
-    from noughts.pairing.breaker_certificate import FORMAT, KIND, VERSION
+    from noughts.breaker.certificate import FORMAT, KIND, VERSION
 
     assert result.store is not None and result.proved
     q = result.question

@@ -10,7 +10,7 @@ completes one), and it exists far more often: where a row of 7 keeps its three l
 matching spends six of its cells on them, while one pair of its middle three serves all three.
 
 * :func:`find_cover_pairing` finds one with the block search of
-  :mod:`noughts.pairing._cover_kernels` (a composition of each run of overlapping lines into
+  :mod:`noughts.breaker._cover_kernels` (a composition of each run of overlapping lines into
   blocks, each served by one pair, and one bipartite matching of the blocks' demands; numba);
   it can miss a pairing (the search is capped), never return a wrong one.
 * :func:`exact_pairing` is the plain reference: an integer program over every candidate pair
@@ -88,7 +88,7 @@ def _compositions_into(r: int, t: int, most: int) -> Iterable[tuple[int, ...]]:
 
 
 class CoverFinder:
-    """The block search (:mod:`noughts.pairing._cover_kernels`) for one board, its work arrays
+    """The block search (:mod:`noughts.breaker._cover_kernels`) for one board, its work arrays
     allocated once. ``find(free, live)`` takes a 0/1 array per cell (free) and per line (live).
     """
 
@@ -140,7 +140,7 @@ class CoverFinder:
 
     def find(self, free: np.ndarray, live: np.ndarray) -> tuple[int, Pairs]:
         """``(status, pairs)``: status 1 found (the pairs), 0 none fits, -1 the step cap ran out."""
-        from noughts.pairing._cover_kernels import FOUND, find_cover
+        from noughts.breaker._cover_kernels import FOUND, find_cover
 
         if not live.any():
             return FOUND, []
