@@ -1,6 +1,6 @@
 """One VCF? The engine's own VCF (``agents/_engine_kernel.vcf``, the threat search inside the
 engine's alpha-beta) against the proof engine's threat-space search at order 1 (fours only:
-``exact/_tss_kernels.threat_search``, which the proof engine runs at its nodes), on the same
+``proving/_tss_kernels.threat_search``, which the proof engine runs at its nodes), on the same
 positions, interleaved (A, B, A, B: the median of ``--repeats`` runs of each).
 
 Two rows a board:

@@ -15,7 +15,7 @@ import numpy as np
 from cli_cases import invoke
 
 import noughts
-from noughts.exact.strategy import MAX_GROUP, certificate_group, dedup_rows
+from noughts.proving.strategy import MAX_GROUP, certificate_group, dedup_rows
 
 
 def test_a_board_past_the_cap_is_certified_without_symmetry_and_checks(tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 
 Every label checked here is recomputed by code that shares nothing with the engines that made
 it: ``exact/reference``'s plain memoised minimax (no pruning, no symmetry, no tables) on the
-bounded games, and ``exact/retro``'s plain value iteration over the position API on forget,
+bounded games, and ``retrograde/analysis``'s plain value iteration over the position API on forget,
 whose labels came from the retrograde kernels.
 """
 

@@ -28,7 +28,7 @@ that leave one reply): the attacker plays only moves that make a threat line, th
 the cell that stops it (and the attacker answers the defender's counter-fours); the attacker
 wins when a move makes two completing cells. Every defender move is forced, so a VCF win is a
 proof. It is the proof engine's threat-space search at order 1
-(:func:`noughts.exact.threat_kernels.threat_search`), run on this kernel's counts: one threat
+(:func:`noughts.proving.threat_kernels.threat_search`), run on this kernel's counts: one threat
 search for both engines. It runs at the root (deep) and at the leaves of the alpha-beta
 (shallow, with a node cap).
 
@@ -517,7 +517,7 @@ def vcf(S: tuple, me: int, depth: int, cap: int, out: np.ndarray) -> int:  # typ
     """A win for ``me`` (to move, no completing cell of its own) by continuous threats of at
     most ``depth`` attacking moves, within ``cap`` steps: the plies to the win (0: none found);
     ``out[:(plies - 1) // 2]`` the attacking moves. This is the proof engine's threat-space
-    search at order 1 (:func:`noughts.exact.threat_kernels.threat_search`: fours only, the
+    search at order 1 (:func:`noughts.proving.threat_kernels.threat_search`: fours only, the
     defender's counter-fours answered), run on the engine's counts and owners, which it
     restores; one threat search serves both engines.
 

@@ -11,10 +11,10 @@ by continuous threats, each answered by its one reply) at the root and at the le
 **The root looks for a proof first**, each step with a share of the move's time: the kernel's
 VCF; then a threat-space search of fours *and threes* (VCT, Allis's order-2 threats with the
 defender's counter-fours answered:
-:func:`noughts.exact.threats.threat_win_kernel`, held to the plain
-:func:`~noughts.exact.threats.threat_win`), deepened one threat at a time; then, where the mover
+:func:`noughts.proving.threats.threat_win_kernel`, held to the plain
+:func:`~noughts.proving.threats.threat_win`), deepened one threat at a time; then, where the mover
 has a line two claims short of a threat (``k - 3`` marks and at least one, the other side's
-none) or faces the opponent's four, the proof engine's df-pn (:class:`noughts.exact.proof.ProofSearch`, threats at
+none) or faces the opponent's four, the proof engine's df-pn (:class:`noughts.proving.proof.ProofSearch`, threats at
 its nodes) under a node budget sized from its measured rate. A win any of them proves is
 played and reported proven; otherwise the alpha-beta gets the rest of the time. Random play
 leaves wins that only the df-pn finds (a VCF or VCT needs every attacking move to threaten):

@@ -1,6 +1,6 @@
-"""Numba kernel of the Breaker prover (:mod:`noughts.pairing.breaker` is its Python face).
+"""Numba kernel of the Breaker prover (:mod:`noughts.breaker.prover` is its Python face).
 
-The same question and the same zones as the reference (:mod:`noughts.pairing.breaker_reference`,
+The same question and the same zones as the reference (:mod:`noughts.breaker.reference`,
 whose docstring says why a zone keeps a proof valid), searched best-first: depth-first
 proof-number search (df-pn; Nagai 2002, with the 1 + epsilon trick of Pawlewicz and Lew 2006),
 over an explicit stack so that the search runs in slices and the driver checks the budget
@@ -14,7 +14,7 @@ At each new node, before any child (exact, each settles the node):
   is left to Maker, or the board is full (proved);
 * the side to move completes a line at once (a line missing one cell of its own, none of the
   other's): Maker to move (disproved), Breaker to move under standard rules (proved);
-* Breaker has a pairing (the block search of :mod:`noughts.pairing._cover_kernels`: pairs may
+* Breaker has a pairing (the block search of :mod:`noughts.breaker._cover_kernels`: pairs may
   serve several overlapping lines): proved, the zone is the pairs' cells.
 
 Children: every free cell, one per orbit of the position's stabiliser in the board's symmetry

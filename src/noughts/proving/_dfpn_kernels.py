@@ -1,6 +1,6 @@
 """Numba kernel of the proof engine: depth-first proof-number search with threats at its nodes.
 
-:mod:`noughts.exact.proof` is its Python face; :mod:`noughts.exact.pns` is the plain df-pn the
+:mod:`noughts.proving.proof` is its Python face; :mod:`noughts.proving.pns` is the plain df-pn the
 tests hold it to. The search answers one question about a claim game (standard, misère,
 Maker-Breaker or cumulative rules): can the *attacker* reach its *goal* (``prm[P_GOAL]``: a
 win, or at least a draw; under cumulative rules a final score difference of at least the goal)
@@ -16,7 +16,7 @@ the child's threshold by a quarter against thrashing. It runs as a loop over an 
 held in arrays, so it stops after a number of nodes and goes on where it stopped when called
 again (the driver checks the budget between the slices) and needs no recursion.
 
-**The position** is kept as the threat search keeps it (:mod:`noughts.exact._tss_kernels`):
+**The position** is kept as the threat search keeps it (:mod:`noughts.proving._tss_kernels`):
 ``own[c]`` (the owner of each cell, -1 empty) and ``cnt[j, p]`` (player p's cells on line j),
 changed claim by claim along the path. Rules, threats and move lists read these, so the kernel
 has one compiled version for every board, one word or many.
@@ -34,7 +34,7 @@ node's numbers, the move that settled it (the proving child of a proven OR node,
 disproving child of a disproven AND node) and how it was settled.
 
 **Threats at the nodes** (standard rules for either side, Maker in Maker-Breaker): where the
-side to move can win by threats (:func:`noughts.exact._tss_kernels.threat_search`), the node
+side to move can win by threats (:func:`noughts.proving._tss_kernels.threat_search`), the node
 is settled at once. Otherwise the search asks what the *other* side could win by fours if the
 mover passed (a null move): a move that does not answer that threat sequence leaves it
 standing, so each child is checked by replaying the sequence against it (:func:`replay`: every
