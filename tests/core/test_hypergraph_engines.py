@@ -13,14 +13,14 @@ import random
 import pytest
 
 import noughts
+from noughts.breaker.cover import exact_pairing, find_cover_pairing, is_pairing
+from noughts.breaker.question import question
+from noughts.breaker.reference import reference_prove
+from noughts.breaker.search import BreakerProver
 from noughts.core import Budget, Outcome, Player
 from noughts.exact import _kernels as FK
 from noughts.exact.fast import FastSolver
 from noughts.proving.proof import prove_value
-from noughts.breaker.reference import reference_prove
-from noughts.breaker.search import BreakerProver
-from noughts.breaker.question import question
-from noughts.breaker.cover import exact_pairing, find_cover_pairing, is_pairing
 
 RING100 = 'hypergraph("' + " / ".join(f"{i} {(i + 1) % 100} {(i + 3) % 100}" for i in range(100)) + '")'
 
