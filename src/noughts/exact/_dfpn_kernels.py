@@ -475,7 +475,7 @@ def replay(
     return won
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _eager_win(S: Dfpn, y: int, nempty: int) -> bool:
     """Whether y, to move, wins by threats (a threat search of the node's own kind)."""
     if _threats(S, y, S.prm[P_TSS_ORDER], nempty) == FOUND:
@@ -534,7 +534,7 @@ def _score(
     return s
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _threats(S: Dfpn, p: int, order: int, nempty: int) -> int:
     """A threat search for player p to move (``order``: 1 fours only) in the position on the
     board, counted in the statistics; the sequence it finds is in ``S.tss_line``, its length in
@@ -569,7 +569,7 @@ def _threats(S: Dfpn, p: int, order: int, nempty: int) -> int:
     return st
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _store(S: Dfpn, key: np.ndarray, pn: int, dn: int, move: int, work: int, flag: int) -> None:
     """:func:`tt_store` into the search's table, the new entries counted in ``S_STORES``."""
     S.stats[S_STORES] += tt_store(
@@ -589,7 +589,7 @@ def _store(S: Dfpn, key: np.ndarray, pn: int, dn: int, move: int, work: int, fla
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _lookup(S: Dfpn, key: np.ndarray) -> bool:
     """:func:`tt_lookup` of ``key`` into ``S.look``."""
     return tt_lookup(
@@ -597,7 +597,7 @@ def _lookup(S: Dfpn, key: np.ndarray) -> bool:
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _settle_at_once(S: Dfpn, t: int) -> tuple[int, int, int, bool, bool, int]:
     """What settles the node at depth t before any child: the table, the bound, the rules, a
     threat search. Returns ``(settled, move, flag, from_table, searched, forced)``: settled 1 a
@@ -660,7 +660,7 @@ def _settle_at_once(S: Dfpn, t: int) -> tuple[int, int, int, bool, bool, int]:
     return settled, smove, sflag, from_table, searched, forced
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _moves(S: Dfpn, x: int, base: int) -> int:
     """The mover x's candidate cells into ``pool_move[base:]``, best first by the ordering
     score (cells on no line either side can still complete left out, except under misère
@@ -709,7 +709,7 @@ def _moves(S: Dfpn, x: int, base: int) -> int:
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _null_move(S: Dfpn, y: int, nempty: int) -> tuple[int, int]:
     """What y (the other side) wins by fours if the mover passes: ``(nseq, no_null)``, the
     sequence's length (copied into ``S.seq``; 0 none) and 1 where the search found there is
@@ -727,7 +727,7 @@ def _null_move(S: Dfpn, y: int, nempty: int) -> tuple[int, int]:
     return nseq, no_null
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _quiet_numbers(S: Dfpn, c: int, x: int, is_or: bool, n: int, nempty: int) -> int:
     """A child's first number (its proof number at an OR node, its disproof number at an AND
     node) after x's quiet move c (claimed on the board; ``n`` siblings, ``nempty`` empty cells
@@ -757,7 +757,7 @@ def _quiet_numbers(S: Dfpn, c: int, x: int, is_or: bool, n: int, nempty: int) ->
     return max(1, replies)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _child_numbers(S: Dfpn, t: int, i: int, c: int, n: int, nseq: int, no_null: int) -> tuple[int, int]:
     """The numbers of child ``i`` (move c, its key in ``pool_key[base + i]``, claimed on the
     board) of the node at depth t: final, from the table, settled by the replayed null-move
@@ -801,7 +801,7 @@ def _child_numbers(S: Dfpn, t: int, i: int, c: int, n: int, nseq: int, no_null: 
     return (first, 1) if is_or else (1, first)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _children(S: Dfpn, t: int, n: int, nseq: int, no_null: int) -> int:
     """The children of the node at depth t (its ``n`` moves in ``pool_move[base:]``): their
     keys, one per symmetric class, and numbers; stops at a child that settles the node.
@@ -848,7 +848,7 @@ def _children(S: Dfpn, t: int, n: int, nseq: int, no_null: int) -> int:
     return kept
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _answer(S: Dfpn, t: int, key: np.ndarray, settled: int, move: int, flag: int) -> int:
     """The node at depth t is settled (1 a proof, 0 a disproof): stored, its numbers kept for
     its parent; returns RETURN.
@@ -861,7 +861,7 @@ def _answer(S: Dfpn, t: int, key: np.ndarray, settled: int, move: int, flag: int
     return RETURN
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _enter(S: Dfpn, t: int) -> int:
     """The driver's ``enter``: settle the node at depth t at once, or set up its children."""
     prm = S.prm
@@ -910,7 +910,7 @@ def _enter(S: Dfpn, t: int) -> int:
     return LOOP
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _select(S: Dfpn, t: int) -> int:
     """The driver's ``select``: the node's numbers from its children's; past a threshold it is
     stored and done (RETURN), else its best child is claimed at depth t + 1 (ENTER).
@@ -996,7 +996,7 @@ def _select(S: Dfpn, t: int) -> int:
     return ENTER
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _descend(S: Dfpn, t: int, x: int, slot: int) -> None:
     """Claim the child in pool slot ``slot`` for x: the board, the images its children need,
     its key and symmetry at depth t + 1.
@@ -1019,7 +1019,7 @@ def _descend(S: Dfpn, t: int, x: int, slot: int) -> None:
     S.node_sym[t + 1] = S.pool_sym[slot]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _ascend(S: Dfpn, t: int) -> int:
     """The driver's ``ascend``: the numbers of the node at depth t to its parent's pool; the
     parent's move taken back. Returns LOOP.
@@ -1036,14 +1036,14 @@ def _ascend(S: Dfpn, t: int) -> int:
     return LOOP
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _finish(S: Dfpn) -> None:
     """The driver's ``finish``: the root's numbers into the statistics."""
     S.stats[S_PN] = S.frames[0, F_PN]
     S.stats[S_DN] = S.frames[0, F_DN]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _room(S: Dfpn, t: int, mode: int) -> int:
     """The driver's ``room``: before a node is entered, GROW where its children might not fit
     in the pool, GROW_TABLE where more entries were written than the table holds (at a node

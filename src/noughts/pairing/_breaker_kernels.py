@@ -367,7 +367,7 @@ def _seg_need(
     return need
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _absorb(
     S: Breaker, d: int, i: int, cst: int, zone: np.ndarray, ccert: int, c: int
 ) -> bool:  # pragma: no cover
@@ -493,7 +493,7 @@ def _store_maker(
     return at
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _settle(S: Breaker, d: int, result: int, cert: int, zone: np.ndarray, work: int) -> None:
     """The node at depth d is settled (``result``, its proof-store id, its zone): its frame's
     answer, and the table's entry.
@@ -523,7 +523,7 @@ def _settle(S: Breaker, d: int, result: int, cert: int, zone: np.ndarray, work: 
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _game_over(S: Breaker, d: int, zone: np.ndarray) -> tuple[int, int]:
     """The static rules: the game is over, or the side to move completes a line at once, or no
     line is left to Maker (see the module docstring). Returns ``(result, cert)``; ``zone``
@@ -615,7 +615,7 @@ def _game_over(S: Breaker, d: int, zone: np.ndarray) -> tuple[int, int]:
     return result, cert
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _pairing(S: Breaker, zone: np.ndarray) -> tuple[int, int]:
     """Breaker's pairing in the position (the block search of
     :mod:`noughts.pairing._cover_kernels`): ``(PROVED, cert)`` with its pairs in ``zone``, or
@@ -714,7 +714,7 @@ def _pairing(S: Breaker, zone: np.ndarray) -> tuple[int, int]:
     return PROVED, cert
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _orbits(S: Breaker, d: int, kind: int) -> int:
     """The node's children: one cell per orbit of the position's stabiliser (kept in
     ``f_stab[d]``), Breaker's passes left out, best first by the lines through the cell
@@ -799,7 +799,7 @@ def _orbits(S: Breaker, d: int, kind: int) -> int:
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _child_numbers(S: Breaker, d: int, kind: int, n: int) -> bool:
     """The children's numbers from the table; a settled child is absorbed at once (True: that
     settled the node). A new Breaker reply starts with a proof number that grows with the cells
@@ -863,7 +863,7 @@ def _child_numbers(S: Breaker, d: int, kind: int, n: int) -> bool:
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _enter(S: Breaker, d: int) -> int:
     """The driver's ``enter``: the node at depth d from the table, the static rules or a
     pairing (RETURN), else its children set up (LOOP; RETURN where one settles it).
@@ -921,7 +921,7 @@ def _enter(S: Breaker, d: int) -> int:
     return RETURN if _child_numbers(S, d, kind, n) else LOOP
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _select(S: Breaker, d: int) -> int:
     """The driver's ``select``: the node's numbers from its open children; settled or past a
     threshold it is stored (RETURN), else its best child is claimed at depth d + 1 (ENTER).
@@ -1013,7 +1013,7 @@ def _select(S: Breaker, d: int) -> int:
     return ENTER
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _ascend(S: Breaker, d: int) -> int:
     """The driver's ``ascend``: the answer of the node at depth d to its parent (its move taken
     back); a settled child is absorbed (RETURN where it settles the parent, else LOOP).
@@ -1034,7 +1034,7 @@ def _ascend(S: Breaker, d: int) -> int:
     return RETURN if _absorb(S, p, i, cst, zone, f_int[d, F_CERT], c) else LOOP
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _finish(S: Breaker) -> None:
     """The driver's ``finish``: the root's answer into the statistics."""
     stats = S.stats
@@ -1044,7 +1044,7 @@ def _finish(S: Breaker) -> None:
     stats[S_ROOT_CERT] = S.f_int[0, F_CERT]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _room(S: Breaker, d: int, mode: int) -> int:
     """The driver's ``room``: FULL where the proof store might not hold one more step of the
     machine, or where a node's children would not fit on the stack; else GO_ON.
