@@ -47,9 +47,6 @@ PRIMITIVES = {
     "count_claim": "kernels/counts.py",
     "mark_counted": "kernels/counts.py",
     "unmark_counted": "kernels/counts.py",
-    "dfpn_loop": "kernels/dfpn.py",
-    "NUM_DRIVER_STATS": "kernels/dfpn.py",
-    "GO_ON": "kernels/codes.py",
 }
 """Each primitive and the one module that defines it."""
 
@@ -88,10 +85,6 @@ CONSTANTS = {
 """Telltale constants of the primitives and the only module they may appear in (None: none)."""
 
 KERNELS = [name for name in FILES if re.search(r"(^|/)_\w*kernels?\.py$", name)]
-
-
-DFPN_KERNELS = ["exact/_dfpn_kernels.py", "pairing/_breaker_kernels.py"]
-"""The df-pn searches: the proof engine's and the Breaker prover's, both run by kernels/dfpn.py."""
 
 
 def _definitions(name: str) -> list[str]:
@@ -153,9 +146,7 @@ def test_the_stack_machine_statuses_are_declared_once() -> None:
     machines = [path for path in KERNELS if re.search(r"\bPAUSED\b", FILES[path])]
     assert len(machines) >= 5  # alpha-beta, df-pn, the Breaker prover, the strategy and misère walks
     for path in machines:
-        assert re.search(r"^from noughts\.kernels\.codes import \(?[^)]*?\bPAUSED\b", FILES[path], re.M) or (
-            path in DFPN_KERNELS
-        ), path
+        assert re.search(r"^from noughts\.kernels\.codes import \(?[^)]*?\bPAUSED\b", FILES[path], re.M), path
 
 
 def test_a_claim_is_judged_in_one_place() -> None:
@@ -216,22 +207,3 @@ def test_a_claim_over_the_line_counts_is_written_once() -> None:
         "agents/_engine_kernel.py",  # the engine's make/unmake (issue 30's gomoku side, not moved yet)
     }
     assert sorted(path for path, text in FILES.items() if loop.search(text) and path not in allowed) == []
-
-
-def test_one_dfpn_loop() -> None:
-    """The df-pn stack machine (the loop over ENTER, LOOP, RETURN that counts the nodes, pauses
-    and hands answers up) is kernels/dfpn.py's ``dfpn_loop``; the proof engine and the Breaker
-    prover pass it their hooks and keep no loop, no mode dispatch and no slice status of their
-    own; its slots in the statistics are declared there once."""
-    dispatch = re.compile(r"\b(if|elif) mode == (LOOP|RETURN)\b")
-    proof_numbers = re.compile(r"proof number|\bpn\b")
-    loops = [path for path, text in FILES.items() if dispatch.search(text) and proof_numbers.search(text)]
-    assert loops == ["kernels/dfpn.py"]
-    for path in DFPN_KERNELS:
-        text = FILES[path]
-        assert re.search(r"^from noughts\.kernels\.dfpn import .*\bdfpn_loop\b", text, re.M), path
-        assert len(re.findall(r"\breturn dfpn_loop\(", text)) == 1, path
-        assert not re.search(r"\bwhile True:", text), path
-        assert not re.search(r"\b(return|status =) (DONE|PAUSED)\b", text), path
-        assert not re.search(r"^S_(NODES|DEPTH|MODE)\s*=", text, re.M), path
-    assert not re.search(r"^\s*(return|status =) (GROW|FULL)", FILES["kernels/dfpn.py"], re.M)

@@ -14,10 +14,7 @@ is searched next with thresholds that send the search back up as soon as a sibli
 better choice, and the 1 + epsilon trick of Pawlewicz and Lew (Computers and Games 2006) widens
 the child's threshold by a quarter against thrashing. It runs as a loop over an explicit stack
 held in arrays, so it stops after a number of nodes and goes on where it stopped when called
-again (the driver checks the budget between the slices) and needs no recursion. The loop is
-:func:`noughts.kernels.dfpn.dfpn_loop`, shared with the Breaker prover; this module gives it its
-hooks (:func:`_enter`, :func:`_select`, :func:`_ascend`, :func:`_finish`, :func:`_room`) and
-its state as a named tuple (:class:`Dfpn`).
+again (the driver checks the budget between the slices) and needs no recursion.
 
 **The position** is kept as the threat search keeps it (:mod:`noughts.exact._tss_kernels`):
 ``own[c]`` (the owner of each cell, -1 empty) and ``cnt[j, p]`` (player p's cells on line j),
@@ -52,8 +49,6 @@ than passing there (an extra cell never hurts its owner: Beck 2008).
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 from numba import njit
 
@@ -68,20 +63,18 @@ from noughts.exact._tss_kernels import (
 from noughts.kernels.codes import (
     CUMULATIVE,
     CUTOFF,
+    DONE,
     ENTER,
     FOUND,
-    GO_ON,
     LOOP,
     MAKER_BREAKER,
     MISERE,
     OWN_STATUS,
+    PAUSED,
     RETURN,
     STANDARD,
 )
 from noughts.kernels.counts import mark_counted, unmark_counted
-from noughts.kernels.dfpn import NUM_DRIVER_STATS, S_NODES, dfpn_loop
-from noughts.kernels.dfpn import S_DEPTH as S_DEPTH  # (the driver's slots, read by the Python face)
-from noughts.kernels.dfpn import S_MODE as S_MODE
 from noughts.kernels.table import HIT, Replacement, find, place, rank_of, work_of
 
 # rules: noughts.core.Rule, as the ints of noughts.kernels.codes (CUMULATIVE, MAKER_BREAKER,
@@ -93,6 +86,8 @@ INF = (1 << 31) - 1
 # kernel status: DONE, PAUSED (noughts.kernels.codes), or
 GROW = OWN_STATUS  # the child pool is full: the driver enlarges it and calls again
 GROW_TABLE = OWN_STATUS + 1  # more entries were written than the table holds: the driver enlarges it
+
+# modes of the stack machine
 
 # parameters
 P_RULE = 0
@@ -118,9 +113,11 @@ P_TT_GROW = 19  # 1: the table may still grow (the kernel stops with GROW_TABLE 
 P_BOARD_SYMS = 20  # perms' first rows that are board symmetries (the rest: other automorphisms)
 NUM_PARAMS = 21
 
-# statistics and the saved state of the machine: the driver's S_NODES, S_DEPTH, S_MODE
-# (noughts.kernels.dfpn), then
-S_TOP = NUM_DRIVER_STATS  # the child pool's first free slot
+# statistics and the saved state of the machine
+S_NODES = 0
+S_DEPTH = 1
+S_MODE = 2
+S_TOP = 3  # the child pool's first free slot
 S_STORES = 4  # new table entries written
 S_TSS = 5  # threat searches run
 S_TSS_WON = 6  # nodes settled by a threat search
@@ -152,50 +149,6 @@ FL_REPLAY = 3  # settled by replaying its parent's null-move threat sequence
 FL_RULE = 4  # settled by the rules (an immediate win, two threats, a bound)
 
 _ONE = np.uint64(1)
-
-
-class Dfpn(NamedTuple):
-    """The search's state, as the hooks of :func:`noughts.kernels.dfpn.dfpn_loop` read it: the
-    arrays :func:`dfpn` is given (see there) and its scratch (``mark``/``stamp``: the move list's
-    stamps; ``two``, ``look``, ``tres``, ``undo``: small answers and the replay's undo list).
-    """
-
-    prm: np.ndarray
-    line_cells: np.ndarray
-    through: np.ndarray
-    nthrough: np.ndarray
-    perms: np.ndarray
-    weights: np.ndarray
-    tt_key: np.ndarray
-    tt_pn: np.ndarray
-    tt_dn: np.ndarray
-    tt_move: np.ndarray
-    tt_work: np.ndarray
-    tt_flag: np.ndarray
-    img: np.ndarray
-    keys: np.ndarray
-    frames: np.ndarray
-    pool_move: np.ndarray
-    pool_key: np.ndarray
-    pool_pn: np.ndarray
-    pool_dn: np.ndarray
-    pool_sym: np.ndarray
-    node_sym: np.ndarray
-    own: np.ndarray
-    cnt: np.ndarray
-    tss_frames: np.ndarray
-    tss_pool: np.ndarray
-    tss_line: np.ndarray
-    tss_scratch: np.ndarray
-    tss_memo: np.ndarray
-    seq: np.ndarray
-    stats: np.ndarray
-    mark: np.ndarray
-    stamp: np.ndarray
-    two: np.ndarray
-    look: np.ndarray
-    tres: np.ndarray
-    undo: np.ndarray
 
 
 # -- the table (noughts.kernels.table; the payload is this search's) ------------------------------
@@ -476,10 +429,50 @@ def replay(
 
 
 @njit(cache=True)
-def _eager_win(S: Dfpn, y: int, nempty: int) -> bool:
+def _eager_win(
+    prm: np.ndarray,
+    line_cells: np.ndarray,
+    through: np.ndarray,
+    nthrough: np.ndarray,
+    cnt: np.ndarray,
+    own: np.ndarray,
+    y: int,
+    nempty: int,
+    tss_frames: np.ndarray,
+    tss_pool: np.ndarray,
+    tss_line: np.ndarray,
+    tss_scratch: np.ndarray,
+    tss_memo: np.ndarray,
+    tres: np.ndarray,
+    stats: np.ndarray,
+) -> bool:
     """Whether y, to move, wins by threats (a threat search of the node's own kind)."""
-    if _threats(S, y, S.prm[P_TSS_ORDER], nempty) == FOUND:
-        S.stats[S_TSS_WON] += 1
+    stats[S_TSS] += 1
+    st = threat_search(
+        line_cells,
+        through,
+        nthrough,
+        cnt,
+        own,
+        prm[P_K],
+        y,
+        DEF_BREAKER if prm[P_RULE] == MAKER_BREAKER else DEF_LINES,
+        prm[P_TSS_ORDER],
+        prm[P_TSS_DEPTH],
+        prm[P_TSS_NODES],
+        nempty,
+        tss_frames,
+        tss_pool,
+        tss_line,
+        tss_scratch,
+        tss_memo,
+        tres,
+    )
+    stats[S_TSS_NODES] += tres[0]
+    if st == CUTOFF:
+        stats[S_TSS_CUT] += 1
+    if st == FOUND:
+        stats[S_TSS_WON] += 1
         return True
     return False
 
@@ -535,530 +528,6 @@ def _score(
 
 
 @njit(cache=True)
-def _threats(S: Dfpn, p: int, order: int, nempty: int) -> int:
-    """A threat search for player p to move (``order``: 1 fours only) in the position on the
-    board, counted in the statistics; the sequence it finds is in ``S.tss_line``, its length in
-    ``S.tres[1]``.
-    """
-    prm = S.prm
-    stats = S.stats
-    stats[S_TSS] += 1
-    st = threat_search(
-        S.line_cells,
-        S.through,
-        S.nthrough,
-        S.cnt,
-        S.own,
-        prm[P_K],
-        p,
-        DEF_BREAKER if prm[P_RULE] == MAKER_BREAKER else DEF_LINES,
-        order,
-        prm[P_TSS_DEPTH],
-        prm[P_TSS_NODES],
-        nempty,
-        S.tss_frames,
-        S.tss_pool,
-        S.tss_line,
-        S.tss_scratch,
-        S.tss_memo,
-        S.tres,
-    )
-    stats[S_TSS_NODES] += S.tres[0]
-    if st == CUTOFF:
-        stats[S_TSS_CUT] += 1
-    return st
-
-
-@njit(cache=True)
-def _store(S: Dfpn, key: np.ndarray, pn: int, dn: int, move: int, work: int, flag: int) -> None:
-    """:func:`tt_store` into the search's table, the new entries counted in ``S_STORES``."""
-    S.stats[S_STORES] += tt_store(
-        S.tt_key,
-        S.tt_pn,
-        S.tt_dn,
-        S.tt_move,
-        S.tt_work,
-        S.tt_flag,
-        S.prm[P_TT_MASK],
-        key,
-        pn,
-        dn,
-        move,
-        work,
-        flag,
-    )
-
-
-@njit(cache=True)
-def _lookup(S: Dfpn, key: np.ndarray) -> bool:
-    """:func:`tt_lookup` of ``key`` into ``S.look``."""
-    return tt_lookup(
-        S.tt_key, S.tt_pn, S.tt_dn, S.tt_move, S.tt_work, S.tt_flag, S.prm[P_TT_MASK], key, S.look
-    )
-
-
-@njit(cache=True)
-def _settle_at_once(S: Dfpn, t: int) -> tuple[int, int, int, bool, bool, int]:
-    """What settles the node at depth t before any child: the table, the bound, the rules, a
-    threat search. Returns ``(settled, move, flag, from_table, searched, forced)``: settled 1 a
-    proof, 0 a disproof, -1 not settled (``searched``: its table entry says its threat searches
-    found nothing; ``forced``: the one cell the mover must block, or -1).
-    """
-    prm = S.prm
-    x = (prm[P_ROOT_MOVER] + t) & 1
-    y = 1 - x
-    is_or = x == prm[P_ATTACKER]
-    tss_order = prm[P_TSS_ORDER]
-    two = S.two
-    look = S.look
-    settled = -1  # 1 proof, 0 disproof
-    smove = -1
-    sflag = FL_RULE
-    searched = False
-    from_table = False
-    if _lookup(S, S.keys[t]):
-        if look[0] == 0 or look[1] == 0:
-            from_table = True
-            settled = 1 if look[0] == 0 else 0
-            smove = look[2]
-            sflag = look[3]
-        else:
-            searched = look[3] == FL_SEARCHED
-    forced = -1
-    if settled < 0:
-        settled = _bound(prm, S.cnt)
-    if settled < 0:
-        # the rules: an immediate win, the opponent's threats
-        tally = S.tss_scratch[1]
-        max_through = S.through.shape[1]
-        nwin = _wins_at_once(prm, S.line_cells, S.cnt, S.own, x, max_through, tally, two)
-        if nwin > 0:
-            settled = 1 if is_or else 0
-            smove = two[0]
-        else:
-            nlose = _wins_at_once(prm, S.line_cells, S.cnt, S.own, y, max_through, tally, two)
-            if nlose >= 2:
-                settled = 0 if is_or else 1
-            elif nlose == 1:
-                forced = two[0]
-    # the parent's null move asked what x wins by fours with the parent's mover passing;
-    # if nothing, x wins nothing by fours here either (the opponent's extra cell never
-    # helps x's fours)
-    skip = tss_order == 1 and t > 0 and S.frames[t - 1, F_NO_NULL] == 1
-    if (
-        settled < 0
-        and tss_order > 0
-        and not searched
-        and not skip
-        and (prm[P_THREATS] >> x) & 1
-        and _threats(S, x, tss_order, prm[P_ROOT_EMPTY] - t) == FOUND
-    ):
-        S.stats[S_TSS_WON] += 1
-        settled = 1 if is_or else 0
-        smove = S.tss_line[0]
-        sflag = FL_THREATS
-    return settled, smove, sflag, from_table, searched, forced
-
-
-@njit(cache=True)
-def _moves(S: Dfpn, x: int, base: int) -> int:
-    """The mover x's candidate cells into ``pool_move[base:]``, best first by the ordering
-    score (cells on no line either side can still complete left out, except under misère
-    rules); returns their number.
-    """
-    prm = S.prm
-    cnt = S.cnt
-    own = S.own
-    mark = S.mark
-    pool_move = S.pool_move
-    pool_pn = S.pool_pn
-    k = prm[P_K]
-    rule = prm[P_RULE]
-    n = 0
-    S.stamp[0] += 1
-    stamp = S.stamp[0]
-    if rule == MISERE:
-        for c in range(prm[P_CELLS]):
-            if own[c] < 0:
-                pool_move[base + n] = c
-                n += 1
-    else:
-        for j in range(cnt.shape[0]):
-            if rule == MAKER_BREAKER:
-                live = cnt[j, 1 - prm[P_MAKER]] == 0
-            else:
-                live = (cnt[j, 0] == 0 or cnt[j, 1] == 0) and cnt[j, 0] < k and cnt[j, 1] < k
-            if live:
-                for r in range(k):
-                    c = S.line_cells[j, r]
-                    if own[c] < 0 and mark[c] != stamp:
-                        mark[c] = stamp
-                        pool_move[base + n] = c
-                        n += 1
-    # best first by the ordering score (insertion sort; pool_pn holds the scores)
-    for i in range(n):
-        c = pool_move[base + i]
-        sc = _score(cnt, S.through, S.nthrough, S.weights, c, x)
-        q = i
-        while q > 0 and pool_pn[base + q - 1] < sc:
-            pool_pn[base + q] = pool_pn[base + q - 1]
-            pool_move[base + q] = pool_move[base + q - 1]
-            q -= 1
-        pool_pn[base + q] = sc
-        pool_move[base + q] = c
-    return n
-
-
-@njit(cache=True)
-def _null_move(S: Dfpn, y: int, nempty: int) -> tuple[int, int]:
-    """What y (the other side) wins by fours if the mover passes: ``(nseq, no_null)``, the
-    sequence's length (copied into ``S.seq``; 0 none) and 1 where the search found there is
-    none (0: found, or stopped by its limit).
-    """
-    nseq = 0
-    no_null = 0
-    st = _threats(S, y, 1, nempty)
-    if st == FOUND:
-        nseq = S.tres[1]
-        for i in range(nseq):
-            S.seq[i] = S.tss_line[i]
-    elif st == 0:
-        no_null = 1
-    return nseq, no_null
-
-
-@njit(cache=True)
-def _quiet_numbers(S: Dfpn, c: int, x: int, is_or: bool, n: int, nempty: int) -> int:
-    """A child's first number (its proof number at an OR node, its disproof number at an AND
-    node) after x's quiet move c (claimed on the board; ``n`` siblings, ``nempty`` empty cells
-    left): the replies it leaves, fewer where it threatens a win.
-    """
-    prm = S.prm
-    cnt = S.cnt
-    k = prm[P_K]
-    y = 1 - x
-    replies = n - 1
-    if prm[P_EAGER] & 2 and is_or and prm[P_TSS_ORDER] > 0 and (prm[P_THREATS] >> x) & 1:
-        # the attacker's quiet move: does it threaten a win by fours (the defender must
-        # answer it, in the few cells of the sequence)?
-        st = _threats(S, x, 1, nempty)
-        if st != FOUND:
-            replies = 2 * replies
-        elif prm[P_EAGER] & 4:
-            replies = 1  # as good as a four: the threat is what df-pn tries first
-        else:
-            replies = max(1, min(replies, S.tres[1]))
-    if (prm[P_THREATS] >> x) & 1:
-        for q in range(S.nthrough[c]):
-            j = S.through[c, q]
-            if cnt[j, x] == k - 1 and cnt[j, y] == 0:
-                replies = 1
-                break
-    return max(1, replies)
-
-
-@njit(cache=True)
-def _child_numbers(S: Dfpn, t: int, i: int, c: int, n: int, nseq: int, no_null: int) -> tuple[int, int]:
-    """The numbers of child ``i`` (move c, its key in ``pool_key[base + i]``, claimed on the
-    board) of the node at depth t: final, from the table, settled by the replayed null-move
-    sequence or an eager threat search (stored), or first numbers.
-    """
-    prm = S.prm
-    x = (prm[P_ROOT_MOVER] + t) & 1
-    y = 1 - x
-    attacker = prm[P_ATTACKER]
-    is_or = x == attacker
-    nempty = prm[P_ROOT_EMPTY] - t
-    ck = S.pool_key[S.frames[t, F_BASE] + i]
-    sym = S.pool_sym[S.frames[t, F_BASE] + i]
-    res = claim_result(prm, S.cnt, S.through, S.nthrough, c, x, nempty - 1)
-    if res >= 0:
-        fin = _final(prm, S.cnt, res)
-        return (0, INF) if fin == 1 else (INF, 0)
-    if _lookup(S, ck):
-        return S.look[0], S.look[1]
-    tally = S.tss_scratch[1]
-    if nseq > 0 and replay(
-        prm, S.line_cells, S.through, S.nthrough, S.cnt, S.own, y, S.seq, nseq, c, nempty - 1, S.undo, tally
-    ):
-        S.stats[S_REPLAY_WON] += 1
-        # y wins from the child: a proof where y attacks, else a disproof
-        cpn = 0 if y == attacker else INF
-        cdn = INF if y == attacker else 0
-        _store(S, ck, cpn, cdn, S.perms[sym, S.seq[0]], 1, FL_REPLAY)
-        return cpn, cdn
-    if (
-        prm[P_EAGER] & 1
-        and y == attacker
-        and no_null == 0
-        and prm[P_TSS_ORDER] > 0
-        and (prm[P_THREATS] >> y) & 1
-        and _eager_win(S, y, nempty - 1)
-    ):
-        _store(S, ck, 0, INF, S.perms[sym, S.tss_line[0]], 1, FL_THREATS)
-        return 0, INF
-    first = _quiet_numbers(S, c, x, is_or, n, nempty - 1)
-    return (first, 1) if is_or else (1, first)
-
-
-@njit(cache=True)
-def _children(S: Dfpn, t: int, n: int, nseq: int, no_null: int) -> int:
-    """The children of the node at depth t (its ``n`` moves in ``pool_move[base:]``): their
-    keys, one per symmetric class, and numbers; stops at a child that settles the node.
-    Returns how many were kept.
-    """
-    prm = S.prm
-    x = (prm[P_ROOT_MOVER] + t) & 1
-    is_or = x == prm[P_ATTACKER]
-    nempty = prm[P_ROOT_EMPTY] - t
-    nk = 2 * prm[P_WORDS]
-    base = S.frames[t, F_BASE]
-    pool_move = S.pool_move
-    pool_key = S.pool_key
-    kept = 0
-    # the children's keys: under symmetry while few cells are claimed (where symmetric
-    # positions are many and cheap to merge), the position itself deeper down
-    child_stones = prm[P_CELLS] - nempty + 1
-    csyms = prm[P_SYMS] if child_stones <= prm[P_SYM_STONES] else 1
-    for i in range(n):
-        c = pool_move[base + i]
-        ck = pool_key[base + kept]
-        S.pool_sym[base + kept] = _child_key(S.img, t, S.perms, csyms, prm[P_WORDS], c, x, ck)
-        dup = False
-        for q in range(kept if csyms > 1 else 0):
-            same = True
-            for z in range(nk):
-                if pool_key[base + q, z] != ck[z]:
-                    same = False
-                    break
-            if same:
-                dup = True
-                break
-        if dup:
-            continue
-        pool_move[base + kept] = c
-        mark_counted(S.own, S.cnt, S.through, S.nthrough, c, x, x)
-        cpn, cdn = _child_numbers(S, t, kept, c, n, nseq, no_null)
-        unmark_counted(S.own, S.cnt, S.through, S.nthrough, c, x, -1)
-        S.pool_pn[base + kept] = cpn
-        S.pool_dn[base + kept] = cdn
-        kept += 1
-        if (is_or and cpn == 0) or (not is_or and cdn == 0):
-            break
-    return kept
-
-
-@njit(cache=True)
-def _answer(S: Dfpn, t: int, key: np.ndarray, settled: int, move: int, flag: int) -> int:
-    """The node at depth t is settled (1 a proof, 0 a disproof): stored, its numbers kept for
-    its parent; returns RETURN.
-    """
-    pn = 0 if settled == 1 else INF
-    dn = INF if settled == 1 else 0
-    _store(S, key, pn, dn, move, 1, flag)
-    S.frames[t, F_PN] = pn
-    S.frames[t, F_DN] = dn
-    return RETURN
-
-
-@njit(cache=True)
-def _enter(S: Dfpn, t: int) -> int:
-    """The driver's ``enter``: settle the node at depth t at once, or set up its children."""
-    prm = S.prm
-    frames = S.frames
-    x = (prm[P_ROOT_MOVER] + t) & 1
-    y = 1 - x
-    nempty = prm[P_ROOT_EMPTY] - t
-    key = S.keys[t]
-    settled, smove, sflag, from_table, searched, forced = _settle_at_once(S, t)
-    if settled >= 0:
-        if smove >= 0 and not from_table:
-            smove = S.perms[S.node_sym[t], smove]  # a move found here: into the key's coordinates
-        return _answer(S, t, key, settled, smove, sflag)
-    # -- the children
-    base = S.stats[S_TOP]
-    n = 0
-    if forced >= 0:
-        S.pool_move[base] = forced
-        n = 1
-    else:
-        n = _moves(S, x, base)
-    if n == 0:
-        # no cell on a line anyone can complete: the result is fixed now
-        # a draw, or the final score (Maker-Breaker never gets here)
-        settled = _final(prm, S.cnt, 3) if prm[P_RULE] == CUMULATIVE else _settles(prm, 2)
-        return _answer(S, t, key, settled, -1, FL_RULE)
-    # the null move: what the other side wins by fours if the mover passes
-    nseq = 0
-    no_null = 0
-    if (
-        forced < 0
-        and not searched
-        and prm[P_NULL_MOVE] != 0
-        and prm[P_TSS_ORDER] > 0
-        and (prm[P_THREATS] >> y) & 1
-        and n > 1
-    ):
-        nseq, no_null = _null_move(S, y, nempty)
-    frames[t, F_BASE] = base
-    n = _children(S, t, n, nseq, no_null)
-    S.stats[S_TOP] = base + n
-    frames[t, F_N] = n
-    frames[t, F_NODES0] = S.stats[S_NODES]
-    frames[t, F_FORCED] = 1 if forced >= 0 else 0
-    frames[t, F_NO_NULL] = no_null
-    return LOOP
-
-
-@njit(cache=True)
-def _select(S: Dfpn, t: int) -> int:
-    """The driver's ``select``: the node's numbers from its children's; past a threshold it is
-    stored and done (RETURN), else its best child is claimed at depth t + 1 (ENTER).
-    """
-    prm = S.prm
-    frames = S.frames
-    pool_pn = S.pool_pn
-    pool_dn = S.pool_dn
-    S.stats[S_LOOPS] += 1
-    x = (prm[P_ROOT_MOVER] + t) & 1
-    is_or = x == prm[P_ATTACKER]
-    base = frames[t, F_BASE]
-    n = frames[t, F_N]
-    # the node's numbers from its children (refreshed from the table)
-    best = -1
-    b1 = INF + 1
-    b2 = INF + 1
-    total = 0
-    settled_child = -1
-    # (the children's numbers are those read when the node was expanded, and those the
-    # searched children handed back; a transposition that changed a sibling's entry
-    # since is seen when the node is next expanded)
-    for i in range(n):
-        cpn = pool_pn[base + i]
-        cdn = pool_dn[base + i]
-        if is_or:
-            mine = cpn
-            other = cdn
-        else:
-            mine = cdn
-            other = cpn
-        if mine == 0:
-            settled_child = i
-        if mine < b1:
-            b2 = b1
-            b1 = mine
-            best = i
-        elif mine < b2:
-            b2 = mine
-        if other >= INF:
-            total = INF
-        elif total < INF:
-            total = _cap(total + other)
-    if b1 > INF:
-        b1 = INF
-    # for an OR node (pn, dn) = (b1, total); for an AND node (total, b1)
-    if is_or:
-        pn = b1
-        dn = total
-        th_mine = frames[t, F_THPN]
-        th_other = frames[t, F_THDN]
-    else:
-        pn = total
-        dn = b1
-        th_mine = frames[t, F_THDN]
-        th_other = frames[t, F_THPN]
-    if pn == 0 or dn == 0 or pn >= frames[t, F_THPN] or dn >= frames[t, F_THDN]:
-        move = -1
-        if settled_child >= 0:
-            move = S.perms[S.node_sym[t], S.pool_move[base + settled_child]]
-        work = S.stats[S_NODES] - frames[t, F_NODES0] + 1
-        _store(S, S.keys[t], pn, dn, move, work, FL_SEARCHED)
-        frames[t, F_PN] = pn
-        frames[t, F_DN] = dn
-        S.stats[S_TOP] = base
-        return RETURN
-    # the child to search, and its thresholds (1 + epsilon)
-    if b2 > INF:
-        b2 = INF
-    c_mine = min(th_mine, b2 + b2 // 4 + 1)
-    c_other_cur = pool_dn[base + best] if is_or else pool_pn[base + best]
-    c_other = th_other - total + c_other_cur
-    if c_other > INF:
-        c_other = INF
-    if is_or:
-        frames[t + 1, F_THPN] = c_mine
-        frames[t + 1, F_THDN] = c_other
-    else:
-        frames[t + 1, F_THDN] = c_mine
-        frames[t + 1, F_THPN] = c_other
-    frames[t, F_BEST] = best
-    _descend(S, t, x, base + best)
-    return ENTER
-
-
-@njit(cache=True)
-def _descend(S: Dfpn, t: int, x: int, slot: int) -> None:
-    """Claim the child in pool slot ``slot`` for x: the board, the images its children need,
-    its key and symmetry at depth t + 1.
-    """
-    prm = S.prm
-    img = S.img
-    nk = 2 * prm[P_WORDS]
-    w = prm[P_WORDS]
-    c = S.pool_move[slot]
-    mark_counted(S.own, S.cnt, S.through, S.nthrough, c, x, x)
-    # the images the child's children need
-    gsyms = prm[P_SYMS] if prm[P_CELLS] - (prm[P_ROOT_EMPTY] - t) + 2 <= prm[P_SYM_STONES] else 1
-    for s in range(gsyms):
-        pc = S.perms[s, c]
-        for q in range(nk):
-            img[t + 1, s, q] = img[t, s, q]
-        img[t + 1, s, x * w + (pc >> 6)] |= _ONE << np.uint64(pc & 63)
-    for q in range(nk):
-        S.keys[t + 1, q] = S.pool_key[slot, q]
-    S.node_sym[t + 1] = S.pool_sym[slot]
-
-
-@njit(cache=True)
-def _ascend(S: Dfpn, t: int) -> int:
-    """The driver's ``ascend``: the numbers of the node at depth t to its parent's pool; the
-    parent's move taken back. Returns LOOP.
-    """
-    frames = S.frames
-    p = t - 1
-    x = (S.prm[P_ROOT_MOVER] + p) & 1
-    base = frames[p, F_BASE]
-    best = frames[p, F_BEST]
-    unmark_counted(S.own, S.cnt, S.through, S.nthrough, S.pool_move[base + best], x, -1)
-    S.pool_pn[base + best] = frames[t, F_PN]
-    S.pool_dn[base + best] = frames[t, F_DN]
-    S.stats[S_TOP] = base + frames[p, F_N]
-    return LOOP
-
-
-@njit(cache=True)
-def _finish(S: Dfpn) -> None:
-    """The driver's ``finish``: the root's numbers into the statistics."""
-    S.stats[S_PN] = S.frames[0, F_PN]
-    S.stats[S_DN] = S.frames[0, F_DN]
-
-
-@njit(cache=True)
-def _room(S: Dfpn, t: int, mode: int) -> int:
-    """The driver's ``room``: before a node is entered, GROW where its children might not fit
-    in the pool, GROW_TABLE where more entries were written than the table holds (at a node
-    boundary, so the search does not depend on the slices); else GO_ON.
-    """
-    if mode != ENTER:
-        return GO_ON
-    if S.stats[S_TOP] + S.prm[P_CELLS] + 1 > S.pool_move.shape[0]:
-        return GROW
-    if S.prm[P_TT_GROW] != 0 and S.stats[S_STORES] > S.tt_work.shape[0]:
-        return GROW_TABLE
-    return GO_ON
-
-
-@njit(cache=True)
 def dfpn(
     prm: np.ndarray,
     line_cells: np.ndarray,
@@ -1093,48 +562,505 @@ def dfpn(
     limit: int,
 ) -> int:
     """Run the search set up at depth 0 (``own``, ``cnt``, ``img[0]``, ``keys[0]``, ``frames[0]``
-    thresholds, ``stats``) for at most ``limit`` more nodes: the driver of
-    :mod:`noughts.kernels.dfpn` with this module's hooks. Returns DONE (the root's numbers are in
-    ``stats[S_PN]``, ``stats[S_DN]``), PAUSED (call again to go on), GROW (enlarge the child
-    pool, then call again) or GROW_TABLE (enlarge the table, then call again).
+    thresholds, ``stats``) for at most ``limit`` more nodes. Returns DONE (the root's numbers
+    are in ``stats[S_PN]``, ``stats[S_DN]``), PAUSED (call again to go on) or GROW (enlarge the
+    child pool, then call again).
     """
+    k = prm[P_K]
+    mask = prm[P_TT_MASK]
+    nsym = prm[P_SYMS]
+    w = prm[P_WORDS]
+    nk = 2 * w
+    attacker = prm[P_ATTACKER]
+    root_empty = prm[P_ROOT_EMPTY]
+    root_mover = prm[P_ROOT_MOVER]
+    tss_order = prm[P_TSS_ORDER]
     cells = prm[P_CELLS]
-    S = Dfpn(
-        prm,
-        line_cells,
-        through,
-        nthrough,
-        perms,
-        weights,
-        tt_key,
-        tt_pn,
-        tt_dn,
-        tt_move,
-        tt_work,
-        tt_flag,
-        img,
-        keys,
-        frames,
-        pool_move,
-        pool_key,
-        pool_pn,
-        pool_dn,
-        pool_sym,
-        node_sym,
-        own,
-        cnt,
-        tss_frames,
-        tss_pool,
-        tss_line,
-        tss_scratch,
-        tss_memo,
-        seq,
-        stats,
-        np.zeros(cells, dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
-        np.zeros(2, dtype=np.int32),
-        np.zeros(4, dtype=np.int64),
-        np.zeros(2, dtype=np.int64),
-        np.zeros(2 * cells + 4, dtype=np.int32),
-    )
-    return dfpn_loop(_enter, _select, _ascend, _finish, _room, S, stats, limit)
+    tally = tss_scratch[1]
+    mark = np.zeros(cells, dtype=np.int64)  # the move list's stamps (the threat search has its own)
+    stamp = 0
+    two = np.zeros(2, dtype=np.int32)
+    look = np.zeros(4, dtype=np.int64)
+    tres = np.zeros(2, dtype=np.int64)
+    undo = np.zeros(2 * cells + 4, dtype=np.int32)
+
+    t = stats[S_DEPTH]
+    mode = stats[S_MODE]
+    top = stats[S_TOP]
+    nodes = stats[S_NODES]
+    stores = stats[S_STORES]
+    stop = nodes + limit
+    ret_pn = 0
+    ret_dn = 0
+    status = DONE
+    while True:
+        if mode == ENTER:
+            if nodes >= stop:
+                status = PAUSED
+                break
+            if top + cells + 1 > pool_move.shape[0]:
+                status = GROW
+                break
+            if prm[P_TT_GROW] != 0 and stores > tt_work.shape[0]:
+                status = GROW_TABLE  # at a node boundary, so the search does not depend on the slices
+                break
+            nodes += 1
+            x = (root_mover + t) & 1
+            y = 1 - x
+            is_or = x == attacker
+            nempty = root_empty - t
+            key = keys[t]
+            settled = -1  # 1 proof, 0 disproof
+            smove = -1
+            sflag = FL_RULE
+            searched = False
+            from_table = False
+            if tt_lookup(tt_key, tt_pn, tt_dn, tt_move, tt_work, tt_flag, mask, key, look):
+                if look[0] == 0 or look[1] == 0:
+                    from_table = True
+                    settled = 1 if look[0] == 0 else 0
+                    smove = look[2]
+                    sflag = look[3]
+                else:
+                    searched = look[3] == FL_SEARCHED
+            forced = -1
+            if settled < 0:
+                settled = _bound(prm, cnt)
+            if settled < 0:
+                # the rules: an immediate win, the opponent's threats
+                nwin = _wins_at_once(prm, line_cells, cnt, own, x, through.shape[1], tally, two)
+                if nwin > 0:
+                    settled = 1 if is_or else 0
+                    smove = two[0]
+                else:
+                    nlose = _wins_at_once(prm, line_cells, cnt, own, y, through.shape[1], tally, two)
+                    if nlose >= 2:
+                        settled = 0 if is_or else 1
+                    elif nlose == 1:
+                        forced = two[0]
+            # the parent's null move asked what x wins by fours with the parent's mover passing;
+            # if nothing, x wins nothing by fours here either (the opponent's extra cell never
+            # helps x's fours)
+            skip = tss_order == 1 and t > 0 and frames[t - 1, F_NO_NULL] == 1
+            if settled < 0 and tss_order > 0 and not searched and not skip and (prm[P_THREATS] >> x) & 1:
+                stats[S_TSS] += 1
+                st = threat_search(
+                    line_cells,
+                    through,
+                    nthrough,
+                    cnt,
+                    own,
+                    k,
+                    x,
+                    DEF_BREAKER if prm[P_RULE] == MAKER_BREAKER else DEF_LINES,
+                    tss_order,
+                    prm[P_TSS_DEPTH],
+                    prm[P_TSS_NODES],
+                    nempty,
+                    tss_frames,
+                    tss_pool,
+                    tss_line,
+                    tss_scratch,
+                    tss_memo,
+                    tres,
+                )
+                stats[S_TSS_NODES] += tres[0]
+                if st == CUTOFF:
+                    stats[S_TSS_CUT] += 1
+                if st == FOUND:
+                    stats[S_TSS_WON] += 1
+                    settled = 1 if is_or else 0
+                    smove = tss_line[0]
+                    sflag = FL_THREATS
+            if settled >= 0:
+                pn = 0 if settled == 1 else INF
+                dn = INF if settled == 1 else 0
+                if smove >= 0 and not from_table:
+                    smove = perms[node_sym[t], smove]  # a move found here: into the key's coordinates
+                stores += tt_store(
+                    tt_key, tt_pn, tt_dn, tt_move, tt_work, tt_flag, mask, key, pn, dn, smove, 1, sflag
+                )
+                ret_pn = pn
+                ret_dn = dn
+                mode = RETURN
+                continue
+            # -- the children ------------------------------------------------------------------
+            base = top
+            n = 0
+            if forced >= 0:
+                pool_move[base] = forced
+                n = 1
+            else:
+                rule = prm[P_RULE]
+                stamp += 1
+                if rule == MISERE:
+                    for c in range(cells):
+                        if own[c] < 0:
+                            pool_move[base + n] = c
+                            n += 1
+                else:
+                    for j in range(cnt.shape[0]):
+                        if rule == MAKER_BREAKER:
+                            live = cnt[j, 1 - prm[P_MAKER]] == 0
+                        else:
+                            live = (cnt[j, 0] == 0 or cnt[j, 1] == 0) and cnt[j, 0] < k and cnt[j, 1] < k
+                        if live:
+                            for r in range(k):
+                                c = line_cells[j, r]
+                                if own[c] < 0 and mark[c] != stamp:
+                                    mark[c] = stamp
+                                    pool_move[base + n] = c
+                                    n += 1
+                # best first by the ordering score (insertion sort; pool_pn holds the scores)
+                for i in range(n):
+                    c = pool_move[base + i]
+                    sc = _score(cnt, through, nthrough, weights, c, x)
+                    q = i
+                    while q > 0 and pool_pn[base + q - 1] < sc:
+                        pool_pn[base + q] = pool_pn[base + q - 1]
+                        pool_move[base + q] = pool_move[base + q - 1]
+                        q -= 1
+                    pool_pn[base + q] = sc
+                    pool_move[base + q] = c
+            if n == 0:
+                # no cell on a line anyone can complete: the result is fixed now
+                # a draw, or the final score (Maker-Breaker never gets here)
+                settled = _final(prm, cnt, 3) if prm[P_RULE] == CUMULATIVE else _settles(prm, 2)
+                pn = 0 if settled == 1 else INF
+                dn = INF if settled == 1 else 0
+                stores += tt_store(
+                    tt_key, tt_pn, tt_dn, tt_move, tt_work, tt_flag, mask, key, pn, dn, -1, 1, FL_RULE
+                )
+                ret_pn = pn
+                ret_dn = dn
+                mode = RETURN
+                continue
+            # the null move: what the other side wins by fours if the mover passes
+            nseq = 0
+            no_null = 0
+            if (
+                forced < 0
+                and not searched
+                and prm[P_NULL_MOVE] != 0
+                and tss_order > 0
+                and (prm[P_THREATS] >> y) & 1
+                and n > 1
+            ):
+                stats[S_TSS] += 1
+                st = threat_search(
+                    line_cells,
+                    through,
+                    nthrough,
+                    cnt,
+                    own,
+                    k,
+                    y,
+                    DEF_BREAKER if prm[P_RULE] == MAKER_BREAKER else DEF_LINES,
+                    1,
+                    prm[P_TSS_DEPTH],
+                    prm[P_TSS_NODES],
+                    nempty,
+                    tss_frames,
+                    tss_pool,
+                    tss_line,
+                    tss_scratch,
+                    tss_memo,
+                    tres,
+                )
+                stats[S_TSS_NODES] += tres[0]
+                if st == CUTOFF:
+                    stats[S_TSS_CUT] += 1
+                if st == FOUND:
+                    nseq = tres[1]
+                    for i in range(nseq):
+                        seq[i] = tss_line[i]
+                elif st == 0:
+                    no_null = 1
+            kept = 0
+            # the children's keys: under symmetry while few cells are claimed (where symmetric
+            # positions are many and cheap to merge), the position itself deeper down
+            child_stones = cells - nempty + 1
+            csyms = nsym if child_stones <= prm[P_SYM_STONES] else 1
+            for i in range(n):
+                c = pool_move[base + i]
+                ck = pool_key[base + kept]
+                pool_sym[base + kept] = _child_key(img, t, perms, csyms, w, c, x, ck)
+                dup = False
+                for q in range(kept if csyms > 1 else 0):
+                    same = True
+                    for z in range(nk):
+                        if pool_key[base + q, z] != ck[z]:
+                            same = False
+                            break
+                    if same:
+                        dup = True
+                        break
+                if dup:
+                    continue
+                pool_move[base + kept] = c
+                mark_counted(own, cnt, through, nthrough, c, x, x)
+                res = claim_result(prm, cnt, through, nthrough, c, x, nempty - 1)
+                cpn = 1
+                cdn = 1
+                if res >= 0:
+                    fin = _final(prm, cnt, res)
+                    cpn = 0 if fin == 1 else INF
+                    cdn = INF if fin == 1 else 0
+                elif tt_lookup(tt_key, tt_pn, tt_dn, tt_move, tt_work, tt_flag, mask, ck, look):
+                    cpn = look[0]
+                    cdn = look[1]
+                else:
+                    if nseq > 0 and replay(
+                        prm, line_cells, through, nthrough, cnt, own, y, seq, nseq, c, nempty - 1, undo, tally
+                    ):
+                        stats[S_REPLAY_WON] += 1
+                        # y wins from the child: a proof where y attacks, else a disproof
+                        cpn = 0 if y == attacker else INF
+                        cdn = INF if y == attacker else 0
+                        stores += tt_store(
+                            tt_key,
+                            tt_pn,
+                            tt_dn,
+                            tt_move,
+                            tt_work,
+                            tt_flag,
+                            mask,
+                            ck,
+                            cpn,
+                            cdn,
+                            perms[pool_sym[base + kept], seq[0]],
+                            1,
+                            FL_REPLAY,
+                        )
+                    elif (
+                        prm[P_EAGER] & 1
+                        and y == attacker
+                        and no_null == 0
+                        and tss_order > 0
+                        and (prm[P_THREATS] >> y) & 1
+                        and _eager_win(
+                            prm,
+                            line_cells,
+                            through,
+                            nthrough,
+                            cnt,
+                            own,
+                            y,
+                            nempty - 1,
+                            tss_frames,
+                            tss_pool,
+                            tss_line,
+                            tss_scratch,
+                            tss_memo,
+                            tres,
+                            stats,
+                        )
+                    ):
+                        cpn = 0
+                        cdn = INF
+                        stores += tt_store(
+                            tt_key,
+                            tt_pn,
+                            tt_dn,
+                            tt_move,
+                            tt_work,
+                            tt_flag,
+                            mask,
+                            ck,
+                            0,
+                            INF,
+                            perms[pool_sym[base + kept], tss_line[0]],
+                            1,
+                            FL_THREATS,
+                        )
+                    else:
+                        # initial numbers: a move that threatens to win has one answer
+                        replies = n - 1
+                        if prm[P_EAGER] & 2 and is_or and tss_order > 0 and (prm[P_THREATS] >> x) & 1:
+                            # the attacker's quiet move: does it threaten a win by fours (the
+                            # defender must answer it, in the few cells of the sequence)?
+                            stats[S_TSS] += 1
+                            st = threat_search(
+                                line_cells,
+                                through,
+                                nthrough,
+                                cnt,
+                                own,
+                                k,
+                                x,
+                                DEF_BREAKER if prm[P_RULE] == MAKER_BREAKER else DEF_LINES,
+                                1,
+                                prm[P_TSS_DEPTH],
+                                prm[P_TSS_NODES],
+                                nempty - 1,
+                                tss_frames,
+                                tss_pool,
+                                tss_line,
+                                tss_scratch,
+                                tss_memo,
+                                tres,
+                            )
+                            stats[S_TSS_NODES] += tres[0]
+                            if st == CUTOFF:
+                                stats[S_TSS_CUT] += 1
+                            if st != FOUND:
+                                replies = 2 * replies
+                            elif prm[P_EAGER] & 4:
+                                replies = 1  # as good as a four: the threat is what df-pn tries first
+                            else:
+                                replies = max(1, min(replies, tres[1]))
+                        if (prm[P_THREATS] >> x) & 1:
+                            for q in range(nthrough[c]):
+                                j = through[c, q]
+                                if cnt[j, x] == k - 1 and cnt[j, y] == 0:
+                                    replies = 1
+                                    break
+                        if replies < 1:
+                            replies = 1
+                        if is_or:
+                            cpn = replies
+                        else:
+                            cdn = replies
+                unmark_counted(own, cnt, through, nthrough, c, x, -1)
+                pool_pn[base + kept] = cpn
+                pool_dn[base + kept] = cdn
+                kept += 1
+                if (is_or and cpn == 0) or (not is_or and cdn == 0):
+                    break
+            n = kept
+            top = base + n
+            frames[t, F_BASE] = base
+            frames[t, F_N] = n
+            frames[t, F_NODES0] = nodes
+            frames[t, F_FORCED] = 1 if forced >= 0 else 0
+            frames[t, F_NO_NULL] = no_null
+            mode = LOOP
+        elif mode == LOOP:
+            stats[S_LOOPS] += 1
+            x = (root_mover + t) & 1
+            is_or = x == attacker
+            base = frames[t, F_BASE]
+            n = frames[t, F_N]
+            # the node's numbers from its children (refreshed from the table)
+            best = -1
+            b1 = INF + 1
+            b2 = INF + 1
+            total = 0
+            settled_child = -1
+            # (the children's numbers are those read when the node was expanded, and those the
+            # searched children handed back; a transposition that changed a sibling's entry
+            # since is seen when the node is next expanded)
+            for i in range(n):
+                cpn = pool_pn[base + i]
+                cdn = pool_dn[base + i]
+                if is_or:
+                    mine = cpn
+                    other = cdn
+                else:
+                    mine = cdn
+                    other = cpn
+                if mine == 0:
+                    settled_child = i
+                if mine < b1:
+                    b2 = b1
+                    b1 = mine
+                    best = i
+                elif mine < b2:
+                    b2 = mine
+                if other >= INF:
+                    total = INF
+                elif total < INF:
+                    total = _cap(total + other)
+            if b1 > INF:
+                b1 = INF
+            # for an OR node (pn, dn) = (b1, total); for an AND node (total, b1)
+            if is_or:
+                pn = b1
+                dn = total
+                th_mine = frames[t, F_THPN]
+                th_other = frames[t, F_THDN]
+            else:
+                pn = total
+                dn = b1
+                th_mine = frames[t, F_THDN]
+                th_other = frames[t, F_THPN]
+            if pn == 0 or dn == 0 or pn >= frames[t, F_THPN] or dn >= frames[t, F_THDN]:
+                move = -1
+                if settled_child >= 0:
+                    move = perms[node_sym[t], pool_move[base + settled_child]]
+                work = nodes - frames[t, F_NODES0] + 1
+                stores += tt_store(
+                    tt_key,
+                    tt_pn,
+                    tt_dn,
+                    tt_move,
+                    tt_work,
+                    tt_flag,
+                    mask,
+                    keys[t],
+                    pn,
+                    dn,
+                    move,
+                    work,
+                    FL_SEARCHED,
+                )
+                frames[t, F_PN] = pn
+                frames[t, F_DN] = dn
+                top = base
+                ret_pn = pn
+                ret_dn = dn
+                mode = RETURN
+                continue
+            # the child to search, and its thresholds (1 + epsilon)
+            if b2 > INF:
+                b2 = INF
+            c_mine = min(th_mine, b2 + b2 // 4 + 1)
+            c_other_cur = pool_dn[base + best] if is_or else pool_pn[base + best]
+            c_other = th_other - total + c_other_cur
+            if c_other > INF:
+                c_other = INF
+            if is_or:
+                frames[t + 1, F_THPN] = c_mine
+                frames[t + 1, F_THDN] = c_other
+            else:
+                frames[t + 1, F_THDN] = c_mine
+                frames[t + 1, F_THPN] = c_other
+            frames[t, F_BEST] = best
+            c = pool_move[base + best]
+            # claim it: the position, the images, the key
+            mark_counted(own, cnt, through, nthrough, c, x, x)
+            # the images the child's children need
+            gsyms = nsym if cells - (root_empty - t) + 2 <= prm[P_SYM_STONES] else 1
+            for s in range(gsyms):
+                pc = perms[s, c]
+                for q in range(nk):
+                    img[t + 1, s, q] = img[t, s, q]
+                img[t + 1, s, x * w + (pc >> 6)] |= _ONE << np.uint64(pc & 63)
+            for q in range(nk):
+                keys[t + 1, q] = pool_key[base + best, q]
+            node_sym[t + 1] = pool_sym[base + best]
+            t += 1
+            mode = ENTER
+        else:
+            # RETURN: hand (ret_pn, ret_dn) to the parent
+            if t == 0:
+                stats[S_PN] = ret_pn
+                stats[S_DN] = ret_dn
+                status = DONE
+                mode = ENTER
+                break
+            t -= 1
+            x = (root_mover + t) & 1
+            base = frames[t, F_BASE]
+            best = frames[t, F_BEST]
+            unmark_counted(own, cnt, through, nthrough, pool_move[base + best], x, -1)
+            pool_pn[base + best] = ret_pn
+            pool_dn[base + best] = ret_dn
+            top = base + frames[t, F_N]
+            mode = LOOP
+    stats[S_DEPTH] = t
+    stats[S_MODE] = mode
+    stats[S_TOP] = top
+    stats[S_NODES] = nodes
+    stats[S_STORES] = stores
+    return status

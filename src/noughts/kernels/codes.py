@@ -9,14 +9,14 @@ drivers import it without loading the compiler.
 The kernels that run as stack machines in slices (alpha-beta, df-pn, the Breaker prover, the
 strategy and misère-defence walks) answer each call with a status: :data:`DONE` or
 :data:`PAUSED`, declared here once, and their own reasons to be called again (a table to grow)
-numbered from :data:`OWN_STATUS` on (a hook answers :data:`GO_ON` for none); inside, each runs in the modes :data:`ENTER`,
+numbered from :data:`OWN_STATUS` on; inside, each runs in the modes :data:`ENTER`,
 :data:`LOOP` and :data:`RETURN`. The bounded searches they call (a threat search, a cover)
 answer :data:`FOUND`, :data:`NOT_FOUND` or :data:`CUTOFF`.
 
 >>> [STANDARD, MISERE, MAKER_BREAKER, CUMULATIVE], [RUNNING, FIRST, SECOND, DRAW]
 ([0, 1, 2, 3], [-1, 0, 1, 2])
->>> [DONE, PAUSED, OWN_STATUS, GO_ON], [ENTER, LOOP, RETURN], [FOUND, NOT_FOUND, CUTOFF]
-([0, 1, 2, -1], [0, 1, 2], [1, 0, -1])
+>>> [DONE, PAUSED, OWN_STATUS], [ENTER, LOOP, RETURN], [FOUND, NOT_FOUND, CUTOFF]
+([0, 1, 2], [0, 1, 2], [1, 0, -1])
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ __all__ = [
     "ENTER",
     "FIRST",
     "FOUND",
-    "GO_ON",
     "LOOP",
     "MAKER_BREAKER",
     "MISERE",
@@ -61,9 +60,6 @@ PAUSED = 1
 """A stack-machine kernel's call status: its slice of work ran out; call again to go on."""
 OWN_STATUS = 2
 """The first status a kernel numbers its own reasons from (a pool or table to grow, ...)."""
-GO_ON = -1
-"""A hook's answer to the df-pn driver (:mod:`noughts.kernels.dfpn`): nothing stops the machine
-before this step (not a status a kernel returns)."""
 
 ENTER = 0
 """A stack machine's mode: enter the node on top of the stack (judge it, or set up its moves)."""

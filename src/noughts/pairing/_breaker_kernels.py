@@ -4,9 +4,7 @@ The same question and the same zones as the reference (:mod:`noughts.pairing.bre
 whose docstring says why a zone keeps a proof valid), searched best-first: depth-first
 proof-number search (df-pn; Nagai 2002, with the 1 + epsilon trick of Pawlewicz and Lew 2006),
 over an explicit stack so that the search runs in slices and the driver checks the budget
-between them: the loop is :func:`noughts.kernels.dfpn.dfpn_loop`, shared with the proof
-engine, and this module gives it its hooks (:func:`_enter`, :func:`_select`, :func:`_ascend`,
-:func:`_finish`, :func:`_room`) and its state as a named tuple (:class:`Breaker`). Breaker's nodes are OR nodes, Maker's
+between them (the model of :mod:`noughts.exact._kernels`). Breaker's nodes are OR nodes, Maker's
 AND nodes; proof = Breaker wins the question.
 
 At each new node, before any child (exact, each settles the node):
@@ -37,17 +35,12 @@ its node in the proof store, which the driver turns into a certificate.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 from numba import njit
 
 from noughts.kernels.bits import lowest_cell
-from noughts.kernels.codes import ENTER, GO_ON, LOOP, OWN_STATUS, RETURN, STANDARD
+from noughts.kernels.codes import DONE, ENTER, LOOP, OWN_STATUS, PAUSED, RETURN, STANDARD
 from noughts.kernels.counts import mark_counted, unmark_counted
-from noughts.kernels.dfpn import NUM_DRIVER_STATS, S_NODES, dfpn_loop
-from noughts.kernels.dfpn import S_DEPTH as S_DEPTH  # (the driver's slots, read by the Python face)
-from noughts.kernels.dfpn import S_MODE as S_MODE
 from noughts.kernels.table import HIT, Replacement, find, place, rank_of
 from noughts.pairing._cover_kernels import FOUND, find_cover
 
@@ -64,6 +57,8 @@ PROVED = 1
 DISPROVED = 2
 COVERED = 3  # a child answered (or refuted) by a sibling's zone
 
+
+# modes of the stack machine
 
 # parameter array
 P_K = 0
@@ -82,8 +77,11 @@ P_AND_NUM = 12
 P_AND_DEN = 13
 NUM_P = 14
 
-# stats array: the driver's S_NODES (nodes entered), S_DEPTH, S_MODE (noughts.kernels.dfpn), then
-S_RESULT = NUM_DRIVER_STATS  # the root's result when DONE
+# stats array
+S_NODES = 0  # nodes entered
+S_DEPTH = 1  # the stack's depth (the machine's state)
+S_MODE = 2
+S_RESULT = 3  # the root's result when DONE
 S_PAIRINGS = 4  # pairing searches run
 S_PAIRED = 5  # pairing searches that found one
 S_TT_STORES = 6
@@ -103,77 +101,12 @@ S_RET_CERT = 19
 S_CAPPED = 20  # pairing searches stopped by the step cap
 NUM_S = 21
 
-# columns of a frame, f_int[d]
-F_KIND = 0  # 0 AND (Maker to move), 1 OR (Breaker to move)
-F_THPN = 1  # the thresholds
-F_THDN = 2
-F_BEST = 3  # the child being searched
-F_N = 4  # the children
-F_NSTAB = 5  # the stabiliser's size (its symmetries in f_stab[d])
-F_PN = 6  # the node's numbers
-F_DN = 7
-F_NODES0 = 9  # the node count when it was entered (column 8 unused)
-F_STATUS = 10  # its result (OPEN, PROVED, DISPROVED) and proof-store id, for its parent
-F_CERT = 11
-NUM_F = 12
-
-# columns of a child, ch_int[d, i]
-C_PN = 0
-C_DN = 1
-C_STATUS = 2
-C_CERT = 3
-
-# columns of a table entry, tt_int[i]
-T_PN = 0
-T_DN = 1
-T_STATUS = 2
-T_CERT = 3
-T_RANK = 4  # the table's rank (noughts.kernels.table)
-T_SIDE = 5  # the side to move
-T_WORK = 6
-
 # proof store kinds
 K_PAIRS = 0
 K_WITNESS = 1
 K_BREAKER = 2
 K_MAKER = 3
 K_IMAGE = 4  # node ``a`` seen through symmetry ``b``
-
-
-class Breaker(NamedTuple):
-    """The search's state, as the hooks of :func:`noughts.kernels.dfpn.dfpn_loop` read it: the
-    arrays :func:`search` is given (see there).
-    """
-
-    prm: np.ndarray
-    line_cells: np.ndarray
-    through: np.ndarray
-    nthrough: np.ndarray
-    perms: np.ndarray
-    cover: tuple  # type: ignore[type-arg]
-    own: np.ndarray
-    cnt: np.ndarray
-    mk: np.ndarray
-    bk: np.ndarray
-    moves: np.ndarray
-    f_int: np.ndarray
-    f_zone: np.ndarray
-    f_open: np.ndarray
-    f_stab: np.ndarray
-    ch_cell: np.ndarray
-    ch_int: np.ndarray
-    tt_key: np.ndarray
-    tt_int: np.ndarray
-    tt_zone: np.ndarray
-    st_int: np.ndarray
-    st_cells: np.ndarray
-    st_branch: np.ndarray
-    scratch: np.ndarray
-    score: np.ndarray
-    seg_through: np.ndarray
-    seg_pos: np.ndarray
-    seg_nthrough: np.ndarray
-    stats: np.ndarray
 
 
 @njit(cache=True, inline="always")
@@ -235,8 +168,8 @@ def _tt_find(
     The side to move follows from the cells in one search (play alternates from one root); it
     is kept and compared all the same.
     """
-    i = find(tt_key, tt_int[:, T_RANK], _probe_key(tt_key, m, b), tt_key.shape[1], mask, TABLE.ways)
-    if i >= 0 and tt_int[i, T_SIDE] != side:
+    i = find(tt_key, tt_int[:, 4], _probe_key(tt_key, m, b), tt_key.shape[1], mask, TABLE.ways)
+    if i >= 0 and tt_int[i, 5] != side:
         return -1
     return i
 
@@ -261,17 +194,17 @@ def _tt_store(
     status, cert, rank, side, work.
     """
     w = m.shape[0]
-    i, state = place(tt_key, tt_int[:, T_RANK], _probe_key(tt_key, m, b), mask, TABLE, 0)
-    if state == HIT and tt_int[i, T_SIDE] == side and tt_int[i, T_STATUS] != OPEN and status == OPEN:
+    i, state = place(tt_key, tt_int[:, 4], _probe_key(tt_key, m, b), mask, TABLE, 0)
+    if state == HIT and tt_int[i, 5] == side and tt_int[i, 2] != OPEN and status == OPEN:
         return 0  # never overwrite a settled entry with numbers
-    tt_int[i, T_PN] = pn
-    tt_int[i, T_DN] = dn
-    tt_int[i, T_STATUS] = status
-    tt_int[i, T_CERT] = cert
-    tt_int[i, T_SIDE] = side
-    if work > tt_int[i, T_WORK]:  # (a new entry keeps the larger work of the one it replaced, as before)
-        tt_int[i, T_WORK] = work
-    tt_int[i, T_RANK] = rank_of(tt_int[i, T_WORK] + 1, status != OPEN)
+    tt_int[i, 0] = pn
+    tt_int[i, 1] = dn
+    tt_int[i, 2] = status
+    tt_int[i, 3] = cert
+    tt_int[i, 5] = side
+    if work > tt_int[i, 6]:  # (a new entry keeps the larger work of the one it replaced, as before)
+        tt_int[i, 6] = work
+    tt_int[i, 4] = rank_of(tt_int[i, 6] + 1, status != OPEN)
     if status != OPEN:
         for t in range(w):
             tt_zone[i, t] = zone[t]
@@ -346,6 +279,614 @@ def _unplay(
 
 
 @njit(cache=True)
+def search(
+    prm: np.ndarray,
+    line_cells: np.ndarray,
+    through: np.ndarray,
+    nthrough: np.ndarray,
+    perms: np.ndarray,
+    cover: tuple,  # type: ignore[type-arg]
+    own: np.ndarray,
+    cnt: np.ndarray,
+    mk: np.ndarray,
+    bk: np.ndarray,
+    moves: np.ndarray,
+    f_int: np.ndarray,
+    f_zone: np.ndarray,
+    f_open: np.ndarray,
+    f_stab: np.ndarray,
+    ch_cell: np.ndarray,
+    ch_int: np.ndarray,
+    tt_key: np.ndarray,
+    tt_int: np.ndarray,
+    tt_zone: np.ndarray,
+    st_int: np.ndarray,
+    st_cells: np.ndarray,
+    st_branch: np.ndarray,
+    scratch: np.ndarray,
+    img: np.ndarray,
+    score: np.ndarray,
+    seg_through: np.ndarray,
+    seg_pos: np.ndarray,
+    seg_nthrough: np.ndarray,
+    stats: np.ndarray,
+    budget_nodes: int,
+) -> int:  # pragma: no cover - numba
+    """Run the df-pn machine for at most ``budget_nodes`` node entries (see the module docstring).
+
+    State lives in the arrays (so a call goes on where the last stopped): ``own`` (per cell: 0
+    free, 1 Maker, 2 Breaker), ``cnt`` (per line: Maker's and Breaker's cells), ``mk``/``bk``
+    (the masks, one row), ``moves[d]`` (the move into depth ``d``), the frames ``f_int[d]``
+    (kind, thresholds, selected child, child count, stabiliser size, ...), ``f_zone[d]``,
+    ``f_open[d]``, ``f_stab[d]``, the children ``ch_cell[d, i]`` and ``ch_int[d, i]`` (pn, dn,
+    status, proof-store id). Returns DONE (``stats[S_RESULT]``), PAUSED or FULL.
+    """
+    (
+        seg_cells,
+        seg_len,
+        seg_window,
+        comp_ptr,
+        comp_parts_ptr,
+        comp_parts,
+        cw,
+        cd_seg,
+        cd_lo,
+        cd_hi,
+        cd_live,
+        c_mate_copy,
+        c_mate_cell,
+        c_snap_copy,
+        c_snap_cell,
+        c_par,
+        c_seen,
+        c_queue,
+        c_order,
+        c_level,
+        c_conflict,
+        c_stats,
+        c_free,
+        c_live,
+    ) = cover
+    k = prm[P_K]
+    n_cells = prm[P_CELLS]
+    n_lines = prm[P_LINES]
+    w = prm[P_WORDS]
+    rules = prm[P_RULE]
+    n_syms = prm[P_SYMS]
+    tt_mask = prm[P_TT_MASK]
+    record = prm[P_RECORD] == 1
+    max_depth = prm[P_MAX_DEPTH]
+    eps_num = prm[P_EPS_NUM]
+    eps_den = prm[P_EPS_DEN]
+    zone = scratch[0]
+    tmp = scratch[1]
+    tmp2 = scratch[2]
+    d = stats[S_DEPTH]
+    mode = stats[S_MODE]
+    entered = 0
+    # frame columns of f_int
+    # 0 kind (0 AND: Maker to move, 1 OR), 1 thpn, 2 thdn, 3 selected child, 4 children,
+    # 5 stabiliser size, 6 pn, 7 dn, 8 work (nodes entered below), 9 nodes at entry,
+    # 10 result status, 11 result cert
+    room = n_cells * (n_syms + 1) + 8  # the most one step of the machine stores
+    while True:
+        if record and (
+            st_int.shape[0] - stats[S_STORE_NODES] < 2 * room
+            or st_cells.shape[0] - stats[S_STORE_CELLS] < room
+            or st_branch.shape[0] - stats[S_STORE_BRANCHES] < room
+        ):
+            stats[S_DEPTH] = d
+            stats[S_MODE] = mode
+            return FULL
+        if mode == ENTER:
+            # ---------------------------------------------------------------- a new node at depth d
+            if entered >= budget_nodes:
+                stats[S_DEPTH] = d
+                stats[S_MODE] = mode
+                return PAUSED
+            entered += 1
+            stats[S_NODES] += 1
+            if d > stats[S_MAX_DEPTH]:
+                stats[S_MAX_DEPTH] = d
+            kind = f_int[d, 0]
+            side = 2 if kind == 1 else 1  # who moves here: OR node = Breaker
+            f_int[d, 9] = stats[S_NODES]
+            slot = _tt_find(tt_key, tt_int, tt_mask, mk[0], bk[0], side)
+            seen_before = slot >= 0
+            if seen_before:
+                st = tt_int[slot, 2]
+                if st != OPEN:
+                    for t in range(w):
+                        zone[t] = tt_zone[slot, t]
+                    f_int[d, 6] = 0 if st == PROVED else INF
+                    f_int[d, 7] = INF if st == PROVED else 0
+                    f_int[d, 10] = st
+                    f_int[d, 11] = tt_int[slot, 3]
+                    for t in range(w):
+                        f_zone[d, t] = zone[t]
+                    mode = RETURN
+                    continue
+                if tt_int[slot, 0] >= f_int[d, 1] or tt_int[slot, 1] >= f_int[d, 2]:
+                    f_int[d, 6] = tt_int[slot, 0]
+                    f_int[d, 7] = tt_int[slot, 1]
+                    f_int[d, 10] = OPEN
+                    f_int[d, 11] = -1
+                    mode = RETURN
+                    continue
+            # -- the static rules (once per position: an entry in the table means they failed)
+            result = OPEN
+            cert = -1
+            if not seen_before:
+                for t in range(w):
+                    zone[t] = np.uint64(0)
+                last = moves[d]
+                maker_done = False
+                breaker_done = False
+                if last >= 0:
+                    for t in range(nthrough[last]):
+                        j = through[last, t]
+                        if cnt[j, 0] == k:
+                            maker_done = True
+                        if cnt[j, 1] == k:
+                            breaker_done = True
+                else:
+                    for j in range(n_lines):
+                        if cnt[j, 0] == k:
+                            maker_done = True
+                        if cnt[j, 1] == k:
+                            breaker_done = True
+                if maker_done:
+                    result = DISPROVED
+                    if rules == STANDARD:
+                        _witness(prm, line_cells, cnt, own, 2, zone)
+                elif breaker_done and rules == STANDARD:
+                    result = PROVED
+                    _witness(prm, line_cells, cnt, own, 1, zone)
+                    if record:
+                        cert = _store_cells(st_int, st_cells, stats, K_WITNESS, zone, w)
+                if result == OPEN:
+                    live = 0
+                    nfree = 0
+                    four_m = -1
+                    four_b = -1
+                    for j in range(n_lines):
+                        if cnt[j, 1] == 0:
+                            live += 1
+                            if cnt[j, 0] == k - 1 and four_m < 0:
+                                for i in range(k):
+                                    if own[line_cells[j, i]] == 0:
+                                        four_m = line_cells[j, i]
+                        if rules == STANDARD and cnt[j, 0] == 0 and cnt[j, 1] == k - 1 and four_b < 0:
+                            for i in range(k):
+                                if own[line_cells[j, i]] == 0:
+                                    four_b = line_cells[j, i]
+                    for c in range(n_cells):
+                        if own[c] == 0:
+                            nfree += 1
+                    if live == 0 or nfree == 0:
+                        result = PROVED
+                        if record:
+                            cert = _store_cells(st_int, st_cells, stats, K_PAIRS, zone, w)
+                    elif kind == 0 and four_m >= 0:
+                        result = DISPROVED
+                        _set(zone, four_m)
+                        if rules == STANDARD:
+                            mark_counted(own, cnt, through, nthrough, four_m, 0, 1)
+                            _witness(prm, line_cells, cnt, own, 2, zone)
+                            unmark_counted(own, cnt, through, nthrough, four_m, 0, 0)
+                    elif kind == 1 and four_b >= 0:
+                        # Breaker completes a line: its move, then a witness of each line Maker
+                        # could still complete
+                        result = PROVED
+                        for t in range(w):
+                            tmp2[t] = np.uint64(0)
+                        mark_counted(own, cnt, through, nthrough, four_b, 1, 2)
+                        _witness(prm, line_cells, cnt, own, 1, tmp2)
+                        unmark_counted(own, cnt, through, nthrough, four_b, 1, 0)
+                        if record:
+                            leaf = _store_cells(st_int, st_cells, stats, K_WITNESS, tmp2, w)
+                            cert = _store_breaker(st_int, stats, four_b, leaf)
+                        for t in range(w):
+                            zone[t] = tmp2[t]
+                        _set(zone, four_b)
+                    elif kind == 0 or d == 0:
+                        # -- a pairing? (at Maker's nodes: at Breaker's, the reply's node asks)
+                        for c in range(n_cells):
+                            c_free[c] = 1 if own[c] == 0 else 0
+                        for j in range(n_lines):
+                            c_live[j] = 1 if cnt[j, 1] == 0 else 0
+                        stats[S_PAIRINGS] += 1
+                        got = find_cover(
+                            seg_cells,
+                            seg_len,
+                            seg_window,
+                            k,
+                            c_free,
+                            c_live,
+                            comp_ptr,
+                            comp_parts_ptr,
+                            comp_parts,
+                            prm[P_STEP_CAP],
+                            cw,
+                            cd_seg,
+                            cd_lo,
+                            cd_hi,
+                            cd_live,
+                            c_mate_copy,
+                            c_mate_cell,
+                            c_snap_copy,
+                            c_snap_cell,
+                            c_par,
+                            c_seen,
+                            c_queue,
+                            c_order,
+                            c_level,
+                            c_conflict,
+                            c_stats,
+                        )
+                        stats[S_STEPS] += c_stats[0]
+                        if got < 0:
+                            stats[S_CAPPED] += 1
+                        if got == FOUND:
+                            stats[S_PAIRED] += 1
+                            result = PROVED
+                            base = stats[S_STORE_CELLS]
+                            npairs = 0
+                            for dd in range(c_stats[1]):
+                                if cd_live[dd] == 1:
+                                    a = c_mate_copy[2 * dd]
+                                    bb = c_mate_copy[2 * dd + 1]
+                                    _set(zone, a)
+                                    _set(zone, bb)
+                                    if record:
+                                        st_cells[base + 2 * npairs] = a
+                                        st_cells[base + 2 * npairs + 1] = bb
+                                    npairs += 1
+                            if record:
+                                i = stats[S_STORE_NODES]
+                                st_int[i, 0] = K_PAIRS
+                                st_int[i, 1] = base
+                                st_int[i, 2] = 2 * npairs
+                                stats[S_STORE_NODES] = i + 1
+                                stats[S_STORE_CELLS] = base + 2 * npairs
+                                cert = i
+            if result != OPEN:
+                f_int[d, 6] = 0 if result == PROVED else INF
+                f_int[d, 7] = INF if result == PROVED else 0
+                f_int[d, 10] = result
+                f_int[d, 11] = cert
+                for t in range(w):
+                    f_zone[d, t] = zone[t]
+                stats[S_TT_STORES] += _tt_store(
+                    tt_key,
+                    tt_int,
+                    tt_zone,
+                    tt_mask,
+                    mk[0],
+                    bk[0],
+                    side,
+                    f_int[d, 6],
+                    f_int[d, 7],
+                    result,
+                    zone,
+                    cert,
+                    1,
+                )
+                mode = RETURN
+                continue
+            if d + 1 >= max_depth:
+                stats[S_DEPTH] = d
+                stats[S_MODE] = mode
+                return FULL
+            # -- the children: one per orbit of the stabiliser
+            nst = 0
+            for s in range(n_syms):
+                ok = True
+                for c in range(n_cells):
+                    o = own[c]
+                    if o != 0 and own[perms[s, c]] != o:
+                        ok = False
+                        break
+                if ok:
+                    f_stab[d, nst] = s
+                    nst += 1
+            f_int[d, 5] = nst
+            n = 0
+            for c in range(n_cells):
+                if own[c] != 0:
+                    continue
+                rep = True
+                for t in range(nst):
+                    if perms[f_stab[d, t], c] < c:
+                        rep = False
+                        break
+                if not rep:
+                    continue
+                if kind == 1:  # Breaker: a cell on no line either side could complete is a pass
+                    useful = False
+                    for t in range(nthrough[c]):
+                        j = through[c, t]
+                        if cnt[j, 1] == 0 or (rules == STANDARD and cnt[j, 0] == 0):
+                            useful = True
+                            break
+                    if not useful:
+                        continue
+                # move order: the lines through the cell, weighted by how full they are
+                sc = 0
+                for t in range(nthrough[c]):
+                    j = through[c, t]
+                    if cnt[j, 1] == 0:
+                        sc += 1 << (2 * cnt[j, 0])
+                    if rules == STANDARD and cnt[j, 0] == 0:
+                        sc += 1 << (2 * cnt[j, 1])
+                ch_cell[d, n] = c
+                score[d, n] = sc
+                n += 1
+            # a Maker line one move from complete must be blocked at once: its cell first
+            if kind == 1:
+                for j in range(n_lines):
+                    if cnt[j, 1] == 0 and cnt[j, 0] == k - 1:
+                        for i in range(k):
+                            c = line_cells[j, i]
+                            if own[c] == 0:
+                                for t in range(n):
+                                    if ch_cell[d, t] == c:
+                                        score[d, t] += 1 << 40
+            # sort by score, best first (insertion sort; ties: lower cell first)
+            for i in range(1, n):
+                c = ch_cell[d, i]
+                sc = score[d, i]
+                t = i
+                while t > 0 and score[d, t - 1] < sc:
+                    ch_cell[d, t] = ch_cell[d, t - 1]
+                    score[d, t] = score[d, t - 1]
+                    t -= 1
+                ch_cell[d, t] = c
+                score[d, t] = sc
+            f_int[d, 4] = n
+            for t in range(w):
+                f_zone[d, t] = np.uint64(0)
+                f_open[d, t] = np.uint64(0)
+            for t in range(n_cells):
+                if own[t] == 0:
+                    _set(f_open[d], t)
+            f_int[d, 10] = OPEN
+            f_int[d, 11] = -1
+            # the children's numbers from the table; a settled child is absorbed at once. A new
+            # Breaker reply starts with a proof number that grows with the cells its position
+            # lacks for a pairing (each run of live lines needs a pair per k - 1 of its lines)
+            mover = 1 if kind == 0 else 2
+            settled = False
+            need = 0
+            nfree = 0
+            if kind == 1:
+                for sg in range(seg_len.shape[0]):
+                    need += _seg_need(sg, -1, cnt, seg_window, seg_len, k)
+                for t in range(n_cells):
+                    if own[t] == 0:
+                        nfree += 1
+            for i in range(n):
+                c = ch_cell[d, i]
+                ch_int[d, i, 0] = 1
+                if kind == 1:
+                    nb = need
+                    for t in range(seg_nthrough[c]):
+                        sg = seg_through[c, t]
+                        nb += _seg_need(sg, seg_pos[c, t], cnt, seg_window, seg_len, k)
+                        nb -= _seg_need(sg, -1, cnt, seg_window, seg_len, k)
+                    short = 2 * nb - (nfree - 1)
+                    if short > 0:
+                        ch_int[d, i, 0] = 1 + short
+                ch_int[d, i, 1] = 1
+                ch_int[d, i, 2] = OPEN
+                ch_int[d, i, 3] = -1
+                if mover == 1:
+                    _set(mk[0], c)
+                else:
+                    _set(bk[0], c)
+                slot = _tt_find(tt_key, tt_int, tt_mask, mk[0], bk[0], 3 - mover)
+                if mover == 1:
+                    _clear(mk[0], c)
+                else:
+                    _clear(bk[0], c)
+                if slot >= 0:
+                    ch_int[d, i, 0] = tt_int[slot, 0]
+                    ch_int[d, i, 1] = tt_int[slot, 1]
+                    st = tt_int[slot, 2]
+                    if st != OPEN and ch_int[d, i, 2] == OPEN:
+                        for t in range(w):
+                            zone[t] = tt_zone[slot, t]
+                        f_int[d, 3] = i
+                        if _absorb(
+                            prm,
+                            d,
+                            i,
+                            st,
+                            zone,
+                            tt_int[slot, 3],
+                            c,
+                            f_int,
+                            f_zone,
+                            f_open,
+                            f_stab,
+                            ch_cell,
+                            ch_int,
+                            perms,
+                            st_int,
+                            stats,
+                            tmp,
+                            tt_key,
+                            tt_int,
+                            tt_zone,
+                            mk[0],
+                            bk[0],
+                        ):
+                            settled = True
+                            break
+            mode = RETURN if settled else LOOP
+            continue
+
+        if mode == LOOP:
+            # ---------------------------------------------------------------- numbers, then a child
+            kind = f_int[d, 0]
+            n = f_int[d, 4]
+            pn = 0 if kind == 0 else INF
+            dn = INF if kind == 0 else 0
+            best = -1
+            best_v = INF + 1
+            second_v = INF + 1
+            for i in range(n):
+                if ch_int[d, i, 2] != OPEN:
+                    continue
+                cp = ch_int[d, i, 0]
+                cdn = ch_int[d, i, 1]
+                if kind == 0:
+                    pn = min(INF, pn + cp)
+                    dn = min(dn, cdn)
+                    v = cdn
+                else:
+                    pn = min(pn, cp)
+                    dn = min(INF, dn + cdn)
+                    v = cp
+                if v < best_v:
+                    second_v = best_v
+                    best_v = v
+                    best = i
+                elif v < second_v:
+                    second_v = v
+            side = 1 if kind == 0 else 2
+            if best < 0:
+                # every child settled: AND proved (all answered), OR disproved (all refuted)
+                result = PROVED if kind == 0 else DISPROVED
+                cert = -1
+                if kind == 0 and record:
+                    cert = _store_maker(
+                        prm, st_int, st_branch, stats, d, ch_cell, ch_int, f_int, f_stab, perms
+                    )
+                f_int[d, 6] = 0 if result == PROVED else INF
+                f_int[d, 7] = INF if result == PROVED else 0
+                f_int[d, 10] = result
+                f_int[d, 11] = cert
+                stats[S_TT_STORES] += _tt_store(
+                    tt_key,
+                    tt_int,
+                    tt_zone,
+                    tt_mask,
+                    mk[0],
+                    bk[0],
+                    side,
+                    f_int[d, 6],
+                    f_int[d, 7],
+                    result,
+                    f_zone[d],
+                    cert,
+                    stats[S_NODES] - f_int[d, 9] + 1,
+                )
+                mode = RETURN
+                continue
+            f_int[d, 6] = pn
+            f_int[d, 7] = dn
+            if pn >= f_int[d, 1] or dn >= f_int[d, 2]:
+                stats[S_TT_STORES] += _tt_store(
+                    tt_key,
+                    tt_int,
+                    tt_zone,
+                    tt_mask,
+                    mk[0],
+                    bk[0],
+                    side,
+                    pn,
+                    dn,
+                    OPEN,
+                    f_zone[d],
+                    -1,
+                    stats[S_NODES] - f_int[d, 9] + 1,
+                )
+                f_int[d, 10] = OPEN
+                f_int[d, 11] = -1
+                mode = RETURN
+                continue
+            # thresholds of the selected child (1 + epsilon)
+            cp = ch_int[d, best, 0]
+            cdn = ch_int[d, best, 1]
+            big = second_v if second_v < INF else INF
+            if big < INF:
+                if kind == 0:  # Maker's node: stay with one move longer (its zone may answer the rest)
+                    big = min(INF, (big * prm[P_AND_NUM] + prm[P_AND_DEN] - 1) // prm[P_AND_DEN])
+                else:
+                    big = min(INF, (big * eps_num + eps_den - 1) // eps_den)
+            if kind == 1:  # OR: the child's pn may rise to the second best
+                thpn = min(f_int[d, 1], big + 1)
+                thdn = min(INF, f_int[d, 2] - dn + cdn)
+            else:
+                thdn = min(f_int[d, 2], big + 1)
+                thpn = min(INF, f_int[d, 1] - pn + cp)
+            f_int[d, 3] = best
+            c = ch_cell[d, best]
+            _play(c, 1 if kind == 0 else 2, own, cnt, through, nthrough, mk[0], bk[0])
+            moves[d + 1] = c
+            f_int[d + 1, 0] = 1 - kind
+            f_int[d + 1, 1] = thpn
+            f_int[d + 1, 2] = thdn
+            d += 1
+            mode = ENTER
+            continue
+
+        # -------------------------------------------------------------------- RETURN from depth d
+        if d == 0:
+            stats[S_ROOT_PN] = f_int[0, 6]
+            stats[S_ROOT_DN] = f_int[0, 7]
+            stats[S_RESULT] = f_int[0, 10]
+            stats[S_ROOT_CERT] = f_int[0, 11]
+            stats[S_DEPTH] = 0
+            stats[S_MODE] = ENTER
+            return DONE
+        cpn = f_int[d, 6]
+        cdn = f_int[d, 7]
+        cst = f_int[d, 10]
+        ccert = f_int[d, 11]
+        for t in range(w):
+            zone[t] = f_zone[d, t]
+        c = moves[d]
+        _unplay(c, own, cnt, through, nthrough, mk[0], bk[0])
+        d -= 1
+        kind = f_int[d, 0]
+        i = f_int[d, 3]
+        ch_int[d, i, 0] = cpn
+        ch_int[d, i, 1] = cdn
+        if cst == OPEN:
+            mode = LOOP
+            continue
+        if _absorb(
+            prm,
+            d,
+            i,
+            cst,
+            zone,
+            ccert,
+            c,
+            f_int,
+            f_zone,
+            f_open,
+            f_stab,
+            ch_cell,
+            ch_int,
+            perms,
+            st_int,
+            stats,
+            tmp,
+            tt_key,
+            tt_int,
+            tt_zone,
+            mk[0],
+            bk[0],
+        ):
+            mode = RETURN
+        else:
+            mode = LOOP
+
+
+@njit(cache=True)
 def _seg_need(
     s: int, pb: int, cnt: np.ndarray, seg_window: np.ndarray, seg_len: np.ndarray, k: int
 ) -> int:  # pragma: no cover
@@ -369,47 +910,82 @@ def _seg_need(
 
 @njit(cache=True)
 def _absorb(
-    S: Breaker, d: int, i: int, cst: int, zone: np.ndarray, ccert: int, c: int
-) -> bool:  # pragma: no cover
+    prm: np.ndarray,
+    d: int,
+    i: int,
+    cst: int,
+    zone: np.ndarray,
+    ccert: int,
+    c: int,
+    f_int: np.ndarray,
+    f_zone: np.ndarray,
+    f_open: np.ndarray,
+    f_stab: np.ndarray,
+    ch_cell: np.ndarray,
+    ch_int: np.ndarray,
+    perms: np.ndarray,
+    st_int: np.ndarray,
+    stats: np.ndarray,
+    tmp: np.ndarray,
+    tt_key: np.ndarray,
+    tt_int: np.ndarray,
+    tt_zone: np.ndarray,
+    mk: np.ndarray,
+    bk: np.ndarray,
+) -> bool:  # pragma: no cover - numba
     """Child ``i`` (move ``c``) of the node at depth ``d`` is settled (``cst``, its ``zone``,
     its proof-store id): update the node; True if that settles the node (stored in the table).
     """
-    w = S.prm[P_WORDS]
-    f_int = S.f_int
-    f_zone = S.f_zone
-    f_open = S.f_open
-    ch_int = S.ch_int
-    kind = f_int[d, F_KIND]
-    ch_int[d, i, C_STATUS] = cst
-    ch_int[d, i, C_CERT] = ccert
+    w = prm[P_WORDS]
+    kind = f_int[d, 0]
+    ch_int[d, i, 2] = cst
+    ch_int[d, i, 3] = ccert
     if (kind == 0 and cst == DISPROVED) or (kind == 1 and cst == PROVED):
         # Maker's winning move, or Breaker's answer: the node is settled by this child
         for t in range(w):
             f_zone[d, t] = zone[t]
         _set(f_zone[d], c)
         cert = -1
-        if kind == 1 and S.prm[P_RECORD] == 1:
-            cert = _store_breaker(S.st_int, S.stats, c, ccert)
-        _settle(S, d, cst, cert, f_zone[d], S.stats[S_NODES] - f_int[d, F_NODES0] + 1)
+        if kind == 1 and prm[P_RECORD] == 1:
+            cert = _store_breaker(st_int, stats, c, ccert)
+        f_int[d, 6] = 0 if cst == PROVED else INF
+        f_int[d, 7] = INF if cst == PROVED else 0
+        f_int[d, 10] = cst
+        f_int[d, 11] = cert
+        side = 1 if kind == 0 else 2
+        stats[S_TT_STORES] += _tt_store(
+            tt_key,
+            tt_int,
+            tt_zone,
+            prm[P_TT_MASK],
+            mk,
+            bk,
+            side,
+            f_int[d, 6],
+            f_int[d, 7],
+            cst,
+            f_zone[d],
+            cert,
+            stats[S_NODES] - f_int[d, 9] + 1,
+        )
         return True
     # a child answered (AND) or refuted (OR): its zone settles the siblings outside it; the
     # node's zone grows by the child's zone and move, closed under the stabiliser
-    nst = f_int[d, F_NSTAB]
-    tmp = S.scratch[1]
+    nst = f_int[d, 5]
     _set(zone, c)
     for s in range(nst):
-        _image(S.perms[S.f_stab[d, s]], zone, tmp)
+        _image(perms[f_stab[d, s]], zone, tmp)
         for t in range(w):
             f_zone[d, t] |= tmp[t]
     _clear(zone, c)
     for s in range(nst):
-        _image(S.perms[S.f_stab[d, s]], zone, tmp)
+        _image(perms[f_stab[d, s]], zone, tmp)
         for t in range(w):
             f_open[d, t] &= tmp[t]
-    for j in range(f_int[d, F_N]):
-        if ch_int[d, j, C_STATUS] == OPEN and not _has(f_open[d], S.ch_cell[d, j]):
-            ch_int[d, j, C_STATUS] = COVERED
-            S.stats[S_COVERED] += 1
+    for j in range(f_int[d, 4]):
+        if ch_int[d, j, 2] == OPEN and not _has(f_open[d], ch_cell[d, j]):
+            ch_int[d, j, 2] = COVERED
+            stats[S_COVERED] += 1
     return False
 
 
@@ -465,12 +1041,12 @@ def _store_maker(
     """
     base = stats[S_STORE_BRANCHES]
     nb = 0
-    nst = f_int[d, F_NSTAB]
-    for i in range(f_int[d, F_N]):
-        if ch_int[d, i, C_STATUS] != PROVED:
+    nst = f_int[d, 5]
+    for i in range(f_int[d, 4]):
+        if ch_int[d, i, 2] != PROVED:
             continue
         c = ch_cell[d, i]
-        child = ch_int[d, i, C_CERT]
+        child = ch_int[d, i, 3]
         for s in range(nst):
             g = f_stab[d, s]
             img = perms[g, c]  # (an image may repeat a move: its zone answers other moves)
@@ -491,652 +1067,3 @@ def _store_maker(
     stats[S_STORE_NODES] = at + 1
     stats[S_STORE_BRANCHES] = base + nb
     return at
-
-
-@njit(cache=True)
-def _settle(S: Breaker, d: int, result: int, cert: int, zone: np.ndarray, work: int) -> None:
-    """The node at depth d is settled (``result``, its proof-store id, its zone): its frame's
-    answer, and the table's entry.
-    """
-    f_int = S.f_int
-    f_int[d, F_PN] = 0 if result == PROVED else INF
-    f_int[d, F_DN] = INF if result == PROVED else 0
-    f_int[d, F_STATUS] = result
-    f_int[d, F_CERT] = cert
-    for t in range(S.prm[P_WORDS]):
-        S.f_zone[d, t] = zone[t]
-    side = 1 if f_int[d, F_KIND] == 0 else 2
-    S.stats[S_TT_STORES] += _tt_store(
-        S.tt_key,
-        S.tt_int,
-        S.tt_zone,
-        S.prm[P_TT_MASK],
-        S.mk[0],
-        S.bk[0],
-        side,
-        f_int[d, F_PN],
-        f_int[d, F_DN],
-        result,
-        zone,
-        cert,
-        work,
-    )
-
-
-@njit(cache=True)
-def _game_over(S: Breaker, d: int, zone: np.ndarray) -> tuple[int, int]:
-    """The static rules: the game is over, or the side to move completes a line at once, or no
-    line is left to Maker (see the module docstring). Returns ``(result, cert)``; ``zone``
-    gets the node's zone.
-    """
-    prm = S.prm
-    own = S.own
-    cnt = S.cnt
-    line_cells = S.line_cells
-    through = S.through
-    nthrough = S.nthrough
-    k = prm[P_K]
-    w = prm[P_WORDS]
-    rules = prm[P_RULE]
-    record = prm[P_RECORD] == 1
-    kind = S.f_int[d, F_KIND]
-    result = OPEN
-    cert = -1
-    last = S.moves[d]
-    maker_done = False
-    breaker_done = False
-    if last >= 0:
-        for t in range(nthrough[last]):
-            j = through[last, t]
-            if cnt[j, 0] == k:
-                maker_done = True
-            if cnt[j, 1] == k:
-                breaker_done = True
-    else:
-        for j in range(prm[P_LINES]):
-            if cnt[j, 0] == k:
-                maker_done = True
-            if cnt[j, 1] == k:
-                breaker_done = True
-    if maker_done:
-        if rules == STANDARD:
-            _witness(prm, line_cells, cnt, own, 2, zone)
-        return DISPROVED, cert
-    if breaker_done and rules == STANDARD:
-        _witness(prm, line_cells, cnt, own, 1, zone)
-        if record:
-            cert = _store_cells(S.st_int, S.st_cells, S.stats, K_WITNESS, zone, w)
-        return PROVED, cert
-    live = 0
-    nfree = 0
-    four_m = -1
-    four_b = -1
-    for j in range(prm[P_LINES]):
-        if cnt[j, 1] == 0:
-            live += 1
-            if cnt[j, 0] == k - 1 and four_m < 0:
-                for i in range(k):
-                    if own[line_cells[j, i]] == 0:
-                        four_m = line_cells[j, i]
-        if rules == STANDARD and cnt[j, 0] == 0 and cnt[j, 1] == k - 1 and four_b < 0:
-            for i in range(k):
-                if own[line_cells[j, i]] == 0:
-                    four_b = line_cells[j, i]
-    for c in range(prm[P_CELLS]):
-        if own[c] == 0:
-            nfree += 1
-    if live == 0 or nfree == 0:
-        result = PROVED
-        if record:
-            cert = _store_cells(S.st_int, S.st_cells, S.stats, K_PAIRS, zone, w)
-    elif kind == 0 and four_m >= 0:
-        result = DISPROVED
-        _set(zone, four_m)
-        if rules == STANDARD:
-            mark_counted(own, cnt, through, nthrough, four_m, 0, 1)
-            _witness(prm, line_cells, cnt, own, 2, zone)
-            unmark_counted(own, cnt, through, nthrough, four_m, 0, 0)
-    elif kind == 1 and four_b >= 0:
-        # Breaker completes a line: its move, then a witness of each line Maker could still
-        # complete
-        result = PROVED
-        tmp2 = S.scratch[2]
-        for t in range(w):
-            tmp2[t] = np.uint64(0)
-        mark_counted(own, cnt, through, nthrough, four_b, 1, 2)
-        _witness(prm, line_cells, cnt, own, 1, tmp2)
-        unmark_counted(own, cnt, through, nthrough, four_b, 1, 0)
-        if record:
-            leaf = _store_cells(S.st_int, S.st_cells, S.stats, K_WITNESS, tmp2, w)
-            cert = _store_breaker(S.st_int, S.stats, four_b, leaf)
-        for t in range(w):
-            zone[t] = tmp2[t]
-        _set(zone, four_b)
-    return result, cert
-
-
-@njit(cache=True)
-def _pairing(S: Breaker, zone: np.ndarray) -> tuple[int, int]:
-    """Breaker's pairing in the position (the block search of
-    :mod:`noughts.pairing._cover_kernels`): ``(PROVED, cert)`` with its pairs in ``zone``, or
-    ``(OPEN, -1)``.
-    """
-    (
-        seg_cells,
-        seg_len,
-        seg_window,
-        comp_ptr,
-        comp_parts_ptr,
-        comp_parts,
-        cw,
-        cd_seg,
-        cd_lo,
-        cd_hi,
-        cd_live,
-        c_mate_copy,
-        c_mate_cell,
-        c_snap_copy,
-        c_snap_cell,
-        c_par,
-        c_seen,
-        c_queue,
-        c_order,
-        c_level,
-        c_conflict,
-        c_stats,
-        c_free,
-        c_live,
-    ) = S.cover
-    prm = S.prm
-    stats = S.stats
-    record = prm[P_RECORD] == 1
-    for c in range(prm[P_CELLS]):
-        c_free[c] = 1 if S.own[c] == 0 else 0
-    for j in range(prm[P_LINES]):
-        c_live[j] = 1 if S.cnt[j, 1] == 0 else 0
-    stats[S_PAIRINGS] += 1
-    got = find_cover(
-        seg_cells,
-        seg_len,
-        seg_window,
-        prm[P_K],
-        c_free,
-        c_live,
-        comp_ptr,
-        comp_parts_ptr,
-        comp_parts,
-        prm[P_STEP_CAP],
-        cw,
-        cd_seg,
-        cd_lo,
-        cd_hi,
-        cd_live,
-        c_mate_copy,
-        c_mate_cell,
-        c_snap_copy,
-        c_snap_cell,
-        c_par,
-        c_seen,
-        c_queue,
-        c_order,
-        c_level,
-        c_conflict,
-        c_stats,
-    )
-    stats[S_STEPS] += c_stats[0]
-    if got < 0:
-        stats[S_CAPPED] += 1
-    if got != FOUND:
-        return OPEN, -1
-    stats[S_PAIRED] += 1
-    base = stats[S_STORE_CELLS]
-    npairs = 0
-    st_cells = S.st_cells
-    for dd in range(c_stats[1]):
-        if cd_live[dd] == 1:
-            a = c_mate_copy[2 * dd]
-            bb = c_mate_copy[2 * dd + 1]
-            _set(zone, a)
-            _set(zone, bb)
-            if record:
-                st_cells[base + 2 * npairs] = a
-                st_cells[base + 2 * npairs + 1] = bb
-            npairs += 1
-    cert = -1
-    if record:
-        i = stats[S_STORE_NODES]
-        S.st_int[i, 0] = K_PAIRS
-        S.st_int[i, 1] = base
-        S.st_int[i, 2] = 2 * npairs
-        stats[S_STORE_NODES] = i + 1
-        stats[S_STORE_CELLS] = base + 2 * npairs
-        cert = i
-    return PROVED, cert
-
-
-@njit(cache=True)
-def _orbits(S: Breaker, d: int, kind: int) -> int:
-    """The node's children: one cell per orbit of the position's stabiliser (kept in
-    ``f_stab[d]``), Breaker's passes left out, best first by the lines through the cell
-    (a Maker line one move from complete blocked first). Returns their number.
-    """
-    prm = S.prm
-    own = S.own
-    cnt = S.cnt
-    perms = S.perms
-    through = S.through
-    nthrough = S.nthrough
-    f_stab = S.f_stab
-    ch_cell = S.ch_cell
-    score = S.score
-    k = prm[P_K]
-    n_cells = prm[P_CELLS]
-    rules = prm[P_RULE]
-    nst = 0
-    for s in range(prm[P_SYMS]):
-        ok = True
-        for c in range(n_cells):
-            o = own[c]
-            if o != 0 and own[perms[s, c]] != o:
-                ok = False
-                break
-        if ok:
-            f_stab[d, nst] = s
-            nst += 1
-    S.f_int[d, F_NSTAB] = nst
-    n = 0
-    for c in range(n_cells):
-        if own[c] != 0:
-            continue
-        rep = True
-        for t in range(nst):
-            if perms[f_stab[d, t], c] < c:
-                rep = False
-                break
-        if not rep:
-            continue
-        if kind == 1:  # Breaker: a cell on no line either side could complete is a pass
-            useful = False
-            for t in range(nthrough[c]):
-                j = through[c, t]
-                if cnt[j, 1] == 0 or (rules == STANDARD and cnt[j, 0] == 0):
-                    useful = True
-                    break
-            if not useful:
-                continue
-        # move order: the lines through the cell, weighted by how full they are
-        sc = 0
-        for t in range(nthrough[c]):
-            j = through[c, t]
-            if cnt[j, 1] == 0:
-                sc += 1 << (2 * cnt[j, 0])
-            if rules == STANDARD and cnt[j, 0] == 0:
-                sc += 1 << (2 * cnt[j, 1])
-        ch_cell[d, n] = c
-        score[d, n] = sc
-        n += 1
-    # a Maker line one move from complete must be blocked at once: its cell first
-    if kind == 1:
-        for j in range(prm[P_LINES]):
-            if cnt[j, 1] == 0 and cnt[j, 0] == k - 1:
-                for i in range(k):
-                    c = S.line_cells[j, i]
-                    if own[c] == 0:
-                        for t in range(n):
-                            if ch_cell[d, t] == c:
-                                score[d, t] += 1 << 40
-    # sort by score, best first (insertion sort; ties: lower cell first)
-    for i in range(1, n):
-        c = ch_cell[d, i]
-        sc = score[d, i]
-        t = i
-        while t > 0 and score[d, t - 1] < sc:
-            ch_cell[d, t] = ch_cell[d, t - 1]
-            score[d, t] = score[d, t - 1]
-            t -= 1
-        ch_cell[d, t] = c
-        score[d, t] = sc
-    return n
-
-
-@njit(cache=True)
-def _child_numbers(S: Breaker, d: int, kind: int, n: int) -> bool:
-    """The children's numbers from the table; a settled child is absorbed at once (True: that
-    settled the node). A new Breaker reply starts with a proof number that grows with the cells
-    its position lacks for a pairing (each run of live lines needs a pair per k - 1 of its
-    lines).
-    """
-    prm = S.prm
-    cnt = S.cnt
-    ch_int = S.ch_int
-    tt_int = S.tt_int
-    mk = S.mk[0]
-    bk = S.bk[0]
-    seg_len = S.cover[1]
-    seg_window = S.cover[2]
-    k = prm[P_K]
-    w = prm[P_WORDS]
-    zone = S.scratch[0]
-    mover = 1 if kind == 0 else 2
-    need = 0
-    nfree = 0
-    if kind == 1:
-        for sg in range(seg_len.shape[0]):
-            need += _seg_need(sg, -1, cnt, seg_window, seg_len, k)
-        for t in range(prm[P_CELLS]):
-            if S.own[t] == 0:
-                nfree += 1
-    for i in range(n):
-        c = S.ch_cell[d, i]
-        ch_int[d, i, C_PN] = 1
-        if kind == 1:
-            nb = need
-            for t in range(S.seg_nthrough[c]):
-                sg = S.seg_through[c, t]
-                nb += _seg_need(sg, S.seg_pos[c, t], cnt, seg_window, seg_len, k)
-                nb -= _seg_need(sg, -1, cnt, seg_window, seg_len, k)
-            short = 2 * nb - (nfree - 1)
-            if short > 0:
-                ch_int[d, i, C_PN] = 1 + short
-        ch_int[d, i, C_DN] = 1
-        ch_int[d, i, C_STATUS] = OPEN
-        ch_int[d, i, C_CERT] = -1
-        if mover == 1:
-            _set(mk, c)
-        else:
-            _set(bk, c)
-        slot = _tt_find(S.tt_key, tt_int, prm[P_TT_MASK], mk, bk, 3 - mover)
-        if mover == 1:
-            _clear(mk, c)
-        else:
-            _clear(bk, c)
-        if slot >= 0:
-            ch_int[d, i, C_PN] = tt_int[slot, T_PN]
-            ch_int[d, i, C_DN] = tt_int[slot, T_DN]
-            st = tt_int[slot, T_STATUS]
-            if st != OPEN and ch_int[d, i, C_STATUS] == OPEN:
-                for t in range(w):
-                    zone[t] = S.tt_zone[slot, t]
-                S.f_int[d, F_BEST] = i
-                if _absorb(S, d, i, st, zone, tt_int[slot, T_CERT], c):
-                    return True
-    return False
-
-
-@njit(cache=True)
-def _enter(S: Breaker, d: int) -> int:
-    """The driver's ``enter``: the node at depth d from the table, the static rules or a
-    pairing (RETURN), else its children set up (LOOP; RETURN where one settles it).
-    """
-    prm = S.prm
-    stats = S.stats
-    f_int = S.f_int
-    tt_int = S.tt_int
-    w = prm[P_WORDS]
-    zone = S.scratch[0]
-    if d > stats[S_MAX_DEPTH]:
-        stats[S_MAX_DEPTH] = d
-    kind = f_int[d, F_KIND]
-    side = 2 if kind == 1 else 1  # who moves here: OR node = Breaker
-    f_int[d, F_NODES0] = stats[S_NODES]
-    slot = _tt_find(S.tt_key, tt_int, prm[P_TT_MASK], S.mk[0], S.bk[0], side)
-    if slot >= 0:
-        st = tt_int[slot, T_STATUS]
-        if st != OPEN:
-            f_int[d, F_PN] = 0 if st == PROVED else INF
-            f_int[d, F_DN] = INF if st == PROVED else 0
-            f_int[d, F_STATUS] = st
-            f_int[d, F_CERT] = tt_int[slot, T_CERT]
-            for t in range(w):
-                S.f_zone[d, t] = S.tt_zone[slot, t]
-            return RETURN
-        if tt_int[slot, T_PN] >= f_int[d, F_THPN] or tt_int[slot, T_DN] >= f_int[d, F_THDN]:
-            f_int[d, F_PN] = tt_int[slot, T_PN]
-            f_int[d, F_DN] = tt_int[slot, T_DN]
-            f_int[d, F_STATUS] = OPEN
-            f_int[d, F_CERT] = -1
-            return RETURN
-    else:
-        # the static rules (once per position: an entry in the table means they failed)
-        for t in range(w):
-            zone[t] = np.uint64(0)
-        result, cert = _game_over(S, d, zone)
-        if result == OPEN and (kind == 0 or d == 0):
-            # a pairing? (at Maker's nodes: at Breaker's, the reply's node asks)
-            result, cert = _pairing(S, zone)
-        if result != OPEN:
-            _settle(S, d, result, cert, zone, 1)
-            return RETURN
-    # -- the children: one per orbit of the stabiliser
-    n = _orbits(S, d, kind)
-    f_int[d, F_N] = n
-    for t in range(w):
-        S.f_zone[d, t] = np.uint64(0)
-        S.f_open[d, t] = np.uint64(0)
-    for t in range(prm[P_CELLS]):
-        if S.own[t] == 0:
-            _set(S.f_open[d], t)
-    f_int[d, F_STATUS] = OPEN
-    f_int[d, F_CERT] = -1
-    return RETURN if _child_numbers(S, d, kind, n) else LOOP
-
-
-@njit(cache=True)
-def _select(S: Breaker, d: int) -> int:
-    """The driver's ``select``: the node's numbers from its open children; settled or past a
-    threshold it is stored (RETURN), else its best child is claimed at depth d + 1 (ENTER).
-    """
-    prm = S.prm
-    f_int = S.f_int
-    ch_int = S.ch_int
-    kind = f_int[d, F_KIND]
-    n = f_int[d, F_N]
-    pn = 0 if kind == 0 else INF
-    dn = INF if kind == 0 else 0
-    best = -1
-    best_v = INF + 1
-    second_v = INF + 1
-    for i in range(n):
-        if ch_int[d, i, C_STATUS] != OPEN:
-            continue
-        cp = ch_int[d, i, C_PN]
-        cdn = ch_int[d, i, C_DN]
-        if kind == 0:
-            pn = min(INF, pn + cp)
-            dn = min(dn, cdn)
-            v = cdn
-        else:
-            pn = min(pn, cp)
-            dn = min(INF, dn + cdn)
-            v = cp
-        if v < best_v:
-            second_v = best_v
-            best_v = v
-            best = i
-        elif v < second_v:
-            second_v = v
-    work = S.stats[S_NODES] - f_int[d, F_NODES0] + 1
-    if best < 0:
-        # every child settled: AND proved (all answered), OR disproved (all refuted)
-        result = PROVED if kind == 0 else DISPROVED
-        cert = -1
-        if kind == 0 and prm[P_RECORD] == 1:
-            cert = _store_maker(
-                prm, S.st_int, S.st_branch, S.stats, d, S.ch_cell, ch_int, f_int, S.f_stab, S.perms
-            )
-        _settle(S, d, result, cert, S.f_zone[d], work)
-        return RETURN
-    f_int[d, F_PN] = pn
-    f_int[d, F_DN] = dn
-    if pn >= f_int[d, F_THPN] or dn >= f_int[d, F_THDN]:
-        side = 1 if kind == 0 else 2
-        S.stats[S_TT_STORES] += _tt_store(
-            S.tt_key,
-            S.tt_int,
-            S.tt_zone,
-            prm[P_TT_MASK],
-            S.mk[0],
-            S.bk[0],
-            side,
-            pn,
-            dn,
-            OPEN,
-            S.f_zone[d],
-            -1,
-            work,
-        )
-        f_int[d, F_STATUS] = OPEN
-        f_int[d, F_CERT] = -1
-        return RETURN
-    # thresholds of the selected child (1 + epsilon)
-    cp = ch_int[d, best, C_PN]
-    cdn = ch_int[d, best, C_DN]
-    big = second_v if second_v < INF else INF
-    if big < INF:
-        if kind == 0:  # Maker's node: stay with one move longer (its zone may answer the rest)
-            big = min(INF, (big * prm[P_AND_NUM] + prm[P_AND_DEN] - 1) // prm[P_AND_DEN])
-        else:
-            big = min(INF, (big * prm[P_EPS_NUM] + prm[P_EPS_DEN] - 1) // prm[P_EPS_DEN])
-    if kind == 1:  # OR: the child's pn may rise to the second best
-        thpn = min(f_int[d, F_THPN], big + 1)
-        thdn = min(INF, f_int[d, F_THDN] - dn + cdn)
-    else:
-        thdn = min(f_int[d, F_THDN], big + 1)
-        thpn = min(INF, f_int[d, F_THPN] - pn + cp)
-    f_int[d, F_BEST] = best
-    c = S.ch_cell[d, best]
-    _play(c, 1 if kind == 0 else 2, S.own, S.cnt, S.through, S.nthrough, S.mk[0], S.bk[0])
-    S.moves[d + 1] = c
-    f_int[d + 1, F_KIND] = 1 - kind
-    f_int[d + 1, F_THPN] = thpn
-    f_int[d + 1, F_THDN] = thdn
-    return ENTER
-
-
-@njit(cache=True)
-def _ascend(S: Breaker, d: int) -> int:
-    """The driver's ``ascend``: the answer of the node at depth d to its parent (its move taken
-    back); a settled child is absorbed (RETURN where it settles the parent, else LOOP).
-    """
-    f_int = S.f_int
-    zone = S.scratch[0]
-    cst = f_int[d, F_STATUS]
-    for t in range(S.prm[P_WORDS]):
-        zone[t] = S.f_zone[d, t]
-    c = S.moves[d]
-    _unplay(c, S.own, S.cnt, S.through, S.nthrough, S.mk[0], S.bk[0])
-    p = d - 1
-    i = f_int[p, F_BEST]
-    S.ch_int[p, i, C_PN] = f_int[d, F_PN]
-    S.ch_int[p, i, C_DN] = f_int[d, F_DN]
-    if cst == OPEN:
-        return LOOP
-    return RETURN if _absorb(S, p, i, cst, zone, f_int[d, F_CERT], c) else LOOP
-
-
-@njit(cache=True)
-def _finish(S: Breaker) -> None:
-    """The driver's ``finish``: the root's answer into the statistics."""
-    stats = S.stats
-    stats[S_ROOT_PN] = S.f_int[0, F_PN]
-    stats[S_ROOT_DN] = S.f_int[0, F_DN]
-    stats[S_RESULT] = S.f_int[0, F_STATUS]
-    stats[S_ROOT_CERT] = S.f_int[0, F_CERT]
-
-
-@njit(cache=True)
-def _room(S: Breaker, d: int, mode: int) -> int:
-    """The driver's ``room``: FULL where the proof store might not hold one more step of the
-    machine, or where a node's children would not fit on the stack; else GO_ON.
-    """
-    prm = S.prm
-    stats = S.stats
-    room = prm[P_CELLS] * (prm[P_SYMS] + 1) + 8  # the most one step of the machine stores
-    if prm[P_RECORD] == 1 and (
-        S.st_int.shape[0] - stats[S_STORE_NODES] < 2 * room
-        or S.st_cells.shape[0] - stats[S_STORE_CELLS] < room
-        or S.st_branch.shape[0] - stats[S_STORE_BRANCHES] < room
-    ):
-        return FULL
-    if mode == ENTER and d + 1 >= prm[P_MAX_DEPTH]:
-        return FULL
-    return GO_ON
-
-
-@njit(cache=True)
-def search(
-    prm: np.ndarray,
-    line_cells: np.ndarray,
-    through: np.ndarray,
-    nthrough: np.ndarray,
-    perms: np.ndarray,
-    cover: tuple,  # type: ignore[type-arg]
-    own: np.ndarray,
-    cnt: np.ndarray,
-    mk: np.ndarray,
-    bk: np.ndarray,
-    moves: np.ndarray,
-    f_int: np.ndarray,
-    f_zone: np.ndarray,
-    f_open: np.ndarray,
-    f_stab: np.ndarray,
-    ch_cell: np.ndarray,
-    ch_int: np.ndarray,
-    tt_key: np.ndarray,
-    tt_int: np.ndarray,
-    tt_zone: np.ndarray,
-    st_int: np.ndarray,
-    st_cells: np.ndarray,
-    st_branch: np.ndarray,
-    scratch: np.ndarray,
-    img: np.ndarray,
-    score: np.ndarray,
-    seg_through: np.ndarray,
-    seg_pos: np.ndarray,
-    seg_nthrough: np.ndarray,
-    stats: np.ndarray,
-    budget_nodes: int,
-) -> int:  # pragma: no cover - numba
-    """Run the df-pn machine (the driver of :mod:`noughts.kernels.dfpn` with this module's
-    hooks) for at most ``budget_nodes`` node entries (see the module docstring).
-
-    State lives in the arrays (so a call goes on where the last stopped): ``own`` (per cell: 0
-    free, 1 Maker, 2 Breaker), ``cnt`` (per line: Maker's and Breaker's cells), ``mk``/``bk``
-    (the masks, one row), ``moves[d]`` (the move into depth ``d``), the frames ``f_int[d]``
-    (columns ``F_*``: kind, thresholds, selected child, child count, stabiliser size, ...),
-    ``f_zone[d]``, ``f_open[d]``, ``f_stab[d]``, the children ``ch_cell[d, i]`` and
-    ``ch_int[d, i]`` (columns ``C_*``: pn, dn, status, proof-store id); ``img`` is unused.
-    Returns DONE (``stats[S_RESULT]``), PAUSED or FULL.
-    """
-    S = Breaker(
-        prm,
-        line_cells,
-        through,
-        nthrough,
-        perms,
-        cover,
-        own,
-        cnt,
-        mk,
-        bk,
-        moves,
-        f_int,
-        f_zone,
-        f_open,
-        f_stab,
-        ch_cell,
-        ch_int,
-        tt_key,
-        tt_int,
-        tt_zone,
-        st_int,
-        st_cells,
-        st_branch,
-        scratch,
-        score,
-        seg_through,
-        seg_pos,
-        seg_nthrough,
-        stats,
-    )
-    return dfpn_loop(_enter, _select, _ascend, _finish, _room, S, stats, budget_nodes)
