@@ -71,6 +71,10 @@ def quotient(
     from noughts.cgt import QuotientStopped, notakto_quotient
     from noughts.cgt.saved import save_quotient, saved_quotient
 
+    if save is not None:
+        from noughts.cli.paths import check_folder
+
+        check_folder(save, "--save")  # before any work: a folder that cannot be written is refused
     game = noughts.game(spec)
     if not game.board_sum:
         raise NoughtsError(
