@@ -94,9 +94,10 @@ class _Process:
         self.errors: collections.deque[str] = collections.deque(maxlen=8)
         assert self.proc.stdout is not None and self.proc.stderr is not None
         threading.Thread(target=_pump, args=(self.proc.stdout, self.lines.put, True), daemon=True).start()
-        threading.Thread(
+        self.error_pump = threading.Thread(
             target=_pump, args=(self.proc.stderr, self.errors.append, False), daemon=True
-        ).start()
+        )
+        self.error_pump.start()
         self.finalizer = weakref.finalize(self, _kill, self.proc)
         self.answered = 0.0
 
@@ -132,6 +133,8 @@ class _Process:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=1.0)
         code = self.proc.poll()
+        if code is not None:  # its last words: the pump reads them until the pipe closes
+            self.error_pump.join(timeout=1.0)
         said = " | ".join(e.strip() for e in self.errors if e.strip())
         status = "is still running" if code is None else f"exited with status {code}"
         return status + (f" (it said: {said})" if said else "")
