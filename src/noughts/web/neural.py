@@ -32,7 +32,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -158,7 +158,7 @@ def network_view(worker: Any, agent: str, game: str, position: str | None, secon
     return {"network": network, "exact": exact}
 
 
-def register_neural(app: FastAPI | APIRouter, arena: Any) -> None:
+def register_neural(app: APIRouter, arena: Any) -> None:
     """Add the neural panel's endpoints (see the module docstring) to ``app`` (the router of
     :mod:`noughts.web.routes.neural`).
     """
